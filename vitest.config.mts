@@ -4,15 +4,16 @@ import { defineConfig } from "vitest/config";
 export default defineConfig({
   resolve: {
     alias: {
-      "@": path.resolve(__dirname),
+      "@": import.meta.dirname,
       // Next resolves "server-only" to a no-op on the server; outside Next it would throw.
-      "server-only": path.resolve(__dirname, "test/server-only-stub.ts"),
+      "server-only": path.join(import.meta.dirname, "test/server-only-stub.ts"),
     },
   },
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
     exclude: ["e2e/**", "node_modules/**"],
     environment: "node",
+    globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,
     hookTimeout: 60_000,
     pool: "forks",

@@ -1,0 +1,182 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import { z } from "zod";
+
+// The only module that reads the environment. Everything else asks getConfig().
+
+const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
+  z.coerce
+    .number({ error: "must be a number" })
+    .int({ error: "must be a whole number" })
+    .min(min, { error: `must be at least ${min}` })
+    .max(max, { error: `must be at most ${max}` })
+    .default(def);
+const onOff = (def: "on" | "off") =>
+  z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default(def);
+const httpUrl = z
+  .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
+  .transform((u) => u.replace(/\/+$/, ""));
+const optionalString = z
+  .string()
+  .optional()
+  .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
+
+export const envSchema = z.object({
+  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
+  PORT: int(3000, 1, 65535),
+  DATABASE_URL: z
+    .string()
+    .regex(/^file:.+/, { error: 'must be a SQLite URL such as "file:./data/tally.db"' })
+    .default("file:./data/tally.db"),
+  GEONODE_SCRAPER_API_KEY: optionalString,
+  SCRAPER_API_BASE_URL: optionalString.pipe(httpUrl.optional()),
+  GEONODE_WEBHOOK_SECRET: optionalString,
+  TALLY_OPERATOR_PASSWORD: optionalString.pipe(
+    z.string().min(8, { error: "must be at least 8 characters" }).optional(),
+  ),
+  TALLY_API_TOKEN: optionalString.pipe(
+    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  ),
+  TALLY_SESSION_SECRET: optionalString.pipe(
+    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
+  ),
+  TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30),
+  TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000),
+  TALLY_LOGIN_WINDOW_SECONDS: int(900, 10, 86_400),
+  TALLY_PUBLIC_URL: optionalString.pipe(httpUrl.optional()),
+  TALLY_DELIVERY_MODE: z
+    .enum(["webhooks", "polling", "both"], { error: 'must be "webhooks", "polling" or "both"' })
+    .default("webhooks"),
+  TALLY_WEBHOOK_SCHEME: z
+    .enum(["hmac", "standard"], { error: 'must be "hmac" or "standard"' })
+    .default("hmac"),
+  TALLY_WEBHOOK_SIGNATURE_HEADER: z.string().min(1).default("X-Webhook-Signature"),
+  TALLY_WEBHOOK_SIGNATURE_ALGORITHM: z
+    .enum(["sha256", "sha512"], { error: 'must be "sha256" or "sha512"' })
+    .default("sha256"),
+  TALLY_WEBHOOK_SIGNATURE_ENCODING: z
+    .enum(["hex", "base64"], { error: 'must be "hex" or "base64"' })
+    .default("hex"),
+  TALLY_WEBHOOK_TOLERANCE_SECONDS: int(300, 1, 86_400),
+  TALLY_WEBHOOK_MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
+  TALLY_INBOUND_LOG_RETENTION_DAYS: int(14, 1, 3650),
+  TALLY_PREVIOUS_SECRET_TTL_SECONDS: int(300, 0, 86_400),
+  TALLY_ROTATION_SETTLE_SECONDS: int(30, 0, 3600),
+  TALLY_RECONCILE_INTERVAL_MINUTES: int(10, 0, 24 * 60),
+  TALLY_RECONCILE_THRESHOLD_SECONDS: int(600, 0, 7 * 86_400),
+  TALLY_PENDING_ALERT_MINUTES: int(60, 1, 7 * 24 * 60),
+  TALLY_WORKER: onOff("on"),
+  TALLY_WORKER_CONCURRENCY: int(4, 1, 64),
+  TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100),
+  TALLY_LEASE_SECONDS: int(60, 5, 3600),
+  TALLY_RESUBMIT_MAX_CHAIN: int(2, 0, 10),
+  TALLY_API_RPS: int(10, 1, 1000),
+  TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000),
+  TALLY_POLL_INITIAL_MS: int(1000, 10, 600_000),
+  TALLY_POLL_MAX_MS: int(30_000, 10, 3_600_000),
+  TALLY_POLL_DEADLINE_MINUTES: int(60, 1, 7 * 24 * 60),
+  TALLY_POLL_NO_WEBHOOK_SECONDS: int(300, 1, 86_400),
+  TALLY_DEMO_TRAFFIC: onOff("on"),
+  TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600),
+  TALLY_SIM_PORT: int(4010, 0, 65535),
+  TALLY_LOG_LEVEL: z
+    .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
+    .default("info"),
+});
+
+type Env = z.infer<typeof envSchema>;
+
+export type TallyConfig = Env & {
+  mode: "demo" | "live";
+  /** The platform's base URL; undefined in demo mode until the built-in simulator is started. */
+  apiBaseUrl: string | undefined;
+  apiKey: string;
+  publicUrl: string;
+  operatorPassword: string;
+  operatorPasswordGenerated: boolean;
+  sessionSecret: string;
+};
+
+export class ConfigError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Tally cannot start: bad configuration\n${problems.map((p) => `  - ${p}`).join("\n")}`);
+    this.name = "ConfigError";
+  }
+}
+
+const PRODUCTION_BASE_URL = "https://scraper.geonode.io";
+
+/** Validates an environment; throws ConfigError naming every bad variable and why. */
+export function parseConfig(env: Record<string, string | undefined>): TallyConfig {
+  const parsed = envSchema.safeParse(env);
+  if (!parsed.success) {
+    throw new ConfigError(
+      parsed.error.issues.map((i) => `${i.path.join(".")}: ${i.message} (got ${show(env, i.path)})`),
+    );
+  }
+  const e = parsed.data;
+  const mode = e.GEONODE_SCRAPER_API_KEY ? "live" : "demo";
+  const problems: string[] = [];
+  if (mode === "live" && !e.TALLY_OPERATOR_PASSWORD) {
+    problems.push("TALLY_OPERATOR_PASSWORD: required in live mode (GEONODE_SCRAPER_API_KEY is set)");
+  }
+  if (e.TALLY_POLL_MAX_MS < e.TALLY_POLL_INITIAL_MS) {
+    problems.push("TALLY_POLL_MAX_MS: must not be smaller than TALLY_POLL_INITIAL_MS");
+  }
+  if (problems.length) throw new ConfigError(problems);
+
+  const generated = !e.TALLY_OPERATOR_PASSWORD;
+  const operatorPassword = e.TALLY_OPERATOR_PASSWORD ?? randomBytes(9).toString("base64url");
+  return {
+    ...e,
+    mode,
+    apiBaseUrl: e.SCRAPER_API_BASE_URL ?? (mode === "live" ? PRODUCTION_BASE_URL : undefined),
+    apiKey: e.GEONODE_SCRAPER_API_KEY ?? "demo-key",
+    publicUrl: e.TALLY_PUBLIC_URL ?? `http://127.0.0.1:${e.PORT}`,
+    operatorPassword,
+    operatorPasswordGenerated: generated,
+    // Without an explicit secret, sessions are keyed by a fresh random value per process.
+    sessionSecret: e.TALLY_SESSION_SECRET ?? randomBytes(32).toString("base64url"),
+  };
+}
+
+// Secrets never appear in error messages; other values are shown, shortened.
+function show(env: Record<string, string | undefined>, path: PropertyKey[]): string {
+  const name = String(path[0]);
+  const value = env[name];
+  if (value === undefined) return "nothing";
+  if (/PASSWORD|TOKEN|SECRET|KEY/.test(name)) return "a hidden value";
+  return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
+}
+
+const holder = globalThis as unknown as { __tallyConfig?: TallyConfig };
+
+/** The process's configuration, validated once (modules load more than once under Next). */
+export function getConfig(): TallyConfig {
+  holder.__tallyConfig ??= parseConfig(process.env);
+  return holder.__tallyConfig;
+}
+
+/** Demo mode starts the simulator on a port it picks; the client must then follow it. */
+export function setApiBaseUrl(url: string): void {
+  getConfig().apiBaseUrl = url;
+}
+
+/** Tests replace the configuration wholesale. */
+export function setConfigForTests(config: TallyConfig | undefined): void {
+  holder.__tallyConfig = config;
+}
+
+/** Names of settings safe to show to operators, with secrets masked. */
+export function describeConfig(config: TallyConfig): Array<{ name: string; value: string }> {
+  return Object.keys(envSchema.shape).map((name) => {
+    const raw = (config as unknown as Record<string, unknown>)[name];
+    const value = raw === undefined ? "" : String(raw);
+    return { name, value: /PASSWORD|TOKEN|SECRET|API_KEY/.test(name) ? mask(value) : value };
+  });
+}
+
+export function mask(secret: string | null | undefined): string {
+  if (!secret) return "(not set)";
+  return secret.length <= 8 ? "••••" : `••••${secret.slice(-4)}`;
+}

@@ -1,0 +1,58 @@
+import "server-only";
+import { ConfigError, getConfig, type TallyConfig } from "../config";
+import { dbReady } from "../db";
+import { log, setLogLevel } from "../log";
+
+// Server start-up: validate the configuration (fail with a readable message), open the database,
+// then start what this process runs. Kept on globalThis so a second module load does nothing.
+
+const holder = globalThis as unknown as { __tallyBooted?: Promise<void> };
+
+export function boot(): Promise<void> {
+  holder.__tallyBooted ??= start();
+  return holder.__tallyBooted;
+}
+
+/** Validated configuration, or exit with the list of bad variables (no stack trace). */
+export function configOrExit(): TallyConfig {
+  try {
+    return getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
+}
+
+async function start(): Promise<void> {
+  const config = configOrExit();
+  setLogLevel(config.TALLY_LOG_LEVEL);
+  await dbReady();
+  for (const hook of startHooks) await hook(config);
+  printBanner(config);
+}
+
+type StartHook = (config: TallyConfig) => Promise<void> | void;
+const startHooks: StartHook[] = [];
+
+/** Features add what they start with the server (simulator, worker, schedulers) here. */
+export function onServerStart(hook: StartHook): void {
+  startHooks.push(hook);
+}
+
+function printBanner(config: TallyConfig) {
+  const lines = [
+    "",
+    `  Tally is running in ${config.mode} mode`,
+    `  Open   http://localhost:${config.PORT}`,
+    config.operatorPasswordGenerated
+      ? `  Login  password ${config.operatorPassword}  (generated for this run; set TALLY_OPERATOR_PASSWORD to choose one)`
+      : "  Login  with TALLY_OPERATOR_PASSWORD",
+    "",
+  ];
+  // Printed once, straight to the terminal: the only place a generated password ever appears.
+  process.stdout.write(`${lines.join("\n")}\n`);
+  log.info("tally started", { mode: config.mode, port: config.PORT, delivery: config.TALLY_DELIVERY_MODE });
+}

@@ -1,0 +1,12 @@
+import "server-only";
+
+export { createScraperClient, type JobKind, type NormalizedJob, type ResultPageOptions, type ScraperClient } from "./client";
+export type { CallInfo, CallOptions, ClientOptions } from "./request";
+export * from "./errors";
+export { pollJob, type PollOptions, type PollableClient } from "./poll";
+export { collect, paginate, type Page } from "./paginate";
+export { parseRetryAfter, fullJitter, RateLimiter, realSleep, type Sleep } from "./rate-limit";
+export * from "./schemas";
+export * from "./batch-crawl-schemas";
+export * from "./webhook-schemas";
+export type { DeliveryFilters } from "./webhook-api";

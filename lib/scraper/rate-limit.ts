@@ -1,0 +1,105 @@
+import "server-only";
+import { RateLimited } from "./errors";
+
+export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
+
+/** setTimeout as a promise that rejects with the signal's reason when aborted. */
+export const realSleep: Sleep = (ms, signal) =>
+  new Promise<void>((resolve, reject) => {
+    if (signal?.aborted) return reject(signal.reason);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal?.reason);
+    };
+    const timer = setTimeout(() => {
+      signal?.removeEventListener("abort", onAbort);
+      resolve();
+    }, Math.max(0, ms));
+    signal?.addEventListener("abort", onAbort, { once: true });
+  });
+
+/**
+ * Parses `Retry-After` in both RFC 9110 forms: delay-seconds ("120", decimals tolerated) or an
+ * HTTP-date. Returns milliseconds to wait (never negative), or null when absent or unreadable.
+ */
+export function parseRetryAfter(value: string | null, nowMs: number): number | null {
+  if (value === null) return null;
+  const text = value.trim();
+  if (text === "") return null;
+  if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  const at = Date.parse(text);
+  return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
+}
+
+export type AcquireOptions = { signal?: AbortSignal; deadline?: number };
+
+/**
+ * One rate budget for every outgoing call: a token bucket (`requestsPerSecond`, `burst`) plus a
+ * global pause that any 429 extends, so every caller waits out the platform's Retry-After, not
+ * only the one that was told.
+ */
+export class RateLimiter {
+  private tokens: number;
+  private lastRefill: number;
+  private pausedUntil = 0;
+
+  constructor(
+    private readonly opts: { requestsPerSecond: number; burst: number; now: () => number; sleep: Sleep },
+  ) {
+    this.tokens = opts.burst;
+    this.lastRefill = opts.now();
+  }
+
+  /** Extends the global pause; a shorter wait never shortens a longer one already in force. */
+  pause(ms: number): void {
+    this.pausedUntil = Math.max(this.pausedUntil, this.opts.now() + ms);
+  }
+
+  /** Milliseconds left on the global pause (0 when not paused). */
+  pausedForMs(): number {
+    return Math.max(0, this.pausedUntil - this.opts.now());
+  }
+
+  /**
+   * Waits for the pause to end and for a token. Throws RateLimited instead of sleeping past the
+   * caller's deadline, so a long rate limit cannot hold a caller beyond its own time budget.
+   */
+  async acquire({ signal, deadline }: AcquireOptions = {}): Promise<void> {
+    for (;;) {
+      signal?.throwIfAborted();
+      const now = this.opts.now();
+      let waitMs: number;
+      if (this.pausedUntil > now) {
+        waitMs = this.pausedUntil - now;
+        if (deadline !== undefined && now + waitMs > deadline) {
+          throw new RateLimited({
+            status: 429,
+            code: "RATE_LIMITED",
+            message: `rate limited for ${waitMs} ms, beyond the caller's deadline`,
+            retryAfterMs: waitMs,
+          });
+        }
+      } else {
+        this.refill(now);
+        if (this.tokens >= 1) {
+          this.tokens -= 1;
+          return;
+        }
+        waitMs = Math.ceil(((1 - this.tokens) / this.opts.requestsPerSecond) * 1000);
+        if (deadline !== undefined) waitMs = Math.min(waitMs, Math.max(0, deadline - now));
+      }
+      await this.opts.sleep(Math.max(1, waitMs), signal);
+    }
+  }
+
+  private refill(now: number): void {
+    const elapsed = Math.max(0, now - this.lastRefill) / 1000;
+    this.tokens = Math.min(this.opts.burst, this.tokens + elapsed * this.opts.requestsPerSecond);
+    this.lastRefill = now;
+  }
+}
+
+/** Exponential backoff with full jitter: uniform in [0, min(cap, base * 2^attempt)]. */
+export function fullJitter(attempt: number, baseMs: number, capMs: number, random: () => number): number {
+  return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt));
+}

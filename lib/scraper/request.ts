@@ -1,0 +1,178 @@
+import "server-only";
+import type { z } from "zod";
+import { InvalidResponse, Network, RateLimited, ScraperError, Timeout, Upstream } from "./errors";
+import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Sleep } from "./rate-limit";
+import { errorFromResponse } from "./response-errors";
+
+export type ClientOptions = {
+  baseUrl: string;
+  apiKey: string;
+  /** Per attempt, including reading the body. */
+  timeoutMs?: number;
+  requestsPerSecond?: number;
+  burst?: number;
+  /** Extra attempts for GETs after a 5xx, network error or timeout. */
+  maxGetRetries?: number;
+  /** Extra attempts after a 429 (any method: a 429 means nothing was done). */
+  maxRateLimitRetries?: number;
+  /** Backoff base for GET retries (full jitter) and for 429s that carry no Retry-After. */
+  retryBaseMs?: number;
+  retryCapMs?: number;
+  userAgent?: string;
+  fetch?: typeof fetch;
+  now?: () => number;
+  sleep?: Sleep;
+  random?: () => number;
+  onCall?: (info: CallInfo) => void;
+};
+
+export type CallInfo = { method: string; path: string; endpoint: string; status: number | null };
+
+/** Per call: the caller's cancellation and an absolute deadline (ms, same clock as `now`). */
+export type CallOptions = { signal?: AbortSignal; deadline?: number };
+
+export type Method = "GET" | "POST" | "PATCH" | "DELETE";
+export type QueryValue = string | number | boolean | Date | null | undefined;
+
+export type RequestSpec<S extends z.ZodType | null> = {
+  method: Method;
+  path: string;
+  /** Path template for metrics and messages, e.g. `GET /v1/extract/{job_id}`. */
+  endpoint: string;
+  query?: Record<string, QueryValue>;
+  body?: unknown;
+  schema: S;
+};
+
+export type Parsed<S extends z.ZodType | null> = S extends z.ZodType ? z.output<S> : void;
+
+export type Transport = {
+  request<S extends z.ZodType | null>(spec: RequestSpec<S>, call?: CallOptions): Promise<Parsed<S>>;
+  limiter: RateLimiter;
+};
+
+export function buildQuery(query: Record<string, QueryValue> | undefined): string {
+  if (!query) return "";
+  const params = new URLSearchParams();
+  for (const [key, value] of Object.entries(query)) {
+    if (value === undefined || value === null || value === "") continue;
+    params.set(key, value instanceof Date ? value.toISOString() : String(value));
+  }
+  const text = params.toString();
+  return text ? "?" + text : "";
+}
+
+/** The one request path of the client: rate budget, timeout, typed errors, parsing, retries. */
+export function createTransport(opts: ClientOptions): Transport {
+  const now = opts.now ?? Date.now;
+  const sleep = opts.sleep ?? realSleep;
+  const random = opts.random ?? Math.random;
+  const doFetch = opts.fetch ?? fetch;
+  const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxGetRetries = opts.maxGetRetries ?? 3;
+  const maxRateLimitRetries = opts.maxRateLimitRetries ?? 5;
+  const retryBaseMs = opts.retryBaseMs ?? 250;
+  const retryCapMs = opts.retryCapMs ?? 30_000;
+  const baseUrl = opts.baseUrl.replace(/\/+$/, "");
+  const limiter = new RateLimiter({
+    requestsPerSecond: opts.requestsPerSecond ?? 10,
+    burst: opts.burst ?? opts.requestsPerSecond ?? 10,
+    now,
+    sleep,
+  });
+
+  const headers = (hasBody: boolean): Record<string, string> => ({
+    "X-Api-Key": opts.apiKey,
+    Accept: "application/json",
+    "User-Agent": opts.userAgent ?? "tally-scraper-client/1.0",
+    ...(hasBody ? { "Content-Type": "application/json" } : {}),
+  });
+
+  async function attempt<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions, rateLimitAttempt: number): Promise<Parsed<S>> {
+    const url = baseUrl + spec.path + buildQuery(spec.query);
+    const budget = call.deadline === undefined ? timeoutMs : Math.min(timeoutMs, call.deadline - now());
+    if (budget <= 0) throw new Timeout(`${spec.endpoint}: deadline reached before the request was sent`);
+    const timeout = new AbortController();
+    const timer = setTimeout(() => timeout.abort(), budget);
+    const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
+    let res: Response;
+    let text: string;
+    try {
+      res = await doFetch(url, {
+        method: spec.method,
+        headers: headers(spec.body !== undefined),
+        body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
+        signal,
+      });
+      text = await res.text();
+    } catch (err) {
+      opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: null });
+      if (call.signal?.aborted) throw call.signal.reason;
+      if (timeout.signal.aborted) throw new Timeout(`${spec.endpoint}: no response within ${budget} ms`);
+      throw new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err);
+    } finally {
+      clearTimeout(timer);
+    }
+    opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: res.status });
+
+    if (res.status < 200 || res.status >= 300) {
+      const retryAfterMs =
+        res.status === 429
+          ? (parseRetryAfter(res.headers.get("retry-after"), now()) ??
+            Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
+          : 0;
+      throw errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
+    }
+    if (spec.schema === null) return undefined as Parsed<S>;
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new InvalidResponse(`${spec.endpoint}: response is not JSON`, res.status, [{ path: "(body)", message: "not JSON" }]);
+    }
+    const parsed = spec.schema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+      const list = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+      throw new InvalidResponse(`${spec.endpoint}: unexpected response: ${list}`, res.status, issues);
+    }
+    return parsed.data as Parsed<S>;
+  }
+
+  function isRetryableForGet(e: ScraperError): boolean {
+    return (e instanceof Upstream && e.retryable) || e instanceof Network || (e instanceof Timeout && e.status === null);
+  }
+
+  async function request<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions = {}): Promise<Parsed<S>> {
+    let getRetries = 0;
+    let rateLimitRetries = 0;
+    for (;;) {
+      call.signal?.throwIfAborted();
+      await limiter.acquire(call);
+      try {
+        return await attempt(spec, call, rateLimitRetries);
+      } catch (err) {
+        if (!(err instanceof ScraperError)) throw err;
+        const pastDeadline = (waitMs: number) => call.deadline !== undefined && now() + waitMs > call.deadline;
+        if (err instanceof RateLimited) {
+          // Everyone waits, not only this caller; the retry below queues behind the same pause.
+          limiter.pause(err.retryAfterMs);
+          if (rateLimitRetries >= maxRateLimitRetries || pastDeadline(err.retryAfterMs)) throw err;
+          rateLimitRetries++;
+          continue;
+        }
+        // Only idempotent reads are retried: a POST that failed mid-flight may have created a job.
+        if (spec.method === "GET" && isRetryableForGet(err) && getRetries < maxGetRetries) {
+          const waitMs = fullJitter(getRetries, retryBaseMs, retryCapMs, random);
+          if (pastDeadline(waitMs)) throw err;
+          getRetries++;
+          await sleep(waitMs, call.signal);
+          continue;
+        }
+        throw err;
+      }
+    }
+  }
+
+  return { request, limiter };
+}

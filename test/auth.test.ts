@@ -1,0 +1,110 @@
+import Database from "better-sqlite3";
+import { SignJWT } from "jose";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
+
+let tally: TallyServer;
+beforeAll(async () => {
+  tally = await startTally({ TALLY_LOGIN_MAX_ATTEMPTS: "3" });
+});
+afterAll(async () => {
+  await tally?.stop();
+});
+
+function login(password: string, client = "10.0.0.1", origin = tally.url) {
+  return fetch(`${tally.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin, "x-forwarded-for": client },
+    body: JSON.stringify({ password }),
+  });
+}
+
+function sessionCookie(res: Response): string {
+  const cookie = res.headers.get("set-cookie") ?? "";
+  return cookie.split(";")[0];
+}
+
+async function token(secret: string, exp: number) {
+  return new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject("operator")
+    .setExpirationTime(exp)
+    .sign(new TextEncoder().encode(secret));
+}
+
+describe("operator login", () => {
+  it("sets a signed, httpOnly, SameSite=Lax cookie with an expiry that opens the pages", async () => {
+    const res = await login(TEST_ENV.TALLY_OPERATOR_PASSWORD);
+    expect(res.status).toBe(200);
+    const raw = res.headers.get("set-cookie") ?? "";
+    expect(raw).toMatch(/^tally_session=/);
+    expect(raw).toMatch(/HttpOnly/i);
+    expect(raw).toMatch(/SameSite=lax/i);
+    expect(raw).toMatch(/Expires=/i);
+    const page = await fetch(`${tally.url}/settings`, { headers: { cookie: sessionCookie(res) }, redirect: "manual" });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain("Settings");
+  });
+
+  it("refuses a wrong password with 401 and throttles repeated failures with 429", async () => {
+    const client = "10.0.0.2";
+    for (let i = 0; i < 3; i++) expect((await login("wrong password", client)).status).toBe(401);
+    const blocked = await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, client);
+    expect(blocked.status).toBe(429);
+    expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+    expect(blocked.headers.get("set-cookie")).toBeNull();
+    // another client is not affected
+    expect((await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.0.0.3")).status).toBe(200);
+  });
+
+  it("rejects an empty or malformed login body with 400", async () => {
+    const res = await fetch(`${tally.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: tally.url },
+      body: "{not json",
+    });
+    expect(res.status).toBe(400);
+    expect(await res.json()).toMatchObject({ error: "bad_request" });
+  });
+
+  it("refuses forged and expired cookies", async () => {
+    const forged = await token("some-other-secret-0123456789abcdef0123", Math.floor(Date.now() / 1000) + 3600);
+    const expired = await token(TEST_ENV.TALLY_SESSION_SECRET, Math.floor(Date.now() / 1000) - 10);
+    const valid = await token(TEST_ENV.TALLY_SESSION_SECRET, Math.floor(Date.now() / 1000) + 3600);
+    for (const [t, status] of [[forged, 307], [expired, 307], [valid, 200]] as const) {
+      const res = await fetch(`${tally.url}/jobs`, { headers: { cookie: `tally_session=${t}` }, redirect: "manual" });
+      expect(res.status).toBe(status);
+    }
+  });
+
+  it("accepts the bearer token for scripts", async () => {
+    const res = await fetch(`${tally.url}/jobs`, {
+      headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` },
+      redirect: "manual",
+    });
+    expect(res.status).toBe(200);
+  });
+
+  it("refuses a cross-origin mutation with a valid session (CSRF)", async () => {
+    const cookie = sessionCookie(await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.0.0.4"));
+    const evil = await fetch(`${tally.url}/api/auth/logout`, {
+      method: "POST",
+      headers: { cookie, origin: "https://evil.example" },
+    });
+    expect(evil.status).toBe(403);
+    const none = await fetch(`${tally.url}/api/auth/logout`, { method: "POST", headers: { cookie } });
+    expect(none.status).toBe(403);
+    const ok = await fetch(`${tally.url}/api/auth/logout`, { method: "POST", headers: { cookie, origin: tally.url } });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("set-cookie")).toMatch(/tally_session=;/);
+  });
+
+  it("writes sign-ins and failures to the audit log", () => {
+    const sqlite = new Database(tally.dbUrl.replace(/^file:/, ""), { readonly: true });
+    const rows = sqlite.prepare("SELECT action, ok FROM AuditLog").all() as { action: string; ok: number }[];
+    sqlite.close();
+    expect(rows.some((r) => r.action === "login" && r.ok === 1)).toBe(true);
+    expect(rows.some((r) => r.action === "login" && r.ok === 0)).toBe(true);
+    expect(rows.some((r) => r.action === "logout")).toBe(true);
+  });
+});

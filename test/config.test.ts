@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { ConfigError, describeConfig, parseConfig } from "@/lib/config";
+
+function problems(env: Record<string, string>): string[] {
+  try {
+    parseConfig(env);
+  } catch (err) {
+    if (err instanceof ConfigError) return err.problems;
+    throw err;
+  }
+  throw new Error("expected a ConfigError");
+}
+
+describe("configuration", () => {
+  it("defaults to demo mode with a generated password and the documented defaults", () => {
+    const c = parseConfig({});
+    expect(c.mode).toBe("demo");
+    expect(c.PORT).toBe(3000);
+    expect(c.DATABASE_URL).toBe("file:./data/tally.db");
+    expect(c.operatorPasswordGenerated).toBe(true);
+    expect(c.operatorPassword.length).toBeGreaterThanOrEqual(12);
+    expect(c.apiBaseUrl).toBeUndefined();
+    expect(c.publicUrl).toBe("http://127.0.0.1:3000");
+    expect(c.TALLY_RECONCILE_INTERVAL_MINUTES).toBe(10);
+    expect(c.TALLY_WEBHOOK_MAX_BODY_BYTES).toBe(1_048_576);
+  });
+
+  it("goes live with an API key and the production base URL", () => {
+    const c = parseConfig({ GEONODE_SCRAPER_API_KEY: "k", TALLY_OPERATOR_PASSWORD: "long enough" });
+    expect(c.mode).toBe("live");
+    expect(c.apiBaseUrl).toBe("https://scraper.geonode.io");
+    expect(c.operatorPasswordGenerated).toBe(false);
+  });
+
+  it("names every bad variable and why, without echoing secrets", () => {
+    const p = problems({
+      PORT: "eighty",
+      DATABASE_URL: "postgres://x",
+      TALLY_DELIVERY_MODE: "carrier-pigeon",
+      TALLY_API_TOKEN: "short-secret",
+      TALLY_PUBLIC_URL: "not a url",
+    });
+    const text = p.join("\n");
+    expect(text).toMatch(/PORT: must be a number/);
+    expect(text).toMatch(/DATABASE_URL: must be a SQLite URL/);
+    expect(text).toMatch(/TALLY_DELIVERY_MODE: must be "webhooks", "polling" or "both"/);
+    expect(text).toMatch(/TALLY_API_TOKEN: must be at least 16 characters \(got a hidden value\)/);
+    expect(text).toMatch(/TALLY_PUBLIC_URL: must be an http\(s\) URL/);
+    expect(text).not.toContain("short-secret");
+  });
+
+  it("requires an operator password in live mode", () => {
+    expect(problems({ GEONODE_SCRAPER_API_KEY: "k" }).join()).toMatch(/TALLY_OPERATOR_PASSWORD: required in live mode/);
+  });
+
+  it("masks secrets when describing the configuration", () => {
+    const c = parseConfig({ GEONODE_WEBHOOK_SECRET: "whsec_abcdefghijklmnop", TALLY_API_TOKEN: "tok-0123456789abcdefXYZW" });
+    const shown = Object.fromEntries(describeConfig(c).map((e) => [e.name, e.value]));
+    expect(shown.GEONODE_WEBHOOK_SECRET).toBe("••••mnop");
+    expect(shown.TALLY_API_TOKEN).toBe("••••XYZW");
+    expect(JSON.stringify(shown)).not.toContain("abcdefghijkl");
+    expect(shown.PORT).toBe("3000");
+  });
+});

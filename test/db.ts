@@ -1,0 +1,38 @@
+// Each test file gets its own SQLite database in a temp folder, with the migrations applied.
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
+import { dbReady, disconnectAll } from "@/lib/db";
+
+export type TestDb = { url: string; file: string; dir: string; config: TallyConfig; cleanup(): Promise<void> };
+
+/** A fresh migrated database and a configuration pointing at it (plus any overrides). */
+export async function createTestDb(env: Record<string, string> = {}): Promise<TestDb> {
+  const dir = mkdtempSync(path.join(tmpdir(), "tally-test-"));
+  const file = path.join(dir, "tally.db");
+  copyFileSync(inject("templateDb"), file);
+  const url = `file:${file}`;
+  const config = parseConfig({
+    NODE_ENV: "test",
+    DATABASE_URL: url,
+    TALLY_OPERATOR_PASSWORD: "correct horse battery",
+    TALLY_API_TOKEN: "test-token-0123456789abcdef",
+    TALLY_SESSION_SECRET: "test-session-secret-0123456789abcdef0123",
+    ...env,
+  });
+  setConfigForTests(config);
+  await dbReady();
+  return {
+    url,
+    file,
+    dir,
+    config,
+    async cleanup() {
+      await disconnectAll();
+      setConfigForTests(undefined);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}

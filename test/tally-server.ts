@@ -1,0 +1,96 @@
+// Starts the built app (`next start`) on a free port with its own database, for tests over real HTTP.
+import { spawn, type ChildProcess } from "node:child_process";
+import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { inject } from "vitest";
+
+export type TallyServer = {
+  url: string;
+  dbUrl: string;
+  env: Record<string, string>;
+  output: () => string;
+  kill(signal?: NodeJS.Signals): Promise<void>;
+  stop(): Promise<void>;
+};
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.unref();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+export const TEST_ENV = {
+  TALLY_OPERATOR_PASSWORD: "correct horse battery",
+  TALLY_API_TOKEN: "test-token-0123456789abcdef",
+  TALLY_SESSION_SECRET: "test-session-secret-0123456789abcdef0123",
+};
+
+/** `next start` against a fresh copy of the migrated template database (requires `next build`). */
+export async function startTally(env: Record<string, string> = {}, dbFile?: string): Promise<TallyServer> {
+  const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
+  const file = dbFile ?? path.join(dir, "tally.db");
+  if (!dbFile) copyFileSync(inject("templateDb"), file);
+  const port = await freePort();
+  const fullEnv: Record<string, string> = {
+    ...TEST_ENV,
+    PORT: String(port),
+    DATABASE_URL: `file:${file}`,
+    TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    TALLY_DEMO_TRAFFIC: "off",
+    ...env,
+  };
+  let out = "";
+  let child: ChildProcess = launch();
+  function launch() {
+    const c = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...process.env, ...fullEnv },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    c.stdout?.on("data", (d) => (out += d));
+    c.stderr?.on("data", (d) => (out += d));
+    return c;
+  }
+  const url = `http://127.0.0.1:${port}`;
+  await waitUntilUp(url, () => out);
+  const exited = (c: ChildProcess) =>
+    new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once("exit", () => r())));
+  return {
+    url,
+    dbUrl: `file:${file}`,
+    env: fullEnv,
+    output: () => out,
+    async kill(signal = "SIGKILL") {
+      child.kill(signal);
+      await exited(child);
+      child = launch();
+      await waitUntilUp(url, () => out);
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await exited(child);
+      if (!dbFile) rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+async function waitUntilUp(url: string, output: () => string) {
+  const deadline = Date.now() + 30_000;
+  while (Date.now() < deadline) {
+    try {
+      const res = await fetch(`${url}/api/health`);
+      if (res.ok) return;
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 150));
+  }
+  throw new Error(`Tally did not start at ${url}:\n${output()}`);
+}
