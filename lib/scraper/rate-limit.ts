@@ -27,6 +27,8 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   const text = value.trim();
   if (text === "") return null;
   if (/^\d+(\.\d+)?$/.test(text)) return Math.round(Number(text) * 1000);
+  // Only a real HTTP-date (it names a weekday and month) counts; Date.parse("-3") is a valid year.
+  if (!/[A-Za-z]/.test(text)) return null;
   const at = Date.parse(text);
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
