@@ -28,6 +28,8 @@ export function configOrExit(): TallyConfig {
 
 async function start(): Promise<void> {
   const config = configOrExit();
+  // Features register what they start with the server when their module loads.
+  await import("./server-features");
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
   for (const hook of startHooks) await hook(config);

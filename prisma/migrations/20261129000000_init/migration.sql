@@ -6,7 +6,7 @@ CREATE TABLE "Subscription" (
     "url" TEXT NOT NULL,
     "description" TEXT,
     "isActive" BOOLEAN NOT NULL DEFAULT true,
-    "scheme" TEXT NOT NULL DEFAULT 'hex',
+    "scheme" TEXT NOT NULL DEFAULT 'hmac',
     "secret" TEXT,
     "previousSecret" TEXT,
     "previousSecretExpiresAt" DATETIME,

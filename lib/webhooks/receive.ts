@@ -1,0 +1,116 @@
+import "server-only";
+import { getConfig } from "../config";
+import { log } from "../log";
+import { isKnownEvent, parseEnvelope } from "./envelope";
+import type { BodyRead } from "./read-body";
+import { candidatesForAny, candidatesForKey, type Candidate, type CandidateGroup } from "./secrets";
+import { verifyDelivery, type HeadersLike } from "./signature";
+import { receiverStore, withBusyRetry, type LogRow } from "./store";
+
+// The receiver's whole decision, framework-free: size, signature on the raw bytes, JSON, schema,
+// event type, then one transaction (receipt + queue item + log row) before answering. It never
+// calls the platform and never parses or stores the body of an unverified request.
+
+export type Answer = { status: number; body: Record<string, string> };
+
+export type Delivery = {
+  /** Tally's subscription key from /webhooks/geonode/{key}; null on the shared path. */
+  subscriptionKey: string | null;
+  headers: HeadersLike;
+  read: BodyRead;
+  startedAt: number;
+};
+
+export async function receive(d: Delivery): Promise<Answer> {
+  const headerMeta = (c?: Candidate) => ({
+    subscriptionId: c?.subscriptionId ?? (d.subscriptionKey && d.subscriptionKey.length <= 64 ? d.subscriptionKey : null),
+    deliveryId: null as string | null,
+    eventType: null as string | null,
+    jobId: null as string | null,
+  });
+  const finish = async (answer: Answer, row: Omit<LogRow, "status" | "reason" | "latencyMs" | "bodyBytes">, reason: string) => {
+    const bodyBytes = d.read.ok ? d.read.body.byteLength : d.read.size;
+    await record({ ...row, status: answer.status, reason, latencyMs: Date.now() - d.startedAt, bodyBytes });
+    return answer;
+  };
+
+  if (!d.read.ok) {
+    return finish({ status: 413, body: { error: "payload_too_large" } }, headerMeta(), "body over the size limit");
+  }
+  const body = d.read.body;
+
+  let groups: CandidateGroup[];
+  if (d.subscriptionKey !== null) {
+    const g = candidatesForKey(d.subscriptionKey);
+    if (g === "unknown") {
+      return finish({ status: 404, body: { error: "unknown_subscription" } }, { ...headerMeta(), subscriptionId: null }, "unknown subscription key");
+    }
+    groups = [g];
+  } else {
+    groups = candidatesForAny();
+  }
+
+  const now = Math.floor(Date.now() / 1000);
+  let matched: Candidate | undefined;
+  let failure = "no secret configured";
+  for (const g of groups) {
+    const result = verifyDelivery(g.scheme, g.candidates.map((c) => c.secret), body, d.headers, now);
+    if (result.ok) {
+      matched = g.candidates[result.secretIndex];
+      break;
+    }
+    failure = result.reason;
+  }
+  if (!matched) {
+    return finish({ status: 401, body: { error: "invalid_signature" } }, headerMeta(), failure);
+  }
+
+  const parsed = parseEnvelope(body, d.headers);
+  if (!parsed.ok) {
+    return finish({ status: 400, body: { error: "bad_request", reason: parsed.reason } }, headerMeta(matched), parsed.reason);
+  }
+  const { jobId, deliveryId } = parsed.envelope;
+  // A subscription is for one event type; it fills in a delivery that does not say which.
+  const eventType = parsed.envelope.eventType ?? matched.eventType;
+  const meta = { subscriptionId: matched.subscriptionId, deliveryId, eventType, jobId };
+  if (!eventType) {
+    const reason = "no event type (expected event, event_type or X-Webhook-Event)";
+    return finish({ status: 400, body: { error: "bad_request", reason } }, meta, reason);
+  }
+  if (!isKnownEvent(eventType)) {
+    return finish({ status: 200, body: { status: "ignored" } }, meta, "unknown event type");
+  }
+
+  // Any failure here other than the job id's uniqueness (handled in SQL) throws: the platform
+  // gets a 5xx and retries, which is what we want when nothing was stored.
+  const outcome = await withBusyRetry(() =>
+    receiverStore().accept(
+      { jobId, eventType, deliveryId, subscriptionId: matched.subscriptionId, maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS },
+      { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
+    ),
+  );
+  return { status: 200, body: { status: outcome } };
+}
+
+/** A request that never reached the decision (e.g. wrong method) still gets its log row. */
+export async function recordRejected(subscriptionKey: string | null, status: number, reason: string, startedAt: number) {
+  await record({
+    subscriptionId: subscriptionKey && subscriptionKey.length <= 64 ? subscriptionKey : null,
+    deliveryId: null,
+    eventType: null,
+    jobId: null,
+    status,
+    reason,
+    latencyMs: Date.now() - startedAt,
+    bodyBytes: 0,
+  });
+}
+
+async function record(row: LogRow) {
+  try {
+    await withBusyRetry(() => receiverStore().log(row));
+  } catch (err) {
+    // The answer does not depend on the log row; losing one is logged, not fatal.
+    log.warn("inbound delivery log write failed", { status: row.status, error: String(err) });
+  }
+}

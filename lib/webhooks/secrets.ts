@@ -1,0 +1,80 @@
+import "server-only";
+import { getConfig, type TallyConfig } from "../config";
+import type { SignatureScheme } from "./signature";
+import { receiverStore, type SecretRow } from "./store";
+
+// Verification candidates per subscription, read at most once a second, so a rotated secret is
+// picked up without a restart and the hot path does no query per request.
+
+export type Candidate = { subscriptionId: string | null; eventType: string | null; secret: string };
+export type CandidateGroup = { scheme: SignatureScheme; candidates: Candidate[] };
+
+const TTL_MS = 1000;
+const holder = globalThis as unknown as { __tallySecretCache?: { at: number; rows: SecretRow[] } };
+
+function rows(now: number): SecretRow[] {
+  const c = holder.__tallySecretCache;
+  if (c && now - c.at < TTL_MS) return c.rows;
+  const fresh = receiverStore().secrets();
+  holder.__tallySecretCache = { at: now, rows: fresh };
+  return fresh;
+}
+
+export function invalidateSecretCache(): void {
+  holder.__tallySecretCache = undefined;
+}
+
+export function schemeFor(name: string, config: TallyConfig = getConfig()): SignatureScheme {
+  if (name === "standard") return { kind: "standard", toleranceSeconds: config.TALLY_WEBHOOK_TOLERANCE_SECONDS };
+  return {
+    kind: "hmac",
+    header: config.TALLY_WEBHOOK_SIGNATURE_HEADER,
+    algorithm: config.TALLY_WEBHOOK_SIGNATURE_ALGORITHM,
+    encoding: config.TALLY_WEBHOOK_SIGNATURE_ENCODING,
+  };
+}
+
+function secretsOf(row: SecretRow, now: number): string[] {
+  const out: string[] = [];
+  if (row.secret) out.push(row.secret);
+  if (row.previousSecret && row.previousSecretExpiresAt && Date.parse(row.previousSecretExpiresAt) > now) {
+    out.push(row.previousSecret);
+  }
+  return out;
+}
+
+/** Candidates for POST /webhooks/geonode/{key}: that subscription's current and unexpired previous secret. */
+export function candidatesForKey(key: string, now = Date.now()): CandidateGroup | "unknown" {
+  const row = rows(now).find((r) => r.id === key);
+  if (!row) return "unknown";
+  return {
+    scheme: schemeFor(row.scheme),
+    candidates: secretsOf(row, now).map((secret) => ({ subscriptionId: row.id, eventType: row.eventType, secret })),
+  };
+}
+
+/** Candidates for POST /webhooks/geonode: every active subscription's secrets plus GEONODE_WEBHOOK_SECRET. */
+export function candidatesForAny(now = Date.now()): CandidateGroup[] {
+  const config = getConfig();
+  const groups = new Map<string, CandidateGroup>();
+  const group = (scheme: string) => {
+    const key = scheme === "standard" ? "standard" : "hmac";
+    let g = groups.get(key);
+    if (!g) groups.set(key, (g = { scheme: schemeFor(key, config), candidates: [] }));
+    return g;
+  };
+  for (const row of rows(now)) {
+    if (!row.isActive) continue;
+    for (const secret of secretsOf(row, now)) {
+      group(row.scheme).candidates.push({ subscriptionId: row.id, eventType: row.eventType, secret });
+    }
+  }
+  if (config.GEONODE_WEBHOOK_SECRET) {
+    group(config.TALLY_WEBHOOK_SCHEME).candidates.push({
+      subscriptionId: null,
+      eventType: null,
+      secret: config.GEONODE_WEBHOOK_SECRET,
+    });
+  }
+  return [...groups.values()];
+}

@@ -1,0 +1,117 @@
+import "server-only";
+import Database from "better-sqlite3";
+import { getConfig } from "../config";
+
+// The receiver's own SQLite connection with prepared statements: one small synchronous transaction
+// per delivery (receipt + queue item + log row) instead of several round trips through the ORM.
+// busy_timeout is 0 on purpose: a synchronous wait would block the event loop, and with it any
+// interactive transaction of the app's other connection that holds the lock. Busy → retry async.
+
+export type SecretRow = {
+  id: string;
+  eventType: string;
+  isActive: number;
+  scheme: string;
+  secret: string | null;
+  previousSecret: string | null;
+  previousSecretExpiresAt: string | null;
+};
+
+export type LogRow = {
+  subscriptionId: string | null;
+  deliveryId: string | null;
+  eventType: string | null;
+  jobId: string | null;
+  status: number;
+  reason: string | null;
+  latencyMs: number;
+  bodyBytes: number;
+};
+
+export type Accept = {
+  jobId: string;
+  eventType: string;
+  deliveryId: string | null;
+  subscriptionId: string | null;
+  maxAttempts: number;
+};
+
+/** Prisma's SQLite text format for DateTime, so raw rows compare and read like ORM rows. */
+export function sqliteDate(d: Date): string {
+  return d.toISOString().replace("Z", "+00:00");
+}
+
+function open(url: string) {
+  const conn = new Database(url.replace(/^file:/, ""), { timeout: 0 });
+  conn.pragma("journal_mode = WAL");
+  conn.pragma("synchronous = NORMAL");
+  const insertReceipt = conn.prepare(
+    `INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt")
+     VALUES (?,?,?,?,'webhook',?) ON CONFLICT ("jobId") DO NOTHING`,
+  );
+  const insertQueueItem = conn.prepare(
+    `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
+     VALUES ('process_job',?,?,?,'ready',0,?,?,?,?) ON CONFLICT ("dedupeKey") DO NOTHING`,
+  );
+  const insertLog = conn.prepare(
+    `INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
+     VALUES (?,?,?,?,?,?,?,?,?)`,
+  );
+  const selectSecrets = conn.prepare(
+    `SELECT "id","eventType","isActive","scheme","secret","previousSecret","previousSecretExpiresAt" FROM "Subscription"`,
+  );
+  const log = (row: LogRow, at: string) =>
+    insertLog.run(at, row.subscriptionId, row.deliveryId, row.eventType, row.jobId, row.status, row.reason, row.latencyMs, row.bodyBytes);
+
+  // Receipt and queue item commit together or not at all (invariant 1). The log row rides along.
+  const accept = conn.transaction((a: Accept, logRow: Omit<LogRow, "status" | "reason">): "accepted" | "duplicate" => {
+    const now = sqliteDate(new Date());
+    const fresh = insertReceipt.run(a.jobId, a.eventType, a.deliveryId, a.subscriptionId, now).changes === 1;
+    if (fresh) {
+      const payload = JSON.stringify({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" });
+      insertQueueItem.run(payload, a.jobId, `job:${a.jobId}`, a.maxAttempts, now, now, now);
+    }
+    log({ ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
+    return fresh ? "accepted" : "duplicate";
+  });
+
+  return {
+    accept: (a: Accept, logRow: Omit<LogRow, "status" | "reason">) => accept.immediate(a, logRow),
+    log: (row: LogRow) => log(row, sqliteDate(new Date())),
+    secrets: () => selectSecrets.all() as SecretRow[],
+    close: () => conn.close(),
+  };
+}
+
+type Store = ReturnType<typeof open>;
+const holder = globalThis as unknown as { __tallyReceiverStore?: { url: string; store: Store } };
+
+export function receiverStore(): Store {
+  const url = getConfig().DATABASE_URL;
+  if (holder.__tallyReceiverStore?.url !== url) {
+    holder.__tallyReceiverStore?.store.close();
+    holder.__tallyReceiverStore = { url, store: open(url) };
+  }
+  return holder.__tallyReceiverStore.store;
+}
+
+export function closeReceiverStore(): void {
+  holder.__tallyReceiverStore?.store.close();
+  holder.__tallyReceiverStore = undefined;
+}
+
+const BUSY = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]);
+
+/** Runs a write, retrying asynchronously while another connection holds the write lock. */
+export async function withBusyRetry<T>(fn: () => T, budgetMs = 5000): Promise<T> {
+  const deadline = Date.now() + budgetMs;
+  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
+    try {
+      return fn();
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!code || !BUSY.has(code) || Date.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, wait * (0.5 + Math.random())));
+    }
+  }
+}
