@@ -29,9 +29,8 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const b = (body ?? {}) as { error?: string; message?: string; reason?: string };
-    // An expired session: send the operator to the login, then back here.
-    if (res.status === 401 && typeof window !== "undefined") {
-      window.location.href = `/login?next=${encodeURIComponent(window.location.pathname)}`;
+    if (res.status === 401) {
+      throw new ApiError(401, "unauthorized", "Your session has ended. Reload the page to sign in again.", body);
     }
     throw new ApiError(res.status, b.error ?? "error", b.message ?? b.reason ?? `Request failed (${res.status})`, body);
   }
