@@ -113,14 +113,15 @@ export function createTransport(opts: ClientOptions): Transport {
     } finally {
       clearTimeout(timer);
     }
+    // Pause everyone before anything else can observe this answer (onCall included).
+    const retryAfterMs =
+      res.status === 429
+        ? (parseRetryAfter(res.headers.get("retry-after"), now()) ?? Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
+        : 0;
+    if (res.status === 429) limiter.pause(retryAfterMs);
     opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: res.status });
 
     if (res.status < 200 || res.status >= 300) {
-      const retryAfterMs =
-        res.status === 429
-          ? (parseRetryAfter(res.headers.get("retry-after"), now()) ??
-            Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
-          : 0;
       throw errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
     }
     if (spec.schema === null) return undefined as Parsed<S>;
@@ -155,8 +156,7 @@ export function createTransport(opts: ClientOptions): Transport {
         if (!(err instanceof ScraperError)) throw err;
         const pastDeadline = (waitMs: number) => call.deadline !== undefined && now() + waitMs > call.deadline;
         if (err instanceof RateLimited) {
-          // Everyone waits, not only this caller; the retry below queues behind the same pause.
-          limiter.pause(err.retryAfterMs);
+          // attempt() already paused the whole client; the retry queues behind that pause.
           if (rateLimitRetries >= maxRateLimitRetries || pastDeadline(err.retryAfterMs)) throw err;
           rateLimitRetries++;
           continue;

