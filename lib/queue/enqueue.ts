@@ -1,0 +1,42 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { getConfig } from "../config";
+import type { DbOrTx, EnqueueItem, EnqueueOptions } from "./types";
+
+// Every producer (receiver, replay, reconcile, poll, resubmission) enqueues through here, inside its
+// own transaction. Raw, portable SQL: ON CONFLICT on the dedupe key works on SQLite and PostgreSQL,
+// and a conflict is "already queued", not an error. Timestamps are bound as Dates so they are stored
+// in the same text format Prisma uses, which keeps text comparisons on them correct.
+
+const CHUNK = 100; // rows per INSERT: 9 parameters each, far below SQLite's limit
+
+function row(item: EnqueueItem, now: Date, defaultMax: number): Prisma.Sql {
+  const payload = JSON.stringify(item.payload ?? {});
+  return Prisma.sql`(${item.kind}, ${payload}, ${item.jobId ?? null}, ${item.dedupeKey ?? null}, 'ready', 0,
+    ${item.maxAttempts ?? defaultMax}, ${item.availableAt ?? now}, ${now}, ${now})`;
+}
+
+async function insert(tx: DbOrTx, rows: Prisma.Sql[]): Promise<number> {
+  return tx.$executeRaw`
+    INSERT INTO "QueueItem" ("kind", "payload", "jobId", "dedupeKey", "state", "attempts",
+      "maxAttempts", "availableAt", "createdAt", "updatedAt")
+    VALUES ${Prisma.join(rows)}
+    ON CONFLICT ("dedupeKey") DO NOTHING`;
+}
+
+/** Adds one item; false when a live item with the same dedupe key already exists. */
+export async function enqueue(tx: DbOrTx, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
+  const inserted = await insert(tx, [row({ ...opts, kind, payload }, new Date(), getConfig().TALLY_QUEUE_MAX_ATTEMPTS)]);
+  return inserted > 0;
+}
+
+/** Set-based enqueue (a reconciliation page at a time); returns how many rows were inserted. */
+export async function enqueueMany(tx: DbOrTx, items: EnqueueItem[]): Promise<number> {
+  const now = new Date();
+  const max = getConfig().TALLY_QUEUE_MAX_ATTEMPTS;
+  let inserted = 0;
+  for (let i = 0; i < items.length; i += CHUNK) {
+    inserted += await insert(tx, items.slice(i, i + CHUNK).map((item) => row(item, now, max)));
+  }
+  return inserted;
+}

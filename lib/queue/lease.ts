@@ -1,0 +1,118 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "../db";
+import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
+
+// Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
+// the row it updates, so two workers (threads or processes) can never both take an item: on SQLite
+// the statement runs under the single write lock; on PostgreSQL the re-check after a row lock does
+// the same job (add FOR UPDATE SKIP LOCKED there for throughput). Each claim gets its own lease
+// owner token, and every later update is a compare-and-set on it: a worker whose lease expired and
+// was re-claimed by another cannot ack, retry or dead-letter the other worker's item.
+//
+// Attempts are counted at claim time, so a worker that crashes mid-item still uses up an attempt and
+// a poison item cannot crash-loop forever; reschedule() and release() give the attempt back.
+
+const claimable = (now: Date) =>
+  Prisma.sql`(("state" = 'ready' AND "availableAt" <= ${now}) OR ("state" = 'leased' AND "leaseExpiresAt" <= ${now}))`;
+
+export type ClaimOptions = { owner: string; limit: number; leaseMs: number; now?: Date };
+
+/** Leases up to `limit` due items (ready and due, or leased with an expired lease), oldest first. */
+export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<ClaimedItem[]> {
+  if (opts.limit <= 0) return [];
+  const now = opts.now ?? new Date();
+  const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
+  const expires = new Date(now.getTime() + opts.leaseMs);
+  const rows = await tx.$queryRaw`
+    UPDATE "QueueItem"
+       SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
+     WHERE "id" IN (SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit})
+       AND ${claimable(now)}
+     RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
+  return claimedRowSchema.array().parse(rows).sort((a, b) => a.id - b.id);
+}
+
+/** Done: frees the dedupe key so a later event for the same job can be queued. False if the lease was lost. */
+export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean> {
+  const now = new Date();
+  const n = await tx.$executeRaw`
+    UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+      "doneAt" = ${now}, "updatedAt" = ${now}
+    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
+  return n > 0;
+}
+
+/** Exponential backoff with equal jitter: never zero, never above the cap. */
+export function backoffMs(attempt: number, baseMs = 1000, capMs = 5 * 60_000, random = Math.random): number {
+  const ceiling = Math.min(capMs, baseMs * 2 ** Math.max(0, attempt - 1));
+  return Math.round(ceiling / 2 + random() * (ceiling / 2));
+}
+
+export type ErrorInfo = { code?: string | null; message: string };
+
+export function describeError(err: unknown): ErrorInfo {
+  if (err instanceof Error) {
+    const code = "code" in err && typeof err.code === "string" ? err.code : err.name;
+    return { code, message: err.message.slice(0, 2000) };
+  }
+  return { code: null, message: String(err).slice(0, 2000) };
+}
+
+/** A failed attempt: back to ready after a backoff, or dead once its attempts are used up. */
+export async function retry(item: ClaimedItem, error: unknown, delayMs?: number, tx: DbOrTx = db()): Promise<"retried" | "dead" | "lost"> {
+  const info = describeError(error);
+  if (item.attempts >= item.maxAttempts) {
+    return (await deadLetter(item, { ...info, message: `gave up after ${item.attempts} attempts: ${info.message}` }, tx)) ? "dead" : "lost";
+  }
+  const now = new Date();
+  const at = new Date(now.getTime() + (delayMs ?? backoffMs(item.attempts)));
+  const n = await tx.$executeRaw`
+    UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at}, "lastError" = ${info.message},
+      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}
+    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
+  return n > 0 ? "retried" : "lost";
+}
+
+/** "Not yet" (the job has not settled, or the platform asked us to wait): later, without using an attempt. */
+export async function reschedule(item: ClaimedItem, delayMs: number, tx: DbOrTx = db()): Promise<boolean> {
+  return giveBack(item, new Date(Date.now() + Math.max(0, delayMs)), tx);
+}
+
+/** Graceful shutdown: hand the item back at once, attempt not counted. */
+export async function release(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean> {
+  return giveBack(item, new Date(), tx);
+}
+
+async function giveBack(item: ClaimedItem, at: Date, tx: DbOrTx): Promise<boolean> {
+  const n = await tx.$executeRaw`
+    UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at}, "attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END,
+      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${new Date()}
+    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
+  return n > 0;
+}
+
+/** Dead: frees the dedupe key and records a DeadLetter row, both or neither. False if the lease was lost. */
+export async function deadLetter(item: ClaimedItem, error: ErrorInfo, tx: DbOrTx = db()): Promise<boolean> {
+  const run = async (t: DbOrTx) => {
+    const now = new Date();
+    const n = await t.$executeRaw`
+      UPDATE "QueueItem" SET "state" = 'dead', "dedupeKey" = NULL, "lastError" = ${error.message},
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "doneAt" = ${now}, "updatedAt" = ${now}
+      WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
+    if (n === 0) return false;
+    await t.deadLetter.create({
+      data: {
+        jobId: item.jobId,
+        queueItemId: item.id,
+        kind: item.kind,
+        errorCode: error.code ?? null,
+        errorMessage: error.message,
+        attempts: item.attempts,
+      },
+    });
+    return true;
+  };
+  return "$transaction" in tx ? tx.$transaction(run) : run(tx);
+}

@@ -1,0 +1,172 @@
+// The durable queue on a real SQLite database: enqueue and dedupe, claim/ack, retry with backoff,
+// dead letters, reschedule, expired leases, bad payloads, and several processes claiming at once.
+import { execFile } from "node:child_process";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { db } from "@/lib/db";
+import { createTestDb, type TestDb } from "@/test/db";
+import { ack, backoffMs, claim, createRegistry, defineKind, enqueue, enqueueMany, queueStats, reschedule, retry, runItem } from "./index";
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb({ TALLY_QUEUE_MAX_ATTEMPTS: "3" });
+});
+afterAll(() => t?.cleanup());
+beforeEach(async () => {
+  await db().queueItem.deleteMany();
+  await db().deadLetter.deleteMany();
+});
+
+const later = (ms: number) => new Date(Date.now() + ms);
+const row = (id: number) => db().queueItem.findUniqueOrThrow({ where: { id } });
+
+describe("enqueue", () => {
+  it("keeps one live item per dedupe key and frees the key once the item is done", async () => {
+    expect(await enqueue(db(), "k", { n: 1 }, { dedupeKey: "job:a", jobId: "a" })).toBe(true);
+    expect(await enqueue(db(), "k", { n: 2 }, { dedupeKey: "job:a", jobId: "a" })).toBe(false);
+    const [item] = await claim({ owner: "w", limit: 10, leaseMs: 1000 });
+    // Leased is still live: no second item.
+    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:a" })).toBe(false);
+    expect(await ack(item)).toBe(true);
+    expect(await row(item.id)).toMatchObject({ state: "done", dedupeKey: null, leaseOwner: null });
+    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:a" })).toBe(true);
+  });
+
+  it("enqueues inside the caller's transaction (rolled back with it) and in sets", async () => {
+    await expect(
+      db().$transaction(async (tx) => {
+        await enqueue(tx, "k", {}, { dedupeKey: "tx" });
+        throw new Error("abort");
+      }),
+    ).rejects.toThrow("abort");
+    expect(await db().queueItem.count()).toBe(0);
+    const items = Array.from({ length: 250 }, (_, i) => ({ kind: "k", payload: { i }, dedupeKey: `job:${i % 200}` }));
+    expect(await enqueueMany(db(), items)).toBe(200);
+    expect(await enqueueMany(db(), items.slice(0, 10))).toBe(0);
+    expect((await queueStats()).byState.ready).toBe(200);
+  });
+});
+
+describe("claim, retry, dead letter", () => {
+  it("claims due items once, counts the attempt, and skips items not yet due", async () => {
+    await enqueue(db(), "k", {}, { jobId: "j1" });
+    await enqueue(db(), "k", {}, { availableAt: later(60_000) });
+    const first = await claim({ owner: "w", limit: 10, leaseMs: 1000 });
+    expect(first).toHaveLength(1);
+    expect(first[0]).toMatchObject({ kind: "k", jobId: "j1", attempts: 1, maxAttempts: 3 });
+    expect(await claim({ owner: "w", limit: 10, leaseMs: 1000 })).toHaveLength(0);
+    const stats = await queueStats();
+    expect(stats.byState).toMatchObject({ ready: 1, leased: 1 });
+    expect(stats.dueNow).toBe(0);
+  });
+
+  it("retries with a growing, jittered backoff and dead-letters after maxAttempts", async () => {
+    await enqueue(db(), "k", {}, { jobId: "j2", dedupeKey: "job:j2" });
+    let now = new Date();
+    for (let attempt = 1; attempt <= 3; attempt++) {
+      const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000, now });
+      expect(item.attempts).toBe(attempt);
+      const outcome = await retry(item, new Error(`boom ${attempt}`));
+      if (attempt < 3) {
+        expect(outcome).toBe("retried");
+        const r = await row(item.id);
+        expect(r).toMatchObject({ state: "ready", lastError: `boom ${attempt}`, leaseOwner: null });
+        const wait = r.availableAt.getTime() - Date.now();
+        expect(wait).toBeGreaterThan(backoffMs(attempt, 1000, 300_000, () => 0) - 50);
+        expect(wait).toBeLessThanOrEqual(backoffMs(attempt, 1000, 300_000, () => 1) + 50);
+        now = new Date(r.availableAt.getTime() + 1);
+      } else {
+        expect(outcome).toBe("dead");
+        expect(await row(item.id)).toMatchObject({ state: "dead", dedupeKey: null });
+      }
+    }
+    const dl = await db().deadLetter.findMany();
+    expect(dl).toHaveLength(1);
+    expect(dl[0]).toMatchObject({ jobId: "j2", kind: "k", attempts: 3, state: "open" });
+    expect(dl[0].errorMessage).toContain("boom 3");
+    // The key is free again: a later event for the same job can be queued.
+    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:j2" })).toBe(true);
+  });
+
+  it("backoff doubles up to the cap and is never zero", () => {
+    expect(backoffMs(1, 1000, 60_000, () => 0)).toBe(500);
+    expect(backoffMs(3, 1000, 60_000, () => 1)).toBe(4000);
+    expect(backoffMs(30, 1000, 60_000, () => 1)).toBe(60_000);
+  });
+
+  it("reschedule does not use up attempts", async () => {
+    await enqueue(db(), "k", {});
+    let now = new Date();
+    for (let i = 0; i < 5; i++) {
+      const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000, now });
+      expect(item.attempts).toBe(1);
+      expect(await reschedule(item, 100)).toBe(true);
+      now = new Date(Date.now() + 200);
+    }
+    expect(await db().queueItem.findFirstOrThrow()).toMatchObject({ state: "ready", attempts: 0 });
+  });
+
+  it("an expired lease is claimed again, and the first owner can no longer settle it", async () => {
+    await enqueue(db(), "k", {});
+    const [a] = await claim({ owner: "crashed", limit: 1, leaseMs: 1000 });
+    expect(await claim({ owner: "other", limit: 1, leaseMs: 1000 })).toHaveLength(0);
+    const [b] = await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500) });
+    expect(b.id).toBe(a.id);
+    expect(b.attempts).toBe(2);
+    expect(b.leaseOwner).not.toBe(a.leaseOwner);
+    expect(await ack(a)).toBe(false);
+    expect(await retry(a, new Error("late"))).toBe("lost");
+    expect(await ack(b)).toBe(true);
+  });
+});
+
+describe("registry and runItem", () => {
+  const seen: string[] = [];
+  const registry = createRegistry([
+    defineKind({
+      name: "greet",
+      schema: z.object({ name: z.string() }),
+      handle: async (p) => {
+        seen.push(p.name);
+      },
+    }),
+  ]);
+
+  it("parses the payload, runs the handler and acks", async () => {
+    await enqueue(db(), "greet", { name: "ada" });
+    const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000 });
+    expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("acked");
+    expect(seen).toEqual(["ada"]);
+  });
+
+  it("dead-letters a bad payload or an unknown kind instead of crashing", async () => {
+    await enqueue(db(), "greet", { name: 42 });
+    await enqueue(db(), "nobody", {});
+    const items = await claim({ owner: "w", limit: 2, leaseMs: 1000 });
+    for (const item of items) expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("dead");
+    const codes = (await db().deadLetter.findMany({ orderBy: { id: "asc" } })).map((d) => d.errorCode);
+    expect(codes).toEqual(["BAD_PAYLOAD", "UNKNOWN_KIND"]);
+  });
+});
+
+describe("several worker processes on one database", () => {
+  it("never hand the same item to two of them", async () => {
+    const N = 150;
+    await enqueueMany(db(), Array.from({ length: N }, (_, i) => ({ kind: "k", payload: { i } })));
+    const run = promisify(execFile);
+    const racers = await Promise.all(
+      [0, 1].map(() =>
+        run("node_modules/.bin/tsx", ["--conditions=react-server", "lib/queue/claim-race.test-util.ts"], {
+          env: { ...process.env, DATABASE_URL: t.url, NODE_ENV: "test" },
+        }),
+      ),
+    );
+    const lists = racers.map((r) => z.array(z.number()).parse(JSON.parse(r.stdout)));
+    const all = lists.flat();
+    expect(all).toHaveLength(N);
+    expect(new Set(all).size).toBe(N);
+    expect(lists.filter((l) => l.length > 0).length).toBeGreaterThan(1);
+    expect(await db().queueItem.count({ where: { state: "done" } })).toBe(N);
+  });
+});

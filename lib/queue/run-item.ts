@@ -1,0 +1,62 @@
+import "server-only";
+import { log } from "../log";
+import { ack, deadLetter, describeError, reschedule, retry } from "./lease";
+import { PermanentFailure, type Registry } from "./registry";
+import type { ClaimedItem } from "./types";
+
+export type ItemOutcome = "acked" | "rescheduled" | "retried" | "dead" | "lost" | "released";
+
+export type RunItemOptions = {
+  timeoutMs: number;
+  /** The worker's shutdown signal: aborts the handler like the timeout does. */
+  signal?: AbortSignal;
+  /** Called instead of retry() when the worker is shutting down and the handler was cut short. */
+  onAbortedByShutdown?: (item: ClaimedItem) => Promise<boolean>;
+};
+
+// A wait the callee asked for (e.g. the platform's 429 Retry-After) is not the item's fault.
+function askedToWait(err: unknown): number | null {
+  if (err instanceof Error && "retryAfterMs" in err && typeof err.retryAfterMs === "number") return err.retryAfterMs;
+  return null;
+}
+
+/**
+ * Runs one claimed item through its registered kind and settles its lease: ack, reschedule, retry
+ * with backoff, or dead letter. Never throws for anything the handler does.
+ */
+export async function runItem(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
+  const settle = async (ok: Promise<boolean>, outcome: ItemOutcome): Promise<ItemOutcome> => ((await ok) ? outcome : "lost");
+  const def = registry.get(item.kind);
+  if (!def) return settle(deadLetter(item, { code: "UNKNOWN_KIND", message: `no handler registered for "${item.kind}"` }), "dead");
+  // Claims count attempts, so this is an item whose lease kept expiring (its worker died each time).
+  if (item.attempts > item.maxAttempts) {
+    return settle(deadLetter(item, { code: "LEASE_EXPIRED", message: `lease expired ${item.attempts - 1} times; the worker never finished it` }), "dead");
+  }
+  let payload: unknown;
+  try {
+    payload = def.schema.parse(JSON.parse(item.payload));
+  } catch (err) {
+    return settle(deadLetter(item, { code: "BAD_PAYLOAD", message: `payload rejected: ${describeError(err).message}` }), "dead");
+  }
+
+  const timeout = AbortSignal.timeout(opts.timeoutMs);
+  const signal = opts.signal ? AbortSignal.any([opts.signal, timeout]) : timeout;
+  try {
+    // The handler is awaited, not raced: once aborted it stops at its next call, and the lease (longer
+    // than the timeout) is still ours, so no one else runs the item meanwhile.
+    const result = await def.handle(payload, { item, signal });
+    if (result) return settle(reschedule(item, result.reschedule.delayMs), "rescheduled");
+    return settle(ack(item), "acked");
+  } catch (err) {
+    if (opts.signal?.aborted && !timeout.aborted && opts.onAbortedByShutdown) {
+      return settle(opts.onAbortedByShutdown(item), "released");
+    }
+    const wait = askedToWait(err);
+    if (wait !== null) return settle(reschedule(item, wait), "rescheduled");
+    if (err instanceof PermanentFailure) return settle(deadLetter(item, { code: err.code, message: err.message }), "dead");
+    const error = timeout.aborted ? new Error(`timed out after ${opts.timeoutMs} ms`) : err;
+    log.warn("queue item failed", { id: item.id, kind: item.kind, jobId: item.jobId, attempt: item.attempts, error: describeError(error).message });
+    const r = await retry(item, error);
+    return r === "retried" ? "retried" : r;
+  }
+}

@@ -1,0 +1,38 @@
+import "server-only";
+import { z } from "zod";
+import type { Db, Tx } from "../db";
+
+/** Anything that can run raw SQL: the client, or a caller's interactive transaction. */
+export type DbOrTx = Db | Tx;
+
+export type QueueState = "ready" | "leased" | "done" | "dead";
+
+// Raw RETURNING rows come back with driver types (Date for DATETIME, number or bigint for
+// INTEGER); parse them rather than trust them.
+const int = z.union([z.number(), z.bigint()]).transform((v) => Number(v));
+
+export const claimedRowSchema = z.object({
+  id: int,
+  kind: z.string(),
+  payload: z.string(),
+  jobId: z.string().nullable(),
+  dedupeKey: z.string().nullable(),
+  attempts: int,
+  maxAttempts: int,
+  leaseOwner: z.string(),
+  leaseExpiresAt: z.coerce.date(),
+});
+
+/** An item this worker holds a lease on; `leaseOwner` is unique per claim and fences every update. */
+export type ClaimedItem = z.infer<typeof claimedRowSchema>;
+
+export type EnqueueOptions = {
+  /** At most one live (ready/leased) item per key; cleared when the item is done or dead. */
+  dedupeKey?: string | null;
+  availableAt?: Date;
+  jobId?: string | null;
+  /** Defaults to TALLY_QUEUE_MAX_ATTEMPTS. */
+  maxAttempts?: number;
+};
+
+export type EnqueueItem = EnqueueOptions & { kind: string; payload: unknown };
