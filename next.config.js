@@ -11,6 +11,8 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // `npm test` type-checks the whole project (tsc --noEmit) before it builds; not twice.
+  typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

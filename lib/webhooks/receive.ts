@@ -5,7 +5,7 @@ import { isKnownEvent, parseEnvelope } from "./envelope";
 import type { BodyRead } from "./read-body";
 import { candidatesForAny, candidatesForKey, type Candidate, type CandidateGroup } from "./secrets";
 import { verifyDelivery, type HeadersLike } from "./signature";
-import { receiverStore, withBusyRetry, type LogRow } from "./store";
+import { receiverStore, type LogRow } from "./store";
 
 // The receiver's whole decision, framework-free: size, signature on the raw bytes, JSON, schema,
 // event type, then one transaction (receipt + queue item + log row) before answering. It never
@@ -83,11 +83,9 @@ export async function receive(d: Delivery): Promise<Answer> {
 
   // Any failure here other than the job id's uniqueness (handled in SQL) throws: the platform
   // gets a 5xx and retries, which is what we want when nothing was stored.
-  const outcome = await withBusyRetry(() =>
-    receiverStore().accept(
-      { jobId, eventType, deliveryId, subscriptionId: matched.subscriptionId, maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS },
-      { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
-    ),
+  const outcome = await receiverStore().accept(
+    { jobId, eventType, deliveryId, subscriptionId: matched.subscriptionId, maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS },
+    { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
   );
   return { status: 200, body: { status: outcome } };
 }
@@ -108,7 +106,7 @@ export async function recordRejected(subscriptionKey: string | null, status: num
 
 async function record(row: LogRow) {
   try {
-    await withBusyRetry(() => receiverStore().log(row));
+    await receiverStore().log(row);
   } catch (err) {
     // The answer does not depend on the log row; losing one is logged, not fatal.
     log.warn("inbound delivery log write failed", { status: row.status, error: String(err) });

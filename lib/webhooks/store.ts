@@ -64,7 +64,7 @@ function open(url: string) {
     insertLog.run(at, row.subscriptionId, row.deliveryId, row.eventType, row.jobId, row.status, row.reason, row.latencyMs, row.bodyBytes);
 
   // Receipt and queue item commit together or not at all (invariant 1). The log row rides along.
-  const accept = conn.transaction((a: Accept, logRow: Omit<LogRow, "status" | "reason">): "accepted" | "duplicate" => {
+  const accept = (a: Accept, logRow: Omit<LogRow, "status" | "reason">): "accepted" | "duplicate" => {
     const now = sqliteDate(new Date());
     const fresh = insertReceipt.run(a.jobId, a.eventType, a.deliveryId, a.subscriptionId, now).changes === 1;
     if (fresh) {
@@ -73,14 +73,68 @@ function open(url: string) {
     }
     log({ ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
     return fresh ? "accepted" : "duplicate";
-  });
+  };
 
+  const commit = groupCommit(conn);
   return {
-    accept: (a: Accept, logRow: Omit<LogRow, "status" | "reason">) => accept.immediate(a, logRow),
-    log: (row: LogRow) => log(row, sqliteDate(new Date())),
+    /** Resolves only after the receipt, queue item and log row are committed. */
+    accept: (a: Accept, logRow: Omit<LogRow, "status" | "reason">) => commit(() => accept(a, logRow)),
+    log: (row: LogRow) => commit(() => log(row, sqliteDate(new Date()))),
     secrets: () => selectSecrets.all() as SecretRow[],
     close: () => conn.close(),
   };
+}
+
+type Op = { run: () => unknown; resolve: (v: unknown) => void; reject: (e: unknown) => void };
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
+/**
+ * Group commit: writes submitted in the same turn of the event loop share one transaction, so
+ * the per-commit cost is paid once per batch instead of once per delivery. Each write runs in
+ * its own savepoint: one failing write is rolled back and rejected alone. Nobody is answered
+ * before the batch's COMMIT returns, so an acknowledged delivery is always durable.
+ */
+function groupCommit(conn: Database.Database) {
+  let queue: Op[] = [];
+  let scheduled = false;
+  const savepoint = conn.transaction((fn: () => unknown) => fn());
+  const batchTx = conn.transaction((batch: Op[], out: Outcome[]) => {
+    for (const op of batch) {
+      try {
+        out.push({ ok: true, value: savepoint(op.run) });
+      } catch (error) {
+        out.push({ ok: false, error });
+      }
+    }
+  });
+  const flush = async () => {
+    scheduled = false;
+    const batch = queue;
+    queue = [];
+    const out: Outcome[] = [];
+    try {
+      await withBusyRetry(() => {
+        out.length = 0;
+        batchTx.immediate(batch, out);
+      });
+    } catch (error) {
+      for (const op of batch) op.reject(error);
+      return;
+    }
+    batch.forEach((op, i) => {
+      const o = out[i];
+      if (o.ok) op.resolve(o.value);
+      else op.reject(o.error);
+    });
+  };
+  return <T>(run: () => T): Promise<T> =>
+    new Promise<T>((resolve, reject) => {
+      queue.push({ run, resolve: (v) => resolve(v as T), reject });
+      if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
 }
 
 type Store = ReturnType<typeof open>;
