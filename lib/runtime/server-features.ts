@@ -2,3 +2,4 @@ import "server-only";
 
 // Every module that registers an onServerStart hook is imported here, once, by boot().
 import "../webhooks/retention";
+import "../pipeline/start-worker";

@@ -1,0 +1,47 @@
+import "server-only";
+import { db, type Tx } from "../db";
+import type { ClaimedItem } from "../queue";
+
+// A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and
+// only the call that changed the row writes the timeline event or dead letter that goes with it, so
+// a duplicate delivery, a replay or two racing workers record the outcome once.
+
+export type Outcome = "pending" | "stored" | "resubmitted" | "dead_lettered" | "cancelled";
+export type JobEventType = "submitted" | "attempt" | "poll" | "resubmitted" | "outcome" | "enqueued" | "note";
+
+export async function addEvent(tx: Tx | ReturnType<typeof db>, jobId: string, type: JobEventType, detail?: unknown): Promise<void> {
+  await tx.jobEvent.create({ data: { jobId, type, detail: detail === undefined ? null : JSON.stringify(detail) } });
+}
+
+/** Sets a final outcome if none is set yet; true when this call set it. */
+export async function settleOutcome(
+  tx: Tx,
+  jobId: string,
+  outcome: Exclude<Outcome, "pending">,
+  extra: { resultCount?: number; tokensCharged?: number | null; resubmittedAsId?: string } = {},
+  detail: Record<string, unknown> = {},
+): Promise<boolean> {
+  const { count } = await tx.job.updateMany({
+    where: { id: jobId, outcome: "pending" },
+    data: { outcome, outcomeAt: new Date(), ...extra },
+  });
+  if (count > 0) await addEvent(tx, jobId, "outcome", { outcome, ...detail });
+  return count > 0;
+}
+
+export async function markCancelled(jobId: string): Promise<boolean> {
+  return db().$transaction((tx) => settleOutcome(tx, jobId, "cancelled"));
+}
+
+/** Dead-letters the job itself (not only the queue item): outcome dead_lettered plus an open DeadLetter. */
+export async function deadLetterJob(jobId: string, item: ClaimedItem, error: { code: string; message: string }): Promise<boolean> {
+  return db().$transaction(async (tx) => {
+    const changed = await settleOutcome(tx, jobId, "dead_lettered", {}, { code: error.code, reason: error.message });
+    if (changed) {
+      await tx.deadLetter.create({
+        data: { jobId, queueItemId: item.id, kind: item.kind, errorCode: error.code, errorMessage: error.message, attempts: item.attempts },
+      });
+    }
+    return changed;
+  });
+}

@@ -1,0 +1,33 @@
+// `npm run worker`: the queue worker alone, for scaling out beside (or instead of) the server's own
+// worker. SIGTERM/SIGINT: stop claiming, let items in flight finish for a while, then release them.
+import { configOrExit } from "../lib/runtime/boot";
+import { dbReady, disconnectAll } from "../lib/db";
+import { log, setLogLevel } from "../lib/log";
+import { workerFor } from "../lib/pipeline/start-worker";
+
+const GRACE_MS = 15_000;
+
+async function main() {
+  const config = configOrExit();
+  setLogLevel(config.TALLY_LOG_LEVEL);
+  if (!config.apiBaseUrl) {
+    process.stderr.write("No platform to talk to: set GEONODE_SCRAPER_API_KEY (live) or SCRAPER_API_BASE_URL (e.g. the simulator's URL).\n");
+    process.exit(1);
+  }
+  await dbReady();
+  const worker = workerFor(config);
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log.info("worker stopping", { signal, inFlight: worker.inFlight() });
+    await worker.stop(GRACE_MS);
+    await disconnectAll();
+    process.exit(0);
+  };
+  process.on("SIGTERM", () => void stop("SIGTERM"));
+  process.on("SIGINT", () => void stop("SIGINT"));
+  worker.start();
+}
+
+void main();
