@@ -1,36 +1,12 @@
 // Walks every page and route handler under app/ and asserts none answers without a session or token,
 // except the login, the health check and the receiver. A new route left open makes this fail.
-import { readdirSync, readFileSync, statSync } from "node:fs";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pages as discoverPages, routes as discoverRoutes } from "./routes";
 import { startTally, type TallyServer } from "./tally-server";
 
 const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
-
-function walk(dir: string): string[] {
-  return readdirSync(dir).flatMap((name) => {
-    const p = path.join(dir, name);
-    return statSync(p).isDirectory() ? walk(p) : [p];
-  });
-}
-
-function urlOf(file: string): string {
-  const rel = path.relative("app", path.dirname(file)).split(path.sep);
-  const parts = rel
-    .filter((s) => s && !/^\(.*\)$/.test(s))
-    .map((s) => (s.startsWith("[") ? "x1" : s));
-  return `/${parts.join("/")}`;
-}
-
-const files = walk("app");
-const pages = files.filter((f) => /page\.tsx$/.test(f)).map(urlOf);
-const routes = files
-  .filter((f) => /route\.ts$/.test(f))
-  .flatMap((f) => {
-    const src = readFileSync(f, "utf8");
-    const methods = [...src.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
-    return methods.map((method) => ({ method, url: urlOf(f) }));
-  });
+const pages = discoverPages();
+const routes = discoverRoutes();
 
 let tally: TallyServer;
 beforeAll(async () => {
