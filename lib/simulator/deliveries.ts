@@ -5,7 +5,7 @@ import type { SimConfig } from "./config";
 import { iso } from "./http";
 import { eventData } from "./job-docs";
 import type { JobKind, SimJob } from "./jobs";
-import type { Streams } from "./rng";
+import { createRng, hashSeed, type Streams } from "./rng";
 import type { Scheduler } from "./scheduler";
 import type { Subscription, WebhookStore } from "./webhooks";
 
@@ -88,16 +88,17 @@ export class DeliveryEngine {
   /** A job settled: fan out to every active subscription of its event type. */
   dispatch(job: SimJob): void {
     const cfg = this.deps.config();
-    const { hooks, deliveryIds } = this.deps.streams();
     const eventType = eventTypeFor[job.kind];
     const data = eventData(job);
     const stats = this.statsFor(job.id);
     for (const sub of this.deps.webhooks.active(eventType)) {
+      // Decisions are a function of (seed, job, subscription), not of the order jobs happen to settle in.
+      const hooks = createRng(hashSeed(cfg.seed, `hooks:${job.id}:${sub.id}`));
       if (hooks.chance(cfg.webhookDropRate)) {
         stats.dropped++;
         continue;
       }
-      const deliveryId = deliveryIds.uuid();
+      const deliveryId = hooks.uuid();
       const envelope = { event: eventType, webhook_id: sub.id, delivery_id: deliveryId, timestamp: iso(Date.now()), data };
       const copies = hooks.chance(cfg.webhookDuplicateRate) ? 2 : 1;
       if (copies === 2) stats.duplicated++;
@@ -141,15 +142,18 @@ export class DeliveryEngine {
       ...signDelivery(cfg.signatureScheme, sub.secret, body, { id: deliveryId, timestamp: Math.floor(Date.now() / 1000) }),
     };
     let status: number | null = null;
+    // Captured now: after a reset the engine hands out a fresh signal, and this stale chain must stop.
+    const generation = this.deps.signal();
     try {
-      const signal = AbortSignal.any([this.deps.signal(), AbortSignal.timeout(cfg.deliveryTimeoutMs)]);
+      const signal = AbortSignal.any([generation, AbortSignal.timeout(cfg.deliveryTimeoutMs)]);
       const res = await fetch(sub.url, { method: "POST", headers, body, signal, redirect: "manual" });
       status = res.status;
       await res.body?.cancel().catch(() => undefined);
     } catch (err) {
-      if (this.deps.signal().aborted) return;
+      if (generation.aborted) return;
       this.deps.log(`delivery ${attemptId} to webhook ${sub.id} got no response: ${err instanceof Error ? err.message : String(err)}`);
     }
+    if (generation.aborted) return;
     record.httpStatus = status;
     record.deliveredAt = status === null ? null : Date.now();
     stats.lastHttpStatus = status;

@@ -29,7 +29,8 @@ type JobBase = {
   formats: string[];
   error: JobErrorDoc | null;
   items: ItemResult[];
-  plan: { durationMs: number; fail: boolean; retryable: boolean; early: boolean };
+  /** Everything random about the job, drawn at submission so outcomes do not depend on timer order. */
+  plan: { durationMs: number; fail: boolean; retryable: boolean; early: boolean; error: JobErrorDoc | null };
   resubmittedFrom?: string;
   timers: NodeJS.Timeout[];
 };
@@ -106,6 +107,7 @@ export class JobStore {
     const fail = forced ? forced.fail : rng.chance(cfg.failureRate);
     const retryable = forced ? forced.retryable : fail && rng.chance(cfg.retryableShare);
     const early = rng.chance(cfg.earlyWebhookRate);
+    const error = fail ? jobError(rng, retryable) : null;
     const base: JobBase = {
       id: ids.uuid(),
       seq: ++this.seq,
@@ -116,7 +118,7 @@ export class JobStore {
       formats: input.request.formats ?? DEFAULT_FORMATS[input.kind],
       error: null,
       items: [],
-      plan: { durationMs, fail, retryable, early },
+      plan: { durationMs, fail, retryable, early, error },
       resubmittedFrom,
       timers: [],
     };
@@ -137,8 +139,8 @@ export class JobStore {
     if (job.final) return;
     const cfg = this.deps.config();
     const now = Date.now();
-    const { fail, retryable, early } = job.plan;
-    job.error = fail ? jobError(this.deps.streams().jobs, retryable) : null;
+    const { fail, early } = job.plan;
+    job.error = job.plan.error;
     job.items = buildItems(job, cfg, fail ? job.error : null);
     job.final = { status: fail ? "failed" : "completed", completedAt: now };
     if (fail) this.failedByFingerprint.set(fingerprint, [...(this.failedByFingerprint.get(fingerprint) ?? []), job.id]);

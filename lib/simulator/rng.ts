@@ -65,7 +65,6 @@ export function createStreams(seed: number) {
     ids: createRng(hashSeed(seed, "ids")),
     jobs: createRng(hashSeed(seed, "jobs")),
     api: createRng(hashSeed(seed, "api")),
-    hooks: createRng(hashSeed(seed, "hooks")),
     // Attempt counts depend on the receiver; their ids must not shift the job ids above.
     deliveryIds: createRng(hashSeed(seed, "delivery-ids")),
   };
