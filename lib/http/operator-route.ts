@@ -5,6 +5,8 @@ import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session
 import { getConfig } from "../config";
 import { AppError, BadRequest, Forbidden, Unauthorized } from "../errors";
 import { log } from "../log";
+import { isScraperError } from "../scraper";
+import { fromScraperError } from "./scraper-errors";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
 // zod parsing of params, query and body, and the single mapping of typed errors to answers.
@@ -94,6 +96,7 @@ async function parseWith(schema: z.ZodType | undefined, value: unknown, where: s
 
 /** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
 export function errorResponse(err: unknown): Response {
+  if (isScraperError(err)) return errorResponse(fromScraperError(err));
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);

@@ -1,4 +1,5 @@
 import "server-only";
+import { audit } from "../audit";
 import { getConfig } from "../config";
 import { db, type Tx } from "../db";
 import type { JobKind } from "../scraper";
@@ -8,9 +9,10 @@ import { platformBody, sendToPlatform, targetUrl, type Accepted, type SubmitRequ
 export type SubmittedJob = { jobId: string; kind: JobKind; status: string; outcome: string };
 
 /** Submits an async job, then records it with its request so it can be resubmitted if it fails. */
-export async function submitJob(req: SubmitRequest, signal?: AbortSignal): Promise<SubmittedJob> {
-  const accepted = await sendToPlatform(getScraperClient(), req, signal);
+export async function submitJob(req: SubmitRequest, opts: { signal?: AbortSignal; actor?: string } = {}): Promise<SubmittedJob> {
+  const accepted = await sendToPlatform(getScraperClient(), req, opts.signal);
   const job = await db().$transaction((tx) => recordSubmission(tx, req, accepted));
+  if (opts.actor) await audit({ actor: opts.actor, action: "job.submit", target: job.id, detail: { kind: req.kind, url: job.url } });
   return { jobId: job.id, kind: req.kind, status: job.platformStatus, outcome: job.outcome };
 }
 

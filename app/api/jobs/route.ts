@@ -1,0 +1,14 @@
+// GET /api/jobs — filtered, keyset-paginated job list; POST /api/jobs — submit an async job to the platform
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { jobListQuerySchema, listJobs } from "@/lib/pipeline/jobs";
+import { submitRequestSchema } from "@/lib/pipeline/requests";
+import { submitJob } from "@/lib/pipeline/submit";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ query: jobListQuerySchema }, ({ query }) => listJobs(query));
+
+export const POST = operatorRoute({ body: submitRequestSchema }, async ({ body, actor, req }) =>
+  NextResponse.json(await submitJob(body, { actor, signal: req.signal }), { status: 201 }),
+);
