@@ -92,9 +92,17 @@ export function createTransport(opts: ClientOptions): Transport {
     const url = baseUrl + spec.path + buildQuery(spec.query);
     const budget = call.deadline === undefined ? timeoutMs : Math.min(timeoutMs, call.deadline - now());
     if (budget <= 0) throw new Timeout(`${spec.endpoint}: deadline reached before the request was sent`);
-    const timeout = new AbortController();
-    const timer = setTimeout(() => timeout.abort(), budget);
-    const signal = call.signal ? AbortSignal.any([call.signal, timeout.signal]) : timeout.signal;
+    // One controller per attempt, linked to the caller's signal by a listener removed afterwards:
+    // AbortSignal.any() on a long-lived caller signal (a worker's shutdown signal) leaks on Node 20.
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort();
+    }, budget);
+    const onCallerAbort = () => controller.abort();
+    call.signal?.addEventListener("abort", onCallerAbort, { once: true });
+    const signal = controller.signal;
     let res: Response;
     let text: string;
     try {
@@ -108,10 +116,11 @@ export function createTransport(opts: ClientOptions): Transport {
     } catch (err) {
       opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: null });
       if (call.signal?.aborted) throw call.signal.reason;
-      if (timeout.signal.aborted) throw new Timeout(`${spec.endpoint}: no response within ${budget} ms`);
+      if (timedOut) throw new Timeout(`${spec.endpoint}: no response within ${budget} ms`);
       throw new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err);
     } finally {
       clearTimeout(timer);
+      call.signal?.removeEventListener("abort", onCallerAbort);
     }
     // Pause everyone before anything else can observe this answer (onCall included).
     const retryAfterMs =

@@ -144,14 +144,21 @@ export class DeliveryEngine {
     let status: number | null = null;
     // Captured now: after a reset the engine hands out a fresh signal, and this stale chain must stop.
     const generation = this.deps.signal();
+    // A listener, not AbortSignal.any(): the generation signal lives long and any() leaks on Node 20.
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(), cfg.deliveryTimeoutMs);
+    const onReset = () => controller.abort();
+    generation.addEventListener("abort", onReset, { once: true });
     try {
-      const signal = AbortSignal.any([generation, AbortSignal.timeout(cfg.deliveryTimeoutMs)]);
-      const res = await fetch(sub.url, { method: "POST", headers, body, signal, redirect: "manual" });
+      const res = await fetch(sub.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
       status = res.status;
       await res.body?.cancel().catch(() => undefined);
     } catch (err) {
       if (generation.aborted) return;
       this.deps.log(`delivery ${attemptId} to webhook ${sub.id} got no response: ${err instanceof Error ? err.message : String(err)}`);
+    } finally {
+      clearTimeout(timer);
+      generation.removeEventListener("abort", onReset);
     }
     if (generation.aborted) return;
     record.httpStatus = status;
