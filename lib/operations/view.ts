@@ -1,0 +1,64 @@
+import "server-only";
+import { db } from "../db";
+import type { Json } from "./runs";
+
+// What the API and the dashboard see of a run: JSON columns parsed back into objects.
+
+export type RunView = {
+  id: string;
+  kind: string;
+  state: "running" | "succeeded" | "failed";
+  params: Json | null;
+  progress: Json | null;
+  summary: Json | null;
+  error: string | null;
+  startedBy: string;
+  startedAt: string;
+  heartbeatAt: string;
+  finishedAt: string | null;
+};
+
+type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["operationRun"]["findUnique"]>>>;
+
+function parseJson(text: string | null): Json | null {
+  if (!text) return null;
+  try {
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : null;
+  } catch {
+    return null;
+  }
+}
+
+const stateOf = (s: string): RunView["state"] => (s === "succeeded" || s === "failed" ? s : "running");
+
+export function toView(r: Row): RunView {
+  return {
+    id: r.id,
+    kind: r.kind,
+    state: stateOf(r.state),
+    params: parseJson(r.params),
+    progress: parseJson(r.progress),
+    summary: parseJson(r.summary),
+    error: r.error,
+    startedBy: r.startedBy,
+    startedAt: r.startedAt.toISOString(),
+    heartbeatAt: r.heartbeatAt.toISOString(),
+    finishedAt: r.finishedAt?.toISOString() ?? null,
+  };
+}
+
+export async function getRun(id: string): Promise<RunView | null> {
+  const row = await db().operationRun.findUnique({ where: { id } });
+  return row ? toView(row) : null;
+}
+
+/** Newest first, for the dashboard's operations page. */
+export async function listRuns(opts: { kind?: string; limit?: number } = {}): Promise<RunView[]> {
+  const rows = await db().operationRun.findMany({
+    where: opts.kind ? { kind: opts.kind } : {},
+    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
+    take: Math.min(Math.max(opts.limit ?? 50, 1), 200),
+  });
+  return rows.map(toView);
+}
