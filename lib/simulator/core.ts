@@ -31,6 +31,7 @@ export function createCore(opts: CoreOptions) {
     streams: () => streams,
     scheduler,
     onSettled: (job) => deliveries.dispatch(job),
+    onEvicted: (jobId) => deliveries.forgetJob(jobId),
   });
   const forcedFaults: ForcedFault[] = [];
   let rateLimitCount = 0;

@@ -74,6 +74,10 @@ export class DeliveryEngine {
     this.logs.delete(webhookId);
   }
 
+  forgetJob(jobId: string): void {
+    this.stats.delete(jobId);
+  }
+
   countByStatus(): Record<DeliveryStatus, number> {
     const counts: Record<DeliveryStatus, number> = { pending: 0, success: 0, failed: 0, abandoned: 0 };
     for (const records of this.logs.values()) for (const r of records) counts[r.status]++;

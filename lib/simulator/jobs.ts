@@ -31,6 +31,8 @@ type JobBase = {
   items: ItemResult[];
   /** Everything random about the job, drawn at submission so outcomes do not depend on timer order. */
   plan: { durationMs: number; fail: boolean; retryable: boolean; early: boolean; error: JobErrorDoc | null };
+  /** Same kind and request body: how a resubmission is recognised. */
+  fingerprint: string;
   resubmittedFrom?: string;
   timers: NodeJS.Timeout[];
 };
@@ -76,6 +78,8 @@ export class JobStore {
       scheduler: Scheduler;
       /** Called once per job when it settles (possibly before GET shows it: early webhooks). */
       onSettled: (job: SimJob) => void;
+      /** Called when an old settled job is forgotten, so per-job bookkeeping elsewhere goes too. */
+      onEvicted: (jobId: string) => void;
     },
   ) {}
 
@@ -119,6 +123,7 @@ export class JobStore {
       error: null,
       items: [],
       plan: { durationMs, fail, retryable, early, error },
+      fingerprint,
       resubmittedFrom,
       timers: [],
     };
@@ -129,13 +134,13 @@ export class JobStore {
       scheduler.after(Math.floor(durationMs / 5), () => {
         if (job.status === "queued") job.status = "processing";
       }),
-      scheduler.after(durationMs, () => this.settle(job, fingerprint)),
+      scheduler.after(durationMs, () => this.settle(job)),
     );
     this.evict(cfg.retainJobs);
     return job;
   }
 
-  private settle(job: SimJob, fingerprint: string): void {
+  private settle(job: SimJob): void {
     if (job.final) return;
     const cfg = this.deps.config();
     const now = Date.now();
@@ -143,7 +148,7 @@ export class JobStore {
     job.error = job.plan.error;
     job.items = buildItems(job, cfg, fail ? job.error : null);
     job.final = { status: fail ? "failed" : "completed", completedAt: now };
-    if (fail) this.failedByFingerprint.set(fingerprint, [...(this.failedByFingerprint.get(fingerprint) ?? []), job.id]);
+    if (fail) this.failedByFingerprint.set(job.fingerprint, [...(this.failedByFingerprint.get(job.fingerprint) ?? []), job.id]);
     const apply = () => {
       job.status = job.final?.status ?? job.status;
       job.completedAt = job.final?.completedAt ?? job.completedAt;
@@ -182,7 +187,12 @@ export class JobStore {
     if (this.jobs.size <= limit) return;
     for (const job of this.jobs.values()) {
       if (this.jobs.size <= limit) break;
-      if (job.status === "completed" || job.status === "failed" || job.status === "cancelled") this.jobs.delete(job.id);
+      if (job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") continue;
+      this.jobs.delete(job.id);
+      const failed = this.failedByFingerprint.get(job.fingerprint)?.filter((id) => id !== job.id) ?? [];
+      if (failed.length > 0) this.failedByFingerprint.set(job.fingerprint, failed);
+      else this.failedByFingerprint.delete(job.fingerprint);
+      this.deps.onEvicted(job.id);
     }
   }
 }

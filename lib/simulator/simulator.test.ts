@@ -110,6 +110,22 @@ describe("jobs", () => {
     expect([...seen]).toEqual(["queued", "processing", "completed"]);
   });
 
+  it("forgets the oldest settled jobs beyond retainJobs (a long demo stays bounded)", async () => {
+    h.sim.setConfig({ retainJobs: 10 });
+    const c = h.client();
+    const ids: string[] = [];
+    for (let i = 0; i < 12; i++) ids.push((await c.submitExtract({ url: `https://example.com/r${i}` })).job_id);
+    await waitFor("settled", () => {
+      const { queued, processing } = h.sim.state().jobs.byStatus;
+      return queued + processing === 0;
+    });
+    const last = await c.submitExtract({ url: "https://example.com/last" });
+    const state = h.sim.state();
+    expect(state.jobs.total).toBe(10);
+    expect(Object.keys(state.perJob)).toContain(last.job_id);
+    expect(Object.keys(state.perJob)).not.toContain(ids[0]);
+  });
+
   it("is deterministic with a seed: same ids and outcomes after a reset; another seed differs", async () => {
     const run = async (seed: number) => {
       h.sim.reset();
