@@ -1,0 +1,119 @@
+// The chaos run's verdict: Tally's database checked against the simulator's own truth.
+import Database from "better-sqlite3";
+import { z } from "zod";
+
+export const simStateSchema = z.object({
+  jobs: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()) }),
+  deliveries: z.object({ byStatus: z.record(z.string(), z.number()) }),
+  perJob: z.record(
+    z.string(),
+    z.object({ kind: z.string(), status: z.string(), resubmittedFrom: z.string().optional(), dropped: z.number(), duplicated: z.number() }),
+  ),
+});
+export type SimState = z.infer<typeof simStateSchema>;
+
+const TERMINAL = new Set(["completed", "failed", "cancelled"]);
+const EXPECTED: Record<string, string[]> = {
+  completed: ["stored"],
+  cancelled: ["cancelled"],
+  failed: ["resubmitted", "dead_lettered"],
+};
+
+export type Ledger = {
+  platformJobs: number;
+  submitted: number;
+  resubmissions: number;
+  stored: number;
+  resubmitted: number;
+  resubmittedThenStored: number;
+  deadLettered: number;
+  cancelled: number;
+  stillRunningOnPlatform: number;
+  lost: number;
+  wrongOutcome: number;
+  storedTwice: number;
+  droppedWebhooks: number;
+  duplicatedWebhooks: number;
+  unauthorized: number;
+  unauthorizedJobsRecovered: number;
+  unauthorizedJobsUnrecovered: number;
+  lostIds: string[];
+  doubledIds: string[];
+};
+
+export function computeLedger(dbFile: string, sim: SimState): Ledger {
+  const sql = new Database(dbFile, { readonly: true });
+  const outcome = new Map(
+    (sql.prepare('SELECT id, outcome FROM "Job"').all() as { id: string; outcome: string }[]).map((r) => [r.id, r.outcome]),
+  );
+  // An outcome recorded twice for one job, or one failed job resubmitted twice, is double work.
+  const doubleOutcome = (sql.prepare(`SELECT jobId FROM "JobEvent" WHERE type = 'outcome' GROUP BY jobId HAVING COUNT(*) > 1`).all() as { jobId: string }[]).map((r) => r.jobId);
+  const resubmittedFrom = new Map<string, number>();
+  for (const j of Object.values(sim.perJob)) if (j.resubmittedFrom) resubmittedFrom.set(j.resubmittedFrom, (resubmittedFrom.get(j.resubmittedFrom) ?? 0) + 1);
+  const doubleResubmit = [...resubmittedFrom].filter(([, n]) => n > 1).map(([id]) => id);
+
+  const unauthorized = (sql.prepare(`SELECT COUNT(*) n FROM "InboundDelivery" WHERE status = 401`).get() as { n: number }).n;
+  const unauthorizedJobs = (sql.prepare(`SELECT DISTINCT jobId FROM "PlatformDelivery" WHERE httpStatus = 401 AND jobId IS NOT NULL`).all() as { jobId: string }[]).map((r) => r.jobId);
+  sql.close();
+
+  const l: Ledger = {
+    platformJobs: 0, submitted: 0, resubmissions: 0, stored: 0, resubmitted: 0, resubmittedThenStored: 0, deadLettered: 0, cancelled: 0,
+    stillRunningOnPlatform: 0, lost: 0, wrongOutcome: 0, storedTwice: 0, droppedWebhooks: 0, duplicatedWebhooks: 0, unauthorized,
+    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, lostIds: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
+  };
+  for (const [id, j] of Object.entries(sim.perJob)) {
+    l.platformJobs++;
+    if (j.resubmittedFrom) l.resubmissions++;
+    else l.submitted++;
+    l.droppedWebhooks += j.dropped;
+    l.duplicatedWebhooks += j.duplicated;
+    if (!TERMINAL.has(j.status)) {
+      l.stillRunningOnPlatform++;
+      continue;
+    }
+    const o = outcome.get(id);
+    if (!o || o === "pending") {
+      l.lost++;
+      l.lostIds.push(id);
+      continue;
+    }
+    if (!EXPECTED[j.status]?.includes(o)) l.wrongOutcome++;
+    if (o === "stored") l.stored++;
+    if (o === "stored" && j.resubmittedFrom) l.resubmittedThenStored++;
+    if (o === "resubmitted") l.resubmitted++;
+    if (o === "dead_lettered") l.deadLettered++;
+    if (o === "cancelled") l.cancelled++;
+  }
+  for (const id of unauthorizedJobs) {
+    const o = outcome.get(id);
+    if (o && o !== "pending") l.unauthorizedJobsRecovered++;
+    else l.unauthorizedJobsUnrecovered++;
+  }
+  l.storedTwice = l.doubledIds.length;
+  return l;
+}
+
+export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
+  const rows: [string, number | string][] = [
+    ["jobs submitted", l.submitted],
+    ["resubmissions created", l.resubmissions],
+    ["platform jobs in all", l.platformJobs],
+    ["stored exactly once", l.stored],
+    ["  of which resubmissions", l.resubmittedThenStored],
+    ["resubmitted (failed, retryable)", l.resubmitted],
+    ["dead-lettered", l.deadLettered],
+    ["cancelled", l.cancelled],
+    ["still running on the platform", l.stillRunningOnPlatform],
+    ["webhooks dropped by the platform", l.droppedWebhooks],
+    ["webhooks duplicated by the platform", l.duplicatedWebhooks],
+    ["401s answered (rotation)", l.unauthorized],
+    ["jobs with a 401 delivery, recovered", `${l.unauthorizedJobsRecovered} of ${l.unauthorizedJobsRecovered + l.unauthorizedJobsUnrecovered}`],
+    ["outcome disagreeing with the platform", l.wrongOutcome],
+    ["LOST (must be 0)", l.lost],
+    ["STORED TWICE (must be 0)", l.storedTwice],
+  ];
+  const w = Math.max(...rows.map(([k]) => k.length));
+  for (const [k, v] of rows) log(`  ${k.padEnd(w)}  ${v}`);
+  if (l.lostIds.length) log(`  lost: ${l.lostIds.slice(0, 10).join(", ")}${l.lostIds.length > 10 ? " …" : ""}`);
+  if (l.doubledIds.length) log(`  doubled: ${l.doubledIds.slice(0, 10).join(", ")}`);
+}

@@ -1,0 +1,90 @@
+// Child processes for the chaos run: the simulator and Tally, each on a free loopback port.
+import { spawn, type ChildProcess } from "node:child_process";
+import { createServer } from "node:net";
+import path from "node:path";
+
+export async function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.on("error", reject);
+    srv.listen(0, "127.0.0.1", () => {
+      const addr = srv.address();
+      srv.close(() => resolve(typeof addr === "object" && addr ? addr.port : 0));
+    });
+  });
+}
+
+async function waitFor(url: string, what: string, output: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      if ((await fetch(url)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 100));
+  }
+  throw new Error(`${what} did not come up at ${url}\n${output().slice(-3000)}`);
+}
+
+const exited = (c: ChildProcess) =>
+  new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once("exit", () => r())));
+
+export type Proc = { url: string; output: () => string; stop(): Promise<void> };
+
+export async function startSimulator(seed: number): Promise<Proc> {
+  const port = await freePort();
+  let out = "";
+  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/sim.ts", "--port", String(port), "--seed", String(seed), "--mode", "test", "--quiet"], {
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (out += d));
+  child.stderr?.on("data", (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/health`, "the simulator", () => out);
+  return {
+    url,
+    output: () => out,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+  };
+}
+
+export type TallyProc = Proc & { port: number; kill(): Promise<void>; restart(): Promise<void> };
+
+/** `next start` with the given environment; kill() is SIGKILL, as in a crash. */
+export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
+  const port = Number(env.PORT);
+  let out = "";
+  let child: ChildProcess;
+  const launch = () => {
+    child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", (d) => (out += d));
+    child.stderr?.on("data", (d) => (out += d));
+  };
+  launch();
+  const url = `http://127.0.0.1:${port}`;
+  await waitFor(`${url}/api/health`, "Tally", () => out);
+  return {
+    url,
+    port,
+    output: () => out,
+    async kill() {
+      child.kill("SIGKILL");
+      await exited(child);
+    },
+    async restart() {
+      launch();
+      await waitFor(`${url}/api/health`, "Tally (restart)", () => out);
+    },
+    async stop() {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+  };
+}

@@ -1,0 +1,22 @@
+// The small chaos run inside npm test: a few hundred jobs, one SIGKILL, the full fault mix, a
+// rotation by Tally and one elsewhere. The full run is `npm run chaos` (2,000 jobs, three kills).
+import { describe, expect, it } from "vitest";
+import { printLedger } from "../scripts/chaos/ledger";
+import { runChaos } from "../scripts/chaos/run";
+
+describe("chaos (small)", () => {
+  it("loses nothing and doubles nothing under faults, a crash and a rotation", { timeout: 420_000 }, async () => {
+    const lines: string[] = [];
+    const ledger = await runChaos({ jobs: 150, kills: 1, seed: 11, timeoutMs: 360_000, log: (s) => lines.push(s) });
+    printLedger(ledger, (s) => lines.push(s));
+    console.log(lines.join("\n"));
+    expect(ledger.submitted).toBeGreaterThanOrEqual(150);
+    expect(ledger.stillRunningOnPlatform).toBe(0);
+    expect(ledger.lost).toBe(0);
+    expect(ledger.storedTwice).toBe(0);
+    expect(ledger.wrongOutcome).toBe(0);
+    expect(ledger.stored).toBeGreaterThan(100);
+    expect(ledger.droppedWebhooks).toBeGreaterThan(0);
+    expect(ledger.unauthorizedJobsUnrecovered).toBe(0);
+  });
+});
