@@ -1,13 +1,18 @@
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { getOverview } from "@/lib/dashboard/overview";
+import { OverviewClient } from "./client";
 
 export const metadata: Metadata = { title: "Overview" };
+export const dynamic = "force-dynamic";
 
-export default function Page() {
+// The first paint already has the figures; the client then keeps them live.
+export default async function Page() {
+  const initial = await getOverview();
   return (
     <>
       <PageHeader title="Overview" />
-      <EmptyState title="The ledger of every job Tally knows: stored, resubmitted, dead-lettered, cancelled and pending." />
+      <OverviewClient initial={initial} />
     </>
   );
 }

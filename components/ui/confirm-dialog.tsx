@@ -11,6 +11,7 @@ export function ConfirmDialog({
   confirmLabel,
   tone = "primary",
   pending = false,
+  confirmDisabled = false,
   onConfirm,
   onCancel,
 }: {
@@ -20,6 +21,8 @@ export function ConfirmDialog({
   confirmLabel: string;
   tone?: "primary" | "danger";
   pending?: boolean;
+  /** E.g. while a required field in the dialog is still empty. */
+  confirmDisabled?: boolean;
   onConfirm: () => void;
   onCancel: () => void;
 }) {
@@ -49,7 +52,7 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button variant={tone} onClick={onConfirm} pending={pending} pendingLabel="Working…">
+          <Button variant={tone} onClick={onConfirm} pending={pending} disabled={confirmDisabled} pendingLabel="Working…">
             {confirmLabel}
           </Button>
         </div>

@@ -1,13 +1,21 @@
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { listJobsPage, parseJobsSearch } from "@/lib/dashboard/jobs-list";
+import { JobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Jobs" };
+export const dynamic = "force-dynamic";
 
-export default function Page() {
+type SearchParams = Promise<Record<string, string | string[] | undefined>>;
+
+export default async function Page({ searchParams }: { searchParams: SearchParams }) {
+  const raw = Object.fromEntries(Object.entries(await searchParams).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
+  const { query, params, problems } = parseJobsSearch(raw);
+  const page = await listJobsPage(query);
   return (
     <>
       <PageHeader title="Jobs" />
-      <EmptyState title="No jobs yet. Jobs appear here as they are submitted or heard of." />
+      <JobsClient params={params} page={page} problems={problems} />
     </>
   );
 }

@@ -1,0 +1,31 @@
+"use client";
+
+import { LedgerCard } from "@/components/overview/ledger-card";
+import { SubscriptionAlerts } from "@/components/overview/subscription-alerts";
+import { DeadLettersTile, DeliveriesTile, PlatformStatusTile, QueueTile, ReconcileTile } from "@/components/overview/tiles";
+import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
+import { ErrorNotice } from "@/components/ui/feedback";
+import { Time } from "@/components/ui/time";
+import type { Overview } from "@/lib/dashboard/overview";
+
+export function OverviewClient({ initial }: { initial: Overview }) {
+  const { data, error, isFetching } = useOverview(initial);
+  return (
+    <div className="space-y-4">
+      <p className="text-xs text-slate-500" aria-live="polite">
+        {data.mode} mode · {data.deliveryMode} · updated <Time iso={data.generatedAt} /> · refreshes every {OVERVIEW_REFRESH_MS / 1000} s
+        {isFetching ? " · refreshing…" : ""}
+      </p>
+      {error && <ErrorNotice title="Live refresh failed; showing the last figures" message={error.message} />}
+      <SubscriptionAlerts alerts={data.subscriptionAlerts} />
+      <div className="grid gap-4 lg:grid-cols-3">
+        <LedgerCard ledger={data.ledger} />
+        <PlatformStatusTile rows={data.byPlatformStatus} />
+        <QueueTile queue={data.queue} />
+        <DeliveriesTile deliveries={data.deliveries} />
+        <DeadLettersTile open={data.deadLettersOpen} />
+        <ReconcileTile run={data.lastReconciliation} />
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,60 @@
+"use client";
+
+import Link from "next/link";
+import { useState } from "react";
+import { DeadLetterActions } from "@/components/dead-letters/dead-letter-actions";
+import { DeadLetterFilters } from "@/components/dead-letters/dead-letter-filters";
+import { DeadLetterTable } from "@/components/dead-letters/dead-letter-table";
+import { deadLetterSearch } from "@/components/dead-letters/query-keys";
+import { useDeadLetters } from "@/components/dead-letters/use-dead-letters";
+import { ErrorNotice } from "@/components/ui/feedback";
+import { formatCount } from "@/components/ui/figures";
+import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dashboard/dead-letters";
+
+export function DeadLettersClient({ query, initial }: { query: DeadLetterListQuery; initial: DeadLetterPage }) {
+  const { data, error } = useDeadLetters(query, initial);
+  const [selected, setSelected] = useState<Set<number>>(new Set());
+  // Only rows still open on screen can be acted on; a refresh may have resolved some.
+  const openIds = new Set(data.items.filter((r) => r.state === "open").map((r) => r.id));
+  const chosen = [...selected].filter((id) => openIds.has(id));
+
+  const toggle = (id: number) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      if (next.has(id)) next.delete(id);
+      else next.add(id);
+      return next;
+    });
+  const toggleAll = (ids: number[], on: boolean) =>
+    setSelected((s) => {
+      const next = new Set(s);
+      for (const id of ids) if (on) next.add(id);
+      else next.delete(id);
+      return next;
+    });
+
+  const firstPage = { ...query, cursor: undefined };
+  return (
+    <div className="space-y-4">
+      <DeadLetterFilters filter={query} kinds={data.facets.kinds} errorCodes={data.facets.errorCodes} />
+      {error && <ErrorNotice title="Refresh failed; showing the last list" message={error.message} />}
+      <p className="text-sm text-slate-700" data-testid="dead-letter-total">
+        {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter{data.total === 1 ? "" : "s"} match.
+      </p>
+      <DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} />
+      <DeadLetterTable rows={data.items} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
+      <nav aria-label="Pages" className="flex gap-3 text-sm">
+        {query.cursor && (
+          <Link href={`/dead-letters${deadLetterSearch(firstPage)}`} className="text-brand-600 underline">
+            First page
+          </Link>
+        )}
+        {data.nextCursor && (
+          <Link href={`/dead-letters${deadLetterSearch({ ...query, cursor: data.nextCursor })}`} className="text-brand-600 underline">
+            Next page
+          </Link>
+        )}
+      </nav>
+    </div>
+  );
+}

@@ -1,0 +1,24 @@
+import type { Metadata } from "next";
+import { notFound } from "next/navigation";
+import { getJobDetail, jobIdSchema } from "@/lib/dashboard/job-detail";
+import { NotFound } from "@/lib/errors";
+import { JobDetailClient } from "./client";
+
+export const dynamic = "force-dynamic";
+
+type Params = Promise<{ jobId: string }>;
+
+export async function generateMetadata({ params }: { params: Params }): Promise<Metadata> {
+  const { jobId } = await params;
+  return { title: `Job ${jobId.slice(0, 40)}` };
+}
+
+export default async function Page({ params }: { params: Params }) {
+  const parsed = jobIdSchema.safeParse((await params).jobId);
+  if (!parsed.success) notFound();
+  const detail = await getJobDetail(parsed.data).catch((err: unknown) => {
+    if (err instanceof NotFound) notFound();
+    throw err;
+  });
+  return <JobDetailClient detail={detail} />;
+}

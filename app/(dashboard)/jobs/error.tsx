@@ -1,0 +1,20 @@
+"use client";
+
+import { PageHeader } from "@/components/empty-state";
+import { Button } from "@/components/ui/button";
+import { ErrorNotice } from "@/components/ui/feedback";
+
+export default function JobsError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
+  const message = error.digest ? `A server error happened (reference ${error.digest}); the server log has the details.` : error.message;
+  return (
+    <>
+      <PageHeader title="Jobs" />
+      <div className="space-y-3">
+        <ErrorNotice title="Jobs could not be loaded" message={message} />
+        <Button variant="secondary" onClick={reset}>
+          Try again
+        </Button>
+      </div>
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+// GET /api/dead-letters — dead letters matching a filter (state, kind, errorCode, jobId), newest first, keyset pages
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dashboard/dead-letters";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ query: deadLetterListQuerySchema }, ({ query }) => listDeadLetters(query));

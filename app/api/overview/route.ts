@@ -1,0 +1,7 @@
+// GET /api/overview — the overview's figures (ledger, queue, deliveries, alerts), refreshed by the dashboard
+import { getOverview } from "@/lib/dashboard/overview";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, () => getOverview());

@@ -1,0 +1,18 @@
+import { useQuery } from "@tanstack/react-query";
+import { apiFetch } from "@/lib/client/api";
+import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dashboard/dead-letters";
+import { deadLetterKeys, deadLetterSearch } from "./query-keys";
+
+export function fetchDeadLetters(q: DeadLetterListQuery, signal?: AbortSignal): Promise<DeadLetterPage> {
+  return apiFetch<DeadLetterPage>(`/api/dead-letters${deadLetterSearch(q)}`, { signal });
+}
+
+/** One page of dead letters; the server page's answer is the initial data, then it refreshes. */
+export function useDeadLetters(q: DeadLetterListQuery, initial: DeadLetterPage) {
+  return useQuery({
+    queryKey: deadLetterKeys.list(q),
+    queryFn: ({ signal }) => fetchDeadLetters(q, signal),
+    initialData: initial,
+    refetchInterval: 10_000,
+  });
+}

@@ -1,0 +1,99 @@
+import Link from "next/link";
+import { Badge, OutcomeBadge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { Time } from "@/components/ui/time";
+import type { JobDetail } from "@/lib/dashboard/job-detail";
+import { PlatformStatusBadge } from "./jobs-table";
+import { SafeUrl } from "./safe-url";
+import { revealControls } from "./safe-text";
+
+function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+  return (
+    <div className="min-w-0">
+      <dt className="text-xs text-slate-500">{label}</dt>
+      <dd className="min-w-0 break-words text-sm">{children}</dd>
+    </div>
+  );
+}
+
+const jobHref = (id: string) => `/jobs/${encodeURIComponent(id)}`;
+
+export function JobSummary({ detail }: { detail: JobDetail }) {
+  const { job, resubmittedFrom, resubmittedAs, deadLetters } = detail;
+  return (
+    <div className="space-y-4">
+      <Card>
+        <dl className="grid grid-cols-2 gap-4 sm:grid-cols-3 lg:grid-cols-4">
+          <Fact label="Platform status">
+            <PlatformStatusBadge status={job.platformStatus} />
+          </Fact>
+          <Fact label="Outcome">
+            <span data-testid="job-outcome">
+              <OutcomeBadge outcome={job.outcome} />
+            </span>
+          </Fact>
+          <Fact label="Kind">{job.kind}</Fact>
+          <Fact label="Heard of through">{job.origin}</Fact>
+          <Fact label="Created">
+            <Time iso={job.createdAt} />
+          </Fact>
+          <Fact label="Settled on the platform">
+            <Time iso={job.settledAt} />
+          </Fact>
+          <Fact label="Outcome recorded">
+            <Time iso={job.outcomeAt} />
+          </Fact>
+          <Fact label="Worker attempts">{job.attempts}</Fact>
+          <Fact label="Results">{job.resultCount}</Fact>
+          <Fact label="Tokens charged">{job.tokensCharged ?? "—"}</Fact>
+          <Fact label="Resubmission depth">{job.chainDepth}</Fact>
+          <div className="col-span-2 min-w-0 sm:col-span-3 lg:col-span-4">
+            <Fact label="URL">
+              <SafeUrl url={job.url} />
+            </Fact>
+          </div>
+        </dl>
+      </Card>
+      {job.error && (job.error.code || job.error.message) && (
+        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="job-error">
+          <p className="font-medium">
+            The platform reported an error{job.error.code ? `: ${job.error.code}` : ""}
+            {job.error.retryable === null ? "" : job.error.retryable ? " (retryable)" : " (not retryable)"}
+          </p>
+          {job.error.message && <p className="mt-1 whitespace-pre-wrap break-words">{revealControls(job.error.message)}</p>}
+        </div>
+      )}
+      {(resubmittedFrom || resubmittedAs) && (
+        <nav aria-label="Resubmissions" className="flex flex-wrap gap-4 text-sm">
+          {resubmittedFrom && (
+            <Link href={jobHref(resubmittedFrom.id)} className="text-brand-600 underline" data-testid="resubmitted-from">
+              ← Resubmission of {resubmittedFrom.id} ({resubmittedFrom.outcome.replace("_", " ")})
+            </Link>
+          )}
+          {resubmittedAs && (
+            <Link href={jobHref(resubmittedAs.id)} className="text-brand-600 underline" data-testid="resubmitted-as">
+              Resubmitted as {resubmittedAs.id} ({resubmittedAs.outcome.replace("_", " ")}) →
+            </Link>
+          )}
+        </nav>
+      )}
+      {deadLetters.length > 0 && (
+        <Card title="Dead letters">
+          <ul className="space-y-2 text-sm">
+            {deadLetters.map((d) => (
+              <li key={d.id} className="break-words">
+                <Badge tone={d.state === "open" ? "bad" : "neutral"}>{d.state}</Badge> <Time iso={d.createdAt} /> ·{" "}
+                {d.errorCode && <span className="font-medium">{d.errorCode}: </span>}
+                {revealControls(d.errorMessage)}
+                {d.resolution && <span className="text-slate-600"> — {revealControls(d.resolution)}</span>}{" "}
+                <Link href={`/dead-letters?state=all&jobId=${encodeURIComponent(job.id)}`} className="text-brand-600 underline">
+                  open in Dead letters
+                </Link>
+              </li>
+            ))}
+          </ul>
+        </Card>
+      )}
+    </div>
+  );
+}

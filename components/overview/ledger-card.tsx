@@ -1,0 +1,64 @@
+import { Card, Stat } from "@/components/ui/card";
+import { formatCount } from "@/components/ui/figures";
+import type { Overview } from "@/lib/dashboard/overview";
+
+// The ledger: every job Tally knows is accounted for by exactly one outcome. Pending jobs are split
+// by age, so a job stuck for an hour (a lost webhook, a dead worker) stands out at a glance.
+
+const PARTS = [
+  { key: "stored", label: "stored", color: "bg-emerald-500" },
+  { key: "resubmitted", label: "resubmitted", color: "bg-sky-500" },
+  { key: "dead_lettered", label: "dead-lettered", color: "bg-red-500" },
+  { key: "cancelled", label: "cancelled", color: "bg-slate-400" },
+  { key: "pending", label: "pending", color: "bg-amber-400" },
+] as const;
+
+const AGE_TONE: Record<string, "neutral" | "warn" | "bad"> = { under5m: "neutral", "5to60m": "warn", "1to24h": "bad", over24h: "bad" };
+
+export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
+  const { known, byOutcome, unaccounted, pendingByAge } = ledger;
+  return (
+    <Card title="Ledger" className="lg:col-span-3">
+      <p className="flex flex-wrap items-baseline gap-x-2 gap-y-1 text-sm" data-testid="ledger-equation">
+        <span>
+          <span className="text-2xl font-semibold tabular-nums" data-testid="ledger-known">
+            {formatCount(known)}
+          </span>{" "}
+          jobs known
+        </span>
+        <span aria-hidden>=</span>
+        <span className="sr-only">equals</span>
+        {PARTS.map((p, i) => (
+          <span key={p.key} className="whitespace-nowrap">
+            {i > 0 && <span aria-hidden>+ </span>}
+            <span className="font-semibold tabular-nums" data-testid={`ledger-${p.key}`}>
+              {formatCount(byOutcome[p.key])}
+            </span>{" "}
+            {p.label}
+          </span>
+        ))}
+        {unaccounted > 0 && (
+          <span className="font-semibold text-red-700">+ {formatCount(unaccounted)} with an unknown outcome</span>
+        )}
+      </p>
+      {known > 0 && (
+        <div aria-hidden className="mt-3 flex h-3 w-full overflow-hidden rounded bg-slate-100">
+          {PARTS.map((p) => (
+            <div key={p.key} className={p.color} style={{ width: `${(byOutcome[p.key] / known) * 100}%` }} />
+          ))}
+        </div>
+      )}
+      <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Pending by age</h3>
+      <div className="mt-2 grid grid-cols-2 gap-4 sm:grid-cols-4">
+        {pendingByAge.map((b) => {
+          const tone = b.count === 0 ? "neutral" : (AGE_TONE[b.key] ?? "neutral");
+          return <Stat key={b.key} label={b.label} value={formatCount(b.count)} tone={tone} />;
+        })}
+      </div>
+      <p className="mt-2 text-xs text-slate-500">
+        Jobs usually settle within minutes. Pending for over {ledger.pendingAlertMinutes} min means a webhook, a worker or a poll
+        went missing; reconciliation picks those up.
+      </p>
+    </Card>
+  );
+}

@@ -1,0 +1,5 @@
+// Query keys for the overview; invalidate with overviewKeys.all after any action that moves its figures.
+export const overviewKeys = {
+  all: ["overview"] as const,
+  summary: () => [...overviewKeys.all, "summary"] as const,
+};

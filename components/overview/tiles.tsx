@@ -1,0 +1,99 @@
+import Link from "next/link";
+import { Badge } from "@/components/ui/badge";
+import { Card, Stat } from "@/components/ui/card";
+import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
+import { Time } from "@/components/ui/time";
+import type { Overview } from "@/lib/dashboard/overview";
+
+// The overview's small tiles. Tones mark what needs a look: a backlog, 401s, open dead letters.
+
+export function QueueTile({ queue }: { queue: Overview["queue"] }) {
+  const behind = queue.oldestReadyAgeMs !== null && queue.oldestReadyAgeMs > 60_000;
+  return (
+    <Card title="Queue">
+      <div className="grid grid-cols-2 gap-4">
+        <Stat label="Due now" value={formatCount(queue.dueNow)} hint={`${formatCount(queue.ready)} ready in all`} />
+        <Stat label="Oldest due item" value={formatDuration(queue.oldestReadyAgeMs)} tone={behind ? "warn" : "neutral"} hint="waiting for a worker" />
+        <Stat label="Being worked on" value={formatCount(queue.leased)} hint={queue.expiredLeases > 0 ? `${queue.expiredLeases} lease(s) expired` : undefined} />
+        <Stat label="Dead items" value={formatCount(queue.dead)} tone={queue.dead > 0 ? "warn" : "neutral"} />
+      </div>
+    </Card>
+  );
+}
+
+export function DeliveriesTile({ deliveries }: { deliveries: Overview["deliveries"] }) {
+  const rate = deliveries.successRate;
+  return (
+    <Card title="Webhook deliveries, last hour" actions={<Link href="/deliveries" className="text-sm text-brand-600 underline">Deliveries</Link>}>
+      <div className="grid grid-cols-2 gap-4">
+        <Stat
+          label="Accepted (2xx)"
+          value={formatPercent(rate)}
+          tone={rate === null ? "neutral" : rate >= 0.99 ? "good" : rate >= 0.9 ? "warn" : "bad"}
+          hint={`${formatCount(deliveries.ok)} of ${formatCount(deliveries.total)}`}
+        />
+        <Stat label="Refused 401 (bad signature)" value={<span data-testid="unauthorized-count">{formatCount(deliveries.unauthorized)}</span>} tone={deliveries.unauthorized > 0 ? "bad" : "neutral"} />
+      </div>
+    </Card>
+  );
+}
+
+export function DeadLettersTile({ open }: { open: number }) {
+  return (
+    <Card title="Dead letters" actions={<Link href="/dead-letters" className="text-sm text-brand-600 underline">Review</Link>}>
+      <Stat label="Open" value={formatCount(open)} tone={open > 0 ? "bad" : "good"} hint={open > 0 ? "need a retry or a discard" : "nothing waiting"} />
+    </Card>
+  );
+}
+
+export function ReconcileTile({ run }: { run: Overview["lastReconciliation"] }) {
+  return (
+    <Card title="Last reconciliation" actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>
+      {run ? (
+        <div className="space-y-2 text-sm">
+          <p className="flex flex-wrap items-center gap-2">
+            <Badge tone={run.state === "succeeded" ? "good" : run.state === "failed" ? "bad" : "info"}>{run.state}</Badge>
+            <Time iso={run.finishedAt ?? run.startedAt} relative />
+            <span className="text-slate-500">by {run.startedBy}</span>
+          </p>
+          {run.error && <p className="break-words text-red-700">{run.error}</p>}
+          {run.figures.length > 0 && (
+            <dl className="grid grid-cols-2 gap-x-4 gap-y-1">
+              {run.figures.map((f) => (
+                <div key={f.name} className="flex justify-between gap-2">
+                  <dt className="truncate text-slate-600">{f.name}</dt>
+                  <dd className="font-medium tabular-nums">{f.value}</dd>
+                </div>
+              ))}
+            </dl>
+          )}
+        </div>
+      ) : (
+        <p className="text-sm text-slate-600">No reconciliation has run yet.</p>
+      )}
+    </Card>
+  );
+}
+
+export function PlatformStatusTile({ rows }: { rows: Overview["byPlatformStatus"] }) {
+  const max = Math.max(1, ...rows.map((r) => r.count));
+  return (
+    <Card title="Jobs by platform status">
+      {rows.length === 0 ? (
+        <p className="text-sm text-slate-600">No jobs yet.</p>
+      ) : (
+        <ul className="space-y-1.5 text-sm">
+          {rows.map((r) => (
+            <li key={r.status} className="grid grid-cols-[7rem_1fr_4rem] items-center gap-2">
+              <Link href={`/jobs?status=${encodeURIComponent(r.status)}`} className="truncate text-brand-600 underline">
+                {r.status}
+              </Link>
+              <span aria-hidden className="h-2 rounded bg-slate-300" style={{ width: `${(r.count / max) * 100}%` }} />
+              <span className="text-right tabular-nums">{formatCount(r.count)}</span>
+            </li>
+          ))}
+        </ul>
+      )}
+    </Card>
+  );
+}
