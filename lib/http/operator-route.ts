@@ -5,8 +5,8 @@ import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session
 import { getConfig } from "../config";
 import { AppError, BadRequest, Forbidden, Unauthorized } from "../errors";
 import { log } from "../log";
-import { isScraperError } from "../scraper";
-import { fromScraperError } from "./scraper-errors";
+import { asPlatformError } from "../pipeline/platform-errors";
+import { fromPlatformError } from "./scraper-errors";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
 // zod parsing of params, query and body, and the single mapping of typed errors to answers.
@@ -96,7 +96,8 @@ async function parseWith(schema: z.ZodType | undefined, value: unknown, where: s
 
 /** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
 export function errorResponse(err: unknown): Response {
-  if (isScraperError(err)) return errorResponse(fromScraperError(err));
+  const platform = asPlatformError(err);
+  if (platform) return errorResponse(fromPlatformError(platform));
   if (err instanceof AppError) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { claim, runItem } from "@/lib/queue";
+import { flushApiCalls } from "./platform";
 import { events, PAGE_SIZE, setupPipeline, type Pipeline } from "./pipeline.test-util";
 import { submitJob } from "./submit";
 
@@ -114,5 +115,30 @@ describe("other states", () => {
     expect(await results(jobId)).toHaveLength(1);
     expect(await events(jobId, "outcome")).toHaveLength(1);
     expect(await db().queueItem.findUniqueOrThrow({ where: { id: leased.id } })).toMatchObject({ state: "done", dedupeKey: null });
+  });
+});
+
+describe("bookkeeping", () => {
+  it("a job the platform does not know is dead-lettered after a few tries, not the whole budget", async () => {
+    await db().queueItem.deleteMany({ where: { state: "ready" } }); // leftovers of the tests above
+    await p.enqueueJob("00000000-0000-4000-8000-000000000000", "extract");
+    let now = new Date();
+    for (let i = 0; i < 3; i++) {
+      const [item] = await claim({ owner: "w", limit: 1, leaseMs: 5000, now });
+      expect(await runItem(p.registry, item, { timeoutMs: 5000 })).toBe(i < 2 ? "retried" : "dead");
+      now = new Date(Date.now() + 10 * 60_000);
+    }
+    const dl = await db().deadLetter.findFirstOrThrow({ where: { jobId: "00000000-0000-4000-8000-000000000000" } });
+    expect(dl.errorCode).toBe("PLATFORM_NOT_FOUND");
+  });
+
+  it("counts platform calls per minute and endpoint, written in batches", async () => {
+    await flushApiCalls();
+    const rows = await db().apiCallMinute.findMany();
+    const byEndpoint = new Map<string, number>();
+    for (const r of rows) byEndpoint.set(r.endpoint, (byEndpoint.get(r.endpoint) ?? 0) + r.count);
+    expect(byEndpoint.get("POST /v1/extract")).toBeGreaterThan(0);
+    expect(byEndpoint.get("GET /v1/batch/{job_id}")).toBeGreaterThan(3);
+    expect(rows.every((r) => r.minute.getSeconds() === 0 && r.minute.getMilliseconds() === 0)).toBe(true);
   });
 });

@@ -5,6 +5,7 @@ import { backoffMs, PermanentFailure, rescheduleIn, type HandlerContext, type Re
 import type { JobKind } from "../scraper";
 import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
 import { getScraperClient } from "./platform";
+import { asPlatformError } from "./platform-errors";
 import { fetchState, stateUrl, type PlatformState } from "./platform-state";
 import { isJobKind } from "./requests";
 import { resubmitJob } from "./resubmit";
@@ -27,6 +28,7 @@ export type ProcessJobPayload = z.infer<typeof processJobPayload>;
 // "Not settled yet" waits grow with the job's attempts, capped: the item is never dropped.
 const NOT_SETTLED_BASE_MS = 1000;
 const NOT_SETTLED_CAP_MS = 2 * 60_000;
+const NOT_FOUND_ATTEMPTS = 3;
 
 export type JobHandlerOptions = {
   /** Result page size for batch and crawl (the platform allows up to 50). */
@@ -49,7 +51,14 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
   if (!kind) throw new PermanentFailure("UNKNOWN_KIND", `job ${p.jobId}: no kind in the payload and no local record`);
 
   const client = getScraperClient();
-  const state = await fetchState(client, kind, p.jobId, ctx.signal, pageSize);
+  const state = await fetchState(client, kind, p.jobId, ctx.signal, pageSize).catch((err: unknown) => {
+    // A job the platform does not know (a stale replay, a job id from another account): a few tries
+    // in case the platform is slow to list it, then a dead letter instead of the full retry budget.
+    if (asPlatformError(err)?.status === 404 && ctx.item.attempts >= NOT_FOUND_ATTEMPTS) {
+      throw new PermanentFailure("PLATFORM_NOT_FOUND", `job ${p.jobId}: the platform does not know it`);
+    }
+    throw err;
+  });
   const job = await recordState(state, p, ctx.item.attempts);
 
   switch (state.status) {

@@ -47,10 +47,13 @@ function countCall(info: CallInfo): void {
   const entry = s.counts.get(key);
   if (entry) entry.count++;
   else s.counts.set(key, { minute, endpoint: info.endpoint, count: 1 });
-  if (!s.timer) {
-    s.timer = setTimeout(() => void flushApiCalls().catch((err) => log.warn("api call counts not saved", { error: String(err) })), FLUSH_MS);
-    s.timer.unref();
-  }
+  scheduleFlush(s);
+}
+
+function scheduleFlush(s: State): void {
+  if (s.timer) return;
+  s.timer = setTimeout(() => void flushApiCalls().catch((err) => log.warn("api call counts not saved; will retry", { error: String(err) })), FLUSH_MS);
+  s.timer.unref();
 }
 
 /** Writes the pending counts (also called at shutdown and by tests). Counts survive a failed write. */
@@ -76,6 +79,7 @@ export async function flushApiCalls(): Promise<void> {
       if (entry) entry.count += p.count;
       else s.counts.set(key, p);
     }
+    scheduleFlush(s);
     throw err;
   }
 }

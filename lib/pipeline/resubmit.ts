@@ -3,8 +3,9 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import type { Job } from "@/generated/prisma/client";
 import type { ClaimedItem } from "../queue";
-import { Validation, type JobError, type ScraperClient } from "../scraper";
+import type { JobError, ScraperClient } from "../scraper";
 import { addEvent, deadLetterJob, settleOutcome } from "./outcomes";
+import { asPlatformError, isRejectedInput } from "./platform-errors";
 import { sendToPlatform, storedRequest, type Accepted, type SubmitRequest } from "./requests";
 import { recordSubmission } from "./submit";
 
@@ -82,8 +83,9 @@ export async function resubmitJob(client: ScraperClient, job: Job, error: JobErr
     try {
       accepted = await sendToPlatform(client, req, signal);
     } catch (err) {
-      if (err instanceof Validation) {
-        await deadLetterJob(job.id, item, { code: "RESUBMIT_REJECTED", message: `failed (${why}); the platform rejected the resubmission: ${err.message}` });
+      const refused = asPlatformError(err);
+      if (refused && isRejectedInput(refused)) {
+        await deadLetterJob(job.id, item, { code: "RESUBMIT_REJECTED", message: `failed (${why}); the platform rejected the resubmission: ${refused.message}` });
         return;
       }
       throw err; // transient: the queue retries, and the intent makes the next run look before it posts

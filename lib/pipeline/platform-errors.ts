@@ -1,0 +1,28 @@
+import "server-only";
+import { z } from "zod";
+
+// Errors from the scraper client, recognised by their shape rather than `instanceof`. Next bundles
+// instrumentation (the worker) and the route handlers separately, so lib/scraper exists twice in one
+// process while the client lives once on globalThis: an error thrown by the client built in one copy
+// fails `instanceof` against the other copy's classes (and class names are minified). Fields survive.
+
+const platformErrorSchema = z.object({
+  status: z.number().int().nullable(),
+  code: z.string(),
+  message: z.string(),
+  retryable: z.boolean(),
+  correlationId: z.string().nullable(),
+  details: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })).optional(),
+  retryAfterMs: z.number().optional(),
+});
+export type PlatformError = z.infer<typeof platformErrorSchema>;
+
+/** The platform error's fields, or null when `err` is not a scraper client error. */
+export function asPlatformError(err: unknown): PlatformError | null {
+  if (!(err instanceof Error)) return null;
+  const parsed = platformErrorSchema.safeParse(err);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The platform refused the request body (400/422): retrying the same body cannot help. */
+export const isRejectedInput = (e: PlatformError) => e.status === 400 || e.status === 422;
