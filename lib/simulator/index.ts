@@ -4,3 +4,4 @@ export { createSimulator, type RunningSimulator, type Simulator, type SimulatorO
 export { baseConfig, demoOverrides, simConfigPatchSchema, simConfigSchema, type SimConfig, type SimConfigPatch, type SimMode } from "./config";
 export type { PerJobState, SimState } from "./core";
 export type { FaultRequest } from "./routes-control";
+export type { SeedRequest } from "./seed";

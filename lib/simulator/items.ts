@@ -24,7 +24,7 @@ function item(
   cfg: SimConfig,
   url: string,
   index: number,
-  outcome: { error: JobErrorDoc | null; cancelled: boolean },
+  outcome: { error: JobErrorDoc | null; cancelled: boolean; lazyContent: boolean },
   place: { inputIndex: number | null; parentUrl: string | null; depth: number; links: string[] },
 ): ItemResult {
   // Per-item draws come from a stream derived from (seed, job, index): stable whatever else happens.
@@ -32,19 +32,21 @@ function item(
   const itemFails = !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
   const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
-  return {
+  const render = () => pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare });
+  const result: ItemResult = {
     url,
     status,
     errorCode: status === "failed" ? (outcome.error?.code ?? "EXTRACTION_FAILED") : null,
     errorMessage: status === "failed" ? (outcome.error?.message ?? "simulated item failure") : null,
-    content:
-      status === "completed"
-        ? pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare })
-        : null,
+    content: status === "completed" && !outcome.lazyContent ? render() : null,
     httpStatus: status === "completed" ? 200 : status === "failed" ? rng.pick([403, 404, 500, 503]) : null,
     durationMs: rng.int(150, 4000),
     ...place,
   };
+  // Bulk-seeded jobs render their page on each read instead of holding it: 100,000 rendered pages
+  // would cost gigabytes, and the content is a pure function of (seed, URL), so every read agrees.
+  if (status === "completed" && outcome.lazyContent) Object.defineProperty(result, "content", { get: render, enumerable: true });
+  return result;
 }
 
 /** Breadth-first pages under the seed, bounded by depth and limit; stable per (seed, URL). */
@@ -69,8 +71,8 @@ function crawlTree(seed: number, root: string, maxDepth: number, limit: number) 
   return pages;
 }
 
-export function buildItems(job: SimJob, cfg: SimConfig, error: JobErrorDoc | null, cancelled = false): ItemResult[] {
-  const outcome = { error, cancelled };
+export function buildItems(job: SimJob, cfg: SimConfig, error: JobErrorDoc | null, cancelled = false, lazyContent = false): ItemResult[] {
+  const outcome = { error, cancelled, lazyContent };
   if (job.kind === "extract") {
     return [item(job, cfg, job.request.url, 0, outcome, { inputIndex: null, parentUrl: null, depth: 1, links: [] })];
   }

@@ -49,7 +49,7 @@ export type NewJob =
 
 const RETRYABLE_CODES = ["RATE_LIMITED", "TIMEOUT", "UPSTREAM_UNAVAILABLE"];
 const PERMANENT_CODES = ["EXTRACTION_FAILED", "TARGET_NOT_FOUND", "BLOCKED_BY_TARGET"];
-const DEFAULT_FORMATS: Record<JobKind, string[]> = { extract: ["html"], batch: ["markdown"], crawl: ["markdown"] };
+export const DEFAULT_FORMATS: Record<JobKind, string[]> = { extract: ["html"], batch: ["markdown"], crawl: ["markdown"] };
 
 /** Test hooks in URLs: "sim-fail-retryable" fails retryably (a resubmission then succeeds), "sim-fail" fails for good. */
 export function forcedOutcome(urls: readonly string[], resubmission: boolean): { fail: boolean; retryable: boolean } | null {
@@ -69,6 +69,8 @@ export function jobError(rng: Streams["jobs"], retryable: boolean): JobErrorDoc 
 export class JobStore {
   private readonly jobs = new Map<string, SimJob>();
   private readonly failedByFingerprint = new Map<string, string[]>();
+  /** Newest-first lists per kind, dropped whenever a job comes or goes: paging through 100,000 jobs must not re-sort them per page. */
+  private readonly lists = new Map<JobKind, SimJob[]>();
   private seq = 0;
 
   constructor(
@@ -87,9 +89,11 @@ export class JobStore {
     return this.jobs.get(id);
   }
 
-  /** Newest first (the platform's order is undocumented; newest first is the common one). */
-  list(kind: JobKind): SimJob[] {
-    return [...this.jobs.values()].filter((j) => j.kind === kind).sort((a, b) => b.seq - a.seq);
+  /** Newest first (the platform's order is undocumented; newest first is the common one). The map keeps insertion (seq) order. */
+  list(kind: JobKind): readonly SimJob[] {
+    let list = this.lists.get(kind);
+    if (!list) this.lists.set(kind, (list = [...this.jobs.values()].filter((j) => j.kind === kind).reverse()));
+    return list;
   }
 
   all(): IterableIterator<SimJob> {
@@ -99,6 +103,14 @@ export class JobStore {
   clear(): void {
     this.jobs.clear();
     this.failedByFingerprint.clear();
+    this.lists.clear();
+  }
+
+  /** Takes in settled jobs built elsewhere (bulk seeding): no timers, no webhooks; retention still applies. */
+  adopt(jobs: readonly SimJob[]): void {
+    for (const job of jobs) this.jobs.set(job.id, Object.assign(job, { seq: ++this.seq }));
+    this.lists.clear();
+    this.evict(this.deps.config().retainJobs);
   }
 
   create(input: NewJob): SimJob {
@@ -129,6 +141,7 @@ export class JobStore {
     };
     const job: SimJob = { ...base, ...input };
     this.jobs.set(job.id, job);
+    this.lists.clear();
     const { scheduler } = this.deps;
     job.timers.push(
       scheduler.after(Math.floor(durationMs / 5), () => {
@@ -189,6 +202,7 @@ export class JobStore {
       if (this.jobs.size <= limit) break;
       if (job.status !== "completed" && job.status !== "failed" && job.status !== "cancelled") continue;
       this.jobs.delete(job.id);
+      this.lists.clear();
       const failed = this.failedByFingerprint.get(job.fingerprint)?.filter((id) => id !== job.id) ?? [];
       if (failed.length > 0) this.failedByFingerprint.set(job.fingerprint, failed);
       else this.failedByFingerprint.delete(job.fingerprint);

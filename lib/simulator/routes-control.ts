@@ -4,6 +4,7 @@ import { mergeConfig } from "./config";
 import type { SimCore } from "./core";
 import type { Reply } from "./http";
 import { route, type Route } from "./router";
+import { seedJobs } from "./seed";
 
 const faultSchema = z.strictObject({
   kind: z.enum(["rate_limit", "server_error", "slow"]),
@@ -42,5 +43,14 @@ export function controlRoutes(core: SimCore): Route[] {
       const out = injectFaults(core, ctx.body ?? {});
       return out.ok ? { status: 200, body: { queued: out.queued } } : badRequest(out.reason);
     }),
+    // Test mode only (not demo): a demo's history should come from its own traffic.
+    ...(core.mode === "test"
+      ? [
+          route("POST", "/_sim/seed", (ctx) => {
+            const out = seedJobs(core, ctx.body ?? {});
+            return out.ok ? { status: 200, body: { seeded: out.ids.length, ids: out.ids } } : badRequest(out.reason);
+          }),
+        ]
+      : []),
   ];
 }

@@ -26,7 +26,10 @@ export function listJobs(core: SimCore, kind: SimJob["kind"], ctx: Ctx): Reply {
   if (!q.ok) return q.reply;
   const f: JobListQuery = q.data;
   const urlsOf = (j: SimJob) => (j.kind === "batch" ? j.urls : [j.request.url]);
-  const jobs = core.jobs.list(kind).filter(
+  const all = core.jobs.list(kind);
+  // No filter: page the cached list as it is (a full scan per page adds up over 1,000 pages).
+  const unfiltered = [f.status, f.job_id, f.url, f.output, f.start_date, f.end_date].every((v) => v === undefined);
+  const jobs = unfiltered ? all : all.filter(
     (j) =>
       (f.status === undefined || j.status === f.status) &&
       (f.job_id === undefined || j.id === f.job_id) &&

@@ -10,6 +10,7 @@ import { controlRoutes, injectFaults, type FaultRequest } from "./routes-control
 import { extractRoutes } from "./routes-extract";
 import { webhookRoutes } from "./routes-webhooks";
 import { match, route, type Ctx } from "./router";
+import { seedJobs, type SeedRequest } from "./seed";
 
 export type SimulatorOptions = CoreOptions;
 
@@ -24,6 +25,8 @@ export type Simulator = {
   reset(): void;
   /** Same as POST /_sim/faults: the next `count` API calls fail the given way. */
   injectFaults(fault: FaultRequest): void;
+  /** Same as POST /_sim/seed (test mode only): `count` jobs settled long ago; returns their ids, oldest first. */
+  seedJobs(request: SeedRequest): string[];
 };
 
 /** A local stand-in for the Geonode Scraper API. Creating it starts nothing; listen() does. */
@@ -119,6 +122,11 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     injectFaults(fault) {
       const out = injectFaults(core, fault);
       if (!out.ok) throw new Error(`invalid fault: ${out.reason}`);
+    },
+    seedJobs(request) {
+      const out = seedJobs(core, request);
+      if (!out.ok) throw new Error(`cannot seed: ${out.reason}`);
+      return out.ids;
     },
   };
 }
