@@ -11,6 +11,9 @@ const securityHeaders = [
 /** @type {import('next').NextConfig} */
 const nextConfig = {
   poweredByHeader: false,
+  // Lets parallel builds (several engineers, one checkout) keep separate outputs; build and start
+  // must see the same value.
+  distDir: process.env.NEXT_DIST_DIR || ".next",
   // `npm test` type-checks the whole project (tsc --noEmit) before it builds; not twice.
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
