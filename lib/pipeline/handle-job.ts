@@ -59,7 +59,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
     }
     throw err;
   });
-  const job = await recordState(state, p, ctx.item.attempts);
+  const job = await recordState(state, p, ctx.item.attempts, !existing?.url);
 
   switch (state.status) {
     case "completed":
@@ -79,7 +79,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
 }
 
 /** Upserts the Job row with what the platform says now, counts the attempt, and logs it on the timeline. */
-async function recordState(state: PlatformState, p: ProcessJobPayload, queueAttempt: number) {
+async function recordState(state: PlatformState, p: ProcessJobPayload, queueAttempt: number, needsUrl: boolean) {
   const settled = state.status === "completed" || state.status === "failed" || state.status === "cancelled";
   const fields = {
     platformStatus: state.status,
@@ -94,7 +94,8 @@ async function recordState(state: PlatformState, p: ProcessJobPayload, queueAtte
     const job = await tx.job.upsert({
       where: { id: state.jobId },
       create: { id: state.jobId, kind: state.kind, url: stateUrl(state), origin: p.source, attempts: 1, ...fields },
-      update: { ...fields, attempts: { increment: 1 } },
+      // Rows made by replay/reconcile may lack the URL; the platform's document has it.
+      update: { ...fields, attempts: { increment: 1 }, ...(needsUrl ? { url: stateUrl(state) } : {}) },
     });
     await addEvent(tx, job.id, "attempt", { source: p.source, deliveryId: p.deliveryId ?? undefined, queueAttempt, status: state.status });
     return job;
