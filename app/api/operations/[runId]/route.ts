@@ -1,0 +1,8 @@
+// GET /api/operations/:runId — one run: {id, kind, state, progress, summary, …}
+import { operatorRoute } from "@/lib/http/operator-route";
+import { getRunOr404 } from "@/lib/operations/actions";
+import { runParamsSchema } from "@/lib/operations/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ params: runParamsSchema }, ({ params }) => getRunOr404(params.runId));

@@ -1,0 +1,11 @@
+// POST /api/operations/reconcile — start (or join) a reconciliation; optional {olderThanSeconds, since}; 202 {runId}
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { reconcileAction } from "@/lib/operations/actions";
+import { reconcileBodySchema } from "@/lib/operations/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ body: reconcileBodySchema }, async ({ body, actor }) =>
+  NextResponse.json(await reconcileAction(body, actor), { status: 202 }),
+);

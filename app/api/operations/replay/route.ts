@@ -1,0 +1,11 @@
+// POST /api/operations/replay — replay missed deliveries from the platform's log; optional {subscriptionId, since}; 202 {runId}
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { replayAction } from "@/lib/operations/actions";
+import { replayBodySchema } from "@/lib/operations/schemas";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ body: replayBodySchema }, async ({ body, actor }) =>
+  NextResponse.json(await replayAction(body, actor), { status: 202 }),
+);

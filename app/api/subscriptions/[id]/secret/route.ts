@@ -1,0 +1,12 @@
+// POST /api/subscriptions/:id/secret — store a secret rotated elsewhere, then replay the 401s since the spike; 202 {runId}
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { secretBodySchema, subscriptionParamsSchema } from "@/lib/operations/schemas";
+import { setSecretAction } from "@/lib/subscriptions/actions";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ params: subscriptionParamsSchema, body: secretBodySchema }, async ({ params, body, actor }) => {
+  const a = await setSecretAction(params.id, body.secret, actor);
+  return NextResponse.json(a.body, { status: a.status });
+});

@@ -1,0 +1,7 @@
+// GET /api/subscriptions — the webhook subscriptions, with the last four characters of each secret
+import { operatorRoute } from "@/lib/http/operator-route";
+import { listSubscriptions } from "@/lib/subscriptions/list";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, async () => ({ items: await listSubscriptions() }));

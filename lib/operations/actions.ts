@@ -1,0 +1,39 @@
+import "server-only";
+import { NotFound } from "../errors";
+import { startReconcile } from "../pipeline/reconcile";
+import { startReplay } from "../pipeline/replay";
+import { audited } from "./audited";
+import type { ReconcileBody, ReplayBody } from "./schemas";
+import { getRun, type RunView } from "./view";
+
+// What the operations routes call: start (single-flight) and audit. Routes answer 202 with the run id.
+
+export type Accepted = { runId: string; alreadyRunning: boolean };
+
+export function reconcileAction(body: ReconcileBody, actor: string): Promise<Accepted> {
+  return audited(
+    { actor, action: "operations.reconcile", detail: { olderThanSeconds: body.olderThanSeconds, since: body.since?.toISOString() } },
+    async () => {
+      const run = await startReconcile(body, actor);
+      return { runId: run.runId, alreadyRunning: !run.created };
+    },
+    (r) => ({ runId: r.runId, alreadyRunning: r.alreadyRunning }),
+  );
+}
+
+export function replayAction(body: ReplayBody, actor: string): Promise<Accepted> {
+  return audited(
+    { actor, action: "operations.replay", target: body.subscriptionId ?? "all", detail: { since: body.since?.toISOString() } },
+    async () => {
+      const run = await startReplay({ subscriptionId: body.subscriptionId, since: body.since, trigger: "operator" }, actor);
+      return { runId: run.runId, alreadyRunning: !run.created };
+    },
+    (r) => ({ runId: r.runId, alreadyRunning: r.alreadyRunning }),
+  );
+}
+
+export async function getRunOr404(runId: string): Promise<RunView> {
+  const run = await getRun(runId);
+  if (!run) throw new NotFound(`No operation run ${runId}`);
+  return run;
+}

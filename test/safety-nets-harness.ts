@@ -1,0 +1,113 @@
+// Shared pieces of the safety-net tests that run Tally for real: a proxy in front of the simulator
+// that can hold back the answer to rotate-secret (the gap in which the platform already signs with
+// the new secret and Tally still has the old one), the JSON API with the bearer token, and waits.
+import { createServer } from "node:http";
+import { db } from "@/lib/db";
+import { pipelineRegistry } from "@/lib/pipeline/kinds";
+import { createWorker } from "@/lib/pipeline/worker";
+import type { startSim } from "@/lib/simulator/test-harness.test-util";
+import { waitFor } from "@/lib/simulator/test-harness.test-util";
+import { TEST_ENV } from "./tally-server";
+
+type Sim = Awaited<ReturnType<typeof startSim>>;
+
+export async function startProxy(target: string) {
+  const state = { rotateDelayMs: 0 };
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      const headers: Record<string, string> = {};
+      for (const name of ["x-api-key", "content-type", "accept", "user-agent"]) {
+        const v = req.headers[name];
+        if (typeof v === "string") headers[name] = v;
+      }
+      const body = Buffer.concat(chunks);
+      void fetch(target + (req.url ?? "/"), { method: req.method, headers, body: body.length > 0 ? body : undefined })
+        .then(async (up) => {
+          const text = Buffer.from(await up.arrayBuffer());
+          const out: Record<string, string> = { "content-type": up.headers.get("content-type") ?? "application/json" };
+          const retryAfter = up.headers.get("retry-after");
+          if (retryAfter) out["retry-after"] = retryAfter;
+          // The platform has already rotated; only its answer (with the new secret) is late.
+          const delay = req.url?.includes("/rotate-secret") ? state.rotateDelayMs : 0;
+          setTimeout(() => res.writeHead(up.status, out).end(text), delay);
+        })
+        .catch(() => res.writeHead(502).end());
+    });
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  const address = server.address();
+  const port = address !== null && typeof address === "object" ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    state,
+    close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
+  };
+}
+
+export type ApiAnswer = { status: number; json: Record<string, unknown>; text: string };
+
+export function apiClient(baseUrl: () => string) {
+  return async (path: string, init: { method?: string; body?: unknown; auth?: boolean } = {}): Promise<ApiAnswer> => {
+    const res = await fetch(baseUrl() + path, {
+      method: init.method ?? (init.body === undefined ? "GET" : "POST"),
+      headers: {
+        "content-type": "application/json",
+        ...(init.auth === false ? {} : { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` }),
+      },
+      body: init.body === undefined ? undefined : JSON.stringify(init.body),
+    });
+    const text = await res.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(text);
+    } catch {
+      // left empty; tests assert on status
+    }
+    return { status: res.status, json, text };
+  };
+}
+
+/** Every job settled on the platform, its webhook sent or dropped, and no attempt in flight. */
+export function quiet(sim: Sim, ids: string[], timeoutMs = 15_000) {
+  return waitFor(
+    "jobs settled and delivered",
+    () => {
+      const st = sim.sim.state();
+      const done = ids.every((id) => {
+        const j = st.perJob[id];
+        return j !== undefined && ["completed", "failed", "cancelled"].includes(j.status) && j.sent + j.dropped > 0;
+      });
+      return done && st.deliveries.byStatus.pending === 0;
+    },
+    timeoutMs,
+  );
+}
+
+/** The real worker, in this process, until nothing is due. */
+export const drain = () => createWorker({ registry: pipelineRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
+
+export const outcomeOf = async (ids: string[]) =>
+  new Map((await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } })).map((j) => [j.id, j.outcome]));
+
+/** Exactly one outcome event per job: nothing was settled twice. */
+export async function outcomeEventsPerJob(ids: string[]): Promise<number[]> {
+  const rows = await db().jobEvent.groupBy({ by: ["jobId"], where: { jobId: { in: ids }, type: "outcome" }, _count: { _all: true } });
+  const byId = new Map(rows.map((r) => [r.jobId, r._count._all]));
+  return ids.map((id) => byId.get(id) ?? 0);
+}
+
+export async function waitRun(api: ReturnType<typeof apiClient>, runId: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+  let last: Record<string, unknown> = {};
+  await waitFor(
+    `run ${runId} to end`,
+    async () => {
+      last = (await api(`/api/operations/${runId}`)).json;
+      if (last.state === "running") await new Promise((r) => setTimeout(r, 100));
+      return last.state !== "running";
+    },
+    timeoutMs,
+  );
+  return last;
+}
