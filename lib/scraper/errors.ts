@@ -11,16 +11,35 @@ type ErrorInit = {
   retryable: boolean;
 };
 
+// Next bundles instrumentation (the worker) and the route handlers separately, so this module can
+// exist twice in one process while the client lives once on globalThis. `instanceof` therefore
+// checks a brand (the stable kinds of the error's class chain) instead of the prototype chain,
+// and names come from those kinds, not from class names a minifier may rename.
+const BRAND = Symbol.for("tally.scraper-error.kinds");
+type Branded = { [BRAND]?: unknown };
+
 /** Base of every error the client throws; `lib/` wrappers map these once to responses. */
 export class ScraperError extends Error {
+  static readonly kind: string = "ScraperError";
   readonly status: number | null;
   readonly code: string;
   readonly correlationId: string | null;
   readonly retryable: boolean;
 
+  static [Symbol.hasInstance](value: unknown): boolean {
+    if (typeof value !== "object" || value === null) return false;
+    const kinds = (value as Branded)[BRAND];
+    return Array.isArray(kinds) && kinds.includes(this.kind);
+  }
+
   constructor(init: ErrorInit, options?: { cause?: unknown }) {
     super(init.message, options);
-    this.name = new.target.name;
+    const kinds: string[] = [];
+    for (let c: unknown = new.target; typeof c === "function" && c !== Error; c = Object.getPrototypeOf(c)) {
+      if (Object.hasOwn(c, "kind")) kinds.push(String(Reflect.get(c, "kind")));
+    }
+    Object.defineProperty(this, BRAND, { value: kinds });
+    this.name = kinds[0] ?? "ScraperError";
     this.status = init.status;
     this.code = init.code;
     this.correlationId = init.correlationId ?? null;
@@ -29,6 +48,7 @@ export class ScraperError extends Error {
 }
 
 export class RateLimited extends ScraperError {
+  static override readonly kind = "RateLimited";
   /** How long the platform asked us to wait (Retry-After, or our backoff when it sent none). */
   readonly retryAfterMs: number;
   constructor(init: Omit<ErrorInit, "retryable"> & { retryAfterMs: number }) {
@@ -37,14 +57,25 @@ export class RateLimited extends ScraperError {
   }
 }
 
-export class Unauthorized extends ScraperError {}
-export class NotFound extends ScraperError {}
-export class Conflict extends ScraperError {}
-export class PaymentRequired extends ScraperError {}
+export class Unauthorized extends ScraperError {
+  static override readonly kind = "Unauthorized";
+}
+export class NotFound extends ScraperError {
+  static override readonly kind = "NotFound";
+}
+export class Conflict extends ScraperError {
+  static override readonly kind = "Conflict";
+}
+export class PaymentRequired extends ScraperError {
+  static override readonly kind = "PaymentRequired";
+}
 /** 5xx from the platform. */
-export class Upstream extends ScraperError {}
+export class Upstream extends ScraperError {
+  static override readonly kind = "Upstream";
+}
 
 export class Validation extends ScraperError {
+  static override readonly kind = "Validation";
   readonly details: ValidationDetail[];
   constructor(init: ErrorInit & { details: ValidationDetail[] }) {
     super(init);
@@ -54,6 +85,7 @@ export class Validation extends ScraperError {
 
 /** No HTTP response at all (connection refused, reset, DNS). */
 export class Network extends ScraperError {
+  static override readonly kind = "Network";
   constructor(message: string, cause: unknown) {
     super({ status: null, code: "NETWORK_ERROR", message, retryable: true }, { cause });
   }
@@ -61,6 +93,7 @@ export class Network extends ScraperError {
 
 /** The per-request timeout (or the caller's deadline) expired before a response was read. */
 export class Timeout extends ScraperError {
+  static override readonly kind = "Timeout";
   constructor(message: string, status: number | null = null) {
     super({ status, code: "TIMEOUT", message, retryable: true });
   }
@@ -68,6 +101,7 @@ export class Timeout extends ScraperError {
 
 /** A 2xx whose body is not what the contract promises; `issues` name the offending field paths. */
 export class InvalidResponse extends ScraperError {
+  static override readonly kind = "InvalidResponse";
   readonly issues: { path: string; message: string }[];
   constructor(message: string, status: number, issues: { path: string; message: string }[]) {
     super({ status, code: "INVALID_RESPONSE", message, retryable: false });
@@ -77,6 +111,7 @@ export class InvalidResponse extends ScraperError {
 
 /** pollJob ran out of time before the job settled. */
 export class JobTimeout extends ScraperError {
+  static override readonly kind = "JobTimeout";
   readonly jobId: string;
   readonly lastStatus: string | null;
   readonly elapsedMs: number;
