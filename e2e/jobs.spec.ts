@@ -1,0 +1,107 @@
+import { expect, test, type Page } from "@playwright/test";
+import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+
+let previous: Record<string, number | number[]> = {};
+test.beforeAll(async ({ browser }) => {
+  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  previous = await setKnobs(page, { ...CALM, failureRate: 0 });
+  await page.close();
+});
+test.afterAll(async ({ browser }) => {
+  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  await setKnobs(page, previous);
+  await page.close();
+});
+
+const rows = (page: Page) => page.getByRole("table", { name: "Jobs" }).locator("tbody tr");
+
+test("jobs: filters in the URL, keyset pages, readable bad values", async ({ page }) => {
+  test.setTimeout(120_000);
+  const tag = `e2e-list-${Date.now()}`;
+  for (let i = 0; i < 3; i++) await submitJob(page, { kind: "extract", url: `https://example.com/${tag}/${i}` });
+
+  await page.goto("/jobs");
+  await page.getByLabel("Search job id or URL").fill(tag);
+  await page.getByLabel("Kind").selectOption("extract");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(new RegExp(`q=${tag}.*kind=extract|kind=extract.*q=${tag}`));
+  await expect(rows(page)).toHaveCount(3);
+  for (const text of await rows(page).allTextContents()) expect(text).toContain(tag);
+  await page.screenshot({ path: "test-results/screenshots/jobs.png", fullPage: true });
+
+  // Two per page: the second page holds the third job, none repeated.
+  await page.goto(`/jobs?q=${tag}&limit=2`);
+  const first = await rows(page).allTextContents();
+  expect(first).toHaveLength(2);
+  await page.getByRole("link", { name: "Next page →" }).click();
+  await expect(page).toHaveURL(/cursor=/);
+  await expect(rows(page)).toHaveCount(1);
+  const second = await rows(page).allTextContents();
+  expect(first).not.toContain(second[0]);
+  await expect(page.getByRole("link", { name: "Next page →" })).toHaveCount(0);
+
+  // Oldest first puts the first submission on top.
+  await page.goto(`/jobs?q=${tag}&sort=oldest`);
+  await expect(rows(page).first()).toContainText(`${tag}/0`);
+
+  await page.goto("/jobs?status=exploded&limit=zero");
+  const problem = page.getByRole("alert").filter({ hasText: "not understood" });
+  await expect(problem).toContainText("status: must be one of");
+  await expect(problem).toContainText("limit:");
+  await expect(page.getByRole("table", { name: "Jobs" })).toBeVisible();
+});
+
+test("job detail: the timeline from submission to stored; unknown job is a 404", async ({ page }) => {
+  test.setTimeout(120_000);
+  const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/e2e-detail", formats: ["markdown"] });
+  await waitForOutcome(page, jobId, "stored");
+  await page.goto(`/jobs/${jobId}`);
+  await expect(page.getByTestId("job-id")).toHaveText(jobId);
+  await expect(page.getByTestId("job-outcome")).toContainText("stored");
+  const timeline = page.getByTestId("timeline");
+  await expect(timeline).toContainText("Submitted to the platform");
+  await expect(timeline).toContainText("Webhook delivery received: answered 200");
+  await expect(timeline).toContainText("Worker attempt: the platform says completed");
+  await expect(timeline).toContainText("Outcome: stored");
+  await expect(page.getByTestId("markdown-preview")).toBeVisible();
+  await page.screenshot({ path: "test-results/screenshots/job-detail.png", fullPage: true });
+
+  // The page streams behind loading.tsx, so Next answers 200 and marks the not-found page noindex.
+  await page.goto("/jobs/no-such-job-e2e");
+  await expect(page.getByRole("heading", { name: "Job not found" })).toBeVisible();
+  await expect(page.locator('meta[name="robots"][content*="noindex"]').first()).toBeAttached();
+});
+
+test("a scraped page with <script> and onerror handlers is shown without running them", async ({ page }) => {
+  test.setTimeout(120_000);
+  const dialogs: string[] = [];
+  const console: string[] = [];
+  page.on("dialog", (d) => {
+    dialogs.push(d.message());
+    void d.dismiss();
+  });
+  // The browser's own note that it blocked the sandboxed frame's scripts is proof, not a failure.
+  page.on("console", (m) => {
+    if (!/Blocked script execution|sandboxed|Content Security Policy|Refused to/i.test(m.text())) console.push(`${m.type()}: ${m.text()}`);
+  });
+  const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/hostile", formats: ["markdown", "html"] });
+  await waitForOutcome(page, jobId, "stored");
+  await page.goto(`/jobs/${jobId}`);
+
+  const frame = page.getByTestId("html-frame");
+  await expect(frame).toHaveAttribute("sandbox", "");
+  await expect(page.getByTestId("markdown-preview")).toContainText("<img src=x onerror=alert(1)>");
+  await page.getByText("HTML source", { exact: true }).click();
+  await expect(page.getByTestId("html-source")).toContainText("<script>alert(1)</script>");
+  await expect(page.getByTestId("markdown-preview")).toContainText("⟨U+202E⟩");
+  // Nothing of the scraped page became markup in the dashboard's own document.
+  expect(await page.locator("img[onerror], svg[onload], [onmouseover]").count()).toBe(0);
+  expect(await page.locator('a[href^="javascript:"]').count()).toBe(0);
+  await frame.hover();
+  await page.waitForTimeout(1500);
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "test-results/screenshots/job-hostile.png", fullPage: true });
+
+  expect(dialogs).toEqual([]);
+  expect(console).toEqual([]);
+});
