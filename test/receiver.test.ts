@@ -28,7 +28,18 @@ beforeAll(async () => {
   insert.run("sub-hmac", "extract_completed", "hmac", HMAC_SECRET, OLD_SECRET, future);
   insert.run("sub-std", "batch_completed", "standard", STD_SECRET, null, null);
   insert.run("sub-expired", "crawl_completed", "hmac", "whsec_new_crawl", "whsec_old_crawl", past);
-  tally = await startTally({ GEONODE_WEBHOOK_SECRET: SHARED_SECRET, TALLY_WEBHOOK_MAX_BODY_BYTES: "4096" }, t.file);
+  // Live mode against an address nobody answers, worker off: only the receiver touches the rows.
+  tally = await startTally(
+    {
+      GEONODE_WEBHOOK_SECRET: SHARED_SECRET,
+      TALLY_WEBHOOK_MAX_BODY_BYTES: "4096",
+      GEONODE_SCRAPER_API_KEY: "receiver-test",
+      SCRAPER_API_BASE_URL: "http://127.0.0.1:9",
+      TALLY_WORKER: "off",
+      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+    },
+    t.file,
+  );
 });
 afterAll(async () => {
   sql?.close();
