@@ -3,6 +3,7 @@
 import { configOrExit } from "../lib/runtime/boot";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
+import { startSchedules } from "../lib/pipeline/schedules";
 import { workerFor } from "../lib/pipeline/start-worker";
 
 const GRACE_MS = 15_000;
@@ -16,11 +17,15 @@ async function main() {
   }
   await dbReady();
   const worker = workerFor(config);
+  // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too;
+  // each is safe beside the server's own (single-flight runs, atomic poll claims).
+  const schedules = startSchedules(config);
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("worker stopping", { signal, inFlight: worker.inFlight() });
+    schedules.stop();
     await worker.stop(GRACE_MS);
     await disconnectAll();
     process.exit(0);
