@@ -7,6 +7,7 @@ import { log } from "../log";
 import { finishRun, startRun, waitForRun } from "../operations";
 import { NotFound as PlatformNotFound, ScraperError, type ScraperClient, type Webhook, type WebhookEventType } from "../scraper";
 import { invalidateSecretCache } from "../webhooks/secrets";
+import { redact } from "../subscriptions/store-secret";
 import { receiverUrl } from "../subscriptions/urls";
 import { EVENT_FOR_KIND } from "./feed";
 import { getScraperClient } from "./platform";
@@ -82,7 +83,7 @@ async function register(client: ScraperClient, publicUrl: string) {
     } catch (err) {
       // Without the secret the webhook is useless and its secret is shown nowhere else: remove it.
       await client.deleteWebhook(created.id).catch((e) => log.warn("orphan webhook not deleted", { webhookId: created.id, error: String(e) }));
-      throw err;
+      throw new Error(`storing the new webhook's secret failed: ${redact(err, created.secret)}`);
     }
     invalidateSecretCache();
     registered.push(eventType);

@@ -4,7 +4,7 @@ import { db } from "../db";
 import { Conflict, NotFound, UpstreamFailure } from "../errors";
 import { finishRun, runInBackground, RunFailed, startRun, waitForRun, type Json, type RunView } from "../operations";
 import { NotFound as PlatformNotFound, ScraperError } from "../scraper";
-import { storeNewSecret, type SecretSource } from "../subscriptions/store-secret";
+import { redact, storeNewSecret, type SecretSource } from "../subscriptions/store-secret";
 import { getScraperClient } from "./platform";
 import { startReplay } from "./replay";
 
@@ -49,7 +49,7 @@ export async function rotateSubscriptionSecret(subscriptionId: string, actor: st
     await storeNewSecret({ subscriptionId: sub.id, secret, source: "rotated", actor, runId, at: rotationStart });
   } catch (err) {
     // The platform shows a new secret only once: hand it to the operator (never to a log).
-    const message = `The platform rotated the secret but Tally could not store it (${err instanceof Error ? err.message : String(err)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
+    const message = `The platform rotated the secret but Tally could not store it (${redact(err, secret)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
     await finishRun(runId, { state: "failed", error: message });
     return { stored: false, runId, secret, message };
   }
@@ -75,8 +75,9 @@ export async function setSecretFromElsewhere(subscriptionId: string, secret: str
     );
     return { runId, done };
   } catch (err) {
-    await finishRun(runId, { state: "failed", error: `storing the secret failed: ${err instanceof Error ? err.message : String(err)}` });
-    throw err;
+    const message = `storing the secret failed: ${redact(err, secret)}`;
+    await finishRun(runId, { state: "failed", error: message });
+    throw new Error(message);
   }
 }
 

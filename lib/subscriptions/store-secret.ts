@@ -53,3 +53,9 @@ export async function clearExpiredPreviousSecrets(now = new Date()): Promise<num
   if (count > 0) invalidateSecretCache();
   return count;
 }
+
+/** A database error may quote the values it was given; a secret must not travel on with it. */
+export function redact(err: unknown, secret: string): string {
+  const text = err instanceof Error ? err.message : String(err);
+  return secret ? text.split(secret).join("[secret]") : text;
+}
