@@ -2,7 +2,7 @@
 // against `next start` and against the same receiver logic on bare node:http, each on a fresh
 // database; then checks that every unique good delivery has exactly one receipt and one queue item.
 import { execFileSync, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -114,6 +114,8 @@ for (const r of rows) {
   const answers = Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(" ");
   console.log(`| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${answers} | ${r.unique_good} | ${r.receipts} | ${r.queue_items} | ${r.lost_or_doubled} |`);
 }
+// `npm run bench` (bench/index.ts) reads the rows from here for its one table.
+if (process.env.BENCH_RESULT_FILE) writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ part: "receiver", n: N, concurrency: CONC, rows }));
 if (rows.some((r) => r.lost_or_doubled !== 0 || r.errors > 0)) {
   console.error("\nDeliveries were lost or doubled, or requests failed.");
   process.exit(1);

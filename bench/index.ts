@@ -1,0 +1,63 @@
+// npm run bench -- [--only receiver,reconcile,dashboard,polling]
+// Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
+// after the other, and prints ONE table of the figures with the machine on top. Every part also
+// runs alone: `--only reconcile`, or the part's own script (see the README's Performance section).
+import { spawnSync } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { z } from "zod";
+import { machine } from "./common";
+import { summaryTable, type Results } from "./summary";
+
+const PARTS = ["receiver", "reconcile", "dashboard", "polling"] as const;
+type Part = (typeof PARTS)[number];
+
+const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
+const only = values.only === undefined ? [...PARTS] : values.only.split(",").map((p) => p.trim());
+const bad = only.filter((p) => !PARTS.some((k) => k === p));
+if (bad.length > 0) {
+  console.error(`bench: unknown part ${bad.join(", ")}; use --only ${PARTS.join("|")} (comma-separated for several)`);
+  process.exit(2);
+}
+const wanted = (p: Part) => only.includes(p);
+
+const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-"));
+const results: Results = { loads: {} };
+let failed = false;
+type Command = readonly [string, readonly string[]];
+// receiver.mjs takes its result file from BENCH_RESULT_FILE, the TypeScript parts from --result.
+const tsx = (script: string, ...args: string[]) => (file: string): Command => ["node_modules/.bin/tsx", ["--conditions=react-server", script, ...args, "--result", file]];
+
+/** Runs one part with its output shown; returns its JSON result and the load average before it. */
+function runPart(label: string, command: (file: string) => Command): unknown {
+  const file = path.join(dir, `${label.replace(/\W+/g, "-")}.json`);
+  const load = os.loadavg()[0] ?? 0;
+  console.log(`\n=== ${label} (load average ${load.toFixed(2)}) ===`);
+  const [cmd, args] = command(file);
+  const run = spawnSync(cmd, [...args], { stdio: "inherit", env: { ...process.env, BENCH_RESULT_FILE: file } });
+  results.loads[label] = load;
+  if (run.status !== 0) failed = true;
+  try {
+    return z.json().parse(JSON.parse(readFileSync(file, "utf8")));
+  } catch {
+    console.error(`${label}: no result (exit code ${run.status})`);
+    failed = true;
+    return null;
+  }
+}
+
+console.log(machine());
+if (wanted("receiver")) results.receiver = runPart("receiver", () => ["node", ["bench/receiver.mjs"]]);
+if (wanted("reconcile")) results.reconcile = [10_000, 100_000].map((n) => runPart(`reconcile ${n}`, tsx("bench/reconcile.ts", "--jobs", String(n))));
+if (wanted("dashboard")) results.dashboard = runPart("dashboard", tsx("bench/dashboard.ts"));
+if (wanted("polling")) results.polling = runPart("polling", tsx("bench/polling.ts"));
+
+console.log(`\n${machine()}\n`);
+console.log(summaryTable(results));
+rmSync(dir, { recursive: true, force: true });
+if (failed) {
+  console.error("\nAt least one part failed (see its output above).");
+  process.exitCode = 1;
+}

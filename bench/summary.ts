@@ -1,0 +1,77 @@
+// The one table of `npm run bench`: each part's JSON result (parsed, never trusted) as rows of
+// area | what was measured | figure | notes, with the load average each part started under.
+import { z } from "zod";
+
+export type Results = { loads: Record<string, number>; receiver?: unknown; reconcile?: unknown[]; dashboard?: unknown; polling?: unknown };
+
+const receiverSchema = z.object({
+  n: z.number(),
+  concurrency: z.number(),
+  rows: z.array(z.object({ name: z.string(), rps: z.number(), p50_ms: z.number(), p99_ms: z.number(), lost_or_doubled: z.number(), errors: z.number() })),
+});
+const reconcileSchema = z.object({
+  jobs: z.number(), seconds: z.number(), jobsPerSecond: z.number(), pages: z.number(), missing: z.number(), enqueued: z.number(), exact: z.boolean(), listOnlySeconds: z.number(), state: z.string(),
+});
+const dashboardSchema = z.object({
+  counts: z.object({ jobs: z.number(), inbound: z.number() }),
+  rows: z.array(z.object({ page: z.string(), name: z.string(), medianMs: z.number(), p95Ms: z.number(), over: z.boolean() })),
+});
+const pollingSchema = z.object({
+  rows: z.array(z.object({ duration: z.string(), fixedCalls: z.number(), pollerCallsMean: z.number(), pollerCallsP95: z.number(), callsSaved: z.string(), pollerNoticeMeanS: z.number() })),
+});
+
+const n = (v: number) => Math.round(v).toLocaleString("en-US");
+const ms = (v: number) => (v < 10 ? v.toFixed(1) : n(v));
+const load = (r: Results, key: string) => (r.loads[key] === undefined ? "" : `load ${r.loads[key].toFixed(1)}`);
+
+export function summaryTable(r: Results): string {
+  const rows: string[][] = [];
+  const missing = (area: string) => rows.push([area, "(no result)", "—", "see the part's output above"]);
+
+  if (r.receiver !== undefined) {
+    const p = receiverSchema.safeParse(r.receiver);
+    if (!p.success) missing("Receiver");
+    else {
+      for (const x of p.data.rows) {
+        rows.push(["Receiver", `${x.name}: ${n(p.data.n)} signed deliveries, ${p.data.concurrency} connections, 10% duplicates`, `${n(x.rps)} deliveries/s · p50 ${ms(x.p50_ms)} ms · p99 ${ms(x.p99_ms)} ms`,
+          `lost or doubled: ${x.lost_or_doubled}; ${load(r, "receiver")}`]);
+      }
+      const [next, bare] = p.data.rows;
+      if (next && bare) rows.push(["Receiver", "framework's share (next start ÷ bare node:http)", `${((100 * next.rps) / bare.rps).toFixed(0)}% of bare throughput`, `bare is ${(bare.rps / next.rps).toFixed(1)}× faster`]);
+    }
+  }
+  for (const [i, raw] of (r.reconcile ?? []).entries()) {
+    const p = reconcileSchema.safeParse(raw);
+    if (!p.success) missing("Reconciliation");
+    else {
+      const x = p.data;
+      rows.push(["Reconciliation", `${n(x.jobs)} platform jobs, 1% without an outcome locally`, `${x.seconds.toFixed(1)} s · ${n(x.jobsPerSecond)} jobs/s · ${x.pages} pages`,
+        `enqueued ${x.enqueued} of ${x.missing} missing (${x.exact ? "exactly those" : "MISMATCH"}); listing alone ${x.listOnlySeconds.toFixed(1)} s; ${load(r, `reconcile ${[10_000, 100_000][i] ?? ""}`)}`]);
+    }
+  }
+  if (r.dashboard !== undefined) {
+    const p = dashboardSchema.safeParse(r.dashboard);
+    if (!p.success) missing("Dashboard");
+    else {
+      const pages = [...new Set(p.data.rows.map((x) => x.page))];
+      for (const page of pages) {
+        const mine = p.data.rows.filter((x) => x.page === page);
+        const worst = mine.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
+        const over = mine.filter((x) => x.over).length;
+        rows.push(["Dashboard", `${page}: ${mine.length} quer${mine.length === 1 ? "y" : "ies"} at ${n(p.data.counts.jobs)} jobs / ${n(p.data.counts.inbound)} inbound rows`,
+          `median ${ms(Math.max(...mine.map((x) => x.medianMs)))} ms at most · worst p95 ${ms(worst.p95Ms)} ms`, `${over === 0 ? "all under 300 ms" : `${over} over 300 ms`}; worst: ${worst.name}; ${load(r, "dashboard")}`]);
+      }
+    }
+  }
+  if (r.polling !== undefined) {
+    const p = pollingSchema.safeParse(r.polling);
+    if (!p.success) missing("Polling");
+    else {
+      for (const x of p.data.rows) {
+        rows.push(["Polling", `status calls for a job that takes ${x.duration}`, `poller ${x.pollerCallsMean} (p95 ${x.pollerCallsP95}) vs fixed 1 s poll ${x.fixedCalls}`,
+          `${x.callsSaved} fewer calls; seen ${x.pollerNoticeMeanS} s after settling on average (fixed: within 1 s)`]);
+      }
+    }
+  }
+  return ["| area | measured | figure | notes |", "|---|---|---|---|", ...rows.map((cells) => `| ${cells.join(" | ")} |`)].join("\n");
+}
