@@ -1,0 +1,8 @@
+// GET /api/deliveries — one page of the inbound log or the mirrored platform log, filtered, keyset-paged
+import { deliveryQuerySchema } from "@/lib/dashboard/contracts/deliveries";
+import { listInbound, listPlatform } from "@/lib/dashboard/deliveries";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const GET = operatorRoute({ query: deliveryQuerySchema }, ({ query }) =>
+  query.log === "platform" ? listPlatform(query) : listInbound(query),
+);

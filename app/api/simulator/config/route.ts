@@ -1,0 +1,8 @@
+// GET/POST /api/simulator/config — the demo simulator's fault knobs (404 in live mode); changes are audited
+import { simulatorKnobsPatchSchema } from "@/lib/dashboard/contracts/simulator";
+import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/dashboard/simulator-knobs";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const GET = operatorRoute({}, () => readSimulatorKnobs());
+
+export const POST = operatorRoute({ body: simulatorKnobsPatchSchema }, ({ body, actor }) => saveSimulatorKnobs(body, actor));

@@ -1,0 +1,40 @@
+import { z } from "zod";
+
+// The simulator's fault knobs the Settings page edits in demo mode (GET/POST /api/simulator/config).
+// A subset of the simulator's own config: shares between 0 and 1, and the webhook delay range.
+
+const rate = z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" });
+const ms = z.number({ error: "must be a number" }).int({ error: "must be whole milliseconds" }).min(0).max(3_600_000);
+
+export const simulatorKnobsSchema = z.object({
+  failureRate: rate,
+  retryableShare: rate,
+  itemFailureRate: rate,
+  rateLimitRate: rate,
+  serverErrorRate: rate,
+  slowResponseRate: rate,
+  webhookDropRate: rate,
+  webhookDuplicateRate: rate,
+  webhookDelayRate: rate,
+  earlyWebhookRate: rate,
+  webhookDelayMs: z.tuple([ms, ms]).refine(([min, max]) => min <= max, { error: "the shortest delay must not exceed the longest" }),
+});
+export type SimulatorKnobs = z.infer<typeof simulatorKnobsSchema>;
+export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs">;
+
+/** A save sends any subset; unknown names are refused so a typo cannot pass silently. */
+export const simulatorKnobsPatchSchema = simulatorKnobsSchema.partial().strict();
+export type SimulatorKnobsPatch = z.infer<typeof simulatorKnobsPatchSchema>;
+
+export const RATE_KNOBS = [
+  { name: "failureRate", label: "Jobs that fail", hint: "share of jobs that end failed" },
+  { name: "retryableShare", label: "Failed jobs that are retryable", hint: "Tally resubmits these" },
+  { name: "itemFailureRate", label: "Batch and crawl items that fail", hint: "inside a job that completes" },
+  { name: "rateLimitRate", label: "API calls answered 429", hint: "with Retry-After" },
+  { name: "serverErrorRate", label: "API calls answered 5xx", hint: "the client retries reads" },
+  { name: "slowResponseRate", label: "Slow API answers", hint: "tests the client's timeouts" },
+  { name: "webhookDropRate", label: "Webhooks never sent", hint: "reconciliation must catch these" },
+  { name: "webhookDuplicateRate", label: "Webhooks sent twice", hint: "idempotency must absorb these" },
+  { name: "webhookDelayRate", label: "Webhooks delayed", hint: "by a draw from the delay range below" },
+  { name: "earlyWebhookRate", label: "Webhooks sent before the job settles", hint: "the worker must wait for it" },
+] as const satisfies readonly { name: RateKnob; label: string; hint: string }[];
