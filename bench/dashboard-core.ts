@@ -30,18 +30,28 @@ function samples(file: string) {
     const at = (q: string, ...args: unknown[]) => rowSchema.parse(sql.prepare(q).get(...args));
     const jobs = z.object({ n: z.number() }).parse(sql.prepare(`SELECT COUNT(*) n FROM "Job"`).get()).n;
     const inbound = z.object({ n: z.number() }).parse(sql.prepare(`SELECT MAX(id) n FROM "InboundDelivery"`).get()).n;
-    const midJob = at(`SELECT id, createdAt t FROM "Job" ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`, Math.floor(jobs / 2));
+    const jobAt = (offset: number) => at(`SELECT id, createdAt t FROM "Job" ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`, offset);
+    const midJob = jobAt(Math.floor(jobs / 2));
+    const lateJob = jobAt(Math.floor(jobs * 0.95));
     const url = z.object({ url: z.string() }).parse(sql.prepare(`SELECT url FROM "Job" WHERE id = ?`).get(midJob.id)).url;
     const midInbound = at(`SELECT id, receivedAt t FROM "InboundDelivery" WHERE id = ?`, Math.floor(inbound / 2));
-    return { jobs, midJob: { id: String(midJob.id), at: new Date(midJob.t) }, url, midInbound: { id: Number(midInbound.id), at: new Date(midInbound.t) } };
+    const newest = z.object({ t: z.string() }).parse(sql.prepare(`SELECT MAX(createdAt) t FROM "Job"`).get()).t;
+    const cursorOf = (r: z.infer<typeof rowSchema>) => ({ id: String(r.id), createdAt: new Date(r.t) });
+    return { newest: Date.parse(newest), jobs, midJob: { id: String(midJob.id), at: new Date(midJob.t) }, deepest: cursorOf(lateJob), url, midInbound: { id: Number(midInbound.id), at: new Date(midInbound.t) } };
   } finally {
     sql.close();
   }
 }
 
-export function dashboardCases(file: string): Case[] {
+/**
+ * The cases, on the data's clock: "now" is the newest row's time, so "last hour", the overview's
+ * windows and the 401 spike mean what they meant when the database was seeded, however long ago.
+ * Every function that takes a clock is given it; the others do not depend on one.
+ */
+export function dashboardCases(file: string): { now: Date; cases: Case[] } {
   const s = samples(file);
-  const now = Date.now();
+  const now = s.newest + 1000;
+  const clock = new Date(now);
   const day = 86_400_000;
   const jobs = (raw: Record<string, string>) => {
     const parsed = parseJobsSearch(raw);
@@ -51,11 +61,11 @@ export function dashboardCases(file: string): Case[] {
   const deep = jobCursor({ createdAt: s.midJob.at, id: s.midJob.id });
   const inbound = (raw: Record<string, string>) => {
     const q = deliveryQuerySchema.parse({ ...raw, log: "inbound" });
-    return async () => (await listInbound(q)).items.length;
+    return async () => (await listInbound(q, clock)).items.length;
   };
   const platform = (raw: Record<string, string>) => {
     const q = deliveryQuerySchema.parse({ ...raw, log: "platform" });
-    return async () => (await listPlatform(q)).items.length;
+    return async () => (await listPlatform(q, clock)).items.length;
   };
   const dead = (raw: Record<string, string>) => {
     const q = deadLetterListQuerySchema.parse(raw);
@@ -63,7 +73,7 @@ export function dashboardCases(file: string): Case[] {
   };
   const iso = (ms: number) => new Date(ms).toISOString();
   const fragment = new URL(s.url).hostname;
-  return [
+  const cases: Case[] = [
     { page: "Jobs", name: "first page (newest 50)", run: jobs({}) },
     { page: "Jobs", name: "status = failed", run: jobs({ status: "failed" }) },
     { page: "Jobs", name: "status = processing (rare)", run: jobs({ status: "processing" }) },
@@ -73,6 +83,7 @@ export function dashboardCases(file: string): Case[] {
     { page: "Jobs", name: "time range (one day, 10 days ago)", run: jobs({ from: iso(now - 11 * day), to: iso(now - 10 * day) }) },
     { page: "Jobs", name: "oldest first", run: jobs({ sort: "oldest" }) },
     { page: "Jobs", name: `deep keyset page (row ${Math.floor(s.jobs / 2).toLocaleString("en-US")})`, run: jobs({ cursor: deep }) },
+    { page: "Jobs", name: `deeper keyset page (row ${Math.floor(s.jobs * 0.95).toLocaleString("en-US")})`, run: jobs({ cursor: jobCursor(s.deepest) }) },
     { page: "Jobs", name: "deep keyset page, kind = batch", run: jobs({ cursor: deep, kind: "batch" }) },
     { page: "Jobs", name: "status + kind + time range", run: jobs({ status: "completed", kind: "extract", from: iso(now - 3 * day) }) },
     { page: "Jobs", name: "search by job id", run: jobs({ q: s.midJob.id }) },
@@ -80,6 +91,7 @@ export function dashboardCases(file: string): Case[] {
     { page: "Jobs", name: `search by URL fragment (${fragment})`, run: jobs({ q: fragment }) },
     { page: "Jobs", name: "search with no match", run: jobs({ q: "no-such-page-anywhere" }) },
     { page: "Jobs API", name: "GET /api/jobs first page", run: async () => (await listJobs(jobListQuerySchema.parse({}))).items.length },
+    { page: "Jobs API", name: "GET /api/jobs deep cursor (row 95%)", run: async () => (await listJobs(jobListQuerySchema.parse({ cursor: jobCursor(s.deepest) }))).items.length },
     { page: "Deliveries", name: "inbound first page", run: inbound({}) },
     { page: "Deliveries", name: "inbound status = 401", run: inbound({ status: "401" }) },
     { page: "Deliveries", name: "inbound status = 4xx", run: inbound({ status: "4xx" }) },
@@ -96,10 +108,11 @@ export function dashboardCases(file: string): Case[] {
     { page: "Dead letters", name: "error code filter", run: dead({ state: "all", errorCode: "TARGET_NOT_FOUND" }) },
     { page: "Operations", name: "run history", run: async () => (await listRuns(historyQuerySchema.parse({}))).items.length },
     { page: "Operations", name: "run history, kind = replay", run: async () => (await listRuns(historyQuerySchema.parse({ kind: "replay" }))).items.length },
-    { page: "Overview", name: "overview (uncached)", run: async () => (await computeOverview(new Date())).ledger.known },
-    { page: "Subscriptions", name: "401 chart, last hour", run: async () => (await unauthorizedChart(unauthorizedQuerySchema.parse({}))).points.length },
-    { page: "Subscriptions", name: "401 chart, last 24 h", run: async () => (await unauthorizedChart(unauthorizedQuerySchema.parse({ minutes: 1440 }))).points.length },
+    { page: "Overview", name: "overview (uncached)", run: async () => (await computeOverview(clock)).ledger.known },
+    { page: "Subscriptions", name: "401 chart, last hour", run: async () => (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({}), now: clock })).points.length },
+    { page: "Subscriptions", name: "401 chart, last 24 h", run: async () => (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({ minutes: 1440 }), now: clock })).points.length },
   ];
+  return { now: clock, cases };
 }
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;

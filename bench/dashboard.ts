@@ -42,8 +42,10 @@ async function main(): Promise<void> {
   const { dashboardCases, dashboardTable, timeCases } = await import("./dashboard-core");
   const fmt = (v: number) => v.toLocaleString("en-US");
   say(`${machine()}\nDatabase ${file} (${(statSync(file).size / 1e9).toFixed(2)} GB): ${fmt(counts.jobs)} jobs, ${fmt(counts.inbound)} inbound deliveries, ${fmt(counts.platform)} platform deliveries, ${fmt(counts.deadLetters)} dead letters, ${fmt(counts.runs)} operation runs`);
+  const { now, cases } = dashboardCases(file);
+  say(`Clock: ${now.toISOString()} (the newest row's time, so time windows match the seeded data).`);
   say(`Each query: ${values.warmup} warm-up runs, then ${values.runs} timed runs in one process (server-side time of the lib call, no HTTP).\n`);
-  const rows = await timeCases(dashboardCases(file), {
+  const rows = await timeCases(cases, {
     runs: Number(values.runs),
     warmup: Number(values.warmup),
     onResult: (t) => say(`  ${t.page} · ${t.name}: median ${t.medianMs.toFixed(1)} ms, p95 ${t.p95Ms.toFixed(1)} ms${t.over ? "  <-- over 300 ms" : ""}`),
