@@ -76,9 +76,13 @@ describe("jobs keyset pagination", () => {
     await db().job.delete({ where: { id: "job-new" } });
   });
 
-  it("searches by exact job id or part of the URL", async () => {
+  it("searches by exact job id, or by the start of the URL with or without its scheme", async () => {
+    const urls = async (q: string) => (await listJobsPage(parseJobsSearch({ q }).query)).items.map((j) => j.url).sort();
     expect((await listJobsPage(parseJobsSearch({ q: "job-07" }).query)).items.map((j) => j.id)).toEqual(["job-07"]);
-    expect((await listJobsPage(parseJobsSearch({ q: "/page/12" }).query)).items.map((j) => j.url)).toEqual(["https://example.com/page/12"]);
+    expect(await urls("https://example.com/page/12")).toEqual(["https://example.com/page/12"]);
+    expect(await urls("example.com/page/2")).toEqual(["https://example.com/page/2", ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29].map((i) => `https://example.com/page/${i}`)].sort());
+    expect(await urls("example.com")).toHaveLength(30);
+    expect(await urls("no-such-thing")).toEqual([]);
   });
 
   it("bad query values are reported in words and dropped; the rest of the filter still applies", () => {

@@ -60,7 +60,7 @@ export function JobFilters({ params }: { params: Record<string, string> }) {
     <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Filter jobs">
       <label className="flex min-w-56 flex-1 flex-col text-xs font-medium text-slate-700">
         Search job id or URL
-        <input name="q" type="search" defaultValue={params.q ?? ""} className={field} placeholder="job id, or part of a URL" />
+        <input name="q" type="search" defaultValue={params.q ?? ""} className={field} placeholder="job id, or a URL’s start (https:// optional)" />
       </label>
       <Select name="status" label="Platform status" value={params.status} options={STATUSES} />
       <Select name="outcome" label="Outcome" value={params.outcome} options={OUTCOMES} />

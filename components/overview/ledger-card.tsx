@@ -1,3 +1,4 @@
+import Link from "next/link";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/figures";
 import type { Overview } from "@/lib/dashboard/overview";
@@ -34,7 +35,9 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
             <span className="font-semibold tabular-nums" data-testid={`ledger-${p.key}`}>
               {formatCount(byOutcome[p.key])}
             </span>{" "}
-            {p.label}
+            <Link href={`/jobs?outcome=${p.key}`} className="underline decoration-slate-300 hover:decoration-slate-600">
+              {p.label}
+            </Link>
           </span>
         ))}
         {unaccounted > 0 && (

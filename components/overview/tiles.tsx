@@ -46,6 +46,18 @@ export function DeadLettersTile({ open }: { open: number }) {
   );
 }
 
+// The reconciler's summary counters, in words; a counter not listed here is shown by its name.
+const RECONCILE_LABELS: Record<string, string> = {
+  listed: "jobs listed on the platform",
+  enqueued: "missing outcomes found and queued",
+  alreadyDone: "already had an outcome",
+  alreadyQueued: "already queued",
+  stillRunning: "still running",
+  tooRecent: "settled too recently to judge",
+  created: "unknown to Tally before",
+  pages: "pages read",
+};
+
 export function ReconcileTile({ run }: { run: Overview["lastReconciliation"] }) {
   return (
     <Card title="Last reconciliation" actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>
@@ -58,10 +70,10 @@ export function ReconcileTile({ run }: { run: Overview["lastReconciliation"] }) 
           </p>
           {run.error && <p className="break-words text-red-700">{run.error}</p>}
           {run.figures.length > 0 && (
-            <dl className="grid grid-cols-2 gap-x-4 gap-y-1">
+            <dl className="space-y-0.5">
               {run.figures.map((f) => (
                 <div key={f.name} className="flex justify-between gap-2">
-                  <dt className="truncate text-slate-600">{f.name}</dt>
+                  <dt className="text-slate-600">{RECONCILE_LABELS[f.name] ?? f.name}</dt>
                   <dd className="font-medium tabular-nums">{f.value}</dd>
                 </div>
               ))}

@@ -1,11 +1,14 @@
 import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
+import { getConfig } from "../config";
 import { db } from "../db";
 import { BadRequest } from "../errors";
 
 // Dead letters for the dashboard: a filter shared by the list and the bulk actions, keyset pages
-// on (createdAt, id) newest first, and the figures the filter form offers.
+// newest first, and the values the filter form offers. Pages are keyed on the id alone: ids grow with
+// createdAt (autoincrement, default now()), and the primary key serves every filter without a sort
+// (DeadLetter has no createdAt-only index; with "all states" a createdAt order sorted every row).
 
 const blankToUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optionalText = (max: number) => z.preprocess(blankToUndefined, z.string().trim().max(max).optional());
@@ -36,16 +39,35 @@ export function filterWhere(f: DeadLetterFilter): Prisma.DeadLetterWhereInput {
   };
 }
 
-const cursorSchema = z.tuple([z.iso.datetime(), z.coerce.number().int().positive()]);
+const cursorSchema = z.tuple([z.literal("dl"), z.coerce.number().int().positive()]);
 
-export function encodeCursor(createdAt: Date, id: number): string {
-  return Buffer.from(`${createdAt.toISOString()}|${id}`).toString("base64url");
+export function encodeCursor(id: number): string {
+  return Buffer.from(`dl|${id}`).toString("base64url");
 }
 
-function decodeCursor(cursor: string): { createdAt: Date; id: number } {
+function decodeCursor(cursor: string): number {
   const parsed = cursorSchema.safeParse(Buffer.from(cursor, "base64url").toString("utf8").split("|"));
   if (!parsed.success) throw new BadRequest("The page cursor is not valid; start again from the first page");
-  return { createdAt: new Date(parsed.data[0]), id: parsed.data[1] };
+  return parsed.data[1];
+}
+
+// The filter form's choices change only when new kinds of failure appear; counting them on every
+// refresh would read every dead letter twice.
+const FACETS_MS = 30_000;
+const facetHolder = globalThis as unknown as { __tallyDlFacets?: Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }> };
+
+function facets(): Promise<DeadLetterPage["facets"]> {
+  facetHolder.__tallyDlFacets ??= new Map();
+  const key = getConfig().DATABASE_URL;
+  const cached = facetHolder.__tallyDlFacets.get(key);
+  if (cached && Date.now() - cached.at < FACETS_MS) return cached.value;
+  const value = Promise.all([
+    db().deadLetter.groupBy({ by: ["kind"], orderBy: { kind: "asc" } }),
+    db().deadLetter.groupBy({ by: ["errorCode"], where: { errorCode: { not: null } }, orderBy: { errorCode: "asc" } }),
+  ]).then(([kinds, codes]) => ({ kinds: kinds.map((k) => k.kind), errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])) }));
+  facetHolder.__tallyDlFacets.set(key, { at: Date.now(), value });
+  value.catch(() => facetHolder.__tallyDlFacets?.delete(key));
+  return value;
 }
 
 export type DeadLetterRow = {
@@ -75,15 +97,12 @@ export type DeadLetterPage = {
 export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLetterPage> {
   const where = filterWhere(q);
   const after = q.cursor ? decodeCursor(q.cursor) : null;
-  const page: Prisma.DeadLetterWhereInput = after
-    ? { AND: [where, { OR: [{ createdAt: { lt: after.createdAt } }, { createdAt: after.createdAt, id: { lt: after.id } }] }] }
-    : where;
+  const page: Prisma.DeadLetterWhereInput = after ? { AND: [where, { id: { lt: after } }] } : where;
   const client = db();
-  const [rows, total, kinds, codes] = await Promise.all([
-    client.deadLetter.findMany({ where: page, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: q.limit + 1 }),
+  const [rows, total, choices] = await Promise.all([
+    client.deadLetter.findMany({ where: page, orderBy: { id: "desc" }, take: q.limit + 1 }),
     client.deadLetter.count({ where }),
-    client.deadLetter.groupBy({ by: ["kind"], orderBy: { kind: "asc" } }),
-    client.deadLetter.groupBy({ by: ["errorCode"], where: { errorCode: { not: null } }, orderBy: { errorCode: "asc" } }),
+    facets(),
   ]);
   const more = rows.length > q.limit;
   const shown = rows.slice(0, q.limit);
@@ -113,8 +132,8 @@ export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLette
       createdAt: r.createdAt.toISOString(),
       job: (r.jobId && jobs.get(r.jobId)) || null,
     })),
-    nextCursor: more && last ? encodeCursor(last.createdAt, last.id) : null,
+    nextCursor: more && last ? encodeCursor(last.id) : null,
     total,
-    facets: { kinds: kinds.map((k) => k.kind), errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])) },
+    facets: choices,
   };
 }
