@@ -73,7 +73,11 @@ async function searchWhere(q: string): Promise<Prisma.JobWhereInput> {
   const ranges: Prisma.JobWhereInput[] = prefixes.map((p) => ({ url: { gte: p, lt: p + TOP } }));
   // One bounded query per term, each a plain index range (an OR of them made SQLite gather every
   // match first: 0.7 s for a whole site); a few matches are then ordered and paged by time.
-  const lists = await Promise.all([{ id: q }, ...ranges].map((where) => db().job.findMany({ where, select: { id: true }, take: CANDIDATES + 1 })));
+  // Ordered by url: Prisma adds ORDER BY id to any `take`, which made SQLite sort every match.
+  const lists = await Promise.all([
+    db().job.findMany({ where: { id: q }, select: { id: true } }),
+    ...ranges.map((where) => db().job.findMany({ where, select: { id: true }, orderBy: { url: "asc" }, take: CANDIDATES + 1 })),
+  ]);
   const ids = new Set(lists.flat().map((h) => h.id));
   if (ids.size <= CANDIDATES) return { id: { in: [...ids] } };
   // Thousands match (a whole site): dense enough that walking jobs newest first finds a page at
