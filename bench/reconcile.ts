@@ -78,7 +78,7 @@ async function main(): Promise<void> {
       TALLY_API_RPS: String(RPS), TALLY_LOG_LEVEL: "error", TALLY_WORKER: "off",
     });
     const { startReconcile } = await import("@/lib/pipeline/reconcile");
-    const { getScraperClient } = await import("@/lib/pipeline/platform");
+    const { flushApiCalls, getScraperClient } = await import("@/lib/pipeline/platform");
     const { dbReady, disconnectAll } = await import("@/lib/db");
     await dbReady();
 
@@ -93,6 +93,8 @@ async function main(): Promise<void> {
     const run = await (await startReconcile({}, "bench")).done;
     const seconds = (performance.now() - t0) / 1000;
     const summary = z.object({ listed: z.number(), enqueued: z.number(), alreadyDone: z.number(), pages: z.number() }).parse(run.summary);
+    // Write the pending API call counts now: their flush timer must not fire after the database is gone.
+    await flushApiCalls();
     await disconnectAll();
 
     const sql = new Database(file, { readonly: true });
