@@ -75,6 +75,10 @@ describe("retry", () => {
     expect(item).toMatchObject({ kind: "process_job", state: "ready", dedupeKey: "job:stuck-1" });
     expect(await db().deadLetter.findUniqueOrThrow({ where: { id: a! } })).toMatchObject({ state: "retried", resolvedBy: "op" });
     expect((await db().auditLog.findFirstOrThrow({ where: { action: "dead_letters.retry" } })).ok).toBe(true);
+    // A second dead letter for the same job while its item is still live: nothing queued twice.
+    const [again] = await seed([{ jobId: "stuck-1" }]);
+    expect((await retryDeadLetters({ ids: [again!] }, "op")).results[0]?.result).toBe("already_queued");
+    expect(await db().queueItem.count({ where: { jobId: "stuck-1" } })).toBe(1);
     await db().queueItem.deleteMany({ where: { jobId: "stuck-1" } }); // the platform has never heard of it
   });
 

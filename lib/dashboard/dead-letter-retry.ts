@@ -49,13 +49,14 @@ export async function retryDeadLetter(id: number, actor: string): Promise<RetryR
 }
 
 async function requeue(dl: DeadLetter, job: Job, actor: string): Promise<RetryResult> {
-  const ok = await db().$transaction(async (tx) => {
-    if (!(await claim(tx, dl, actor, "queued again"))) return false;
-    await enqueue(tx, "process_job", { jobId: job.id, kind: job.kind, deliveryId: null, source: SOURCE }, { jobId: job.id, dedupeKey: `job:${job.id}` });
+  return db().$transaction(async (tx): Promise<RetryResult> => {
+    if (!(await claim(tx, dl, actor, "queued again"))) return { result: "skipped", message: "no longer open" };
+    const added = await enqueue(tx, "process_job", { jobId: job.id, kind: job.kind, deliveryId: null, source: SOURCE }, { jobId: job.id, dedupeKey: `job:${job.id}` });
+    // A live item for the job (a webhook or reconciliation got there first) will do the same work.
+    if (!added) return { result: "already_queued" };
     await addEvent(tx, job.id, "enqueued", { by: actor, reason: `dead letter ${dl.id} retried` });
-    return true;
+    return { result: "requeued" };
   });
-  return ok ? { result: "requeued" } : { result: "skipped", message: "no longer open" };
 }
 
 async function revive(dl: DeadLetter, actor: string): Promise<RetryResult> {
