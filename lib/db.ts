@@ -1,5 +1,6 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { getConfig } from "./config";
 
@@ -8,9 +9,31 @@ import { getConfig } from "./config";
 
 const omit = { subscription: { secret: true, previousSecret: true } } as const;
 
+/**
+ * The adapter opens transactions with a deferred BEGIN. In WAL mode a deferred transaction that
+ * reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another connection (the receiver's,
+ * another worker process) committed in between — and busy_timeout cannot help. BEGIN IMMEDIATE
+ * takes the write lock up front (waiting up to the busy timeout), so read-then-write is safe.
+ */
+class ImmediateTransactions extends PrismaBetterSQLite3 {
+  override async connect() {
+    const adapter = await super.connect();
+    const conn: unknown = Reflect.get(adapter, "client");
+    if (conn instanceof Database) {
+      const prepare = conn.prepare.bind(conn);
+      conn.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof conn.prepare;
+    } else {
+      throw new Error("unexpected SQLite adapter shape: cannot enforce BEGIN IMMEDIATE");
+    }
+    return adapter;
+  }
+}
+
 function create(url: string) {
-  const adapter = new PrismaBetterSQLite3({ url, timeout: 5000 });
-  const client = new PrismaClient({ adapter, omit });
+  const adapter = new ImmediateTransactions({ url, timeout: 5000 });
+  // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
+  // must not turn a slow commit into a failed rotation.
+  const client = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
   // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
   const ready = (async () => {
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
