@@ -104,6 +104,17 @@ describe("401s per minute", () => {
     ]);
   });
 
+  it("ends the spike when deliveries are accepted again, or when a rotation came after the last 401", async () => {
+    const accepted = await db().inboundDelivery.create({ data: row("sub-extract", 200, at(0, -0.5)) });
+    expect((await unauthorizedChart({ now: NOW })).spikes).toEqual([]);
+    await db().inboundDelivery.delete({ where: { id: accepted.id } });
+
+    await db().subscription.update({ where: { id: "sub-extract" }, data: { rotatedAt: at(0, -0.5) } });
+    expect((await unauthorizedChart({ now: NOW })).spikes).toEqual([]);
+    await db().subscription.update({ where: { id: "sub-extract" }, data: { rotatedAt: at(4) } });
+    expect((await unauthorizedChart({ now: NOW })).spikes).toHaveLength(1);
+  });
+
   it("sees the recovery: no spike once the 401s are older than five minutes", async () => {
     const later = new Date(NOW.getTime() + 10 * MIN);
     const chart = await unauthorizedChart({ now: later });

@@ -66,12 +66,20 @@ export async function unauthorizedChart({ minutes = 60, now = new Date() }: { mi
   for (const s of subscriptions) {
     const mine = counted.filter((r) => r.subscriptionId === s.id);
     const recent = mine.filter((r) => r.receivedAt.getTime() >= recentFrom).length;
-    if (recent < SPIKE_THRESHOLD) continue;
+    const last401 = mine[0]?.receivedAt;
+    if (recent < SPIKE_THRESHOLD || !last401) continue;
+    // A rotation or a secret set after the last 401 is the fix already under way (its replay follows).
+    if (s.rotatedAt && s.rotatedAt > last401) continue;
+    const lastOk = await lastAccepted(s.id, new Date(first));
+    // Deliveries going through again after the last 401: the spike is over.
+    if (lastOk && lastOk > last401) continue;
+    const sinceOk = mine.filter((r) => !lastOk || r.receivedAt > lastOk);
     spikes.push({
       subscriptionId: s.id,
       eventType: s.eventType,
       recent,
-      since: (await spikeStart(s.id, mine.map((r) => r.receivedAt), new Date(first))).toISOString(),
+      // the first 401 after the last accepted delivery: where the current run of failures began
+      since: (sinceOk[sinceOk.length - 1]?.receivedAt ?? last401).toISOString(),
       lastRotationAt: s.rotatedAt?.toISOString() ?? null,
     });
   }
@@ -87,16 +95,12 @@ export async function unauthorizedChart({ minutes = 60, now = new Date() }: { mi
   };
 }
 
-/**
- * The first 401 after the subscription's last accepted delivery: where the current run of failures
- * began. Looked for within the chart's window only, so a long outage cannot turn it into a long scan.
- */
-async function spikeStart(subscriptionId: string, newestFirst: Date[], windowStart: Date): Promise<Date> {
-  const lastOk = await db().inboundDelivery.findFirst({
+/** The subscription's last accepted delivery, looked for within the chart's window only (bounded read). */
+async function lastAccepted(subscriptionId: string, windowStart: Date): Promise<Date | undefined> {
+  const row = await db().inboundDelivery.findFirst({
     where: { subscriptionId, status: { gte: 200, lte: 299 }, receivedAt: { gte: windowStart } },
     orderBy: { receivedAt: "desc" },
     select: { receivedAt: true },
   });
-  const after = newestFirst.filter((d) => !lastOk || d > lastOk.receivedAt);
-  return after[after.length - 1] ?? newestFirst[0] ?? new Date();
+  return row?.receivedAt;
 }

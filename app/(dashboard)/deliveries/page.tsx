@@ -1,13 +1,25 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { deliveryKeys } from "@/components/deliveries/keys";
+import { parseDeliveryFilter } from "@/lib/dashboard/contracts/deliveries";
+import { deliveriesPage } from "@/lib/dashboard/deliveries";
+import { DeliveriesClient } from "./client";
 
 export const metadata: Metadata = { title: "Deliveries" };
 
-export default function Page() {
+export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+  const { filter, problem } = parseDeliveryFilter(await searchParams);
+  const data = await deliveriesPage(filter);
+  const queries = new QueryClient();
+  queries.setQueryData(deliveryKeys.inbound(filter), data.inbound);
+  queries.setQueryData(deliveryKeys.platform(filter), data.platform);
   return (
     <>
       <PageHeader title="Deliveries" />
-      <EmptyState title="No deliveries have reached the receiver yet." />
+      <HydrationBoundary state={dehydrate(queries)}>
+        <DeliveriesClient filter={filter} filterProblem={problem} subscriptions={data.subscriptions} />
+      </HydrationBoundary>
     </>
   );
 }

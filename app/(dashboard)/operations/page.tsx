@@ -1,13 +1,23 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { operationKeys } from "@/components/operations/keys";
+import { operationsPage } from "@/lib/dashboard/operations-view";
+import { OperationsClient } from "./client";
 
 export const metadata: Metadata = { title: "Operations" };
 
-export default function Page() {
+export default async function Page() {
+  const data = await operationsPage();
+  const queries = new QueryClient();
+  queries.setQueryData(operationKeys.history({}), data.history);
+  queries.setQueryData(operationKeys.audit({}), data.audit);
   return (
     <>
       <PageHeader title="Operations" />
-      <EmptyState title="No operation runs yet." />
+      <HydrationBoundary state={dehydrate(queries)}>
+        <OperationsClient />
+      </HydrationBoundary>
     </>
   );
 }

@@ -1,13 +1,41 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
+import { settingsKeys } from "@/components/settings/keys";
+import { ModeSummary } from "@/components/settings/mode-summary";
+import { Card } from "@/components/ui/card";
+import { settingsView } from "@/lib/dashboard/settings";
+import { SimulatorKnobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Settings" };
 
-export default function Page() {
+export default async function Page() {
+  const view = await settingsView();
+  const queries = new QueryClient();
+  if (view.knobs) queries.setQueryData(settingsKeys.simulator(), view.knobs);
   return (
     <>
       <PageHeader title="Settings" />
-      <EmptyState title="The effective configuration." />
+      <div className="space-y-6">
+        <Card title="Mode">
+          <ModeSummary view={view} />
+        </Card>
+        {view.mode === "demo" && (
+          <Card title="Simulator faults">
+            <HydrationBoundary state={dehydrate(queries)}>
+              <SimulatorKnobsClient initialError={view.knobsError} />
+            </HydrationBoundary>
+          </Card>
+        )}
+        <Card title="Webhook secrets">
+          <SecretsTable subscriptions={view.subscriptions} />
+        </Card>
+        <Card title="Effective configuration">
+          <p className="mb-3 text-sm text-slate-600">Read from the environment at start-up; change a variable and restart to change it.</p>
+          <ConfigTable settings={view.settings} />
+        </Card>
+      </div>
     </>
   );
 }

@@ -1,13 +1,23 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
-import { EmptyState, PageHeader } from "@/components/empty-state";
+import { PageHeader } from "@/components/empty-state";
+import { CHART_MINUTES, subscriptionKeys } from "@/components/subscriptions/keys";
+import { subscriptionsPage } from "@/lib/dashboard/subscriptions-view";
+import { SubscriptionsClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks & secrets" };
 
-export default function Page() {
+export default async function Page() {
+  const data = await subscriptionsPage(CHART_MINUTES);
+  const queries = new QueryClient();
+  queries.setQueryData(subscriptionKeys.list(), data.subscriptions);
+  queries.setQueryData(subscriptionKeys.unauthorized(CHART_MINUTES), data.chart);
   return (
     <>
       <PageHeader title="Webhooks & secrets" />
-      <EmptyState title="No webhook subscriptions are registered yet." />
+      <HydrationBoundary state={dehydrate(queries)}>
+        <SubscriptionsClient />
+      </HydrationBoundary>
     </>
   );
 }

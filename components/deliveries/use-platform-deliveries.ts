@@ -1,0 +1,22 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { filterToParams, platformPageSchema, type DeliveryFilter, type PlatformPage } from "@/lib/dashboard/contracts/deliveries";
+import { getParsed } from "@/lib/client/parsed";
+import { deliveryKeys } from "./keys";
+
+export function fetchPlatform(filter: DeliveryFilter, cursor: string | undefined, signal?: AbortSignal): Promise<PlatformPage> {
+  const p = filterToParams(filter);
+  p.set("log", "platform");
+  if (cursor) p.set("cursor", cursor);
+  return getParsed(`/api/deliveries?${p}`, platformPageSchema, signal);
+}
+
+export function usePlatformDeliveries(filter: DeliveryFilter, cursor: string | undefined, live: boolean) {
+  return useQuery({
+    queryKey: deliveryKeys.platform(filter, cursor),
+    queryFn: ({ signal }) => fetchPlatform(filter, cursor, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: live && !cursor ? 10_000 : false,
+  });
+}

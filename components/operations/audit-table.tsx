@@ -1,0 +1,39 @@
+"use client";
+
+import { errorText } from "@/lib/client/parsed";
+import { Badge } from "@/components/ui/badge";
+import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
+import { ErrorNotice } from "@/components/ui/feedback";
+import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { Time } from "@/components/ui/time";
+import { useAuditLog } from "./use-audit-log";
+
+/** Who did what: every operator action of every page lands here. */
+export function AuditTable() {
+  const pages = useCursorStack("audit");
+  const { data, error } = useAuditLog({ cursor: pages.cursor });
+  return (
+    <div>
+      {error && <ErrorNotice title="Could not load the audit log" message={errorText(error)} />}
+      <Table caption="Operator actions, newest first">
+        <thead>
+          <tr><Th>When</Th><Th>Who</Th><Th>Action</Th><Th>Target</Th><Th>Result</Th><Th>Detail</Th></tr>
+        </thead>
+        <tbody className="divide-y divide-slate-100">
+          {data?.items.map((a) => (
+            <tr key={a.id}>
+              <Td className="whitespace-nowrap"><Time iso={a.at} /></Td>
+              <Td>{a.actor}</Td>
+              <Td className="font-mono text-xs">{a.action}</Td>
+              <Td className="font-mono text-xs">{a.target ?? "—"}</Td>
+              <Td><Badge tone={a.ok ? "good" : "bad"}>{a.ok ? "ok" : "failed"}</Badge></Td>
+              <Td className="max-w-md break-all font-mono text-xs text-slate-600">{a.detail ?? ""}</Td>
+            </tr>
+          ))}
+          {data && data.items.length === 0 && <EmptyRow colSpan={6}>No operator actions yet.</EmptyRow>}
+        </tbody>
+      </Table>
+      <CursorPager label="Audit log" page={pages.page} nextCursor={data?.nextCursor} onOlder={pages.older} onNewer={pages.newer} onNewest={pages.newest} />
+    </div>
+  );
+}

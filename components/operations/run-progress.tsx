@@ -1,0 +1,46 @@
+"use client";
+
+import Link from "next/link";
+import type { Run } from "@/lib/dashboard/contracts/operations";
+import { errorText } from "@/lib/client/parsed";
+import { Badge } from "@/components/ui/badge";
+import { ErrorNotice } from "@/components/ui/feedback";
+import { RunFacts } from "./run-facts";
+import { useOperationRun } from "./use-operation-run";
+
+const STATE_TONE = { running: "info", succeeded: "good", failed: "bad" } as const;
+
+export function RunStateBadge({ state }: { state: Run["state"] }) {
+  return <Badge tone={STATE_TONE[state]}>{state}</Badge>;
+}
+
+/** Live progress of one run, then its summary or its error; announced politely to screen readers. */
+export function RunProgress({ runId, title, onFinished }: { runId: string; title: string; onFinished?: (run: Run) => void }) {
+  const { data: run, error } = useOperationRun(runId, onFinished);
+  return (
+    <div className="mt-3 rounded-lg border border-slate-200 bg-slate-50 p-3" aria-live="polite" aria-busy={run?.state === "running"}>
+      <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
+        <span className="font-medium">{title}</span>
+        {run ? <RunStateBadge state={run.state} /> : <Badge>starting</Badge>}
+        {run?.state === "running" && <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-sky-600 border-t-transparent" />}
+        <Link href="/operations" className="ml-auto text-xs text-brand-700 underline">
+          All runs
+        </Link>
+      </div>
+      {error && !run && <ErrorNotice title="Could not follow the run" message={errorText(error)} />}
+      {run?.state === "running" && (run.progress ? <RunFacts value={run.progress} /> : <p className="text-sm text-slate-600">Working…</p>)}
+      {run && run.state !== "running" && (
+        <>
+          {run.state === "failed" && <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />}
+          {run.summary ? (
+            <div className="mt-2">
+              <RunFacts value={run.summary} />
+            </div>
+          ) : (
+            run.state === "succeeded" && <p className="text-sm">Done.</p>
+          )}
+        </>
+      )}
+    </div>
+  );
+}

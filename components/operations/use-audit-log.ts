@@ -1,0 +1,21 @@
+"use client";
+
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { auditPageSchema, type AuditPage } from "@/lib/dashboard/contracts/audit";
+import { getParsed } from "@/lib/client/parsed";
+import { operationKeys, type AuditKey } from "./keys";
+
+export function fetchAudit(q: AuditKey, signal?: AbortSignal): Promise<AuditPage> {
+  const p = new URLSearchParams({ limit: "20" });
+  if (q.cursor) p.set("cursor", q.cursor);
+  return getParsed(`/api/audit?${p}`, auditPageSchema, signal);
+}
+
+export function useAuditLog(q: AuditKey) {
+  return useQuery({
+    queryKey: operationKeys.audit(q),
+    queryFn: ({ signal }) => fetchAudit(q, signal),
+    placeholderData: keepPreviousData,
+    refetchInterval: q.cursor ? false : 10_000,
+  });
+}

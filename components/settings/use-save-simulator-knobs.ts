@@ -1,0 +1,15 @@
+"use client";
+
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { simulatorKnobsSchema, type SimulatorKnobsPatch } from "@/lib/dashboard/contracts/simulator";
+import { postParsed } from "@/lib/client/parsed";
+import { settingsKeys } from "./keys";
+
+/** POST /api/simulator/config with the changed knobs; answers the simulator's knobs after the change. */
+export function useSaveSimulatorKnobs() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: (patch: SimulatorKnobsPatch) => postParsed("/api/simulator/config", simulatorKnobsSchema, patch),
+    onSuccess: (knobs) => client.setQueryData(settingsKeys.simulator(), knobs),
+  });
+}

@@ -1,0 +1,14 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { simulatorKnobsSchema, type SimulatorKnobs } from "@/lib/dashboard/contracts/simulator";
+import { getParsed } from "@/lib/client/parsed";
+import { settingsKeys } from "./keys";
+
+export function fetchSimulatorKnobs(signal?: AbortSignal): Promise<SimulatorKnobs> {
+  return getParsed("/api/simulator/config", simulatorKnobsSchema, signal);
+}
+
+export function useSimulatorKnobs(enabled: boolean) {
+  return useQuery({ queryKey: settingsKeys.simulator(), queryFn: ({ signal }) => fetchSimulatorKnobs(signal), enabled, staleTime: 30_000 });
+}

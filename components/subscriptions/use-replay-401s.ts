@@ -1,0 +1,12 @@
+"use client";
+
+import { useMutation } from "@tanstack/react-query";
+import { startedSchema } from "@/lib/dashboard/contracts/operations";
+import { postParsed } from "@/lib/client/parsed";
+
+/** POST /api/subscriptions/{id}/replay-401s → {runId}: replay the deliveries refused since the rotation. */
+export function useReplay401s() {
+  return useMutation({
+    mutationFn: (subscriptionId: string) => postParsed(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/replay-401s`, startedSchema),
+  });
+}
