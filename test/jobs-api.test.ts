@@ -88,7 +88,11 @@ describe("GET /api/jobs", () => {
     expect((await list("outcome=stored&kind=extract&limit=200")).items.length).toBe(44);
     expect((await list("outcome=stored&kind=batch")).items).toHaveLength(0);
     expect((await list("q=seed-007")).items.map((j) => j.jobId)).toEqual(["seed-007"]);
-    expect((await list("q=item/12")).items.map((j) => j.jobId).sort()).toEqual(["seed-012", "seed-120", "seed-121", "seed-122", "seed-123", "seed-124", "seed-125", "seed-126", "seed-127", "seed-128", "seed-129"]);
+    // URL search is by prefix (an index range), with or without the scheme
+    const twelves = ["seed-012", "seed-120", "seed-121", "seed-122", "seed-123", "seed-124", "seed-125", "seed-126", "seed-127", "seed-128", "seed-129"];
+    expect((await list("q=shop.example/item/12")).items.map((j) => j.jobId).sort()).toEqual(twelves);
+    expect((await list(`q=${encodeURIComponent("https://shop.example/item/12")}`)).items.map((j) => j.jobId).sort()).toEqual(twelves);
+    expect((await list("q=item/12")).items).toHaveLength(0);
     expect((await list("status=&q=")).items).toHaveLength(50);
   });
 

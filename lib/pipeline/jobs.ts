@@ -30,6 +30,14 @@ function decodeCursor(value: string): Cursor | null {
   }
 }
 
+const instant = optional(
+  z
+    .string()
+    .max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), { error: "must be a date and time, e.g. 2026-11-29T10:00:00Z" })
+    .transform((v) => new Date(v)),
+);
+
 export const jobListQuerySchema = z.object({
   status: optional(z.enum(JOB_STATUSES, { error: `must be one of ${JOB_STATUSES.join(", ")}` })),
   outcome: optional(z.enum(JOB_OUTCOMES, { error: `must be one of ${JOB_OUTCOMES.join(", ")}` })),
@@ -45,6 +53,9 @@ export const jobListQuerySchema = z.object({
     if (!c) ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
     return c ?? undefined;
   }),
+  from: instant,
+  to: instant,
+  sort: z.preprocess(blankAsUndefined, z.enum(["newest", "oldest"], { error: "must be newest or oldest" }).default("newest")),
 });
 export type JobListQuery = z.output<typeof jobListQuerySchema>;
 
@@ -73,25 +84,65 @@ function toView(j: Job) {
   };
 }
 
-export async function listJobs(query: JobListQuery): Promise<{ items: JobView[]; nextCursor: string | null }> {
+// Search is by job id (exact) or by URL prefix, the scheme optional ("example.com/docs" finds
+// "https://example.com/docs/…"): both are index lookups. A substring search ("contains") cannot
+// use an index, and when nothing matches it reads every job: 1.5 s at a million rows.
+const CANDIDATES = 500;
+const TOP = String.fromCodePoint(0x10ffff);
+
+async function searchWhere(q: string): Promise<Prisma.JobWhereInput> {
+  const prefixes = /^https?:\/\//i.test(q) ? [q] : [q, `https://${q}`, `http://${q}`];
+  const ranges: Prisma.JobWhereInput[] = prefixes.map((p) => ({ url: { gte: p, lt: p + TOP } }));
+  // One bounded query per term, each a plain index range (an OR of them made SQLite gather every
+  // match first: 0.7 s for a whole site); a few matches are then ordered and paged by time.
+  // Ordered by url: Prisma adds ORDER BY id to any `take`, which made SQLite sort every match.
+  const lists = await Promise.all([
+    db().job.findMany({ where: { id: q }, select: { id: true } }),
+    ...ranges.map((where) => db().job.findMany({ where, select: { id: true }, orderBy: { url: "asc" }, take: CANDIDATES + 1 })),
+  ]);
+  const ids = new Set(lists.flat().map((h) => h.id));
+  if (ids.size <= CANDIDATES) return { id: { in: [...ids] } };
+  // Thousands match (a whole site): dense enough that walking jobs newest first finds a page at
+  // once. LIKE keeps the planner on that walk; the same ranges would make it collect and sort them all.
+  return { OR: [{ id: q }, ...prefixes.map((p) => ({ url: { startsWith: p } }))] };
+}
+
+/** Filters, search, time range and keyset position as one Prisma query, shared by API and page. */
+export async function jobsQuery(query: JobListQuery) {
   const and: Prisma.JobWhereInput[] = [];
   if (query.status) and.push({ platformStatus: query.status });
   if (query.outcome) and.push({ outcome: query.outcome });
   if (query.kind) and.push({ kind: query.kind });
-  if (query.q) and.push({ OR: [{ id: query.q }, { url: { contains: query.q } }] });
+  if (query.q) and.push(await searchWhere(query.q));
+  if (query.from) and.push({ createdAt: { gte: query.from } });
+  if (query.to) and.push({ createdAt: { lt: query.to } });
+  const asc = query.sort === "oldest";
   const c = query.cursor;
   if (c) {
     const at = new Date(c.t);
-    and.push({ OR: [{ createdAt: { lt: at } }, { createdAt: at, id: { lt: c.i } }] });
+    // The plain range beside the OR lets SQLite seek the (createdAt, id) index to the cursor
+    // instead of walking it from the top: a deep page then costs what the first one does.
+    and.push(
+      asc
+        ? { createdAt: { gte: at }, OR: [{ createdAt: { gt: at } }, { id: { gt: c.i } }] }
+        : { createdAt: { lte: at }, OR: [{ createdAt: { lt: at } }, { id: { lt: c.i } }] },
+    );
   }
-  const rows = await db().job.findMany({
-    where: { AND: and },
-    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
-    take: query.limit + 1,
-  });
-  const page = rows.slice(0, query.limit);
+  const dir = asc ? ("asc" as const) : ("desc" as const);
+  return { where: { AND: and }, orderBy: [{ createdAt: dir }, { id: dir }], take: query.limit + 1 };
+}
+
+/** Cuts the one-extra row a keyset query reads into the page and the cursor of the next one. */
+export function toPage<T extends Pick<Job, "createdAt" | "id">>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
+  const page = rows.slice(0, limit);
   const last = page.at(-1);
-  return { items: page.map(toView), nextCursor: rows.length > query.limit && last ? encodeCursor(last) : null };
+  return { page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };
+}
+
+export async function listJobs(query: JobListQuery): Promise<{ items: JobView[]; nextCursor: string | null }> {
+  const rows = await db().job.findMany(await jobsQuery(query));
+  const { page, nextCursor } = toPage(rows, query.limit);
+  return { items: page.map(toView), nextCursor };
 }
 
 /** One job with its timeline; NotFound when Tally has never heard of it. */
