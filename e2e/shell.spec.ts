@@ -17,7 +17,7 @@ test("every section renders under the login, reachable from the navigation", asy
     await nav.getByRole("link", { name: label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${href === "/" ? "/$" : href}$`));
     await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
-    await page.screenshot({ path: `test-results/screenshots/${label.replace(/\W+/g, "-").toLowerCase()}.png`, fullPage: true });
+    await page.screenshot({ path: `test-results/screenshots/shell-${label.replace(/\W+/g, "-").toLowerCase()}.png`, fullPage: true });
   }
 });
 

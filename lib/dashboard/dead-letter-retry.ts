@@ -20,7 +20,7 @@ import { enqueue, type ClaimedItem } from "../queue";
 
 export type RetryResult = { result: string; message?: string; newJobId?: string };
 
-const SOURCE = "reconcile"; // process_job accepts webhook|replay|reconcile|poll: re-checking a job whose outcome is missing is what reconcile does
+const SOURCE = "retry"; // an operator asked for this job to be handled again
 
 /** Claims the dead letter (open → retried); false when someone else changed it first. */
 async function claim(tx: Tx, dl: DeadLetter, actor: string, resolution: string) {

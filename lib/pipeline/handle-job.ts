@@ -21,7 +21,7 @@ export const processJobPayload = z.object({
   eventType: z.enum(["extract_completed", "batch_completed", "crawl_completed"]).nullish(),
   kind: z.enum(["extract", "batch", "crawl"]).nullish(),
   deliveryId: z.string().nullish(),
-  source: z.enum(["webhook", "replay", "reconcile", "poll"]).default("webhook"),
+  source: z.enum(["webhook", "replay", "reconcile", "poll", "retry"]).default("webhook"),
 });
 export type ProcessJobPayload = z.infer<typeof processJobPayload>;
 
