@@ -1,7 +1,7 @@
 // The 401 chart: one-minute buckets over the window, one series per subscription (plus the shared
 // URL's unknowns), rotation markers inside the window, and the spike that raises the banner.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { unauthorizedChart } from "@/lib/dashboard/unauthorized-chart";
+import { MAX_ROWS, unauthorizedChart } from "@/lib/dashboard/unauthorized-chart";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 
@@ -127,5 +127,23 @@ describe("401s per minute", () => {
     expect(chart.points).toHaveLength(5);
     expect(chart.series.find((s) => s.key === "sub-batch")?.total).toBe(2);
     expect(chart.markers.map((m) => m.subscriptionId)).toEqual(["sub-extract"]);
+  });
+});
+
+describe("a flood of 401s", () => {
+  it("reads at most MAX_ROWS, keeps the newest minutes exact and says the chart undercounts", async () => {
+    await db().inboundDelivery.deleteMany({});
+    // MAX_ROWS + 500 refusals over the last ten minutes, newest first in time
+    const total = MAX_ROWS + 500;
+    const step = (10 * MIN) / total;
+    await db().inboundDelivery.createMany({
+      data: Array.from({ length: total }, (_, i) => row(null, 401, new Date(NOW.getTime() - 1000 - i * step))),
+    });
+    const chart = await unauthorizedChart({ now: NOW, minutes: 15 });
+    expect(chart.truncated).toBe(true);
+    expect(chart.series.find((s) => s.key === "unknown")?.total).toBe(MAX_ROWS);
+    const newestMinute = chart.points.at(-1)?.counts.unknown ?? 0;
+    const expectedNewest = Array.from({ length: total }, (_, i) => NOW.getTime() - 1000 - i * step).filter((t) => t >= Date.parse("2026-06-01T12:00:00.000Z")).length;
+    expect(newestMinute).toBe(expectedNewest);
   });
 });
