@@ -145,7 +145,7 @@ function show(env: Record<string, string | undefined>, path: PropertyKey[]): str
   const name = String(path[0]);
   const value = env[name];
   if (value === undefined) return "nothing";
-  if (/PASSWORD|TOKEN|SECRET|KEY/.test(name)) return "a hidden value";
+  if (SECRET_VARIABLES.has(name)) return "a hidden value";
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 }
 
@@ -167,12 +167,21 @@ export function setConfigForTests(config: TallyConfig | undefined): void {
   holder.__tallyConfig = config;
 }
 
+/** The variables that hold secrets: masked wherever configuration is shown. */
+export const SECRET_VARIABLES = new Set([
+  "GEONODE_SCRAPER_API_KEY",
+  "GEONODE_WEBHOOK_SECRET",
+  "TALLY_OPERATOR_PASSWORD",
+  "TALLY_API_TOKEN",
+  "TALLY_SESSION_SECRET",
+]);
+
 /** Names of settings safe to show to operators, with secrets masked. */
 export function describeConfig(config: TallyConfig): Array<{ name: string; value: string }> {
   return Object.keys(envSchema.shape).map((name) => {
     const raw = (config as unknown as Record<string, unknown>)[name];
     const value = raw === undefined ? "" : String(raw);
-    return { name, value: /PASSWORD|TOKEN|SECRET|API_KEY/.test(name) ? mask(value) : value };
+    return { name, value: SECRET_VARIABLES.has(name) ? mask(value) : value };
   });
 }
 

@@ -60,5 +60,6 @@ describe("configuration", () => {
     expect(shown.TALLY_API_TOKEN).toBe("••••XYZW");
     expect(JSON.stringify(shown)).not.toContain("abcdefghijkl");
     expect(shown.PORT).toBe("3000");
+    expect(shown.TALLY_PREVIOUS_SECRET_TTL_SECONDS).toBe("300"); // a duration, not a secret
   });
 });
