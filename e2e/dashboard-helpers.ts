@@ -55,7 +55,12 @@ export async function setKnobs(page: Page, patch: Knobs): Promise<Knobs> {
 export const CALM = { webhookDropRate: 0, rateLimitRate: 0, serverErrorRate: 0, earlyWebhookRate: 0 };
 
 /** The page must not scroll sideways: long scraped lines wrap instead of widening the layout. */
+// Polled: after a viewport change, charts resize on their ResizeObserver's next callback.
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
-  const { scroll, width } = await page.evaluate(() => ({ scroll: document.documentElement.scrollWidth, width: window.innerWidth }));
-  expect(scroll, "page is wider than the window").toBeLessThanOrEqual(width + 1);
+  await expect
+    .poll(
+      () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
+      { message: "page is wider than the window", timeout: 5_000 },
+    )
+    .toBeLessThanOrEqual(1);
 }
