@@ -1,6 +1,7 @@
-// The chaos run: simulator and Tally as separate processes, N jobs under injected faults, SIGKILLs
-// of the Tally server at random moments, a secret rotated mid-run (one by Tally, one "elsewhere"),
-// reconciliation at the end, then the ledger against the simulator's truth.
+// The chaos run: simulator and Tally as separate processes, N jobs under injected faults, some
+// cancelled on the platform, SIGKILLs of the Tally server at random moments, a secret rotated
+// mid-run (one by Tally, one "elsewhere"), reconciliation at the end, then the ledger against the
+// simulator's truth.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -107,7 +108,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     };
 
     let next = 0;
-    const stats = { accepted: 0, refused: 0, submitMs: 0 };
+    const stats = { accepted: 0, refused: 0, submitMs: 0, cancelled: 0 };
     const submitOne = async (i: number) => {
       const kind = i % 20 < 12 ? "extract" : i % 20 < 17 ? "batch" : "crawl";
       const url = `https://chaos.example/${o.seed}/${i}`;
@@ -116,9 +117,16 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
         if (downUntil) await downUntil;
         try {
           const t0 = Date.now();
-          await api("POST", "/api/jobs", body);
+          const job = await api("POST", "/api/jobs", body);
           stats.submitMs += Date.now() - t0;
           stats.accepted++;
+          // Some batch and crawl jobs are cancelled on the platform while they run.
+          if (kind !== "extract" && random() < 0.05) {
+            void simCall("DELETE", `/v1/${kind}/${String(job.jobId)}`).then(
+              () => stats.cancelled++,
+              () => undefined, // already finished (409): nothing to cancel
+            );
+          }
           return;
         } catch (err) {
           // Tally down, or a 429/5xx from the platform passed on: the job may or may not exist
@@ -142,7 +150,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
         }
       }),
     );
-    log(`chaos: submitted ${next} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s (mean ${Math.round(stats.submitMs / Math.max(1, stats.accepted))} ms per accepted POST, ${stats.refused} refused and retried)`);
+    log(`chaos: submitted ${next} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s (mean ${Math.round(stats.submitMs / Math.max(1, stats.accepted))} ms per accepted POST, ${stats.refused} refused and retried, ${stats.cancelled} cancelled on the platform)`);
     for (let k = killAt.size; k > 0; k--) await crash();
 
     async function rotate() {
