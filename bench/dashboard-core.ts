@@ -88,7 +88,7 @@ export function dashboardCases(file: string): { now: Date; cases: Case[] } {
     { page: "Jobs", name: "status + kind + time range", run: jobs({ status: "completed", kind: "extract", from: iso(now - 3 * day) }) },
     { page: "Jobs", name: "search by job id", run: jobs({ q: s.midJob.id }) },
     { page: "Jobs", name: "search by full URL", run: jobs({ q: s.url }) },
-    { page: "Jobs", name: `search by URL fragment (${fragment})`, run: jobs({ q: fragment }) },
+    { page: "Jobs", name: `search by host name, a URL prefix (${fragment})`, run: jobs({ q: fragment }) },
     { page: "Jobs", name: "search with no match", run: jobs({ q: "no-such-page-anywhere" }) },
     { page: "Jobs API", name: "GET /api/jobs first page", run: async () => (await listJobs(jobListQuerySchema.parse({}))).items.length },
     { page: "Jobs API", name: "GET /api/jobs deep cursor (row 95%)", run: async () => (await listJobs(jobListQuerySchema.parse({ cursor: jobCursor(s.deepest) }))).items.length },
