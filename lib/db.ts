@@ -41,6 +41,8 @@ function create(url: string) {
     await client.$executeRawUnsafe("PRAGMA busy_timeout = 5000");
     await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   })();
+  // Callers of dbReady() see a failure; nobody else may, so it must not become an unhandled rejection.
+  ready.catch(() => undefined);
   return { client, ready };
 }
 
