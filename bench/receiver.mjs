@@ -105,7 +105,7 @@ async function run(name, start) {
 if (!existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit" });
 const rows = [];
 rows.push(await run("Tally receiver (next start)", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
-rows.push(await run("same logic, bare node:http", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "bench/bare-receiver.ts", String(port)], { env, stdio: "ignore" })));
+rows.push(await run("npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
 
 console.log(`\nReceiver benchmark: ${N} signed deliveries, ${CONC} connections, 10% duplicates, 5% bad signatures (${os.cpus().length} cores, Node ${process.version})\n`);
 console.log("| receiver | deliveries/s | p50 ms | p99 ms | answers | unique good | receipts | queue items | lost or doubled |");

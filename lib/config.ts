@@ -79,6 +79,7 @@ export const envSchema = z.object({
   TALLY_DEMO_TRAFFIC: onOff("on"),
   TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600),
   TALLY_SIM_PORT: int(4010, 0, 65535),
+  TALLY_RECEIVER_PORT: int(3001, 1, 65535),
   TALLY_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
     .default("info"),

@@ -1,0 +1,73 @@
+// `npm run receiver`: the same receiver on bare node:http, over real HTTP, on its own database.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { createTestDb, type TestDb } from "./db";
+import { freePort, TEST_ENV } from "./tally-server";
+import { deliver, envelope } from "./webhook-client";
+
+const SECRET = "whsec_receiver_process_secret";
+let t: TestDb;
+let child: ChildProcess;
+let url: string;
+let sql: Database.Database;
+let output = "";
+
+beforeAll(async () => {
+  t = await createTestDb();
+  sql = new Database(t.file);
+  sql.prepare(
+    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
+     VALUES ('sub-1', 'extract_completed', 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
+  ).run(SECRET);
+  const port = await freePort();
+  url = `http://127.0.0.1:${port}`;
+  child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/receiver.ts", String(port)], {
+    env: { ...process.env, ...TEST_ENV, DATABASE_URL: t.url, GEONODE_SCRAPER_API_KEY: "k", TALLY_WEBHOOK_MAX_BODY_BYTES: "4096" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  child.stdout?.on("data", (d) => (output += d));
+  child.stderr?.on("data", (d) => (output += d));
+  for (let i = 0; i < 200 && !output.includes("Tally receiver on"); i++) await new Promise((r) => setTimeout(r, 100));
+  if (!output.includes("Tally receiver on")) throw new Error(`receiver did not start:\n${output}`);
+});
+afterAll(async () => {
+  child?.kill("SIGTERM");
+  sql?.close();
+  await t?.cleanup();
+});
+
+const count = (q: string, ...args: unknown[]) => (sql.prepare(q).get(...args) as { n: number }).n;
+
+describe("npm run receiver", () => {
+  it("accepts once, answers duplicates, and stores exactly one receipt and queue item under a race", async () => {
+    const body = envelope("job-p1");
+    const answers = await Promise.all(Array.from({ length: 16 }, () => deliver(`${url}/webhooks/geonode/sub-1`, body, { secret: SECRET })));
+    expect(answers.filter((a) => a.json.status === "accepted")).toHaveLength(1);
+    expect(answers.filter((a) => a.json.status === "duplicate")).toHaveLength(15);
+    expect(count(`SELECT COUNT(*) n FROM Receipt WHERE jobId = 'job-p1'`)).toBe(1);
+    expect(count(`SELECT COUNT(*) n FROM QueueItem WHERE jobId = 'job-p1' AND dedupeKey = 'job:job-p1'`)).toBe(1);
+    expect((await deliver(`${url}/webhooks/geonode`, envelope("job-p2"), { secret: SECRET })).json).toEqual({ status: "accepted" });
+  });
+
+  it("gives the same refusals as the Next route, storing nothing but log rows", async () => {
+    expect(await deliver(`${url}/webhooks/geonode/sub-1`, envelope("job-bad"), { secret: "wrong" })).toEqual({ status: 401, json: { error: "invalid_signature" } });
+    const bad = await deliver(`${url}/webhooks/geonode/sub-1`, "[1]", { secret: SECRET });
+    expect(bad.status).toBe(400);
+    expect(bad.json.reason).toMatch(/JSON object/);
+    expect((await deliver(`${url}/webhooks/geonode/sub-1`, envelope("job-big", "extract_completed", { pad: "x".repeat(5000) }), { secret: SECRET })).status).toBe(413);
+    const stream = new ReadableStream({
+      start(c) {
+        for (let i = 0; i < 10; i++) c.enqueue(new TextEncoder().encode("x".repeat(1000)));
+        c.close();
+      },
+    });
+    expect((await fetch(`${url}/webhooks/geonode/sub-1`, { method: "POST", body: stream, duplex: "half" } as RequestInit)).status).toBe(413);
+    expect((await deliver(`${url}/webhooks/geonode/sub-1`, "", { method: "GET" })).status).toBe(405);
+    expect((await deliver(`${url}/webhooks/geonode/nope`, envelope("job-x"), { secret: SECRET })).status).toBe(404);
+    expect((await fetch(`${url}/api/jobs`)).status).toBe(404);
+    expect(count(`SELECT COUNT(*) n FROM Receipt WHERE jobId IN ('job-bad','job-big','job-x')`)).toBe(0);
+    expect(count(`SELECT COUNT(*) n FROM InboundDelivery WHERE status IN (401, 400, 413, 405)`)).toBeGreaterThanOrEqual(5);
+  });
+});
