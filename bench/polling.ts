@@ -9,6 +9,7 @@ import { parseArgs } from "node:util";
 import { parseConfig } from "@/lib/config";
 import { extractJobSchema, fullJitter, pollJob, type NormalizedJob, type PollableClient } from "@/lib/scraper";
 import { machine } from "./common";
+import { mulberry32 } from "../lib/simulator/rng";
 
 const { values } = parseArgs({ options: { trials: { type: "string", default: "10000" }, result: { type: "string" } }, strict: true });
 const TRIALS = Number(values.trials);
@@ -20,16 +21,6 @@ const INITIAL = config.TALLY_POLL_INITIAL_MS;
 const CAP = config.TALLY_POLL_MAX_MS;
 const DEADLINE = config.TALLY_POLL_DEADLINE_MINUTES * 60_000;
 
-function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Trial = { calls: number; noticeMs: number };
 

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
+import { mulberry32 } from "../../lib/simulator/rng";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import { freePort, startSimulator, startTallyProcess, type TallyProc } from "./processes";
 
@@ -16,16 +17,6 @@ const TOKEN = "chaos-token-0123456789abcdef";
 const API_KEY = "chaos-api-key";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const CHAOS_FAULTS = {
   jobDurationMs: [300, 4000],
@@ -44,7 +35,7 @@ export const CHAOS_FAULTS = {
 
 export async function runChaos(o: ChaosOptions): Promise<Ledger> {
   const log = o.log ?? console.log;
-  const random = rng(o.seed);
+  const random = mulberry32(o.seed);
   const dir = mkdtempSync(path.join(tmpdir(), "tally-chaos-"));
   const dbFile = path.join(dir, "tally.db");
   const started = Date.now();

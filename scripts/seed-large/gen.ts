@@ -2,21 +2,13 @@
 // row number (so other tables can point at job N without keeping a million ids in memory), weighted
 // picks, and Prisma's SQLite date text.
 import type Database from "better-sqlite3";
+import { mulberry32 } from "@/lib/simulator/rng";
 import { sqliteDate } from "@/lib/webhooks/store";
 
 export const DAY = 86_400_000;
 
-/** mulberry32: fast and reproducible; the point is a stable shape, not cryptographic quality. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The simulator's mulberry32: a stable shape, not cryptographic quality. */
+export const rng = mulberry32;
 
 // murmur3's finaliser: a bijection on 32-bit integers, so distinct row numbers give distinct ids.
 function fmix(h: number): number {
