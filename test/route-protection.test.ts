@@ -2,7 +2,7 @@
 // except the login, the health check and the receiver. A new route left open makes this fail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages as discoverPages, routes as discoverRoutes } from "./routes";
-import { startTally, type TallyServer } from "./tally-server";
+import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
 const pages = discoverPages();
@@ -43,6 +43,27 @@ describe("route protection", () => {
         });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ error: "unauthorized" });
+      }
+    },
+  );
+
+  it.each(routes.filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !PUBLIC.has(r.url)))(
+    "$method $url refuses a valid session from another origin (CSRF)",
+    async ({ method, url }) => {
+      const login = await fetch(`${tally.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: tally.url, "x-forwarded-for": `10.9.${url.length}.1` },
+        body: JSON.stringify({ password: TEST_ENV.TALLY_OPERATOR_PASSWORD }),
+      });
+      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+      expect(cookie).toMatch(/^tally_session=./);
+      for (const origin of ["https://evil.example", null]) {
+        const res = await fetch(tally.url + url, {
+          method,
+          headers: { cookie, "content-type": "application/json", ...(origin ? { origin } : {}) },
+          body: "{}",
+        });
+        expect(res.status, `origin ${origin}`).toBe(403);
       }
     },
   );
