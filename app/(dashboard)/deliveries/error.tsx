@@ -1,13 +1,7 @@
 "use client";
 
-import { Button } from "@/components/ui/button";
-import { ErrorNotice } from "@/components/ui/feedback";
+import { RouteError, type RouteErrorProps } from "@/components/route-error";
 
-export default function DeliveriesError({ error, retry }: { error: Error & { digest?: string }; retry: () => void }) {
-  return (
-    <div className="space-y-3">
-      <ErrorNotice title="The deliveries page could not load" message={error.digest ? `Server error (reference ${error.digest}). Try again; if it persists, check the server log.` : error.message} />
-      <Button variant="secondary" onClick={retry}>Try again</Button>
-    </div>
-  );
+export default function DeliveriesError(props: RouteErrorProps) {
+  return <RouteError {...props} heading="Deliveries" title="Deliveries could not be loaded" />;
 }

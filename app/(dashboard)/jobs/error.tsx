@@ -1,20 +1,7 @@
 "use client";
 
-import { PageHeader } from "@/components/empty-state";
-import { Button } from "@/components/ui/button";
-import { ErrorNotice } from "@/components/ui/feedback";
+import { RouteError, type RouteErrorProps } from "@/components/route-error";
 
-export default function JobsError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  const message = error.digest ? `A server error happened (reference ${error.digest}); the server log has the details.` : error.message;
-  return (
-    <>
-      <PageHeader title="Jobs" />
-      <div className="space-y-3">
-        <ErrorNotice title="Jobs could not be loaded" message={message} />
-        <Button variant="secondary" onClick={reset}>
-          Try again
-        </Button>
-      </div>
-    </>
-  );
+export default function JobsError(props: RouteErrorProps) {
+  return <RouteError {...props} heading="Jobs" title="Jobs could not be loaded" />;
 }
