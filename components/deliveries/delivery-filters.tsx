@@ -2,7 +2,7 @@
 
 import { useId, useState } from "react";
 import { normalize, windowSchema, type DeliveryFilter } from "@/lib/dashboard/contracts/deliveries";
-import type { SubscriptionOption } from "./subscription-label";
+import { SubscriptionSelect, type SubscriptionOption } from "./subscription-label";
 import { Button } from "@/components/ui/button";
 
 const STATUS_PRESETS = [
@@ -92,13 +92,7 @@ export function DeliveryFilters({ value, subscriptions, onApply, pending }: {
           </label>
         </>
       )}
-      <label className="flex flex-col gap-1" htmlFor={`${id}-sub`}>
-        <span>Subscription</span>
-        <select id={`${id}-sub`} value={subscriptionId} onChange={(e) => setSubscriptionId(e.target.value)} className={input}>
-          <option value="">all subscriptions</option>
-          {subscriptions.map((s) => <option key={s.id} value={s.id}>{s.eventType} ({s.id.slice(-6)})</option>)}
-        </select>
-      </label>
+      <SubscriptionSelect id={`${id}-sub`} value={subscriptionId} onChange={setSubscriptionId} subscriptions={subscriptions} className={input} />
       <Button type="submit" pending={pending} pendingLabel="Filtering…">Apply</Button>
       <Button variant="ghost" onClick={() => onApply({})} disabled={pending}>Clear</Button>
     </form>

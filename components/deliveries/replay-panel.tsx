@@ -9,7 +9,7 @@ import { useStartReplay } from "@/components/operations/use-start-replay";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { deliveryKeys } from "./keys";
-import type { SubscriptionOption } from "./subscription-label";
+import { SubscriptionSelect, type SubscriptionOption } from "./subscription-label";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1";
 
@@ -36,13 +36,7 @@ export function ReplayPanel({ subscriptions }: { subscriptions: SubscriptionOpti
   return (
     <form onSubmit={submit} className="text-sm">
       <div className="flex flex-wrap items-end gap-3">
-        <label className="flex flex-col gap-1" htmlFor={`${id}-sub`}>
-          <span>Subscription</span>
-          <select id={`${id}-sub`} value={subscriptionId} onChange={(e) => setSubscriptionId(e.target.value)} className={input}>
-            <option value="">all subscriptions</option>
-            {subscriptions.map((s) => <option key={s.id} value={s.id}>{s.eventType} ({s.id.slice(-6)})</option>)}
-          </select>
-        </label>
+        <SubscriptionSelect id={`${id}-sub`} value={subscriptionId} onChange={setSubscriptionId} subscriptions={subscriptions} className={input} />
         <label className="flex flex-col gap-1" htmlFor={`${id}-since`}>
           <span>Since (optional)</span>
           <input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={input} />

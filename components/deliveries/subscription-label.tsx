@@ -11,3 +11,22 @@ export function SubscriptionLabel({ id, subscriptions }: { id: string | null; su
     </span>
   );
 }
+
+/** A labelled choice of one subscription or all of them, for the filters and the replay form. */
+export function SubscriptionSelect({ id, value, onChange, subscriptions, className }: {
+  id: string;
+  value: string;
+  onChange: (value: string) => void;
+  subscriptions: SubscriptionOption[];
+  className: string;
+}) {
+  return (
+    <label className="flex flex-col gap-1" htmlFor={id}>
+      <span>Subscription</span>
+      <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={className}>
+        <option value="">all subscriptions</option>
+        {subscriptions.map((s) => <option key={s.id} value={s.id}>{s.eventType} ({s.id.slice(-6)})</option>)}
+      </select>
+    </label>
+  );
+}
