@@ -1,6 +1,9 @@
 // npm run bench:receiver — signed deliveries at 32 connections (10% duplicates, 5% bad signatures)
-// against `next start` and against the same receiver logic on bare node:http, each on a fresh
-// database; then checks that every unique good delivery has exactly one receipt and one queue item.
+// against Tally's server as `npm start` runs it, against the receiver route under plain `next start`
+// (what a Next-only deployment would get), and against the receiver alone (`npm run receiver`), each
+// on a fresh database; then checks that every unique good delivery has exactly one receipt and one
+// queue item. BENCH_BASELINE=path/to/seed-baseline.sh also runs the source article's receiver first
+// (one run after the other, same machine) and prints Tally's ratio to it.
 import { execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
@@ -72,7 +75,29 @@ function check(file, idsFile, warmFile) {
   };
 }
 
-async function run(name, start) {
+/** The source article's receiver through its own script, which checks its table; its JSON line is last. */
+function baseline(script) {
+  const out = execFileSync("bash", [script], { encoding: "utf8", env: { ...process.env, N: String(N), CONC: String(CONC) }, stdio: ["ignore", "pipe", "inherit"] });
+  const lines = out.trim().split("\n");
+  const r = JSON.parse(lines.pop());
+  const passed = lines.some((l) => l.startsWith("DB check: PASS"));
+  const errors = Object.values(r.transport_errors ?? {}).reduce((a, b) => a + b, 0);
+  return {
+    key: "article",
+    name: "source article's FastAPI receiver",
+    rps: Math.round(r.throughput_rps),
+    p50_ms: r.latency_ms.p50,
+    p99_ms: r.latency_ms.p99,
+    statuses: r.status_counts ?? {},
+    errors,
+    unique_good: r.expected_accepted,
+    receipts: passed ? "(its check passed)" : "(its check FAILED)",
+    queue_items: "—",
+    lost_or_doubled: passed ? 0 : 1,
+  };
+}
+
+async function run(key, name, start) {
   const { dir, file } = freshDb();
   const port = await freePort();
   const env = {
@@ -94,7 +119,7 @@ async function run(name, start) {
     load(url, warm, 300); // warm-up: JIT, caches, first compile
     const ids = path.join(dir, "ids.json");
     const r = load(url, ids, N);
-    return { name, ...r, ...check(file, ids, warm) };
+    return { key, name, ...r, ...check(file, ids, warm) };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -102,10 +127,14 @@ async function run(name, start) {
   }
 }
 
-if (!existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit" });
+const distDir = process.env.NEXT_DIST_DIR || ".next";
+const bundle = path.join(distDir, "tally-server.mjs");
+if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(bundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 const rows = [];
-rows.push(await run("Tally receiver (next start)", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
-rows.push(await run("npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
+if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
+rows.push(await run("tally", "Tally (npm start)", (port, env) => spawn(process.execPath, [bundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" })));
+rows.push(await run("next-route", "receiver route under next start", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
+rows.push(await run("bare", "npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
 
 console.log(`\nReceiver benchmark: ${N} signed deliveries, ${CONC} connections, 10% duplicates, 5% bad signatures (${os.cpus().length} cores, Node ${process.version})\n`);
 console.log("| receiver | deliveries/s | p50 ms | p99 ms | answers | unique good | receipts | queue items | lost or doubled |");
@@ -113,6 +142,11 @@ console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
   const answers = Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(" ");
   console.log(`| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${answers} | ${r.unique_good} | ${r.receipts} | ${r.queue_items} | ${r.lost_or_doubled} |`);
+}
+const article = rows.find((r) => r.key === "article");
+const tally = rows.find((r) => r.key === "tally");
+if (article && tally) {
+  console.log(`\nTally ÷ the article's receiver: ${(tally.rps / article.rps).toFixed(2)}× the deliveries per second; p99 ${tally.p99_ms} ms against ${article.p99_ms} ms`);
 }
 // `npm run bench` (bench/index.ts) reads the rows from here for its one table.
 if (process.env.BENCH_RESULT_FILE) writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ part: "receiver", n: N, concurrency: CONC, rows }));

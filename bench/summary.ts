@@ -7,7 +7,7 @@ export type Results = { loads: Record<string, number>; receiver?: unknown; recon
 const receiverSchema = z.object({
   n: z.number(),
   concurrency: z.number(),
-  rows: z.array(z.object({ name: z.string(), rps: z.number(), p50_ms: z.number(), p99_ms: z.number(), lost_or_doubled: z.number(), errors: z.number() })),
+  rows: z.array(z.object({ key: z.string(), name: z.string(), rps: z.number(), p50_ms: z.number(), p99_ms: z.number(), lost_or_doubled: z.number(), errors: z.number() })),
 });
 const reconcileSchema = z.object({
   jobs: z.number(), seconds: z.number(), jobsPerSecond: z.number(), pages: z.number(), missing: z.number(), enqueued: z.number(), exact: z.boolean(), listOnlySeconds: z.number(), state: z.string(),
@@ -36,8 +36,10 @@ export function summaryTable(r: Results): string {
         rows.push(["Receiver", `${x.name}: ${n(p.data.n)} signed deliveries, ${p.data.concurrency} connections, 10% duplicates`, `${n(x.rps)} deliveries/s · p50 ${ms(x.p50_ms)} ms · p99 ${ms(x.p99_ms)} ms`,
           `lost or doubled: ${x.lost_or_doubled}; ${load(r, "receiver")}`]);
       }
-      const [next, bare] = p.data.rows;
+      const row = (key: string) => p.data.rows.find((x) => x.key === key);
+      const [tally, next, bare, article] = [row("tally"), row("next-route"), row("bare"), row("article")];
       if (next && bare) rows.push(["Receiver", "framework's share (next start ÷ bare node:http)", `${((100 * next.rps) / bare.rps).toFixed(0)}% of bare throughput`, `bare is ${(bare.rps / next.rps).toFixed(1)}× faster`]);
+      if (tally && article) rows.push(["Receiver", "Tally ÷ the source article's receiver, same run", `${(tally.rps / article.rps).toFixed(2)}× the deliveries/s`, `p99 ${ms(tally.p99_ms)} ms vs ${ms(article.p99_ms)} ms`]);
     }
   }
   for (const [i, raw] of (r.reconcile ?? []).entries()) {

@@ -24,6 +24,13 @@ const optionalString = z
 export const envSchema = z.object({
   NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
   PORT: int(3000, 1, 65535),
+  // Empty: every interface (IPv4 and IPv6), as `next start` does.
+  TALLY_HOST: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[A-Za-z0-9.:[\]-]+$/, { error: "must be a host name or an IP address such as 127.0.0.1" })
+      .optional(),
+  ),
   DATABASE_URL: z
     .string()
     .regex(/^file:.+/, { error: 'must be a SQLite URL such as "file:./data/tally.db"' })
@@ -156,6 +163,19 @@ const holder = globalThis as unknown as { __tallyConfig?: TallyConfig };
 export function getConfig(): TallyConfig {
   holder.__tallyConfig ??= parseConfig(process.env);
   return holder.__tallyConfig;
+}
+
+/** Validated configuration, or exit with the list of bad variables (no stack trace). */
+export function configOrExit(): TallyConfig {
+  try {
+    return getConfig();
+  } catch (err) {
+    if (err instanceof ConfigError) {
+      process.stderr.write(`${err.message}\n`);
+      process.exit(1);
+    }
+    throw err;
+  }
 }
 
 /** Demo mode starts the simulator on a port it picks; the client must then follow it. */

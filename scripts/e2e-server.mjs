@@ -1,4 +1,4 @@
-// Serves the built app for Playwright: a fresh database in a temp folder, migrated, then `next start`.
+// Serves the built app for Playwright: a fresh database in a temp folder, migrated, then Tally's server as `npm start` runs it.
 // Refuses to run against any database outside the temp folder.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
@@ -19,11 +19,13 @@ const env = {
   PORT: port,
   DATABASE_URL: databaseUrl,
   TALLY_OPERATOR_PASSWORD: process.env.E2E_PASSWORD ?? E2E_PASSWORD,
+  TALLY_HOST: "127.0.0.1",
   TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
   TALLY_DEMO_TRAFFIC: process.env.TALLY_DEMO_TRAFFIC ?? "on",
 };
 const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
-const server = spawn("node_modules/.bin/next", ["start", "-p", port, "-H", "127.0.0.1"], { env, stdio: "inherit" });
+const bundle = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
+const server = spawn(process.execPath, [bundle], { env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { configOrExit } from "../lib/runtime/boot";
+import { configOrExit } from "../lib/config";
 
 const config = configOrExit();
 const file = config.DATABASE_URL.replace(/^file:/, "");

@@ -1,6 +1,6 @@
 // npm run receiver — the webhook receiver alone on bare node:http (TALLY_RECEIVER_PORT), same code
 // and same database as the app; point TALLY_PUBLIC_URL's /webhooks/ at it to take deliveries faster.
-import { configOrExit } from "../lib/runtime/boot";
+import { configOrExit } from "../lib/config";
 import { createReceiverServer } from "../lib/webhooks/node-server";
 import { closeReceiverStore } from "../lib/webhooks/store";
 

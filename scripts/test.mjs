@@ -11,7 +11,7 @@ const steps = [
     "npx",
     ["prisma", "migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"],
   ],
-  ["build", "npx", ["next", "build"]],
+  ["build", "npm", ["run", "build"]],
   ["unit and integration tests", "npx", ["vitest", "run"]],
   ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],

@@ -1,6 +1,6 @@
 // `npm run worker`: the queue worker alone, for scaling out beside (or instead of) the server's own
 // worker. SIGTERM/SIGINT: stop claiming, let items in flight finish for a while, then release them.
-import { configOrExit } from "../lib/runtime/boot";
+import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
 import { startSchedules } from "../lib/pipeline/schedules";

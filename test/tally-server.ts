@@ -1,4 +1,4 @@
-// Starts the built app (`next start`) on a free port with its own database, for tests over real HTTP.
+// Starts the built app (what `npm start` runs) on a free port with its own database, for tests over real HTTP.
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
@@ -33,7 +33,10 @@ export const TEST_ENV = {
   TALLY_SESSION_SECRET: "test-session-secret-0123456789abcdef0123",
 };
 
-/** `next start` against a fresh copy of the migrated template database (requires `next build`). */
+/** What `npm start` runs, built by `npm run build` (server.ts bundled next to Next's output). */
+export const SERVER_BUNDLE = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
+
+/** Tally's server (as `npm start` runs it) against a fresh copy of the migrated template database (requires `next build`). */
 export async function startTally(env: Record<string, string> = {}, dbFile?: string): Promise<TallyServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
   const file = dbFile ?? path.join(dir, "tally.db");
@@ -43,6 +46,7 @@ export async function startTally(env: Record<string, string> = {}, dbFile?: stri
     ...TEST_ENV,
     PORT: String(port),
     DATABASE_URL: `file:${file}`,
+    TALLY_HOST: "127.0.0.1",
     TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     TALLY_DEMO_TRAFFIC: "off",
     ...env,
@@ -50,7 +54,7 @@ export async function startTally(env: Record<string, string> = {}, dbFile?: stri
   let out = "";
   let child: ChildProcess = launch();
   function launch() {
-    const c = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+    const c = spawn(process.execPath, [SERVER_BUNDLE], {
       env: { ...process.env, ...fullEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });

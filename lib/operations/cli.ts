@@ -1,12 +1,11 @@
 import "server-only";
 import { userInfo } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
-import { setApiBaseUrl } from "../config";
+import { configOrExit, setApiBaseUrl } from "../config";
 import { dbReady, disconnectAll } from "../db";
 import { AppError } from "../errors";
 import { setLogLevel } from "../log";
 import { flushApiCalls } from "../pipeline/platform";
-import { configOrExit } from "../runtime/boot";
 import { getRun, type RunView } from "./view";
 
 // The shared frame of the CLI scripts (npm run reconcile | replay | rotate | register-webhooks):

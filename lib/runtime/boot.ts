@@ -1,5 +1,5 @@
 import "server-only";
-import { ConfigError, getConfig, type TallyConfig } from "../config";
+import { configOrExit, type TallyConfig } from "../config";
 import { dbReady } from "../db";
 import { log, setLogLevel } from "../log";
 
@@ -11,19 +11,6 @@ const holder = globalThis as unknown as { __tallyBooted?: Promise<void> };
 export function boot(): Promise<void> {
   holder.__tallyBooted ??= start();
   return holder.__tallyBooted;
-}
-
-/** Validated configuration, or exit with the list of bad variables (no stack trace). */
-export function configOrExit(): TallyConfig {
-  try {
-    return getConfig();
-  } catch (err) {
-    if (err instanceof ConfigError) {
-      process.stderr.write(`${err.message}\n`);
-      process.exit(1);
-    }
-    throw err;
-  }
 }
 
 async function start(): Promise<void> {

@@ -2,14 +2,21 @@ import "server-only";
 import http from "node:http";
 import { getConfig } from "../config";
 import { log } from "../log";
+import { securityHeaders } from "../security-headers";
 import type { BodyRead } from "./read-body";
 import { receive, recordRejected } from "./receive";
 
 // The receiver on bare node:http: the same decision (receive.ts) and the same committed writes as
-// the Next route, without the framework's request path. `npm run receiver` serves it on its own
-// port for deployments that need more deliveries per second than a Next process answers.
+// the Next route, without the framework's request path. Tally's server (server.ts) answers
+// /webhooks/geonode[/{key}] with it before Next sees the request; `npm run receiver` serves it alone
+// on its own port.
 
 const PATH = /^\/webhooks\/geonode(?:\/([^/?#]+))?\/?(?:\?.*)?$/;
+
+/** True for the receiver's two paths (any method); everything else belongs to the app. */
+export function isReceiverPath(url: string | undefined): boolean {
+  return PATH.test(url ?? "");
+}
 
 function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead> {
   const declared = Number(req.headers["content-length"]);
@@ -29,21 +36,42 @@ function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead
   });
 }
 
+// The headers next.config.ts puts on every answer, in writeHead's shape.
+const SECURITY_HEADERS = Object.fromEntries(securityHeaders.map((h) => [h.key, h.value]));
+
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  res.writeHead(status, { "content-type": "application/json", "x-content-type-options": "nosniff", ...headers });
-  res.end(JSON.stringify(body));
+  const json = JSON.stringify(body);
+  res.writeHead(status, {
+    ...SECURITY_HEADERS,
+    "content-type": "application/json",
+    "content-length": String(Buffer.byteLength(json)),
+    ...headers,
+  });
+  res.end(json);
 }
 
-export function createReceiverServer(): http.Server {
+// A malformed escape cannot name a subscription: kept as is, it answers 404 unknown_subscription.
+function decodeKey(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return raw;
+  }
+}
+
+type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<void>;
+
+/** Answers one request to a receiver path: every answer of receive.ts, 405 for other methods. */
+export function createReceiverHandler(): Handler {
   const limit = getConfig().TALLY_WEBHOOK_MAX_BODY_BYTES;
-  return http.createServer(async (req, res) => {
+  return async (req, res) => {
     const startedAt = Date.now();
     const match = PATH.exec(req.url ?? "");
     if (!match) {
       req.resume();
       return send(res, 404, { error: "not_found", message: "only /webhooks/geonode[/{subscriptionKey}] is served here" });
     }
-    const key = match[1] ? decodeURIComponent(match[1]) : null;
+    const key = match[1] ? decodeKey(match[1]) : null;
     try {
       if (req.method !== "POST") {
         req.resume();
@@ -58,5 +86,11 @@ export function createReceiverServer(): http.Server {
       log.error("webhook delivery not recorded", { error: String(err) });
       send(res, 503, { error: "not_recorded", reason: "storage unavailable; retry" });
     }
-  });
+  };
+}
+
+/** The receiver alone on its own server (`npm run receiver`). */
+export function createReceiverServer(): http.Server {
+  const handle = createReceiverHandler();
+  return http.createServer((req, res) => void handle(req, res));
 }

@@ -54,14 +54,17 @@ export async function startSimulator(seed: number): Promise<Proc> {
 
 export type TallyProc = Proc & { port: number; kill(): Promise<void>; restart(): Promise<void> };
 
-/** `next start` with the given environment; kill() is SIGKILL, as in a crash. */
+// Built by `npm run build` next to Next's output.
+const SERVER_BUNDLE = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
+
+/** Tally's server as `npm start` runs it, with the given environment; kill() is SIGKILL, as in a crash. */
 export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
   const port = Number(env.PORT);
   let out = "";
   let child: ChildProcess;
   const launch = () => {
-    child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...process.env, ...env },
+    child = spawn(process.execPath, [SERVER_BUNDLE], {
+      env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
     child.stdout?.on("data", (d) => (out += d));

@@ -1,0 +1,69 @@
+// Tally's HTTP server (`npm start`). Deliveries to /webhooks/geonode[/{key}] are answered on bare
+// node:http by lib/webhooks/node-server.ts before Next sees them: Next's request path alone costs more
+// than the whole receiver, and the platform's retries should never queue behind a dashboard render.
+// Every other request goes to Next, which also runs instrumentation.ts (worker, schedules, demo mode).
+//
+// scripts/build-server.mjs bundles this file into <distDir>/tally-server.mjs after `next build`.
+import http from "node:http";
+import type { Socket } from "node:net";
+import { configOrExit } from "./lib/config";
+import { createReceiverHandler, isReceiverPath } from "./lib/webhooks/node-server";
+import { closeReceiverStore } from "./lib/webhooks/store";
+
+// As `next start` does: React and Next load their production builds only under this value.
+Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
+const config = configOrExit();
+
+async function main() {
+  const { default: next } = await import("next");
+  const app = next({ dev: false, dir: process.cwd(), hostname: config.TALLY_HOST ?? "localhost", port: config.PORT });
+  const handleApp = app.getRequestHandler();
+  const handleDelivery = createReceiverHandler();
+
+  const server = http.createServer((req, res) => {
+    if (isReceiverPath(req.url)) void handleDelivery(req, res);
+    else void handleApp(req, res);
+  });
+  const sockets = new Set<Socket>();
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.once("close", () => sockets.delete(socket));
+  });
+
+  // Next runs instrumentation.ts in prepare(); listening first would send the demo simulator's first
+  // deliveries to a server that cannot yet verify them against registered subscriptions.
+  await app.prepare();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.TALLY_HOST, () => resolve());
+  });
+
+  let stopping = false;
+  const stop = (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    // Stop accepting, let answers in flight finish (a delivery answers only after it commits), then go.
+    server.close(() => {
+      closeReceiverStore();
+      process.exit(0);
+    });
+    server.closeIdleConnections();
+    setTimeout(() => {
+      for (const socket of sockets) socket.destroy();
+      process.exit(0);
+    }, 5_000).unref();
+    process.stdout.write(`Tally stopping (${signal})\n`);
+  };
+  process.on("SIGTERM", () => stop("SIGTERM"));
+  process.on("SIGINT", () => stop("SIGINT"));
+}
+
+main().catch((err: unknown) => {
+  const code = (err as { code?: string }).code;
+  if (code === "EADDRINUSE") {
+    process.stderr.write(`Tally cannot start: port ${config.PORT} is already in use (set PORT to another one)\n`);
+  } else {
+    process.stderr.write(`Tally cannot start: ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+  }
+  process.exit(1);
+});
