@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import { defineConfig, devices } from "@playwright/test";
 
-// End-to-end tests against `next start` on a free local port, with a fresh database in a temp folder
+// End-to-end tests against Tally's server (what `npm start` runs) on a free local port, with a fresh database in a temp folder
 // (scripts/e2e-server.mjs refuses anything else), in the system's Chromium when there is one.
 
 const port = Number((process.env.E2E_PORT ??= String(3200 + Math.floor(Math.random() * 700))));

@@ -20,7 +20,12 @@ async function main() {
   const handleApp = app.getRequestHandler();
   const handleDelivery = createReceiverHandler();
 
+  let stopping = false;
+  const inFlight = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    inFlight.add(res);
+    res.once("close", () => inFlight.delete(res));
+    if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) void handleDelivery(req, res);
     else void handleApp(req, res);
   });
@@ -38,11 +43,12 @@ async function main() {
     server.listen(config.PORT, config.TALLY_HOST, () => resolve());
   });
 
-  let stopping = false;
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let answers in flight finish (a delivery answers only after it commits), then go.
+    // Stop accepting, let answers in flight finish (a delivery answers only after it commits) on
+    // connections that then close, and go.
+    for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
     server.close(() => {
       closeReceiverStore();
       process.exit(0);

@@ -1,4 +1,4 @@
-// The jobs API over real HTTP against `next start` (run `npx next build` first), with a simulator as
+// The jobs API over real HTTP against Tally's server (run `npx next build` first), with a simulator as
 // the platform: filters, keyset pagination, bad input answered 400 with a reason, 404, platform
 // refusals mapped to 4xx, and a submitted job carried to "stored" by the server's own worker.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -1,4 +1,4 @@
-// The receiver over real HTTP against `next start`: every answer of issue 4, both schemes, the
+// The receiver over real HTTP against Tally's server (what `npm start` runs): every answer of issue 4, both schemes, the
 // previous-secret window, concurrent duplicates, and receipt + queue item committed together.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -166,6 +166,9 @@ describe("receiver answers", () => {
     expect(res.status).toBe(405);
     expect(res.headers.get("allow")).toBe("POST");
     expect((await deliver(url("no-such-key"), envelope("job-x"), { secret: HMAC_SECRET })).status).toBe(404);
+    // A malformed escape in the key names no subscription: 404 and a log row, never a crash or a 5xx.
+    expect(await deliver(url("sub-%E0%A4%A"), envelope("job-x"), { secret: HMAC_SECRET })).toEqual({ status: 404, json: { error: "unknown_subscription" } });
+    expect(lastLog()).toMatchObject({ status: 404, reason: "unknown subscription key" });
   });
 });
 

@@ -1,6 +1,5 @@
 // The CLI scripts run the same code as the buttons, print progress and a summary, and exit 0 on
 // success, 1 on failure, 2 on bad usage (what cron and operators rely on).
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -8,7 +7,7 @@ import { db } from "@/lib/db";
 import { NO_DELIVERY_LOG } from "@/lib/pipeline/replay";
 import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
-import { TEST_ENV } from "./tally-server";
+import { runToExit, TEST_ENV, type Exited } from "./tally-server";
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 let t: TestDb;
@@ -23,32 +22,16 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-type Ran = { code: number | null; out: string };
-
-function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Ran> {
-  return new Promise((resolve) => {
-    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
-      env: {
-        ...process.env,
-        ...TEST_ENV,
-        DATABASE_URL: t.url,
-        SCRAPER_API_BASE_URL: sim.url,
-        GEONODE_SCRAPER_API_KEY: API_KEY,
-        TALLY_PUBLIC_URL: "http://tally.test:3000",
-        TALLY_API_RPS: "1000",
-        TALLY_LOG_LEVEL: "error",
-        ...env,
-      },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    child.stdout.on("data", (d) => (out += d));
-    child.stderr.on("data", (d) => (out += d));
-    const timer = setTimeout(() => child.kill("SIGKILL"), 50_000);
-    child.on("exit", (code) => {
-      clearTimeout(timer);
-      resolve({ code, out });
-    });
+function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Exited> {
+  return runToExit(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
+    ...TEST_ENV,
+    DATABASE_URL: t.url,
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_PUBLIC_URL: "http://tally.test:3000",
+    TALLY_API_RPS: "1000",
+    TALLY_LOG_LEVEL: "error",
+    ...env,
   });
 }
 

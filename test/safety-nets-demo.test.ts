@@ -1,4 +1,4 @@
-// Demo mode, alive on first start: with no API key and no platform URL, `next start` runs the
+// Demo mode, alive on first start: with no API key and no platform URL, Tally's server runs the
 // simulator in-process, registers the three subscriptions at its own receiver, and a trickle of
 // jobs of every kind flows through webhooks, the worker and the store.
 import Database from "better-sqlite3";

@@ -1,4 +1,4 @@
-// The safety nets against a real Tally (`next start`: receiver, JSON API, runs in the server) and the
+// The safety nets against a real Tally (what `npm start` runs: receiver, JSON API, runs in the server) and the
 // simulator over real HTTP. The server's own worker is off so each test decides when the queue is
 // drained (by the real worker, in this process, on the same database).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";

@@ -12,6 +12,8 @@ export type TallyServer = {
   env: Record<string, string>;
   output: () => string;
   kill(signal?: NodeJS.Signals): Promise<void>;
+  /** Sends a signal without restarting; resolves with the exit code once the process is gone. */
+  signal(signal: NodeJS.Signals): Promise<number | null>;
   stop(): Promise<void>;
 };
 
@@ -77,12 +79,34 @@ export async function startTally(env: Record<string, string> = {}, dbFile?: stri
       child = launch();
       await waitUntilUp(url, () => out);
     },
+    async signal(signal) {
+      child.kill(signal);
+      await exited(child);
+      return child.exitCode;
+    },
     async stop() {
       child.kill("SIGTERM");
       await exited(child);
       if (!dbFile) rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+export type Exited = { code: number | null; out: string };
+
+/** Runs a command to its exit (SIGKILL after timeoutMs); resolves with its code and all it printed. */
+export function runToExit(command: string, args: string[], env: Record<string, string>, timeoutMs = 50_000): Promise<Exited> {
+  return new Promise((resolve) => {
+    const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout?.on("data", (d) => (out += d));
+    child.stderr?.on("data", (d) => (out += d));
+    const timer = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
+    child.on("exit", (code) => {
+      clearTimeout(timer);
+      resolve({ code, out });
+    });
+  });
 }
 
 async function waitUntilUp(url: string, output: () => string) {

@@ -1,0 +1,125 @@
+// Tally's server (server.ts, what `npm start` runs): readable start-up failures, a stop that finishes
+// the deliveries in flight, and the receiver route that Next still serves alone (`next dev`, `next start`).
+import { spawn } from "node:child_process";
+import http from "node:http";
+import { createServer, type Server } from "node:net";
+import path from "node:path";
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { signDelivery, defaultHmacScheme } from "@/lib/webhooks/signature";
+import { createTestDb, type TestDb } from "./db";
+import { freePort, runToExit, SERVER_BUNDLE, startTally, TEST_ENV } from "./tally-server";
+import { deliver, envelope } from "./webhook-client";
+
+const SECRET = "whsec_server_test_secret_value";
+// Live mode against an address nobody answers, worker off: only the receiver touches the rows.
+const LIVE = {
+  GEONODE_SCRAPER_API_KEY: "server-test",
+  SCRAPER_API_BASE_URL: "http://127.0.0.1:9",
+  TALLY_WORKER: "off",
+  TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+};
+
+let t: TestDb;
+let sql: Database.Database;
+beforeAll(async () => {
+  t = await createTestDb();
+  sql = new Database(t.file);
+  sql.prepare(
+    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
+     VALUES ('sub-1', 'extract_completed', 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
+  ).run(SECRET);
+});
+afterAll(async () => {
+  sql?.close();
+  await t?.cleanup();
+});
+
+const receipts = (jobId: string) => (sql.prepare("SELECT COUNT(*) n FROM Receipt WHERE jobId = ?").get(jobId) as { n: number }).n;
+
+const runServer = (env: Record<string, string>) => runToExit(process.execPath, [SERVER_BUNDLE], { ...TEST_ENV, ...env }, 30_000);
+
+describe("start-up failures", () => {
+  it("names every bad variable and exits 1, without a stack trace or a secret", async () => {
+    const { code, out: output } = await runServer({ DATABASE_URL: t.url, PORT: "eighty", TALLY_HOST: "not a host!", TALLY_API_TOKEN: "short-secret" });
+    expect(code).toBe(1);
+    expect(output).toContain("Tally cannot start: bad configuration");
+    expect(output).toMatch(/PORT: must be a number/);
+    expect(output).toMatch(/TALLY_HOST: must be a host name or an IP address/);
+    expect(output).toMatch(/TALLY_API_TOKEN: .*a hidden value/);
+    expect(output).not.toContain("short-secret");
+    expect(output).not.toMatch(/\n\s+at /);
+  });
+
+  it("says so when the port is taken, and exits 1", async () => {
+    const port = await freePort();
+    const blocker: Server = createServer();
+    await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", () => r()));
+    try {
+      const { code, out: output } = await runServer({ ...LIVE, DATABASE_URL: t.url, PORT: String(port), TALLY_HOST: "127.0.0.1" });
+      expect(code).toBe(1);
+      expect(output).toContain(`Tally cannot start: port ${port} is already in use`);
+    } finally {
+      blocker.close();
+    }
+  });
+});
+
+describe("stopping", () => {
+  it("on SIGTERM, refuses new connections but answers and commits a delivery already in flight, then exits 0", async () => {
+    const tally = await startTally(LIVE, t.file);
+    const body = envelope("job-in-flight");
+    const headers = signDelivery(defaultHmacScheme, SECRET, body, { id: "m1", timestamp: Date.now() / 1000 });
+    const { port } = new URL(tally.url);
+    // Half the body now, the rest after the signal: the request is in flight when the server is told to stop.
+    const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
+      const req = http.request(
+        { host: "127.0.0.1", port, path: "/webhooks/geonode/sub-1", method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        (res) => {
+          let text = "";
+          res.on("data", (d) => (text += d));
+          res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+        },
+      );
+      req.on("error", reject);
+      req.write(body.slice(0, 20));
+      setTimeout(() => req.end(body.slice(20)), 1_000);
+    });
+    await new Promise((r) => setTimeout(r, 300));
+    const exit = tally.signal("SIGTERM");
+    await new Promise((r) => setTimeout(r, 200));
+    await expect(fetch(`${tally.url}/api/health`)).rejects.toThrow();
+    expect(await answer).toEqual({ status: 200, text: JSON.stringify({ status: "accepted" }) });
+    expect(await exit).toBe(0);
+    expect(receipts("job-in-flight")).toBe(1);
+    expect(tally.output()).toContain("Tally stopping (SIGTERM)");
+  });
+});
+
+describe("the receiver route under Next alone (next dev, next start)", () => {
+  it("gives the same answers as Tally's server", async () => {
+    const port = await freePort();
+    const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
+      env: { ...process.env, ...TEST_ENV, ...LIVE, DATABASE_URL: t.url, PORT: String(port), TALLY_WEBHOOK_MAX_BODY_BYTES: "4096" },
+      stdio: "ignore",
+    });
+    try {
+      const url = `http://127.0.0.1:${port}/webhooks/geonode`;
+      for (let i = 0; i < 200; i++) {
+        if (await fetch(url, { method: "POST", body: "{}" }).then(() => true, () => false)) break;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
+      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({ status: 200, json: { status: "duplicate" } });
+      expect(await deliver(url, envelope("job-next-shared"), { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
+      expect(await deliver(`${url}/sub-1`, envelope("job-next-bad"), { secret: "wrong" })).toEqual({ status: 401, json: { error: "invalid_signature" } });
+      expect((await deliver(`${url}/sub-1`, "[1]", { secret: SECRET })).status).toBe(400);
+      expect((await deliver(`${url}/sub-1`, envelope("job-next-big", "extract_completed", { pad: "x".repeat(5000) }), { secret: SECRET })).status).toBe(413);
+      expect((await deliver(`${url}/sub-1`, "", { method: "GET" })).status).toBe(405);
+      expect((await deliver(`${url}/nope`, envelope("job-next-x"), { secret: SECRET })).status).toBe(404);
+      expect([receipts("job-next"), receipts("job-next-shared"), receipts("job-next-bad"), receipts("job-next-big")]).toEqual([1, 1, 0, 0]);
+    } finally {
+      child.kill("SIGTERM");
+    }
+  });
+});
