@@ -2,6 +2,7 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import type Database from "better-sqlite3";
 import { inject } from "vitest";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { dbReady, disconnectAll } from "@/lib/db";
@@ -35,4 +36,12 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
       rmSync(dir, { recursive: true, force: true });
     },
   };
+}
+
+/** An active HMAC subscription with a known secret, written straight to the rows the receiver reads. */
+export function addSubscription(sql: Database.Database, id: string, secret: string, eventType = "extract_completed"): void {
+  sql.prepare(
+    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
+     VALUES (?, ?, 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
+  ).run(id, eventType, secret);
 }

@@ -3,7 +3,7 @@ import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createTestDb, type TestDb } from "./db";
+import { addSubscription, createTestDb, type TestDb } from "./db";
 import { freePort, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -17,10 +17,7 @@ let output = "";
 beforeAll(async () => {
   t = await createTestDb();
   sql = new Database(t.file);
-  sql.prepare(
-    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
-     VALUES ('sub-1', 'extract_completed', 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
-  ).run(SECRET);
+  addSubscription(sql, "sub-1", SECRET);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/receiver.ts", String(port)], {

@@ -7,7 +7,7 @@ import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDelivery, defaultHmacScheme } from "@/lib/webhooks/signature";
-import { createTestDb, type TestDb } from "./db";
+import { addSubscription, createTestDb, type TestDb } from "./db";
 import { freePort, runToExit, SERVER_BUNDLE, startTally, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -25,10 +25,7 @@ let sql: Database.Database;
 beforeAll(async () => {
   t = await createTestDb();
   sql = new Database(t.file);
-  sql.prepare(
-    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
-     VALUES ('sub-1', 'extract_completed', 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
-  ).run(SECRET);
+  addSubscription(sql, "sub-1", SECRET);
 });
 afterAll(async () => {
   sql?.close();
