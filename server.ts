@@ -35,14 +35,6 @@ async function main() {
     socket.once("close", () => sockets.delete(socket));
   });
 
-  // Next runs instrumentation.ts in prepare(); listening first would send the demo simulator's first
-  // deliveries to a server that cannot yet verify them against registered subscriptions.
-  await app.prepare();
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(config.PORT, config.TALLY_HOST, () => resolve());
-  });
-
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
@@ -60,8 +52,18 @@ async function main() {
     }, 5_000).unref();
     process.stdout.write(`Tally stopping (${signal})\n`);
   };
+  // Before prepare(): the worker it starts listens for SIGTERM too, and would otherwise swallow one
+  // that arrives while Next is still preparing.
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
+
+  // Next runs instrumentation.ts in prepare(); listening first would send the demo simulator's first
+  // deliveries to a server that cannot yet verify them against registered subscriptions.
+  await app.prepare();
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(config.PORT, config.TALLY_HOST, () => resolve());
+  });
 }
 
 main().catch((err: unknown) => {
