@@ -15,6 +15,7 @@ export function workerFor(config: TallyConfig): Worker {
     registry: pipelineRegistry,
     concurrency: config.TALLY_WORKER_CONCURRENCY,
     leaseMs: config.TALLY_LEASE_SECONDS * 1000,
+    timeoutMs: config.TALLY_ITEM_TIMEOUT_SECONDS * 1000,
     // No platform yet (demo mode before its simulator listens): claiming would only burn attempts.
     paused: () => !getConfig().apiBaseUrl,
   });

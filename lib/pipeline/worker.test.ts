@@ -1,5 +1,5 @@
-// The worker loop against a slow simulator: the concurrency limit holds, a per-item timeout cuts a
-// stuck item short (retried, not lost), and a shutdown stops claiming and hands leases back at once.
+// The worker loop against a slow simulator: the concurrency limit holds, a lease is renewed while an
+// item runs, a per-item timeout cuts a stuck item short (retried, not lost), and a shutdown stops claiming and hands leases back at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";
@@ -44,6 +44,24 @@ describe("worker", () => {
     next.start();
     await waitFor("all stored", async () => (await db().job.count({ where: { id: { in: ids }, outcome: "stored" } })) === 3, 10_000);
     await next.stop(5000);
+  });
+
+  it("renews the lease of an item that runs longer than it: claimed once, stored once", async () => {
+    const [id] = await settledJobs(1);
+    await p.enqueueJob(id, "extract");
+    await p.sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 1000 });
+    try {
+      // Free slots and a lease shorter than one platform call: without renewal the worker would claim
+      // the item a second time while the first run is still waiting for the platform.
+      const worker = createWorker({ registry: p.registry, concurrency: 3, leaseMs: 300, timeoutMs: 10_000, idleMs: 20 });
+      worker.start();
+      await waitFor("item settled", async () => (await db().queueItem.count({ where: { jobId: id, state: { in: ["ready", "leased"] } } })) === 0, 10_000);
+      await worker.stop(5000);
+    } finally {
+      await p.sim.control("/_sim/config", { slowResponseRate: 0 });
+    }
+    expect(await db().queueItem.findFirstOrThrow({ where: { jobId: id } })).toMatchObject({ state: "done", attempts: 1 });
+    expect(await db().job.findUniqueOrThrow({ where: { id } })).toMatchObject({ outcome: "stored" });
   });
 
   it("cuts an item off at its timeout and retries it later", async () => {

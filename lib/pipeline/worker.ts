@@ -8,8 +8,9 @@ import { flushApiCalls } from "./platform";
 export type WorkerOptions = {
   registry: Registry;
   concurrency: number;
+  /** How long a claim holds without renewal; renewed while an item runs, so a crashed worker's items return within it. */
   leaseMs: number;
-  /** Per item; shorter than the lease so a slow item is cut off before anyone else may claim it. */
+  /** Per item: a handler still running after this long is aborted and retried later. Default 10 minutes. */
   timeoutMs?: number;
   /** How long to sleep when the queue has nothing due. */
   idleMs?: number;
@@ -31,7 +32,7 @@ export type Worker = {
 
 export function createWorker(opts: WorkerOptions): Worker {
   const owner = opts.owner ?? `${hostname()}:${process.pid}:${randomUUID().slice(0, 6)}`;
-  const timeoutMs = opts.timeoutMs ?? Math.floor(opts.leaseMs * 0.8);
+  const timeoutMs = opts.timeoutMs ?? 600_000;
   const idleMs = opts.idleMs ?? 500;
   const shutdown = new AbortController();
   const running = new Map<number, Promise<void>>();
@@ -41,7 +42,12 @@ export function createWorker(opts: WorkerOptions): Worker {
   const nudge = () => wake?.();
 
   function launch(item: ClaimedItem) {
-    const task = runItem(opts.registry, item, { timeoutMs, signal: shutdown.signal, onAbortedByShutdown: (i) => release(i) })
+    const task = runItem(opts.registry, item, {
+      timeoutMs,
+      heartbeat: { leaseMs: opts.leaseMs },
+      signal: shutdown.signal,
+      onAbortedByShutdown: (i) => release(i),
+    })
       .then((outcome) => opts.onOutcome?.(item, outcome))
       .catch((err) => log.error("queue item could not be settled; its lease will expire", { id: item.id, error: String(err) }))
       .finally(() => {

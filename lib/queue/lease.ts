@@ -34,6 +34,15 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   return claimedRowSchema.array().parse(rows).sort((a, b) => a.id - b.id);
 }
 
+/** Heartbeat: the item is still being worked on; keep the lease for another leaseMs. False if it was lost. */
+export async function extendLease(item: ClaimedItem, leaseMs: number, tx: DbOrTx = db()): Promise<boolean> {
+  const now = new Date();
+  const n = await tx.$executeRaw`
+    UPDATE "QueueItem" SET "leaseExpiresAt" = ${new Date(now.getTime() + leaseMs)}, "updatedAt" = ${now}
+    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
+  return n > 0;
+}
+
 /** Done: frees the dedupe key so a later event for the same job can be queued. False if the lease was lost. */
 export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean> {
   const now = new Date();

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
-import { ack, backoffMs, claim, createRegistry, defineKind, enqueue, enqueueMany, queueStats, reschedule, retry, runItem } from "./index";
+import { ack, backoffMs, claim, createRegistry, defineKind, enqueue, enqueueMany, extendLease, queueStats, reschedule, retry, runItem } from "./index";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -146,6 +146,69 @@ describe("registry and runItem", () => {
     for (const item of items) expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("dead");
     const codes = (await db().deadLetter.findMany({ orderBy: { id: "asc" } })).map((d) => d.errorCode);
     expect(codes).toEqual(["BAD_PAYLOAD", "UNKNOWN_KIND"]);
+  });
+});
+
+describe("heartbeat: an item may run longer than its lease", () => {
+  const sleep = (ms: number, signal?: AbortSignal) =>
+    new Promise<void>((resolve, reject) => {
+      const timer = setTimeout(resolve, ms);
+      signal?.addEventListener("abort", () => {
+        clearTimeout(timer);
+        reject(new Error("aborted"));
+      });
+    });
+  let runs = 0;
+  const registry = createRegistry([
+    defineKind({
+      name: "slow",
+      schema: z.object({ ms: z.number() }),
+      handle: async (p, { signal }) => {
+        runs++;
+        await sleep(p.ms, signal);
+      },
+    }),
+  ]);
+
+  it("keeps the lease while the handler runs: no one else can claim it, and it is handled once", async () => {
+    runs = 0;
+    await enqueue(db(), "slow", { ms: 1200 });
+    const [item] = await claim({ owner: "a", limit: 1, leaseMs: 300 });
+    const running = runItem(registry, item, { timeoutMs: 10_000, heartbeat: { leaseMs: 300, everyMs: 80 } });
+    // Another worker keeps trying for the whole run, well past the first lease's end.
+    const stolen: number[] = [];
+    const giveUpAt = Date.now() + 5000;
+    while ((await row(item.id)).state === "leased" && Date.now() < giveUpAt) {
+      stolen.push(...(await claim({ owner: "b", limit: 1, leaseMs: 300 })).map((i) => i.id));
+      await sleep(50);
+    }
+    expect(await running).toBe("acked");
+    expect(stolen).toEqual([]);
+    expect(runs).toBe(1);
+    expect(await row(item.id)).toMatchObject({ state: "done", attempts: 1 });
+  });
+
+  it("aborts the handler when the lease was taken over, and leaves the item to its new holder", async () => {
+    runs = 0;
+    await enqueue(db(), "slow", { ms: 5000 });
+    const [item] = await claim({ owner: "a", limit: 1, leaseMs: 300 });
+    const started = Date.now();
+    const running = runItem(registry, item, { timeoutMs: 10_000, heartbeat: { leaseMs: 300, everyMs: 50 } });
+    // As if this worker had stalled past its lease and another had claimed the item meanwhile.
+    await db().queueItem.update({ where: { id: item.id }, data: { leaseOwner: "b:taken" } });
+    expect(await running).toBe("lost");
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(await row(item.id)).toMatchObject({ state: "leased", leaseOwner: "b:taken", attempts: 1 });
+  });
+
+  it("without renewal (a crashed worker), the item comes back once its lease runs out", async () => {
+    await enqueue(db(), "slow", { ms: 0 });
+    const [item] = await claim({ owner: "a", limit: 1, leaseMs: 200 });
+    expect(await claim({ owner: "b", limit: 1, leaseMs: 200 })).toEqual([]);
+    await sleep(250);
+    const [again] = await claim({ owner: "b", limit: 1, leaseMs: 200 });
+    expect(again).toMatchObject({ id: item.id, attempts: 2 });
+    expect(await extendLease(item, 1000)).toBe(false);
   });
 });
 

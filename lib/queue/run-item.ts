@@ -1,6 +1,6 @@
 import "server-only";
 import { log } from "../log";
-import { ack, deadLetter, describeError, reschedule, retry } from "./lease";
+import { ack, deadLetter, describeError, extendLease, reschedule, retry } from "./lease";
 import { PermanentFailure, type Registry } from "./registry";
 import type { ClaimedItem } from "./types";
 
@@ -8,6 +8,12 @@ export type ItemOutcome = "acked" | "rescheduled" | "retried" | "dead" | "lost" 
 
 export type RunItemOptions = {
   timeoutMs: number;
+  /**
+   * Keeps the lease while the handler runs, so an item may take longer than the lease: renewed for
+   * leaseMs every everyMs (default a third of it). A crashed worker stops renewing and its items come
+   * back within one lease. Losing the lease (another worker took the item) aborts the handler.
+   */
+  heartbeat?: { leaseMs: number; everyMs?: number };
   /** The worker's shutdown signal: aborts the handler like the timeout does. */
   signal?: AbortSignal;
   /** Called instead of retry() when the worker is shutting down and the handler was cut short. */
@@ -49,13 +55,25 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
   opts.signal?.addEventListener("abort", abort, { once: true });
   if (opts.signal?.aborted) controller.abort();
   const signal = controller.signal;
+  let lost = false;
+  const stopHeartbeat = opts.heartbeat
+    ? startHeartbeat(item, opts.heartbeat, () => {
+        lost = true;
+        controller.abort();
+      })
+    : () => {};
   try {
-    // The handler is awaited, not raced: once aborted it stops at its next call, and the lease (longer
-    // than the timeout) is still ours, so no one else runs the item meanwhile.
+    // The handler is awaited, not raced: once aborted it stops at its next call, and the lease (renewed
+    // by the heartbeat until then) is still ours, so no one else runs the item meanwhile.
     const result = await def.handle(payload, { item, signal });
+    if (lost) return "lost";
     if (result) return settle(reschedule(item, result.reschedule.delayMs), "rescheduled");
     return settle(ack(item), "acked");
   } catch (err) {
+    if (lost) {
+      log.warn("queue item's lease was taken over; left to its new holder", { id: item.id, kind: item.kind, jobId: item.jobId });
+      return "lost";
+    }
     if (opts.signal?.aborted && !timeout.aborted && opts.onAbortedByShutdown) {
       return settle(opts.onAbortedByShutdown(item), "released");
     }
@@ -67,7 +85,28 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     const r = await retry(item, error);
     return r === "retried" ? "retried" : r;
   } finally {
+    stopHeartbeat();
     timeout.removeEventListener("abort", abort);
     opts.signal?.removeEventListener("abort", abort);
   }
+}
+
+/** Renews the item's lease on a timer until stopped; calls onLost once if the lease is gone. */
+function startHeartbeat(item: ClaimedItem, hb: { leaseMs: number; everyMs?: number }, onLost: () => void): () => void {
+  let busy = false;
+  const timer = setInterval(() => {
+    if (busy) return;
+    busy = true;
+    extendLease(item, hb.leaseMs)
+      .then((held) => {
+        if (held) return;
+        clearInterval(timer);
+        onLost();
+      })
+      // A missed beat (say, the database busy for a moment) is not fatal: the lease has time left.
+      .catch((err) => log.warn("lease renewal failed; trying again", { id: item.id, error: String(err) }))
+      .finally(() => (busy = false));
+  }, hb.everyMs ?? Math.max(10, Math.floor(hb.leaseMs / 3)));
+  timer.unref();
+  return () => clearInterval(timer);
 }
