@@ -1,5 +1,6 @@
 // The receiver over real HTTP against Tally's server (what `npm start` runs): every answer of issue 4, both schemes, the
 // previous-secret window, concurrent duplicates, and receipt + queue item committed together.
+import { connect } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDelivery } from "@/lib/webhooks/signature";
@@ -51,6 +52,9 @@ const count = (table: string, where = "1=1", ...args: unknown[]) =>
   (sql.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args) as { n: number }).n;
 const lastLog = () =>
   sql.prepare("SELECT * FROM InboundDelivery ORDER BY id DESC LIMIT 1").get() as Record<string, unknown>;
+async function waitFor(ok: () => boolean, ms = 5000) {
+  for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
+}
 const url = (key?: string) => `${tally.url}/webhooks/geonode${key ? `/${key}` : ""}`;
 
 describe("receiver answers", () => {
@@ -169,6 +173,27 @@ describe("receiver answers", () => {
     // A malformed escape in the key names no subscription: 404 and a log row, never a crash or a 5xx.
     expect(await deliver(url("sub-%E0%A4%A"), envelope("job-x"), { secret: HMAC_SECRET })).toEqual({ status: 404, json: { error: "unknown_subscription" } });
     expect(lastLog()).toMatchObject({ status: 404, reason: "unknown subscription key" });
+  });
+});
+
+describe("senders that go away", () => {
+  it("logs a delivery abandoned mid-body as 499, stores nothing, and keeps answering", async () => {
+    const { port } = new URL(tally.url);
+    const body = envelope("job-abandoned");
+    await new Promise<void>((resolve, reject) => {
+      const socket = connect(Number(port), "127.0.0.1", () => {
+        socket.write(`POST /webhooks/geonode/sub-hmac HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 30)}`);
+        setTimeout(() => {
+          socket.destroy();
+          resolve();
+        }, 200);
+      });
+      socket.on("error", reject);
+    });
+    await waitFor(() => count("InboundDelivery", "status = 499") === 1);
+    expect(lastLog()).toMatchObject({ status: 499, subscriptionId: "sub-hmac", jobId: null });
+    expect(count("Receipt", "jobId = ?", "job-abandoned")).toBe(0);
+    expect(await deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
   });
 });
 

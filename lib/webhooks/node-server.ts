@@ -78,7 +78,9 @@ export function createReceiverHandler(): Handler {
         await recordRejected(key, 405, `method ${req.method} not allowed`, startedAt);
         return send(res, 405, { error: "method_not_allowed" }, { allow: "POST" });
       }
-      const read = await readLimited(req, limit);
+      const read = await readLimited(req, limit).catch(() => null);
+      // The sender hung up before its body arrived: nobody to answer; logged as 499, as proxies do.
+      if (!read) return recordRejected(key, 499, "sender closed the connection before the body arrived", startedAt);
       const headers = { get: (name: string) => req.headers[name.toLowerCase()]?.toString() ?? null };
       const answer = await receive({ subscriptionKey: key, headers, read, startedAt });
       send(res, answer.status, answer.body);
