@@ -1,0 +1,56 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { getConfig, type TallyConfig } from "../config";
+import { db } from "../db";
+import { log } from "../log";
+import { onServerStart } from "./boot";
+
+// Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
+// tables are deleted in small batches with a pause between them: SQLite has one write lock, and the
+// receiver must never wait long behind a delete (after a long downtime, or when the retention is
+// lowered, millions of rows can be due at once).
+
+const DAY = 86_400_000;
+const HOUR = 3_600_000;
+
+type Target = { name: string; table: string; column: string; days: (c: TallyConfig) => number };
+
+const TARGETS: Target[] = [
+  { name: "inbound deliveries", table: "InboundDelivery", column: "receivedAt", days: (c) => c.TALLY_INBOUND_LOG_RETENTION_DAYS },
+  { name: "platform delivery mirror", table: "PlatformDelivery", column: "createdAt", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
+  { name: "API calls per minute", table: "ApiCallMinute", column: "minute", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
+];
+
+export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };
+
+/** Deletes what is past its retention; the rows deleted per log. */
+export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 20 }: PruneOptions = {}): Promise<Record<string, number>> {
+  const config = getConfig();
+  const deleted: Record<string, number> = {};
+  for (const t of TARGETS) {
+    const cutoff = new Date(now.getTime() - t.days(config) * DAY);
+    const table = Prisma.raw(`"${t.table}"`);
+    const column = Prisma.raw(`"${t.column}"`);
+    let total = 0;
+    for (;;) {
+      const n = await db().$executeRaw`
+        DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${column} < ${cutoff} ORDER BY ${column} LIMIT ${batch})`;
+      total += n;
+      if (n < batch) break;
+      await new Promise((r) => setTimeout(r, pauseMs));
+    }
+    deleted[t.name] = total;
+  }
+  return deleted;
+}
+
+onServerStart(() => {
+  const run = () =>
+    pruneHistory()
+      .then((deleted) => {
+        if (Object.values(deleted).some((n) => n > 0)) log.info("old log rows pruned", deleted);
+      })
+      .catch((err) => log.warn("log pruning failed", { error: String(err) }));
+  void run();
+  setInterval(run, HOUR).unref();
+});

@@ -1,0 +1,66 @@
+// The logs stay bounded: rows past their retention are deleted (in batches, so the receiver never
+// waits long behind one big delete), newer rows stay, and the server prunes at start.
+import Database from "better-sqlite3";
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { pruneHistory } from "@/lib/runtime/retention";
+import { sqliteDate } from "@/lib/webhooks/store";
+import { createTestDb, type TestDb } from "./db";
+import { startTally } from "./tally-server";
+
+const DAY = 86_400_000;
+let t: TestDb;
+let sql: Database.Database;
+beforeAll(async () => {
+  // The defaults: 14 days for the inbound log, 30 for the platform mirror and the API call counts.
+  t = await createTestDb();
+  sql = new Database(t.file);
+});
+afterAll(async () => {
+  sql?.close();
+  await t?.cleanup();
+});
+beforeEach(() => {
+  for (const table of ["InboundDelivery", "PlatformDelivery", "ApiCallMinute"]) sql.exec(`DELETE FROM "${table}"`);
+});
+
+const count = (table: string) => (sql.prepare(`SELECT COUNT(*) n FROM "${table}"`).get() as { n: number }).n;
+
+function seed(now: number, ages: { inbound: number[]; mirror: number[]; calls: number[] }) {
+  const inbound = sql.prepare(`INSERT INTO "InboundDelivery" ("receivedAt", "status", "reason", "latencyMs", "bodyBytes") VALUES (?, 401, 'x', 1, 0)`);
+  const mirror = sql.prepare(`INSERT INTO "PlatformDelivery" ("id", "webhookId", "status", "createdAt", "syncedAt") VALUES (?, 'wh', 'failed', ?, ?)`);
+  const calls = sql.prepare(`INSERT INTO "ApiCallMinute" ("minute", "endpoint", "count") VALUES (?, ?, 1)`);
+  sql.transaction(() => {
+    ages.inbound.forEach((days) => inbound.run(sqliteDate(new Date(now - days * DAY))));
+    ages.mirror.forEach((days, i) => mirror.run(`pd-${i}`, sqliteDate(new Date(now - days * DAY)), sqliteDate(new Date(now))));
+    ages.calls.forEach((days, i) => calls.run(sqliteDate(new Date(now - days * DAY)), `e${i}`));
+  })();
+}
+
+describe("retention", () => {
+  it("deletes each log's rows past its retention, in batches, and keeps the rest", async () => {
+    const now = Date.now();
+    seed(now, {
+      inbound: [...Array(2_500).fill(15), ...Array(40).fill(13.9), 0],
+      mirror: [31, 45, 29, 1],
+      calls: [31, 30.01, 2],
+    });
+    const deleted = await pruneHistory({ now: new Date(now), batch: 1_000, pauseMs: 0 });
+    expect(deleted).toEqual({ "inbound deliveries": 2_500, "platform delivery mirror": 2, "API calls per minute": 2 });
+    expect([count("InboundDelivery"), count("PlatformDelivery"), count("ApiCallMinute")]).toEqual([41, 2, 1]);
+    expect(await db().inboundDelivery.count({ where: { receivedAt: { lt: new Date(now - 14 * DAY) } } })).toBe(0);
+    // Nothing left to do: a second run deletes nothing.
+    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0]);
+  });
+
+  it("runs when the server starts", async () => {
+    seed(Date.now(), { inbound: [20, 20, 1], mirror: [40], calls: [] });
+    const tally = await startTally({ GEONODE_SCRAPER_API_KEY: "k", SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_WORKER: "off" }, t.file);
+    try {
+      for (let i = 0; i < 100 && count("InboundDelivery") + count("PlatformDelivery") > 1; i++) await new Promise((r) => setTimeout(r, 50));
+      expect([count("InboundDelivery"), count("PlatformDelivery")]).toEqual([1, 0]);
+    } finally {
+      await tally.stop();
+    }
+  });
+});
