@@ -22,12 +22,15 @@ async function main() {
 
   let stopping = false;
   const inFlight = new Set<http.ServerResponse>();
+  // Listening comes first, so a taken port fails before anything starts; requests for the app that
+  // arrive while Next prepares wait for it. The receiver needs nothing from Next and answers at once.
+  let prepared: Promise<void> | undefined;
   const server = http.createServer((req, res) => {
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) void handleDelivery(req, res);
-    else void handleApp(req, res);
+    else void (prepared ?? Promise.resolve()).then(() => handleApp(req, res));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
@@ -57,13 +60,13 @@ async function main() {
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 
-  // Next runs instrumentation.ts in prepare(); listening first would send the demo simulator's first
-  // deliveries to a server that cannot yet verify them against registered subscriptions.
-  await app.prepare();
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
     server.listen(config.PORT, config.TALLY_HOST, () => resolve());
   });
+  // Next runs instrumentation.ts here: migrations checked, worker, schedules, demo mode, the banner.
+  prepared = app.prepare();
+  await prepared;
 }
 
 main().catch((err: unknown) => {

@@ -48,14 +48,17 @@ describe("start-up failures", () => {
     expect(output).not.toMatch(/\n\s+at /);
   });
 
-  it("says so when the port is taken, and exits 1", async () => {
+  it("says so when the port is taken, and exits 1 before starting anything", async () => {
     const port = await freePort();
     const blocker: Server = createServer();
     await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", () => r()));
     try {
-      const { code, out: output } = await runServer({ ...LIVE, DATABASE_URL: t.url, PORT: String(port), TALLY_HOST: "127.0.0.1" });
+      const { code, out: output } = await runServer({ ...LIVE, TALLY_WORKER: "on", DATABASE_URL: t.url, PORT: String(port), TALLY_HOST: "127.0.0.1" });
       expect(code).toBe(1);
       expect(output).toContain(`Tally cannot start: port ${port} is already in use`);
+      // It fails before anything starts: no worker, no schedules, no "running" banner.
+      expect(output).not.toContain("Tally is running");
+      expect(output).not.toContain("worker started");
     } finally {
       blocker.close();
     }
