@@ -24,13 +24,14 @@ async function main() {
   const inFlight = new Set<http.ServerResponse>();
   // Listening comes first, so a taken port fails before anything starts; requests for the app that
   // arrive while Next prepares wait for it. The receiver needs nothing from Next and answers at once.
-  let prepared: Promise<void> | undefined;
+  let markPrepared = () => {};
+  const prepared = new Promise<void>((resolve) => (markPrepared = resolve));
   const server = http.createServer((req, res) => {
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) void handleDelivery(req, res);
-    else void (prepared ?? Promise.resolve()).then(() => handleApp(req, res));
+    else void prepared.then(() => handleApp(req, res));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
@@ -65,8 +66,8 @@ async function main() {
     server.listen(config.PORT, config.TALLY_HOST, () => resolve());
   });
   // Next runs instrumentation.ts here: migrations checked, worker, schedules, demo mode, the banner.
-  prepared = app.prepare();
-  await prepared;
+  await app.prepare();
+  markPrepared();
 }
 
 main().catch((err: unknown) => {
