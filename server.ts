@@ -8,11 +8,14 @@ import http from "node:http";
 import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
 import { createReceiverHandler, isReceiverPath } from "./lib/webhooks/node-server";
+import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
 import { closeReceiverStore } from "./lib/webhooks/store";
 
 // As `next start` does: React and Next load their production builds only under this value.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
 const config = configOrExit();
+// Past this, whatever is still open is cut (the worker hands its items back within 10 s).
+const STOP_DEADLINE_MS = 15_000;
 
 async function main() {
   const { default: next } = await import("next");
@@ -39,25 +42,27 @@ async function main() {
     socket.once("close", () => sockets.delete(socket));
   });
 
+  // Features register what must finish before exit (the worker's items in flight) with this process.
+  manageShutdown();
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
-    // Stop accepting, let answers in flight finish (a delivery answers only after it commits) on
-    // connections that then close, and go.
+    process.stdout.write(`Tally stopping (${signal}): finishing the requests and work in flight\n`);
+    // Stop accepting; answers in flight finish (a delivery answers only after it commits) on
+    // connections that then close; the worker finishes or hands back its items; then exit.
     for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
-    server.close(() => {
+    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+    server.closeIdleConnections();
+    void Promise.all([closed, runShutdownHooks()]).then(() => {
       closeReceiverStore();
       process.exit(0);
     });
-    server.closeIdleConnections();
     setTimeout(() => {
       for (const socket of sockets) socket.destroy();
       process.exit(0);
-    }, 5_000).unref();
-    process.stdout.write(`Tally stopping (${signal})\n`);
+    }, STOP_DEADLINE_MS).unref();
   };
-  // Before prepare(): the worker it starts listens for SIGTERM too, and would otherwise swallow one
-  // that arrives while Next is still preparing.
+  // Before prepare(), so a signal during start-up stops the process the same way.
   process.on("SIGTERM", () => stop("SIGTERM"));
   process.on("SIGINT", () => stop("SIGINT"));
 

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { log } from "../log";
 import { onServerStart } from "../runtime/boot";
+import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
 import { pipelineRegistry } from "./kinds";
 import { createWorker, type Worker } from "./worker";
 
@@ -9,6 +10,9 @@ import { createWorker, type Worker } from "./worker";
 // several processes can run side by side because claims are safe across processes.
 
 const holder = globalThis as unknown as { __tallyWorker?: Worker };
+
+/** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
+export const IN_SERVER_GRACE_MS = 10_000;
 
 export function workerFor(config: TallyConfig): Worker {
   return createWorker({
@@ -27,11 +31,16 @@ export function startServerWorker(config: TallyConfig): Worker {
   const worker = workerFor(config);
   holder.__tallyWorker = worker;
   worker.start();
-  // Next exits soon after SIGTERM, so there is no time to finish items: stop claiming and release
-  // the leases at once. Anything not released in time comes back when its lease expires.
-  const stop = () => void worker.stop(0).catch((err) => log.error("worker stop failed", { error: String(err) }));
-  process.once("SIGTERM", stop);
-  process.once("SIGINT", stop);
+  const stop = (graceMs: number) => worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
+  if (shutdownIsManaged()) {
+    // Tally's server waits for this: items in flight get time to finish, the rest are handed back.
+    onShutdown(() => stop(IN_SERVER_GRACE_MS));
+  } else {
+    // Plain `next start` exits soon after SIGTERM, so there is no time to finish items: stop claiming
+    // and release the leases at once. Anything not released in time comes back when its lease expires.
+    process.once("SIGTERM", () => void stop(0));
+    process.once("SIGINT", () => void stop(0));
+  }
   return worker;
 }
 
