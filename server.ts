@@ -7,6 +7,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
+import { log } from "./lib/log";
 import { createReceiverHandler, isReceiverPath } from "./lib/webhooks/node-server";
 import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
 import { closeReceiverStore } from "./lib/webhooks/store";
@@ -16,6 +17,13 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
 const config = configOrExit();
 // Past this, whatever is still open is cut (the worker hands its items back within 10 s).
 const STOP_DEADLINE_MS = 15_000;
+
+// Next answers its own errors; this only catches what escapes it, so one request cannot end the process.
+function failed(res: http.ServerResponse, err: unknown) {
+  log.error("request failed", { error: String(err) });
+  if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
+  res.end(JSON.stringify({ error: "internal_error" }));
+}
 
 async function main() {
   const { default: next } = await import("next");
@@ -34,7 +42,7 @@ async function main() {
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) void handleDelivery(req, res);
-    else void prepared.then(() => handleApp(req, res));
+    else void prepared.then(() => handleApp(req, res)).catch((err: unknown) => failed(res, err));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
