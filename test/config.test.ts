@@ -1,5 +1,6 @@
+import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
-import { ConfigError, describeConfig, parseConfig } from "@/lib/config";
+import { ConfigError, describeConfig, envSchema, parseConfig } from "@/lib/config";
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -51,6 +52,17 @@ describe("configuration", () => {
 
   it("requires an operator password in live mode", () => {
     expect(problems({ GEONODE_SCRAPER_API_KEY: "k" }).join()).toMatch(/TALLY_OPERATOR_PASSWORD: required in live mode/);
+  });
+
+  it("documents every variable in the README's configuration table, with its default", () => {
+    const readme = readFileSync("README.md", "utf8");
+    const rows = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));
+    const undocumented = Object.keys(envSchema.shape).filter((name) => !rows.has(name));
+    expect(undocumented).toEqual([]);
+    // A default stated in the README is the one the schema applies.
+    const defaults = parseConfig({}) as unknown as Record<string, unknown>;
+    const wrong = [...rows].filter(([name, shown]) => /^`[^`]+`$/.test(shown) && name in defaults && shown !== `\`${String(defaults[name])}\``);
+    expect(wrong).toEqual([]);
   });
 
   it("masks secrets when describing the configuration", () => {
