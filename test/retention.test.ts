@@ -21,7 +21,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 beforeEach(() => {
-  for (const table of ["InboundDelivery", "PlatformDelivery", "ApiCallMinute"]) sql.exec(`DELETE FROM "${table}"`);
+  for (const table of ["InboundDelivery", "PlatformDelivery", "ApiCallMinute", "QueueItem"]) sql.exec(`DELETE FROM "${table}"`);
 });
 
 const count = (table: string) => (sql.prepare(`SELECT COUNT(*) n FROM "${table}"`).get() as { n: number }).n;
@@ -46,11 +46,33 @@ describe("retention", () => {
       calls: [31, 30.01, 2],
     });
     const deleted = await pruneHistory({ now: new Date(now), batch: 1_000, pauseMs: 0 });
-    expect(deleted).toEqual({ "inbound deliveries": 2_500, "platform delivery mirror": 2, "API calls per minute": 2 });
+    expect(deleted).toEqual({ "inbound deliveries": 2_500, "platform delivery mirror": 2, "API calls per minute": 2, "finished queue items": 0 });
     expect([count("InboundDelivery"), count("PlatformDelivery"), count("ApiCallMinute")]).toEqual([41, 2, 1]);
     expect(await db().inboundDelivery.count({ where: { receivedAt: { lt: new Date(now - 14 * DAY) } } })).toBe(0);
     // Nothing left to do: a second run deletes nothing.
-    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0]);
+    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0]);
+  });
+
+  it("deletes finished queue items past the history retention, never dead or live ones", async () => {
+    const now = Date.now();
+    const item = sql.prepare(
+      `INSERT INTO "QueueItem" ("kind", "payload", "jobId", "state", "availableAt", "doneAt", "createdAt", "updatedAt") VALUES ('process_job', '{}', ?, ?, ?, ?, ?, ?)`,
+    );
+    const at = (days: number) => sqliteDate(new Date(now - days * DAY));
+    const rows: Array<[string, string, number, number | null]> = [
+      ["old-done", "done", 40, 39],
+      ["old-done-2", "done", 31, 31],
+      ["done-lately", "done", 40, 2], // waited out a long backoff; finished recently
+      ["recent-done", "done", 3, 3],
+      ["old-dead", "dead", 40, 39],
+      ["old-ready", "ready", 40, null],
+      ["old-leased", "leased", 40, null],
+    ];
+    for (const [jobId, state, made, done] of rows) item.run(jobId, state, at(made), done === null ? null : at(done), at(made), at(made));
+    const deleted = await pruneHistory({ now: new Date(now) });
+    expect(deleted["finished queue items"]).toBe(2);
+    const left = (sql.prepare(`SELECT "jobId" FROM "QueueItem" ORDER BY "jobId"`).all() as Array<{ jobId: string }>).map((r) => r.jobId);
+    expect(left).toEqual(["done-lately", "old-dead", "old-leased", "old-ready", "recent-done"]);
   });
 
   it("runs when the server starts", async () => {

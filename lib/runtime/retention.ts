@@ -13,12 +13,29 @@ import { onServerStart } from "./boot";
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
 
-type Target = { name: string; table: string; column: string; days: (c: TallyConfig) => number };
+type Target = {
+  name: string;
+  table: string;
+  /** An indexed date column: rows before the cutoff on it are due. */
+  column: string;
+  days: (c: TallyConfig) => number;
+  /** Further conditions a due row must meet. */
+  also?: (cutoff: Date) => Prisma.Sql;
+};
 
 const TARGETS: Target[] = [
   { name: "inbound deliveries", table: "InboundDelivery", column: "receivedAt", days: (c) => c.TALLY_INBOUND_LOG_RETENTION_DAYS },
   { name: "platform delivery mirror", table: "PlatformDelivery", column: "createdAt", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
   { name: "API calls per minute", table: "ApiCallMinute", column: "minute", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
+  // Finished queue items (one per job handled): the job, its events and results keep the story. Dead
+  // items stay, their dead letters point at them; live ones are never touched.
+  {
+    name: "finished queue items",
+    table: "QueueItem",
+    column: "availableAt",
+    days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
+    also: (cutoff) => Prisma.sql`AND "state" = 'done' AND "doneAt" < ${cutoff}`,
+  },
 ];
 
 export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };
@@ -34,7 +51,8 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
     let total = 0;
     for (;;) {
       const n = await db().$executeRaw`
-        DELETE FROM ${table} WHERE rowid IN (SELECT rowid FROM ${table} WHERE ${column} < ${cutoff} ORDER BY ${column} LIMIT ${batch})`;
+        DELETE FROM ${table} WHERE rowid IN (
+          SELECT rowid FROM ${table} WHERE ${column} < ${cutoff} ${t.also?.(cutoff) ?? Prisma.empty} ORDER BY ${column} LIMIT ${batch})`;
       total += n;
       if (n < batch) break;
       await new Promise((r) => setTimeout(r, pauseMs));
