@@ -1,7 +1,9 @@
 // Tally's HTTP server (`npm start`). Deliveries to /webhooks/geonode[/{key}] are answered on bare
 // node:http by lib/webhooks/node-server.ts before Next sees them: Next's request path alone costs more
-// than the whole receiver, and the platform's retries should never queue behind a dashboard render.
-// Every other request goes to Next, which also runs instrumentation.ts (worker, schedules, demo mode).
+// than the whole receiver. Every other request goes to Next, which also runs instrumentation.ts
+// (worker, schedules, demo mode). Both share this process's event loop, so heavy dashboard rendering
+// does slow deliveries down (`npm run bench:receiver` measures it); `npm run receiver` serves them
+// from a process of their own where that matters.
 //
 // scripts/build-server.mjs bundles this file into <distDir>/tally-server.mjs after `next build`.
 import http from "node:http";

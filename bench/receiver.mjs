@@ -4,16 +4,21 @@
 // on a fresh database; then checks that every unique good delivery has exactly one receipt and one
 // queue item. BENCH_BASELINE=path/to/seed-baseline.sh also runs the source article's receiver first
 // (one run after the other, same machine) and prints Tally's ratio to it.
-import { execFileSync, spawn } from "node:child_process";
+import { execFile, execFileSync, spawn } from "node:child_process";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import { promisify } from "node:util";
 import Database from "better-sqlite3";
 
 const N = Number(process.env.BENCH_N ?? 5000);
 const CONC = Number(process.env.BENCH_CONCURRENCY ?? 32);
 const SECRET = "whsec_bench_secret_0123456789";
+const TOKEN = "bench-api-token-0123456789abcdef";
+// Dashboard readers during the extra "under dashboard load" run of Tally's server (0: skip that run).
+const READERS = Number(process.env.BENCH_DASHBOARD_READERS ?? 4);
+const execFileAsync = promisify(execFile);
 
 const freePort = () =>
   new Promise((resolve) => {
@@ -48,9 +53,29 @@ async function waitUp(url) {
   throw new Error(`server at ${url} did not start`);
 }
 
-function load(url, ids, n) {
-  const out = execFileSync(process.execPath, ["bench/load.mjs", "--url", url, "--secret", SECRET, "--n", String(n), "--concurrency", String(CONC), "--ids", ids], { encoding: "utf8" });
-  return JSON.parse(out.trim().split("\n").pop());
+async function load(url, ids, n) {
+  const { stdout } = await execFileAsync(process.execPath, ["bench/load.mjs", "--url", url, "--secret", SECRET, "--n", String(n), "--concurrency", String(CONC), "--ids", ids], { encoding: "utf8", maxBuffer: 64 << 20 });
+  return JSON.parse(stdout.trim().split("\n").pop());
+}
+
+/** Operators reading the dashboard meanwhile: each reader loads the overview and the jobs page in turn. */
+function readDashboard(base, readers) {
+  let stop = false;
+  let pages = 0;
+  const paths = ["/", "/jobs", "/api/jobs?limit=50"];
+  const reader = async (i) => {
+    for (let k = i; !stop; k++) {
+      const res = await fetch(base + paths[k % paths.length], { headers: { authorization: `Bearer ${TOKEN}` } });
+      await res.arrayBuffer();
+      if (res.ok) pages++;
+    }
+  };
+  const all = Promise.all(Array.from({ length: readers }, (_, i) => reader(i)));
+  return async () => {
+    stop = true;
+    await all;
+    return pages;
+  };
 }
 
 function check(file, idsFile, warmFile) {
@@ -97,7 +122,7 @@ function baseline(script) {
   };
 }
 
-async function run(key, name, start) {
+async function run(key, name, start, readers = 0) {
   const { dir, file } = freshDb();
   const port = await freePort();
   const env = {
@@ -107,6 +132,7 @@ async function run(key, name, start) {
     GEONODE_SCRAPER_API_KEY: "bench",
     SCRAPER_API_BASE_URL: "http://127.0.0.1:9",
     TALLY_OPERATOR_PASSWORD: "bench-password",
+    TALLY_API_TOKEN: TOKEN,
     TALLY_WORKER: "off",
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: "error",
@@ -116,10 +142,12 @@ async function run(key, name, start) {
   try {
     await waitUp(url);
     const warm = path.join(dir, "warm.json");
-    load(url, warm, 300); // warm-up: JIT, caches, first compile
+    await load(url, warm, 300); // warm-up: JIT, caches, first compile
     const ids = path.join(dir, "ids.json");
-    const r = load(url, ids, N);
-    return { key, name, ...r, ...check(file, ids, warm) };
+    const stopReading = readers > 0 ? readDashboard(`http://127.0.0.1:${port}`, readers) : null;
+    const r = await load(url, ids, N);
+    const pages = stopReading ? await stopReading() : undefined;
+    return { key, name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`, ...r, ...check(file, ids, warm) };
   } finally {
     child.kill("SIGTERM");
     await new Promise((r) => child.once("exit", r));
@@ -132,7 +160,9 @@ const bundle = path.join(distDir, "tally-server.mjs");
 if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(bundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 const rows = [];
 if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
-rows.push(await run("tally", "Tally (npm start)", (port, env) => spawn(process.execPath, [bundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" })));
+const tallyServer = (port, env) => spawn(process.execPath, [bundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
+rows.push(await run("tally", "Tally (npm start)", tallyServer));
+if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start)", tallyServer, READERS));
 rows.push(await run("next-route", "receiver route under next start", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
 rows.push(await run("bare", "npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
 
