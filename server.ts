@@ -9,6 +9,7 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
+import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, resolveClientAddress } from "./lib/http/client-address";
 import { log } from "./lib/log";
 import { createReceiverHandler, isReceiverPath } from "./lib/webhooks/node-server";
 import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
@@ -43,8 +44,15 @@ async function main() {
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");
-    if (isReceiverPath(req.url)) void handleDelivery(req, res);
-    else void prepared.then(() => handleApp(req, res)).catch((err: unknown) => failed(res, err));
+    if (isReceiverPath(req.url)) return void handleDelivery(req, res);
+    // The login throttle's notion of the client: the connection, or what trusted proxies say it was.
+    const forwardedFor = req.headers["x-forwarded-for"];
+    req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(
+      Array.isArray(forwardedFor) ? forwardedFor.join(",") : forwardedFor,
+      req.socket.remoteAddress,
+      config.TALLY_TRUSTED_PROXY_HOPS,
+    );
+    void prepared.then(() => handleApp(req, res)).catch((err: unknown) => failed(res, err));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
@@ -54,6 +62,7 @@ async function main() {
 
   // Features register what must finish before exit (the worker's items in flight) with this process.
   manageShutdown();
+  clientAddressSetByServer();
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;

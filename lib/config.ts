@@ -49,6 +49,7 @@ export const envSchema = z.object({
   ),
   TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30),
   TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000),
+  TALLY_TRUSTED_PROXY_HOPS: int(0, 0, 10),
   TALLY_LOGIN_WINDOW_SECONDS: int(900, 10, 86_400),
   TALLY_PUBLIC_URL: optionalString.pipe(httpUrl.optional()),
   TALLY_DELIVERY_MODE: z

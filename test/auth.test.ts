@@ -5,7 +5,8 @@ import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 let tally: TallyServer;
 beforeAll(async () => {
-  tally = await startTally({ TALLY_LOGIN_MAX_ATTEMPTS: "3" });
+  // The tests play a trusted reverse proxy that appends the client's address to X-Forwarded-For.
+  tally = await startTally({ TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_TRUSTED_PROXY_HOPS: "1" });
 });
 afterAll(async () => {
   await tally?.stop();
@@ -55,6 +56,30 @@ describe("operator login", () => {
     expect(blocked.headers.get("set-cookie")).toBeNull();
     // another client is not affected
     expect((await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.0.0.3")).status).toBe(200);
+  });
+
+  it("does not let a client escape the throttle by writing its own X-Forwarded-For", async () => {
+    // No trusted proxy: the address is the connection's, and the header is the client's word only.
+    const direct = await startTally({ TALLY_LOGIN_MAX_ATTEMPTS: "3" });
+    try {
+      const attempt = (password: string, claimed: string) =>
+        fetch(`${direct.url}/api/auth/login`, {
+          method: "POST",
+          headers: { "content-type": "application/json", origin: direct.url, "x-forwarded-for": claimed },
+          body: JSON.stringify({ password }),
+        });
+      for (let i = 0; i < 3; i++) expect((await attempt("wrong password", `10.1.0.${i}`)).status).toBe(401);
+      expect((await attempt(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.1.0.99")).status).toBe(429);
+      // Nor by naming the address header Tally's server passes to Next.
+      const spoofed = await fetch(`${direct.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: direct.url, "x-tally-client-address": "10.1.0.100" },
+        body: JSON.stringify({ password: TEST_ENV.TALLY_OPERATOR_PASSWORD }),
+      });
+      expect(spoofed.status).toBe(429);
+    } finally {
+      await direct.stop();
+    }
   });
 
   it("rejects an empty or malformed login body with 400", async () => {
