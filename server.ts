@@ -11,7 +11,7 @@ import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, resolveClientAddress } from "./lib/http/client-address";
 import { log } from "./lib/log";
-import { createReceiverHandler, isReceiverPath } from "./lib/webhooks/node-server";
+import { createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks/node-server";
 import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
 import { closeReceiverStore } from "./lib/webhooks/store";
 
@@ -40,7 +40,7 @@ async function main() {
   // arrive while Next prepares wait for it. The receiver needs nothing from Next and answers at once.
   let markPrepared = () => {};
   const prepared = new Promise<void>((resolve) => (markPrepared = resolve));
-  const server = http.createServer((req, res) => {
+  const server = http.createServer(publicServerOptions(), (req, res) => {
     inFlight.add(res);
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");

@@ -2,7 +2,7 @@
 // the deliveries in flight, and the receiver route that Next still serves alone (`next dev`, `next start`).
 import { spawn } from "node:child_process";
 import http from "node:http";
-import { createServer, type Server } from "node:net";
+import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -93,6 +93,34 @@ describe("stopping", () => {
     expect(await exit).toBe(0);
     expect(receipts("job-in-flight")).toBe(1);
     expect(tally.output()).toContain("Tally stopping (SIGTERM)");
+  });
+});
+
+describe("slow senders", () => {
+  it("a request that never arrives whole is answered 408 and its connection closed, storing nothing", async () => {
+    const tally = await startTally({ ...LIVE, TALLY_REQUEST_TIMEOUT_SECONDS: "1" }, t.file);
+    try {
+      const body = envelope("job-slowloris");
+      const { port } = new URL(tally.url);
+      const started = Date.now();
+      const answer = await new Promise<string>((resolve, reject) => {
+        let got = "";
+        const socket = connect(Number(port), "127.0.0.1", () => {
+          socket.write(`POST /webhooks/geonode/sub-1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+        });
+        socket.on("data", (d) => (got += d));
+        socket.on("close", () => resolve(got));
+        socket.on("error", reject);
+        setTimeout(() => socket.destroy(), 15_000);
+      });
+      expect(answer).toMatch(/^HTTP\/1\.1 408/);
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(receipts("job-slowloris")).toBe(0);
+      // The server is fine and answers the next sender.
+      expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, body, { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
+    } finally {
+      await tally.stop();
+    }
   });
 });
 

@@ -79,8 +79,9 @@ export function createReceiverHandler(): Handler {
         return send(res, 405, { error: "method_not_allowed" }, { allow: "POST" });
       }
       const read = await readLimited(req, limit).catch(() => null);
-      // The sender hung up before its body arrived: nobody to answer; logged as 499, as proxies do.
-      if (!read) return recordRejected(key, 499, "sender closed the connection before the body arrived", startedAt);
+      // The body never arrived whole (the sender hung up, or took longer than the request timeout):
+      // nobody left to answer; logged as 499, as proxies do.
+      if (!read) return recordRejected(key, 499, "the body never arrived whole (sender hung up or timed out)", startedAt);
       const headers = { get: (name: string) => req.headers[name.toLowerCase()]?.toString() ?? null };
       const answer = await receive({ subscriptionKey: key, headers, read, startedAt });
       send(res, answer.status, answer.body);
@@ -91,8 +92,18 @@ export function createReceiverHandler(): Handler {
   };
 }
 
+/**
+ * Node's limits for a public server: a request must arrive whole within TALLY_REQUEST_TIMEOUT_SECONDS
+ * (else 408 and the connection closes), so slow or endless senders cannot pile up connections. Node
+ * checks on an interval, so the interval is kept well under the limit.
+ */
+export function publicServerOptions(): http.ServerOptions {
+  const ms = getConfig().TALLY_REQUEST_TIMEOUT_SECONDS * 1000;
+  return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.min(Math.max(250, ms / 4), 5_000) };
+}
+
 /** The receiver alone on its own server (`npm run receiver`). */
 export function createReceiverServer(): http.Server {
   const handle = createReceiverHandler();
-  return http.createServer((req, res) => void handle(req, res));
+  return http.createServer(publicServerOptions(), (req, res) => void handle(req, res));
 }
