@@ -11,6 +11,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
+import { distDir, serverBundle } from "../scripts/server-bundle.mjs";
 
 const N = Number(process.env.BENCH_N ?? 5000);
 const CONC = Number(process.env.BENCH_CONCURRENCY ?? 32);
@@ -155,12 +156,10 @@ async function run(key, name, start, readers = 0) {
   }
 }
 
-const distDir = process.env.NEXT_DIST_DIR || ".next";
-const bundle = path.join(distDir, "tally-server.mjs");
-if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(bundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 const rows = [];
 if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
-const tallyServer = (port, env) => spawn(process.execPath, [bundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
+const tallyServer = (port, env) => spawn(process.execPath, [serverBundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
 rows.push(await run("tally", "Tally (npm start)", tallyServer));
 if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start)", tallyServer, READERS));
 rows.push(await run("next-route", "receiver route under next start", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));

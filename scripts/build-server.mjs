@@ -3,9 +3,7 @@
 // because this bundle is server code by construction (Next enforces the marker in its own bundles).
 import path from "node:path";
 import { build } from "esbuild";
-
-const distDir = process.env.NEXT_DIST_DIR || ".next";
-const outfile = path.resolve(distDir, "tally-server.mjs");
+import { serverBundle as outfile } from "./server-bundle.mjs";
 
 await build({
   entryPoints: ["server.ts"],

@@ -1,9 +1,11 @@
-// Serves the built app for Playwright: a fresh database in a temp folder, migrated, then Tally's server as `npm start` runs it.
+// Serves the built app for Playwright: a fresh database in a temp folder, migrated, then Tally's
+// server as `npm start` runs it.
 // Refuses to run against any database outside the temp folder.
 import { spawn, spawnSync } from "node:child_process";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { serverBundle } from "./server-bundle.mjs";
 
 const port = process.argv[2] ?? "3200";
 const dir = mkdtempSync(path.join(tmpdir(), "tally-e2e-"));
@@ -25,7 +27,6 @@ const env = {
 };
 const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
-const bundle = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
-const server = spawn(process.execPath, [bundle], { env, stdio: "inherit" });
+const server = spawn(process.execPath, [serverBundle], { env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));
 server.on("exit", (code) => process.exit(code ?? 0));

@@ -1,10 +1,12 @@
-// Starts the built app (what `npm start` runs) on a free port with its own database, for tests over real HTTP.
+// Starts the built app (what `npm start` runs) on a free port with its own database, for tests over
+// real HTTP.
 import { spawn, type ChildProcess } from "node:child_process";
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { serverBundle } from "../scripts/server-bundle.mjs";
 
 export type TallyServer = {
   url: string;
@@ -35,10 +37,10 @@ export const TEST_ENV = {
   TALLY_SESSION_SECRET: "test-session-secret-0123456789abcdef0123",
 };
 
-/** What `npm start` runs, built by `npm run build` (server.ts bundled next to Next's output). */
-export const SERVER_BUNDLE = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
+/** What `npm start` runs (built by `npm run build`). */
+export const SERVER_BUNDLE = serverBundle;
 
-/** Tally's server (as `npm start` runs it) against a fresh copy of the migrated template database (requires `next build`). */
+/** Tally's server (as `npm start` runs it) against a fresh copy of the migrated template database (requires `npm run build`). */
 export async function startTally(env: Record<string, string> = {}, dbFile?: string): Promise<TallyServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
   const file = dbFile ?? path.join(dir, "tally.db");

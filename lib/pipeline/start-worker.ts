@@ -12,7 +12,7 @@ import { createWorker, type Worker } from "./worker";
 const holder = globalThis as unknown as { __tallyWorker?: Worker };
 
 /** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
-export const IN_SERVER_GRACE_MS = 10_000;
+const IN_SERVER_GRACE_MS = 10_000;
 
 export function workerFor(config: TallyConfig): Worker {
   return createWorker({

@@ -1,5 +1,6 @@
 // The worker loop against a slow simulator: the concurrency limit holds, a lease is renewed while an
-// item runs, a per-item timeout cuts a stuck item short (retried, not lost), and a shutdown stops claiming and hands leases back at once.
+// item runs, a per-item timeout cuts a stuck item short (retried, not lost), and a shutdown stops
+// claiming and hands leases back at once.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";

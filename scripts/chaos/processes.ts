@@ -2,6 +2,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { createServer } from "node:net";
 import path from "node:path";
+import { serverBundle } from "../server-bundle.mjs";
 
 export async function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
@@ -54,16 +55,13 @@ export async function startSimulator(seed: number): Promise<Proc> {
 
 export type TallyProc = Proc & { port: number; kill(): Promise<void>; restart(): Promise<void> };
 
-// Built by `npm run build` next to Next's output.
-const SERVER_BUNDLE = path.resolve(process.env.NEXT_DIST_DIR || ".next", "tally-server.mjs");
-
 /** Tally's server as `npm start` runs it, with the given environment; kill() is SIGKILL, as in a crash. */
 export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
   const port = Number(env.PORT);
   let out = "";
   let child: ChildProcess;
   const launch = () => {
-    child = spawn(process.execPath, [SERVER_BUNDLE], {
+    child = spawn(process.execPath, [serverBundle], {
       env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

@@ -1,0 +1,2 @@
+export declare const distDir: string;
+export declare const serverBundle: string;
