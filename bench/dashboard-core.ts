@@ -3,18 +3,18 @@
 // `npm run bench:dashboard` and `npm run bench`. DATABASE_URL must be set before it runs.
 import Database from "better-sqlite3";
 import { z } from "zod";
-import { deliveryQuerySchema } from "@/lib/dashboard/contracts/deliveries";
-import { historyQuerySchema } from "@/lib/dashboard/contracts/operations";
-import { unauthorizedQuerySchema } from "@/lib/dashboard/contracts/unauthorized";
-import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dashboard/dead-letters";
-import { listInbound, listPlatform } from "@/lib/dashboard/deliveries";
-import { listJobsPage, parseJobsSearch } from "@/lib/dashboard/jobs-list";
-import { encodeCursor as keysetCursor } from "@/lib/dashboard/keyset";
-import { listRuns } from "@/lib/dashboard/operations-view";
-import { computeOverview } from "@/lib/dashboard/overview";
-import { unauthorizedChart } from "@/lib/dashboard/unauthorized-chart";
+import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
+import { historyQuerySchema } from "@/lib/operations/contracts";
+import { unauthorizedQuerySchema } from "@/lib/subscriptions/unauthorized-contracts";
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
+import { listInbound, listPlatform } from "@/lib/deliveries/list";
+import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
+import { encodeCursor as keysetCursor } from "@/lib/keyset";
+import { listRuns } from "@/lib/operations/history";
+import { computeOverview } from "@/lib/overview/overview";
+import { unauthorizedChart } from "@/lib/subscriptions/unauthorized-chart";
 import { dbReady } from "@/lib/db";
-import { encodeCursor as jobCursor, jobListQuerySchema, listJobs } from "@/lib/pipeline/jobs";
+import { encodeCursor as jobCursor, jobListQuerySchema, listJobs } from "@/lib/jobs/query";
 
 export const LIMIT_MS = 300;
 

@@ -7,7 +7,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseConfig } from "@/lib/config";
-import { extractJobSchema, fullJitter, pollJob, type NormalizedJob, type PollableClient } from "@/lib/scraper";
+import { extractJobSchema, fullJitter, pollJob, type NormalizedJob, type PollableClient } from "@/lib/platform";
 import { machine } from "./common";
 import { mulberry32 } from "../lib/simulator/rng";
 

@@ -77,8 +77,8 @@ async function main(): Promise<void> {
       DATABASE_URL: `file:${file}`, SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_OPERATOR_PASSWORD: "bench-password",
       TALLY_API_RPS: String(RPS), TALLY_LOG_LEVEL: "error", TALLY_WORKER: "off",
     });
-    const { startReconcile } = await import("@/lib/pipeline/reconcile");
-    const { flushApiCalls, getScraperClient } = await import("@/lib/pipeline/platform");
+    const { startReconcile } = await import("@/lib/safety-nets/reconcile");
+    const { flushApiCalls, getScraperClient } = await import("@/lib/platform/shared-client");
     const { dbReady, disconnectAll } = await import("@/lib/db");
     await dbReady();
 

@@ -3,8 +3,8 @@
 import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
-import { startSchedules } from "../lib/pipeline/schedules";
-import { workerFor } from "../lib/pipeline/start-worker";
+import { startSchedules } from "../lib/worker/schedules";
+import { workerFor } from "../lib/worker/start";
 
 const GRACE_MS = 15_000;
 

@@ -2,12 +2,12 @@
 // meanwhile skipped and counted (also under a real race), every action audited; retry re-queues a
 // job whose queue item gave up, and resubmits a job the platform failed (against the simulator).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { discardDeadLetters, retryDeadLetters } from "@/lib/dashboard/dead-letter-actions";
-import { listDeadLetters, deadLetterListQuerySchema } from "@/lib/dashboard/dead-letters";
+import { discardDeadLetters, retryDeadLetters } from "@/lib/dead-letters/actions";
+import { listDeadLetters, deadLetterListQuerySchema } from "@/lib/dead-letters/list";
 import { db } from "@/lib/db";
 import { AppError } from "@/lib/errors";
-import { setupPipeline, type Pipeline } from "@/lib/pipeline/pipeline.test-util";
-import { submitJob } from "@/lib/pipeline/submit";
+import { setupPipeline, type Pipeline } from "@/lib/jobs/jobs.test-util";
+import { submitJob } from "@/lib/jobs/submit";
 
 let p: Pipeline;
 beforeAll(async () => {

@@ -1,7 +1,7 @@
 // The Jobs page's keyset pagination: every job exactly once across pages, in either order, even when
 // many share a timestamp (ties broken by id); filters, time range and bad query values in words.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { listJobsPage, parseJobsSearch, type JobsPageQuery } from "@/lib/dashboard/jobs-list";
+import { listJobsPage, parseJobsSearch, type JobsPageQuery } from "@/lib/jobs/list";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 

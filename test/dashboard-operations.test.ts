@@ -1,9 +1,9 @@
 // The Operations page's history of runs and operator actions: keyset pages, durations, parsed
 // progress and summary, the running count that drives the live refresh, and redacted audit details.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { historyQuerySchema } from "@/lib/dashboard/contracts/operations";
-import { listAuditPage } from "@/lib/dashboard/audit-view";
-import { listRuns, operationsPage } from "@/lib/dashboard/operations-view";
+import { historyQuerySchema } from "@/lib/operations/contracts";
+import { listAuditPage } from "@/lib/operations/audit-list";
+import { listRuns, operationsPage } from "@/lib/operations/history";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 

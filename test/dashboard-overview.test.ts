@@ -1,7 +1,7 @@
 // The overview's figures against rows seeded through Prisma: the ledger adds up, pending jobs land in
 // the right age bucket, deliveries and 401s count only the last hour, and subscription alerts fire.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { computeOverview } from "@/lib/dashboard/overview";
+import { computeOverview } from "@/lib/overview/overview";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 

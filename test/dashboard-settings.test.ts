@@ -1,8 +1,8 @@
 // The Settings page and the subscriptions list never carry a whole secret: only masks with the
 // last 4 characters, whatever the secret's source (a subscription row or the environment).
 import { afterEach, describe, expect, it } from "vitest";
-import { settingsView } from "@/lib/dashboard/settings";
-import { subscriptionList, subscriptionsPage } from "@/lib/dashboard/subscriptions-view";
+import { settingsView } from "@/lib/settings/view";
+import { subscriptionList, subscriptionsPage } from "@/lib/subscriptions/view";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 

@@ -1,9 +1,9 @@
 // The Settings page's fault knobs go to the simulator's control API, are validated, audited, and
 // refused in live mode (where the base URL is the real platform).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { simulatorKnobsPatchSchema } from "@/lib/dashboard/contracts/simulator";
-import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/dashboard/simulator-knobs";
-import { settingsView } from "@/lib/dashboard/settings";
+import { simulatorKnobsPatchSchema } from "@/lib/demo/knobs-contracts";
+import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/demo/knobs";
+import { settingsView } from "@/lib/settings/view";
 import { setApiBaseUrl, type TallyConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { createSimulator } from "@/lib/simulator/server";

@@ -1,7 +1,7 @@
 // The 401 chart: one-minute buckets over the window, one series per subscription (plus the shared
 // URL's unknowns), rotation markers inside the window, and the spike that raises the banner.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MAX_ROWS, unauthorizedChart } from "@/lib/dashboard/unauthorized-chart";
+import { MAX_ROWS, unauthorizedChart } from "@/lib/subscriptions/unauthorized-chart";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 

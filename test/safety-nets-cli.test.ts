@@ -4,7 +4,7 @@ import { randomUUID } from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { NO_DELIVERY_LOG } from "@/lib/pipeline/replay";
+import { NO_DELIVERY_LOG } from "@/lib/safety-nets/replay";
 import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
 import { runToExit, TEST_ENV, type Exited } from "./tally-server";

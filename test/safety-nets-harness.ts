@@ -3,8 +3,8 @@
 // the new secret and Tally still has the old one), the JSON API with the bearer token, and waits.
 import { createServer } from "node:http";
 import { db } from "@/lib/db";
-import { pipelineRegistry } from "@/lib/pipeline/kinds";
-import { createWorker } from "@/lib/pipeline/worker";
+import { pipelineRegistry } from "@/lib/worker/registry";
+import { createWorker } from "@/lib/worker/worker";
 import type { startSim } from "@/lib/simulator/test-harness.test-util";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";
 import { TEST_ENV } from "./tally-server";

@@ -4,8 +4,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { flushApiCalls, getScraperClient, resetScraperClients } from "@/lib/pipeline/platform";
-import { submitJob } from "@/lib/pipeline/submit";
+import { flushApiCalls, getScraperClient, resetScraperClients } from "@/lib/platform/shared-client";
+import { submitJob } from "@/lib/jobs/submit";
 import { API_KEY, sleepMs, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
 import { apiClient, drain, outcomeEventsPerJob, outcomeOf, quiet, startProxy, waitRun } from "./safety-nets-harness";

@@ -2,9 +2,9 @@
 // its attempt kept) before the process exits, instead of aborting it to be fetched again.
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { submitJob } from "@/lib/pipeline/submit";
-import { resetScraperClients } from "@/lib/pipeline/platform";
-import { isTerminal } from "@/lib/scraper";
+import { submitJob } from "@/lib/jobs/submit";
+import { resetScraperClients } from "@/lib/platform/shared-client";
+import { isTerminal } from "@/lib/platform";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { addSubscription, createTestDb, type TestDb } from "./db";
 import { startTally } from "./tally-server";

@@ -6,7 +6,7 @@ import { DeadLettersTile, DeliveriesTile, PlatformStatusTile, QueueTile, Reconci
 import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
-import type { Overview } from "@/lib/dashboard/overview";
+import type { Overview } from "@/lib/overview/overview";
 
 export function OverviewClient({ initial }: { initial: Overview }) {
   const { data, error, isFetching } = useOverview(initial);

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
-import { getOverview } from "@/lib/dashboard/overview";
+import { getOverview } from "@/lib/overview/overview";
 import { OverviewClient } from "./client";
 
 export const metadata: Metadata = { title: "Overview" };

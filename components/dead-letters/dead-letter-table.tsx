@@ -3,7 +3,7 @@ import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { SafeUrl } from "@/components/jobs/safe-url";
-import type { DeadLetterRow } from "@/lib/dashboard/dead-letters";
+import type { DeadLetterRow } from "@/lib/dead-letters/list";
 
 const STATE_TONE = { open: "bad", retried: "info", discarded: "neutral" } as const;
 const stateTone = (s: string) => (s === "open" || s === "retried" || s === "discarded" ? STATE_TONE[s] : "neutral");

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
-import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dashboard/dead-letters";
+import { apiFetch } from "@/lib/browser/api";
+import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dead-letters/list";
 import { deadLetterKeys, deadLetterSearch } from "./query-keys";
 
 export function fetchDeadLetters(q: DeadLetterListQuery, signal?: AbortSignal): Promise<DeadLetterPage> {

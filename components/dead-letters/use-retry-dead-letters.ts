@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { apiFetch } from "@/lib/client/api";
-import type { ActionSummary, RetryBody } from "@/lib/dashboard/dead-letter-actions";
+import { apiFetch } from "@/lib/browser/api";
+import type { ActionSummary, RetryBody } from "@/lib/dead-letters/actions";
 import { deadLetterKeys } from "./query-keys";
 
 export function useRetryDeadLetters() {

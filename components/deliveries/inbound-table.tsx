@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { InboundRow } from "@/lib/dashboard/contracts/deliveries";
+import type { InboundRow } from "@/lib/deliveries/contracts";
 import { HttpStatusBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";

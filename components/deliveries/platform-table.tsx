@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { PlatformRow } from "@/lib/dashboard/contracts/deliveries";
+import type { PlatformRow } from "@/lib/deliveries/contracts";
 import { Badge, HttpStatusBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";

@@ -2,13 +2,13 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useId, useState } from "react";
-import { errorText } from "@/lib/client/parsed";
+import { errorText } from "@/lib/browser/parsed";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { useStartReplay } from "@/components/operations/use-start-replay";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";
-import { deliveryKeys } from "./keys";
+import { deliveryKeys } from "./query-keys";
 import { SubscriptionSelect, type SubscriptionOption } from "./subscription-label";
 
 const input = "rounded border border-slate-300 bg-white px-2 py-1";

@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { filterToParams, inboundPageSchema, type DeliveryFilter, type InboundPage } from "@/lib/dashboard/contracts/deliveries";
-import { getParsed } from "@/lib/client/parsed";
-import { deliveryKeys } from "./keys";
+import { filterToParams, inboundPageSchema, type DeliveryFilter, type InboundPage } from "@/lib/deliveries/contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { deliveryKeys } from "./query-keys";
 
 export function fetchInbound(filter: DeliveryFilter, cursor: string | undefined, signal?: AbortSignal): Promise<InboundPage> {
   const p = filterToParams(filter);

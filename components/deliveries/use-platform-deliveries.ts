@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { filterToParams, platformPageSchema, type DeliveryFilter, type PlatformPage } from "@/lib/dashboard/contracts/deliveries";
-import { getParsed } from "@/lib/client/parsed";
-import { deliveryKeys } from "./keys";
+import { filterToParams, platformPageSchema, type DeliveryFilter, type PlatformPage } from "@/lib/deliveries/contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { deliveryKeys } from "./query-keys";
 
 export function fetchPlatform(filter: DeliveryFilter, cursor: string | undefined, signal?: AbortSignal): Promise<PlatformPage> {
   const p = filterToParams(filter);

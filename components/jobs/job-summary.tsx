@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
-import type { JobDetail } from "@/lib/dashboard/job-detail";
+import type { JobDetail } from "@/lib/jobs/detail";
 import { PlatformStatusBadge } from "./jobs-table";
 import { SafeUrl } from "./safe-url";
 import { revealControls } from "./safe-text";

@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
-import type { TimelineEntry } from "@/lib/dashboard/job-timeline";
+import type { TimelineEntry } from "@/lib/jobs/timeline";
 import { revealControls } from "./safe-text";
 
 const DOT = { neutral: "bg-slate-400", good: "bg-emerald-500", warn: "bg-amber-500", bad: "bg-red-500", info: "bg-sky-500" } as const;

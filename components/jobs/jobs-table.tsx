@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { JobRow } from "@/lib/dashboard/jobs-list";
+import type { JobRow } from "@/lib/jobs/list";
 import { SafeUrl } from "./safe-url";
 
 const STATUS_TONE: Record<string, "good" | "bad" | "warn" | "info" | "neutral"> = {

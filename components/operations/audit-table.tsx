@@ -1,6 +1,6 @@
 "use client";
 
-import { errorText } from "@/lib/client/parsed";
+import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";

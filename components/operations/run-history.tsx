@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
-import { RUN_KINDS, type HistoryRow } from "@/lib/dashboard/contracts/operations";
-import { errorText } from "@/lib/client/parsed";
+import { RUN_KINDS, type HistoryRow } from "@/lib/operations/contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";

@@ -1,8 +1,8 @@
 "use client";
 
 import Link from "next/link";
-import type { Run } from "@/lib/dashboard/contracts/operations";
-import { errorText } from "@/lib/client/parsed";
+import type { Run } from "@/lib/operations/contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { RunFacts } from "./run-facts";

@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { auditPageSchema, type AuditPage } from "@/lib/dashboard/contracts/audit";
-import { getParsed } from "@/lib/client/parsed";
-import { operationKeys, type AuditKey } from "./keys";
+import { auditPageSchema, type AuditPage } from "@/lib/operations/audit-contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { operationKeys, type AuditKey } from "./query-keys";
 
 export function fetchAudit(q: AuditKey, signal?: AbortSignal): Promise<AuditPage> {
   const p = new URLSearchParams({ limit: "20" });

@@ -2,9 +2,9 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { runSchema, type Run } from "@/lib/dashboard/contracts/operations";
-import { getParsed } from "@/lib/client/parsed";
-import { operationKeys } from "./keys";
+import { runSchema, type Run } from "@/lib/operations/contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { operationKeys } from "./query-keys";
 
 export function fetchRun(runId: string, signal?: AbortSignal): Promise<Run> {
   return getParsed(`/api/operations/${encodeURIComponent(runId)}`, runSchema, signal);

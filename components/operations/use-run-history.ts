@@ -1,9 +1,9 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { historyPageSchema, type HistoryPage } from "@/lib/dashboard/contracts/operations";
-import { getParsed } from "@/lib/client/parsed";
-import { operationKeys, type HistoryKey } from "./keys";
+import { historyPageSchema, type HistoryPage } from "@/lib/operations/contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { operationKeys, type HistoryKey } from "./query-keys";
 
 export function fetchHistory(q: HistoryKey, signal?: AbortSignal): Promise<HistoryPage> {
   const p = new URLSearchParams({ limit: "20" });

@@ -2,9 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { reconcileBodySchema, startedSchema } from "@/lib/dashboard/contracts/operations";
-import { postParsed } from "@/lib/client/parsed";
-import { operationKeys } from "./keys";
+import { reconcileBodySchema, startedSchema } from "@/lib/operations/contracts";
+import { postParsed } from "@/lib/browser/parsed";
+import { operationKeys } from "./query-keys";
 
 export type ReconcileInput = z.input<typeof reconcileBodySchema>;
 

@@ -3,7 +3,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
 import { Time } from "@/components/ui/time";
-import type { Overview } from "@/lib/dashboard/overview";
+import type { Overview } from "@/lib/overview/overview";
 
 // The overview's small tiles. Tones mark what needs a look: a backlog, 401s, open dead letters.
 

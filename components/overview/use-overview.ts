@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/client/api";
-import type { Overview } from "@/lib/dashboard/overview";
+import { apiFetch } from "@/lib/browser/api";
+import type { Overview } from "@/lib/overview/overview";
 import { overviewKeys } from "./query-keys";
 
 export const OVERVIEW_REFRESH_MS = 5000;

@@ -1,4 +1,4 @@
-import type { SettingsView } from "@/lib/dashboard/settings";
+import type { SettingsView } from "@/lib/settings/view";
 import { Table, Td, Th } from "@/components/ui/table";
 
 /** Every setting as Tally resolved it at start-up; secrets arrive here already masked. */

@@ -1,4 +1,4 @@
-import type { SettingsView } from "@/lib/dashboard/settings";
+import type { SettingsView } from "@/lib/settings/view";
 import { Badge } from "@/components/ui/badge";
 
 const DELIVERY = {

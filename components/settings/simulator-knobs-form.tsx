@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
-import { RATE_KNOBS, simulatorKnobsPatchSchema, type RateKnob, type SimulatorKnobs, type SimulatorKnobsPatch } from "@/lib/dashboard/contracts/simulator";
-import { errorText } from "@/lib/client/parsed";
+import { RATE_KNOBS, simulatorKnobsPatchSchema, type RateKnob, type SimulatorKnobs, type SimulatorKnobsPatch } from "@/lib/demo/knobs-contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useSaveSimulatorKnobs } from "./use-save-simulator-knobs";

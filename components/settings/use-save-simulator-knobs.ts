@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { simulatorKnobsSchema, type SimulatorKnobsPatch } from "@/lib/dashboard/contracts/simulator";
-import { postParsed } from "@/lib/client/parsed";
-import { settingsKeys } from "./keys";
+import { simulatorKnobsSchema, type SimulatorKnobsPatch } from "@/lib/demo/knobs-contracts";
+import { postParsed } from "@/lib/browser/parsed";
+import { settingsKeys } from "./query-keys";
 
 /** POST /api/simulator/config with the changed knobs; answers the simulator's knobs after the change. */
 export function useSaveSimulatorKnobs() {

@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { simulatorKnobsSchema, type SimulatorKnobs } from "@/lib/dashboard/contracts/simulator";
-import { getParsed } from "@/lib/client/parsed";
-import { settingsKeys } from "./keys";
+import { simulatorKnobsSchema, type SimulatorKnobs } from "@/lib/demo/knobs-contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { settingsKeys } from "./query-keys";
 
 export function fetchSimulatorKnobs(signal?: AbortSignal): Promise<SimulatorKnobs> {
   return getParsed("/api/simulator/config", simulatorKnobsSchema, signal);

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import type { SubscriptionItem } from "@/lib/dashboard/contracts/subscriptions";
-import { errorText } from "@/lib/client/parsed";
+import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { Button } from "@/components/ui/button";

@@ -1,9 +1,9 @@
 "use client";
 
 import { useState } from "react";
-import type { Spike } from "@/lib/dashboard/contracts/unauthorized";
-import { SPIKE_WINDOW_MINUTES } from "@/lib/dashboard/contracts/unauthorized";
-import { errorText } from "@/lib/client/parsed";
+import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
+import { SPIKE_WINDOW_MINUTES } from "@/lib/subscriptions/unauthorized-contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { Button } from "@/components/ui/button";

@@ -1,6 +1,6 @@
 "use client";
 
-import type { SubscriptionItem } from "@/lib/dashboard/contracts/subscriptions";
+import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { RotateSecret } from "./rotate-secret";

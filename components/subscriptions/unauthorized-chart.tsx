@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { CartesianGrid, Legend, Line, LineChart, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import type { UnauthorizedChart } from "@/lib/dashboard/contracts/unauthorized";
+import type { UnauthorizedChart } from "@/lib/subscriptions/unauthorized-contracts";
 import { Skeleton } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
 

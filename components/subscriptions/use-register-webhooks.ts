@@ -2,9 +2,9 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { subscriptionItemSchema } from "@/lib/dashboard/contracts/subscriptions";
-import { postParsed } from "@/lib/client/parsed";
-import { subscriptionKeys } from "./keys";
+import { subscriptionItemSchema } from "@/lib/subscriptions/contracts";
+import { postParsed } from "@/lib/browser/parsed";
+import { subscriptionKeys } from "./query-keys";
 
 const registeredSchema = z.object({
   runId: z.string().optional(),

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
-import { startedSchema } from "@/lib/dashboard/contracts/operations";
-import { postParsed } from "@/lib/client/parsed";
+import { startedSchema } from "@/lib/operations/contracts";
+import { postParsed } from "@/lib/browser/parsed";
 
 /** POST /api/subscriptions/{id}/replay-401s → {runId}: replay the deliveries refused since the rotation. */
 export function useReplay401s() {

@@ -1,10 +1,10 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { rotatedSchema, rotateFailureSchema } from "@/lib/dashboard/contracts/subscriptions";
-import { ApiError } from "@/lib/client/api";
-import { postParsed } from "@/lib/client/parsed";
-import { subscriptionKeys } from "./keys";
+import { rotatedSchema, rotateFailureSchema } from "@/lib/subscriptions/contracts";
+import { ApiError } from "@/lib/browser/api";
+import { postParsed } from "@/lib/browser/parsed";
+import { subscriptionKeys } from "./query-keys";
 
 /** The new secret when rotation failed to store it: the platform already switched, so it must be shown. */
 export function unstoredSecret(err: unknown): string | null {

@@ -1,9 +1,9 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { startedSchema } from "@/lib/dashboard/contracts/operations";
-import { postParsed } from "@/lib/client/parsed";
-import { subscriptionKeys } from "./keys";
+import { startedSchema } from "@/lib/operations/contracts";
+import { postParsed } from "@/lib/browser/parsed";
+import { subscriptionKeys } from "./query-keys";
 
 /** POST /api/subscriptions/{id}/secret {secret} → {runId}: store a secret rotated elsewhere, then replay. */
 export function useSetSecret() {

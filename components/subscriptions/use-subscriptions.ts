@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { subscriptionListSchema, type SubscriptionList } from "@/lib/dashboard/contracts/subscriptions";
-import { getParsed } from "@/lib/client/parsed";
-import { subscriptionKeys } from "./keys";
+import { subscriptionListSchema, type SubscriptionList } from "@/lib/subscriptions/contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { subscriptionKeys } from "./query-keys";
 
 export function fetchSubscriptions(signal?: AbortSignal): Promise<SubscriptionList> {
   return getParsed("/api/subscriptions", subscriptionListSchema, signal);

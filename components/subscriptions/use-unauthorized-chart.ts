@@ -1,9 +1,9 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { unauthorizedChartSchema, type UnauthorizedChart } from "@/lib/dashboard/contracts/unauthorized";
-import { getParsed } from "@/lib/client/parsed";
-import { subscriptionKeys } from "./keys";
+import { unauthorizedChartSchema, type UnauthorizedChart } from "@/lib/subscriptions/unauthorized-contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { subscriptionKeys } from "./query-keys";
 
 export function fetchUnauthorizedChart(minutes: number, signal?: AbortSignal): Promise<UnauthorizedChart> {
   return getParsed(`/api/deliveries/unauthorized?minutes=${minutes}`, unauthorizedChartSchema, signal);

@@ -1,5 +1,5 @@
 import "server-only";
-import { audit } from "../audit";
+import { audit } from "../operations/audit";
 import { TooManyRequests, Unauthorized } from "../errors";
 import { createSessionToken, passwordMatches } from "./session";
 import { clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";

@@ -1,7 +1,7 @@
 import "server-only";
 import { setApiBaseUrl, type TallyConfig } from "../config";
 import { log } from "../log";
-import { registerSubscriptions } from "../pipeline/register";
+import { registerSubscriptions } from "../subscriptions/register";
 import { onServerStart } from "../runtime/boot";
 import { createSimulator, type RunningSimulator } from "../simulator";
 import { startDemoTraffic } from "./traffic";

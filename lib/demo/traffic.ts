@@ -1,7 +1,7 @@
 import "server-only";
 import { log } from "../log";
-import { submitJob } from "../pipeline/submit";
-import type { SubmitRequest } from "../pipeline/requests";
+import { submitJob } from "../jobs/submit";
+import type { SubmitRequest } from "../jobs/requests";
 
 // A trickle of jobs of all three kinds, so a first look at the dashboard shows a living pipeline.
 

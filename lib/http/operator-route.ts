@@ -5,8 +5,8 @@ import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session
 import { getConfig } from "../config";
 import { AppError, BadRequest, Forbidden, Unauthorized } from "../errors";
 import { log } from "../log";
-import { asPlatformError } from "../pipeline/platform-errors";
-import { fromPlatformError } from "./scraper-errors";
+import { asPlatformError } from "../platform/error-fields";
+import { fromPlatformError } from "./platform-errors";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
 // zod parsing of params, query and body, and the single mapping of typed errors to answers.

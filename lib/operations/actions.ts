@@ -1,7 +1,7 @@
 import "server-only";
 import { NotFound } from "../errors";
-import { startReconcile } from "../pipeline/reconcile";
-import { startReplay } from "../pipeline/replay";
+import { startReconcile } from "../safety-nets/reconcile";
+import { startReplay } from "../safety-nets/replay";
 import { audited } from "./audited";
 import type { ReconcileBody, ReplayBody } from "./schemas";
 import { getRun, type RunView } from "./view";

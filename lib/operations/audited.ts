@@ -1,5 +1,5 @@
 import "server-only";
-import { audit } from "../audit";
+import { audit } from "./audit";
 import { log } from "../log";
 
 // Every operator mutation leaves an audit row (who, what, target), also when it fails.

@@ -5,7 +5,7 @@ import { configOrExit, setApiBaseUrl } from "../config";
 import { dbReady, disconnectAll } from "../db";
 import { AppError } from "../errors";
 import { setLogLevel } from "../log";
-import { flushApiCalls } from "../pipeline/platform";
+import { flushApiCalls } from "../platform/shared-client";
 import { getRun, type RunView } from "./view";
 
 // The shared frame of the CLI scripts (npm run reconcile | replay | rotate | register-webhooks):

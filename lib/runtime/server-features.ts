@@ -4,5 +4,5 @@ import "server-only";
 import "./retention";
 // Demo mode first: its hook waits until the simulator listens, so the worker starts with a platform.
 import "../demo/start";
-import "../pipeline/start-worker";
-import "../pipeline/schedules";
+import "../worker/start";
+import "../worker/schedules";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { DeliveryStatus, WebhookEventType } from "@/lib/scraper/webhook-schemas";
+import type { DeliveryStatus, WebhookEventType } from "@/lib/platform/webhook-schemas";
 import { signDelivery } from "@/lib/webhooks/signature";
 import type { SimConfig } from "./config";
 import { iso } from "./http";

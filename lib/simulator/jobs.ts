@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
-import type { batchRequestSchema, crawlRequestSchema } from "@/lib/scraper/batch-crawl-schemas";
-import type { extractRequestSchema, JobStatus } from "@/lib/scraper/schemas";
+import type { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
+import type { extractRequestSchema, JobStatus } from "@/lib/platform/schemas";
 import type { SimConfig } from "./config";
 import { buildItems, type ItemResult } from "./items";
 import type { Streams } from "./rng";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { createWebhookRequestSchema, deliveryStatusSchema, updateWebhookRequestSchema } from "@/lib/scraper/webhook-schemas";
+import { createWebhookRequestSchema, deliveryStatusSchema, updateWebhookRequestSchema } from "@/lib/platform/webhook-schemas";
 import type { SimCore } from "./core";
 import { deliveryDoc } from "./deliveries";
 import { flatError, pageOf, type Reply } from "./http";

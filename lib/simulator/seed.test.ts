@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { collect } from "@/lib/scraper/paginate";
+import { collect } from "@/lib/platform/paginate";
 import { baseConfig } from "./config";
 import { createSimulator } from "./server";
 import { startSim } from "./test-harness.test-util";

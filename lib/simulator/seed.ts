@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { batchRequestSchema, crawlRequestSchema } from "@/lib/scraper/batch-crawl-schemas";
-import { extractRequestSchema } from "@/lib/scraper/schemas";
+import { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
+import { extractRequestSchema } from "@/lib/platform/schemas";
 import type { SimCore } from "./core";
 import { buildItems } from "./items";
 import { DEFAULT_FORMATS, jobError, type NewJob, type SimJob } from "./jobs";

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { collect } from "@/lib/scraper/paginate";
-import { pollJob } from "@/lib/scraper/poll";
+import { collect } from "@/lib/platform/paginate";
+import { pollJob } from "@/lib/platform/poll";
 import { baseConfig } from "./config";
 import { API_KEY, startSim, waitFor } from "./test-harness.test-util";
 

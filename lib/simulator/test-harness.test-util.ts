@@ -1,7 +1,7 @@
 // Test-only helpers: a simulator on a free port, a client bound to it, and a tiny webhook receiver.
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { createScraperClient } from "@/lib/scraper/client";
-import type { ClientOptions } from "@/lib/scraper/request";
+import { createScraperClient } from "@/lib/platform/client";
+import type { ClientOptions } from "@/lib/platform/request";
 import type { SimConfigPatch, SimMode } from "./config";
 import { createSimulator } from "./server";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { audited } from "../operations/audited";
-import { registerSubscriptions } from "../pipeline/register";
-import { replay401sSinceRotation, rotateSubscriptionSecret, setSecretFromElsewhere } from "../pipeline/rotate";
+import { registerSubscriptions } from "./register";
+import { replay401sSinceRotation, rotateSubscriptionSecret, setSecretFromElsewhere } from "./rotate";
 import { listSubscriptions, type SubscriptionView } from "./list";
 
 // What the subscription routes call. A new secret appears in exactly one place: the answer to the

@@ -9,7 +9,7 @@ import { deadLetterSearch } from "@/components/dead-letters/query-keys";
 import { useDeadLetters } from "@/components/dead-letters/use-dead-letters";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { formatCount } from "@/components/ui/figures";
-import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dashboard/dead-letters";
+import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dead-letters/list";
 
 export function DeadLettersClient({ query, initial }: { query: DeadLetterListQuery; initial: DeadLetterPage }) {
   const { data, error } = useDeadLetters(query, initial);

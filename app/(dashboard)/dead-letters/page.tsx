@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { ErrorNotice } from "@/components/ui/feedback";
-import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dashboard/dead-letters";
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
 import { DeadLettersClient } from "./client";
 
 export const metadata: Metadata = { title: "Dead letters" };

@@ -2,8 +2,8 @@
 
 import { usePathname, useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { filterToParams, type DeliveryFilter } from "@/lib/dashboard/contracts/deliveries";
-import { errorText } from "@/lib/client/parsed";
+import { filterToParams, type DeliveryFilter } from "@/lib/deliveries/contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { DeliveryFilters } from "@/components/deliveries/delivery-filters";
 import { InboundTable } from "@/components/deliveries/inbound-table";
 import { PlatformTable } from "@/components/deliveries/platform-table";

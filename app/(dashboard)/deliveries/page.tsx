@@ -1,9 +1,9 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
-import { deliveryKeys } from "@/components/deliveries/keys";
-import { parseDeliveryFilter } from "@/lib/dashboard/contracts/deliveries";
-import { deliveriesPage } from "@/lib/dashboard/deliveries";
+import { deliveryKeys } from "@/components/deliveries/query-keys";
+import { parseDeliveryFilter } from "@/lib/deliveries/contracts";
+import { deliveriesPage } from "@/lib/deliveries/list";
 import { DeliveriesClient } from "./client";
 
 export const metadata: Metadata = { title: "Deliveries" };

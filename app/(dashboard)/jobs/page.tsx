@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
-import { listJobsPage, parseJobsSearch } from "@/lib/dashboard/jobs-list";
+import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
 import { JobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Jobs" };

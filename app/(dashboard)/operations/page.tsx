@@ -1,8 +1,8 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
-import { operationKeys } from "@/components/operations/keys";
-import { operationsPage } from "@/lib/dashboard/operations-view";
+import { operationKeys } from "@/components/operations/query-keys";
+import { operationsPage } from "@/lib/operations/history";
 import { OperationsClient } from "./client";
 
 export const metadata: Metadata = { title: "Operations" };

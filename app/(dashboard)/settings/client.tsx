@@ -1,6 +1,6 @@
 "use client";
 
-import { errorText } from "@/lib/client/parsed";
+import { errorText } from "@/lib/browser/parsed";
 import { SimulatorKnobsForm } from "@/components/settings/simulator-knobs-form";
 import { useSimulatorKnobs } from "@/components/settings/use-simulator-knobs";
 import { Button } from "@/components/ui/button";

@@ -2,10 +2,10 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
-import { settingsKeys } from "@/components/settings/keys";
+import { settingsKeys } from "@/components/settings/query-keys";
 import { ModeSummary } from "@/components/settings/mode-summary";
 import { Card } from "@/components/ui/card";
-import { settingsView } from "@/lib/dashboard/settings";
+import { settingsView } from "@/lib/settings/view";
 import { SimulatorKnobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Settings" };

@@ -1,14 +1,14 @@
 "use client";
 
 import { useState } from "react";
-import { missingEventTypes } from "@/lib/dashboard/contracts/subscriptions";
-import type { Spike } from "@/lib/dashboard/contracts/unauthorized";
-import { errorText } from "@/lib/client/parsed";
+import { missingEventTypes } from "@/lib/subscriptions/contracts";
+import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
+import { errorText } from "@/lib/browser/parsed";
 import { RegisterWebhooks } from "@/components/subscriptions/register-webhooks";
 import { SpikeBanner } from "@/components/subscriptions/spike-banner";
 import { SubscriptionCard } from "@/components/subscriptions/subscription-card";
 import { UnauthorizedChartView } from "@/components/subscriptions/unauthorized-chart";
-import { CHART_MINUTES } from "@/components/subscriptions/keys";
+import { CHART_MINUTES } from "@/components/subscriptions/query-keys";
 import { useSubscriptions } from "@/components/subscriptions/use-subscriptions";
 import { useUnauthorizedChart } from "@/components/subscriptions/use-unauthorized-chart";
 import { Card } from "@/components/ui/card";

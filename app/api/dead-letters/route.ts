@@ -1,5 +1,5 @@
 // GET /api/dead-letters — dead letters matching a filter (state, kind, errorCode, jobId), newest first, keyset pages
-import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dashboard/dead-letters";
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /api/deliveries — one page of the inbound log or the mirrored platform log, filtered, keyset-paged
-import { deliveryQuerySchema } from "@/lib/dashboard/contracts/deliveries";
-import { listInbound, listPlatform } from "@/lib/dashboard/deliveries";
+import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
+import { listInbound, listPlatform } from "@/lib/deliveries/list";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute({ query: deliveryQuerySchema }, ({ query }) =>

@@ -1,6 +1,6 @@
 // GET /api/health — public: database check and version; 503 when the database cannot be reached
 import { NextResponse } from "next/server";
-import { checkHealth } from "@/lib/health";
+import { checkHealth } from "@/lib/runtime/health";
 
 export const dynamic = "force-dynamic";
 

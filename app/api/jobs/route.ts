@@ -1,9 +1,9 @@
 // GET /api/jobs — filtered, keyset-paginated job list; POST /api/jobs — submit an async job to the platform
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { jobListQuerySchema, listJobs } from "@/lib/pipeline/jobs";
-import { submitRequestSchema } from "@/lib/pipeline/requests";
-import { submitJob } from "@/lib/pipeline/submit";
+import { jobListQuerySchema, listJobs } from "@/lib/jobs/query";
+import { submitRequestSchema } from "@/lib/jobs/requests";
+import { submitJob } from "@/lib/jobs/submit";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // GET /api/overview — the overview's figures (ledger, queue, deliveries, alerts), refreshed by the dashboard
-import { getOverview } from "@/lib/dashboard/overview";
+import { getOverview } from "@/lib/overview/overview";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";

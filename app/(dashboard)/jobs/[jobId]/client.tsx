@@ -7,7 +7,7 @@ import { JobTimeline } from "@/components/jobs/job-timeline";
 import { LiveRefresh } from "@/components/jobs/live-refresh";
 import { ResultPreview } from "@/components/result-preview";
 import { Card } from "@/components/ui/card";
-import type { JobDetail } from "@/lib/dashboard/job-detail";
+import type { JobDetail } from "@/lib/jobs/detail";
 
 export function JobDetailClient({ detail }: { detail: JobDetail }) {
   const { job, results } = detail;

@@ -1,6 +1,6 @@
 // POST /api/auth/logout — end the session
 import { NextResponse } from "next/server";
-import { audit } from "@/lib/audit";
+import { audit } from "@/lib/operations/audit";
 import { SESSION_COOKIE } from "@/lib/auth/session";
 import { operatorRoute } from "@/lib/http/operator-route";
 

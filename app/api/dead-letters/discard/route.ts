@@ -1,5 +1,5 @@
 // POST /api/dead-letters/discard — discard dead letters with a reason, by ids or all open ones a filter matches
-import { discardBodySchema, discardDeadLetters } from "@/lib/dashboard/dead-letter-actions";
+import { discardBodySchema, discardDeadLetters } from "@/lib/dead-letters/actions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const POST = operatorRoute({ body: discardBodySchema }, ({ body, actor }) => discardDeadLetters(body, actor));

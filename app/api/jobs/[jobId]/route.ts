@@ -1,7 +1,7 @@
 // GET /api/jobs/:jobId — one job (platform status, outcome, lineage) with its timeline, or 404
 import { z } from "zod";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { getJob } from "@/lib/pipeline/jobs";
+import { getJob } from "@/lib/jobs/query";
 
 export const dynamic = "force-dynamic";
 

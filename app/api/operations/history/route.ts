@@ -1,6 +1,6 @@
 // GET /api/operations/history — operation runs of every kind, newest first, keyset-paged
-import { historyQuerySchema } from "@/lib/dashboard/contracts/operations";
-import { listRuns } from "@/lib/dashboard/operations-view";
+import { historyQuerySchema } from "@/lib/operations/contracts";
+import { listRuns } from "@/lib/operations/history";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute({ query: historyQuerySchema }, ({ query }) => listRuns(query));

@@ -1,6 +1,6 @@
 // GET/POST /api/simulator/config — the demo simulator's fault knobs (404 in live mode); changes are audited
-import { simulatorKnobsPatchSchema } from "@/lib/dashboard/contracts/simulator";
-import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/dashboard/simulator-knobs";
+import { simulatorKnobsPatchSchema } from "@/lib/demo/knobs-contracts";
+import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/demo/knobs";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute({}, () => readSimulatorKnobs());

@@ -1,0 +1,116 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "../db";
+import { getJob } from "./query";
+import { timeline, type TimelineEntry } from "./timeline";
+
+// One job for its detail page: the job itself (lib/pipeline/jobs.ts getJob, which throws NotFound),
+// every delivery that named it, its lineage both ways, its dead letters and the first results.
+// Scraped content is cut to a preview size here so a 5 MB page never travels to the browser.
+
+export const RESULTS_SHOWN = 20;
+export const PREVIEW_CHARS = 100_000;
+
+export type ResultPreview = {
+  id: number;
+  itemKey: string;
+  url: string | null;
+  status: string;
+  format: string;
+  markdown: string | null;
+  html: string | null;
+  truncated: boolean;
+  errorCode: string | null;
+  errorMessage: string | null;
+  tokensCharged: number;
+};
+
+export type JobDetail = {
+  job: {
+    id: string;
+    kind: string;
+    url: string | null;
+    platformStatus: string;
+    outcome: string;
+    origin: string;
+    attempts: number;
+    chainDepth: number;
+    resultCount: number;
+    tokensCharged: number | null;
+    error: { code: string | null; message: string | null; retryable: boolean | null } | null;
+    createdAt: string;
+    settledAt: string | null;
+    outcomeAt: string | null;
+  };
+  resubmittedFrom: { id: string; outcome: string } | null;
+  resubmittedAs: { id: string; outcome: string } | null;
+  deadLetters: Array<{ id: number; state: string; errorCode: string | null; errorMessage: string; resolution: string | null; createdAt: string }>;
+  timeline: TimelineEntry[];
+  results: { total: number; shown: ResultPreview[] };
+};
+
+export const jobIdSchema = z.string().trim().min(1).max(200);
+
+const cut = (s: string | null) => (s !== null && s.length > PREVIEW_CHARS ? s.slice(0, PREVIEW_CHARS) : s);
+const iso = (d: Date | null) => d?.toISOString() ?? null;
+
+export async function getJobDetail(jobId: string): Promise<JobDetail> {
+  const job = await getJob(jobId);
+  const client = db();
+  const [deliveries, results, deadLetters, lineage] = await Promise.all([
+    client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: 200 }),
+    client.result.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN }),
+    client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
+    client.job.findMany({
+      where: { id: { in: [job.resubmittedFromId, job.resubmittedAsId].filter((v): v is string => v !== null) } },
+      select: { id: true, outcome: true },
+    }),
+  ]);
+  const total = results.length < RESULTS_SHOWN ? results.length : await client.result.count({ where: { jobId } });
+  const linked = (id: string | null) => (id ? (lineage.find((j) => j.id === id) ?? { id, outcome: "unknown" }) : null);
+  return {
+    job: {
+      id: job.jobId,
+      kind: job.kind,
+      url: job.url,
+      platformStatus: job.status,
+      outcome: job.outcome,
+      origin: job.origin,
+      attempts: job.attempts,
+      chainDepth: job.chainDepth,
+      resultCount: job.resultCount,
+      tokensCharged: job.tokensCharged,
+      error: job.error,
+      createdAt: job.createdAt.toISOString(),
+      settledAt: iso(job.settledAt),
+      outcomeAt: iso(job.outcomeAt),
+    },
+    resubmittedFrom: linked(job.resubmittedFromId),
+    resubmittedAs: linked(job.resubmittedAsId),
+    deadLetters: deadLetters.map((d) => ({
+      id: d.id,
+      state: d.state,
+      errorCode: d.errorCode,
+      errorMessage: d.errorMessage,
+      resolution: d.resolution,
+      createdAt: d.createdAt.toISOString(),
+    })),
+    timeline: timeline(job, deliveries),
+    results: {
+      total,
+      shown: results.map((r) => ({
+        id: r.id,
+        itemKey: r.itemKey,
+        url: r.url,
+        status: r.status,
+        format: r.format,
+        markdown: cut(r.markdown),
+        html: cut(r.html),
+        truncated: (r.markdown?.length ?? 0) > PREVIEW_CHARS || (r.html?.length ?? 0) > PREVIEW_CHARS,
+        errorCode: r.errorCode,
+        errorMessage: r.errorMessage,
+        tokensCharged: r.tokensCharged,
+      })),
+    },
+  };
+}

@@ -1,0 +1,117 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "../db";
+import type { BatchResultItem, CrawlResultItem, ExtractJob, ScraperClient } from "../platform";
+import { settleOutcome } from "./outcomes";
+import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
+
+// Results are written page by page with INSERT … ON CONFLICT (jobId, itemKey) DO NOTHING: a rerun
+// after a crash, a duplicate delivery or a racing worker adds nothing twice, and the pages already
+// written survive a failure half-way through a large crawl.
+
+type Row = {
+  itemKey: string;
+  url: string | null;
+  status: string;
+  markdown: string | null;
+  html: string | null;
+  metadata: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  tokensCharged: number;
+};
+
+const formatOf = (r: Row, fallback: string) => (r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback);
+
+async function insertRows(jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
+  const now = new Date();
+  for (let i = 0; i < rows.length; i += 50) {
+    const values = rows.slice(i, i + 50).map(
+      (r) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+        ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged}, ${now})`,
+    );
+    await db().$executeRaw`
+      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+        "errorCode", "errorMessage", "tokensCharged", "createdAt")
+      VALUES ${Prisma.join(values)}
+      ON CONFLICT ("jobId", "itemKey") DO NOTHING`;
+  }
+}
+
+function extractRow(doc: ExtractJob): Row {
+  return {
+    itemKey: "0",
+    url: doc.metadata?.url ?? null,
+    status: "completed",
+    markdown: doc.data?.markdown ?? null,
+    html: doc.data?.html ?? null,
+    metadata: { ...doc.metadata, links: doc.data?.links ?? undefined },
+    errorCode: null,
+    errorMessage: null,
+    tokensCharged: doc.tokens_charged ?? 0,
+  };
+}
+
+function itemRow(item: BatchResultItem | CrawlResultItem, itemKey: string, extra: Record<string, unknown>): Row {
+  return {
+    itemKey,
+    url: item.url,
+    status: item.status,
+    markdown: item.data?.markdown ?? null,
+    html: item.data?.html ?? null,
+    metadata: { ...item.metadata, ...extra },
+    errorCode: item.error_code ?? null,
+    errorMessage: item.error_message ?? null,
+    tokensCharged: item.metadata?.tokens_charged ?? 0,
+  };
+}
+
+/** Walks result pages from the one already fetched until page_count (or a short page). */
+async function eachPage<I>(
+  first: { results: I[]; page_count?: number },
+  pageSize: number,
+  load: (page: number) => Promise<{ results: I[]; page_count?: number }>,
+  onPage: (items: I[], page: number) => Promise<void>,
+) {
+  let doc = first;
+  for (let page = 1; doc.results.length > 0; page++) {
+    await onPage(doc.results, page);
+    const pageCount = doc.page_count ?? (doc.results.length < pageSize ? page : page + 1);
+    if (page >= pageCount) return;
+    doc = await load(page + 1);
+  }
+}
+
+/** Stores every result of a completed job, then sets its outcome to stored (once). */
+export async function storeCompleted(
+  client: ScraperClient,
+  state: PlatformState,
+  signal: AbortSignal,
+  pageSize = DEFAULT_RESULT_PAGE_SIZE,
+): Promise<void> {
+  const jobId = state.jobId;
+  const call = { signal };
+  let tokens: number | null = null;
+  if (state.kind === "extract") {
+    await insertRows(jobId, [extractRow(state.doc)], "html");
+    tokens = state.doc.tokens_charged ?? null;
+  } else if (state.kind === "batch") {
+    await eachPage(state.doc, pageSize, (page) => client.getBatch(jobId, { page, pageSize }, call), (items, page) =>
+      insertRows(jobId, items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})), "markdown"),
+    );
+    tokens = state.doc.token_summary?.tokens_charged_total ?? null;
+  } else {
+    await eachPage(state.doc, pageSize, (page) => client.getCrawl(jobId, { page, pageSize }, call), (items) =>
+      insertRows(jobId, items.map((it) => itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined })), "markdown"),
+    );
+    tokens = state.doc.token_summary?.tokens_charged_total ?? null;
+  }
+  // Write first, then read: the transaction takes the write lock at its first statement instead of
+  // upgrading from a read, which SQLite may refuse (SQLITE_BUSY_SNAPSHOT) when another write slipped in.
+  await db().$transaction(async (tx) => {
+    if (!(await settleOutcome(tx, jobId, "stored", {}, {}))) return;
+    const agg = await tx.result.aggregate({ where: { jobId }, _count: { _all: true }, _sum: { tokensCharged: true } });
+    const resultCount = agg._count._all;
+    await tx.job.update({ where: { id: jobId }, data: { resultCount, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 } });
+  });
+}

@@ -1,0 +1,82 @@
+import "server-only";
+import { z } from "zod";
+import type { InboundDelivery } from "@/generated/prisma/client";
+import type { getJob } from "./query";
+
+// A job's story in time order: how Tally heard of it, every delivery that named it (accepted or
+// refused), every worker attempt and poll, resubmissions (linked), notes and the outcome. Event
+// details are JSON written by lib/pipeline; they are read as loose records, never trusted shapes.
+
+export type TimelineEntry = {
+  at: string;
+  type: "submitted" | "heard" | "delivery" | "attempt" | "poll" | "resubmitted" | "outcome" | "enqueued" | "note";
+  title: string;
+  tone: "neutral" | "good" | "warn" | "bad" | "info";
+  facts: Array<{ name: string; value: string }>;
+  link?: { href: string; label: string };
+};
+
+type Job = Awaited<ReturnType<typeof getJob>>;
+const record = z.record(z.string(), z.unknown());
+
+function asRecord(v: unknown): Record<string, unknown> {
+  const r = record.safeParse(v);
+  return r.success ? r.data : v === null || v === undefined ? {} : { detail: v };
+}
+
+const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
+
+function facts(d: Record<string, unknown>, skip: string[] = []): TimelineEntry["facts"] {
+  return Object.entries(d)
+    .filter(([k, v]) => !skip.includes(k) && v !== undefined && v !== null)
+    .slice(0, 8)
+    .map(([name, v]) => ({ name, value: text(v).slice(0, 500) }));
+}
+
+const jobLink = (id: unknown, label: string) => (typeof id === "string" && id ? { href: `/jobs/${encodeURIComponent(id)}`, label } : undefined);
+
+function fromEvent(e: Job["events"][number]): TimelineEntry {
+  const d = asRecord(e.detail);
+  const at = e.at.toISOString();
+  switch (e.type) {
+    case "submitted":
+      return { at, type: "submitted", title: d.resubmittedFrom ? "Submitted as a resubmission" : "Submitted to the platform", tone: "info", facts: facts(d, ["resubmittedFrom"]), link: jobLink(d.resubmittedFrom, "the job it replaces") };
+    case "attempt":
+      return { at, type: "attempt", title: `Worker attempt: the platform says ${text(d.status ?? "?")}`, tone: "neutral", facts: facts(d, ["status"]) };
+    case "poll":
+      return { at, type: "poll", title: `Polled: ${text(d.status ?? "no answer")}`, tone: "neutral", facts: facts(d, ["status"]) };
+    case "resubmitted":
+      return d.phase === "accepted"
+        ? { at, type: "resubmitted", title: "Resubmitted as a new job", tone: "info", facts: facts(d, ["phase", "newJobId"]), link: jobLink(d.newJobId, "the new job") }
+        : { at, type: "resubmitted", title: "Resubmission started", tone: "info", facts: facts(d, ["phase"]) };
+    case "outcome": {
+      const outcome = text(d.outcome ?? "?");
+      const tone = outcome === "stored" ? "good" : outcome === "dead_lettered" ? "bad" : outcome === "resubmitted" ? "info" : "neutral";
+      return { at, type: "outcome", title: `Outcome: ${outcome.replace("_", " ")}`, tone, facts: facts(d, ["outcome", "newJobId"]), link: jobLink(d.newJobId, "the new job") };
+    }
+    case "enqueued":
+      return { at, type: "enqueued", title: "Queued for processing", tone: "neutral", facts: facts(d) };
+    default:
+      return { at, type: "note", title: "Note", tone: "neutral", facts: facts(d) };
+  }
+}
+
+function fromDelivery(d: InboundDelivery): TimelineEntry {
+  const ok = d.status >= 200 && d.status < 300;
+  return {
+    at: d.receivedAt.toISOString(),
+    type: "delivery",
+    title: `Webhook delivery received: answered ${d.status}${d.reason ? ` (${d.reason})` : ""}`,
+    tone: ok ? "good" : d.status === 401 ? "bad" : "warn",
+    facts: facts({ event: d.eventType, subscription: d.subscriptionId, delivery: d.deliveryId, latencyMs: d.latencyMs }),
+  };
+}
+
+export function timeline(job: Job, deliveries: InboundDelivery[]): TimelineEntry[] {
+  const entries = [...job.events.map(fromEvent), ...deliveries.map(fromDelivery)];
+  if (!job.events.some((e) => e.type === "submitted")) {
+    entries.push({ at: job.createdAt.toISOString(), type: "heard", title: `First heard of through ${job.origin}`, tone: "neutral", facts: [] });
+  }
+  // Stable: equal times keep their source order (events by id, then deliveries).
+  return entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i).map(({ e }) => e);
+}

@@ -1,0 +1,90 @@
+import "server-only";
+import { getConfig } from "../config";
+import { db } from "../db";
+import { UpstreamFailure } from "../errors";
+import { log } from "../log";
+import { createScraperClient, type CallInfo, type ScraperClient } from "./";
+
+// One scraper client per base URL and process, so every caller shares one rate budget and one 429
+// pause. Built lazily because in demo mode the base URL is known only once the simulator listens.
+// Calls are counted per minute and endpoint in memory and flushed in one write every few seconds:
+// a database write per API call would cost more than the call it counts.
+
+const FLUSH_MS = 5000;
+
+type State = {
+  clients: Map<string, ScraperClient>;
+  counts: Map<string, { minute: Date; endpoint: string; count: number }>;
+  timer?: NodeJS.Timeout;
+};
+const holder = globalThis as unknown as { __tallyPlatform?: State };
+const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map() });
+
+/** The shared client for the configured platform (the simulator in demo mode). */
+export function getScraperClient(): ScraperClient {
+  const config = getConfig();
+  const baseUrl = config.apiBaseUrl;
+  if (!baseUrl) throw new UpstreamFailure("The platform is not configured yet (demo simulator not started)");
+  const s = state();
+  let client = s.clients.get(baseUrl);
+  if (!client) {
+    client = createScraperClient({
+      baseUrl,
+      apiKey: config.apiKey,
+      timeoutMs: config.TALLY_API_TIMEOUT_MS,
+      requestsPerSecond: config.TALLY_API_RPS,
+      onCall: countCall,
+    });
+    s.clients.set(baseUrl, client);
+  }
+  return client;
+}
+
+function countCall(info: CallInfo): void {
+  const s = state();
+  const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
+  const key = `${minute.getTime()} ${info.endpoint}`;
+  const entry = s.counts.get(key);
+  if (entry) entry.count++;
+  else s.counts.set(key, { minute, endpoint: info.endpoint, count: 1 });
+  scheduleFlush(s);
+}
+
+function scheduleFlush(s: State): void {
+  if (s.timer) return;
+  s.timer = setTimeout(() => void flushApiCalls().catch((err) => log.warn("api call counts not saved; will retry", { error: String(err) })), FLUSH_MS);
+  s.timer.unref();
+}
+
+/** Writes the pending counts (also called at shutdown and by tests). Counts survive a failed write. */
+export async function flushApiCalls(): Promise<void> {
+  const s = state();
+  clearTimeout(s.timer);
+  s.timer = undefined;
+  const pending = [...s.counts.values()];
+  s.counts.clear();
+  if (pending.length === 0) return;
+  try {
+    await db().$transaction(
+      pending.map(
+        (p) => db().$executeRaw`
+          INSERT INTO "ApiCallMinute" ("minute", "endpoint", "count") VALUES (${p.minute}, ${p.endpoint}, ${p.count})
+          ON CONFLICT ("minute", "endpoint") DO UPDATE SET "count" = "ApiCallMinute"."count" + excluded."count"`,
+      ),
+    );
+  } catch (err) {
+    for (const p of pending) {
+      const key = `${p.minute.getTime()} ${p.endpoint}`;
+      const entry = s.counts.get(key);
+      if (entry) entry.count += p.count;
+      else s.counts.set(key, p);
+    }
+    scheduleFlush(s);
+    throw err;
+  }
+}
+
+/** Tests point the config at a fresh simulator; drop clients bound to old URLs. */
+export function resetScraperClients(): void {
+  state().clients.clear();
+}

@@ -1,0 +1,95 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "../db";
+import { enqueueMany } from "../queue";
+import type { JobKind } from "../platform";
+
+// The safety nets' one way into the pipeline: given candidate jobs, find (set-based, two queries
+// for the whole batch) which have no outcome and no live queue item, and in one transaction create
+// the Job rows Tally never had, their receipts and their process_job items. The handler does the rest.
+
+export type FeedSource = "replay" | "reconcile" | "poll";
+
+export type Candidate = {
+  jobId: string;
+  kind: JobKind;
+  platformStatus?: string | null;
+  url?: string | null;
+  platformCreatedAt?: Date | null;
+  settledAt?: Date | null;
+  deliveryId?: string | null;
+  subscriptionId?: string | null;
+};
+
+export type FeedResult = { alreadyDone: number; alreadyQueued: number; enqueued: number; created: number; enqueuedIds: string[] };
+
+export const EVENT_FOR_KIND = { extract: "extract_completed", batch: "batch_completed", crawl: "crawl_completed" } as const;
+export const KIND_FOR_EVENT: Record<string, JobKind | undefined> = { extract_completed: "extract", batch_completed: "batch", crawl_completed: "crawl" };
+
+const dedupeKey = (jobId: string) => `job:${jobId}`;
+
+export const emptyFeed = (): FeedResult => ({ alreadyDone: 0, alreadyQueued: 0, enqueued: 0, created: 0, enqueuedIds: [] });
+
+export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult {
+  return {
+    alreadyDone: a.alreadyDone + b.alreadyDone,
+    alreadyQueued: a.alreadyQueued + b.alreadyQueued,
+    enqueued: a.enqueued + b.enqueued,
+    created: a.created + b.created,
+    enqueuedIds: [...a.enqueuedIds, ...b.enqueuedIds].slice(0, keepIds),
+  };
+}
+
+/** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. */
+export async function feedQueue(candidates: Candidate[], source: FeedSource, runId: string | null): Promise<FeedResult> {
+  const byId = new Map(candidates.map((c) => [c.jobId, c]));
+  if (byId.size === 0) return emptyFeed();
+  const ids = [...byId.keys()];
+  const known = await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } });
+  const outcome = new Map(known.map((j) => [j.id, j.outcome]));
+  // Receipt is not outcome: only a recorded outcome means done.
+  const pending = ids.filter((id) => (outcome.get(id) ?? "pending") === "pending");
+  const live = await db().queueItem.findMany({ where: { dedupeKey: { in: pending.map(dedupeKey) } }, select: { jobId: true } });
+  const queued = new Set(live.map((q) => q.jobId));
+  const todo = pending.map((id) => byId.get(id)).filter((c): c is Candidate => c !== undefined && !queued.has(c.jobId));
+  const unknown = todo.filter((c) => !outcome.has(c.jobId));
+
+  const enqueued = todo.length === 0 ? 0 : await db().$transaction(async (tx) => {
+    const now = new Date();
+    if (unknown.length > 0) {
+      await tx.$executeRaw`
+        INSERT INTO "Job" ("id", "kind", "url", "platformStatus", "origin", "platformCreatedAt", "settledAt", "createdAt", "updatedAt")
+        VALUES ${Prisma.join(unknown.map((c) => Prisma.sql`(${c.jobId}, ${c.kind}, ${c.url ?? null}, ${c.platformStatus ?? "unknown"}, ${source},
+          ${c.platformCreatedAt ?? null}, ${c.settledAt ?? null}, ${now}, ${now})`))}
+        ON CONFLICT ("id") DO NOTHING`;
+    }
+    // A receipt makes a late webhook for the same job a cheap "duplicate" instead of a second item.
+    await tx.$executeRaw`
+      INSERT INTO "Receipt" ("jobId", "eventType", "deliveryId", "subscriptionId", "source", "receivedAt")
+      VALUES ${Prisma.join(todo.map((c) => Prisma.sql`(${c.jobId}, ${EVENT_FOR_KIND[c.kind]}, ${c.deliveryId ?? null}, ${c.subscriptionId ?? null}, ${source}, ${now})`))}
+      ON CONFLICT ("jobId") DO NOTHING`;
+    const inserted = await enqueueMany(
+      tx,
+      todo.map((c) => ({
+        kind: "process_job",
+        payload: { jobId: c.jobId, eventType: EVENT_FOR_KIND[c.kind], deliveryId: c.deliveryId ?? null, source },
+        jobId: c.jobId,
+        dedupeKey: dedupeKey(c.jobId),
+      })),
+    );
+    await tx.jobEvent.createMany({
+      data: todo.map((c) => ({ jobId: c.jobId, type: "enqueued", at: now, detail: JSON.stringify({ source, runId }) })),
+    });
+    return inserted;
+  });
+
+  return {
+    alreadyDone: ids.length - pending.length,
+    // Items that appeared between the check and the insert count as already queued too.
+    alreadyQueued: pending.length - enqueued,
+    enqueued,
+    created: unknown.length,
+    // The ids sent to the queue (a racing producer may have won a few of them; harmless either way).
+    enqueuedIds: todo.map((c) => c.jobId),
+  };
+}

@@ -1,0 +1,125 @@
+import "server-only";
+import { z } from "zod";
+import { getConfig } from "../config";
+import { db } from "../db";
+import { enqueue } from "../queue";
+import { fullJitter, isTerminal, NotFound, RateLimited, type JobKind } from "../platform";
+import { EVENT_FOR_KIND } from "./feed";
+import { getScraperClient } from "../platform/shared-client";
+import { isJobKind } from "../jobs/requests";
+
+// The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
+// one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the
+// shared client (one rate budget, one 429 pause), and given their next time with exponential
+// backoff and full jitter. The deadline is checked before every call, so a long 429 storm cannot
+// keep a job polling forever (the source article's bug); an expired job is left to reconciliation.
+
+export type PollBatch = { claimed: number; settled: number; notYet: number; expired: number; rateLimited: boolean; errors: number };
+
+/** This process's running totals, for the dashboard and tests (status calls are also counted per minute by the client). */
+export type PollerStats = { batches: number; polls: number; settled: number; expired: number; rateLimited: number; errors: number };
+const statsHolder = globalThis as unknown as { __tallyPollerStats?: PollerStats };
+export function pollerStats(): PollerStats {
+  statsHolder.__tallyPollerStats ??= { batches: 0, polls: 0, settled: 0, expired: 0, rateLimited: 0, errors: 0 };
+  return statsHolder.__tallyPollerStats;
+}
+
+/** While a job is being checked its nextPollAt is pushed out, so a crash only delays it. */
+const CLAIM_MS = 60_000;
+/** One status call may wait this long for the rate budget before it counts as "not now". */
+const CALL_BUDGET_MS = 15_000;
+const CONCURRENCY = 4;
+
+const rowSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  pollCount: z.union([z.number(), z.bigint()]).transform(Number),
+  pollDeadlineAt: z.coerce.date().nullable(),
+});
+
+/** Webhook mode: jobs with no receipt after TALLY_POLL_NO_WEBHOOK_SECONDS start being polled. */
+export async function schedulePollsForSilentJobs(now = new Date()): Promise<number> {
+  const c = getConfig();
+  const cutoff = new Date(now.getTime() - c.TALLY_POLL_NO_WEBHOOK_SECONDS * 1000);
+  const deadline = new Date(now.getTime() + c.TALLY_POLL_DEADLINE_MINUTES * 60_000);
+  return db().$executeRaw`
+    UPDATE "Job" SET "nextPollAt" = ${now}, "pollDeadlineAt" = COALESCE("pollDeadlineAt", ${deadline}), "updatedAt" = ${now}
+    WHERE "outcome" = 'pending' AND "nextPollAt" IS NULL AND "pollExpiredAt" IS NULL AND "createdAt" <= ${cutoff}
+      AND NOT EXISTS (SELECT 1 FROM "Receipt" r WHERE r."jobId" = "Job"."id")`;
+}
+
+async function claimDue(limit: number, now: Date) {
+  const until = new Date(now.getTime() + CLAIM_MS);
+  const rows = await db().$queryRaw`
+    UPDATE "Job" SET "nextPollAt" = ${until}, "updatedAt" = ${now}
+    WHERE "id" IN (SELECT "id" FROM "Job" WHERE "outcome" = 'pending' AND "pollExpiredAt" IS NULL AND "nextPollAt" <= ${now}
+                   ORDER BY "nextPollAt" LIMIT ${limit})
+      AND "outcome" = 'pending' AND "nextPollAt" <= ${now}
+    RETURNING "id", "kind", "pollCount", "pollDeadlineAt"`;
+  return rowSchema.array().parse(rows);
+}
+
+/** Checks one batch of due jobs; never throws for what the platform answers. */
+export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBatch> {
+  const c = getConfig();
+  const now = new Date();
+  const jobs = await claimDue(opts.limit ?? 20, now);
+  const out: PollBatch = { claimed: jobs.length, settled: 0, notYet: 0, expired: 0, rateLimited: false, errors: 0 };
+  if (jobs.length === 0) return out;
+  const client = getScraperClient();
+  const later = (job: (typeof jobs)[number], ms: number, polled = true) =>
+    db().job.update({ where: { id: job.id }, data: { nextPollAt: new Date(Date.now() + ms), ...(polled ? { pollCount: { increment: 1 } } : {}) } });
+
+  const queue = [...jobs];
+  const pollOne = async (job: (typeof jobs)[number]) => {
+    const kind: JobKind = isJobKind(job.kind) ? job.kind : "extract";
+    // Deadline first, on every path: a job past it is marked and left to reconciliation.
+    if (job.pollDeadlineAt && Date.now() >= job.pollDeadlineAt.getTime()) {
+      await db().job.update({ where: { id: job.id }, data: { pollExpiredAt: new Date(), nextPollAt: null } });
+      await db().jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ expired: true, polls: job.pollCount }) } });
+      out.expired++;
+      return;
+    }
+    if (out.rateLimited) return later(job, client.rateLimitPauseMs() + Math.random() * c.TALLY_POLL_INITIAL_MS, false);
+    const deadline = Math.min(job.pollDeadlineAt?.getTime() ?? Infinity, Date.now() + CALL_BUDGET_MS);
+    try {
+      const state = await client.getJob(kind, job.id, { deadline });
+      if (!isTerminal(state.status)) {
+        out.notYet++;
+        await later(job, fullJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
+        return;
+      }
+      await db().$transaction(async (tx) => {
+        await tx.job.update({
+          where: { id: job.id },
+          data: { platformStatus: state.status, nextPollAt: null, pollCount: { increment: 1 }, settledAt: state.completedAt ? new Date(state.completedAt) : new Date() },
+        });
+        await tx.$executeRaw`INSERT INTO "Receipt" ("jobId", "eventType", "source", "receivedAt") VALUES (${job.id}, ${EVENT_FOR_KIND[kind]}, 'poll', ${new Date()}) ON CONFLICT ("jobId") DO NOTHING`;
+        await enqueue(tx, "process_job", { jobId: job.id, eventType: EVENT_FOR_KIND[kind], deliveryId: null, source: "poll" }, { jobId: job.id, dedupeKey: `job:${job.id}` });
+        await tx.jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ status: state.status, polls: job.pollCount + 1, enqueued: true }) } });
+      });
+      out.settled++;
+    } catch (err) {
+      if (err instanceof RateLimited) {
+        // The client already paused everyone; the rest of this batch waits for the pause too.
+        out.rateLimited = true;
+        return later(job, err.retryAfterMs + Math.random() * c.TALLY_POLL_INITIAL_MS, false);
+      }
+      out.errors++;
+      const gone = err instanceof NotFound;
+      await later(job, gone ? c.TALLY_POLL_MAX_MS : fullJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
+    }
+  };
+  const lanes = Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, async () => {
+    for (let job = queue.shift(); job; job = queue.shift()) await pollOne(job);
+  });
+  await Promise.all(lanes);
+  const stats = pollerStats();
+  stats.batches++;
+  stats.polls += out.settled + out.notYet + out.errors;
+  stats.settled += out.settled;
+  stats.expired += out.expired;
+  stats.errors += out.errors;
+  if (out.rateLimited) stats.rateLimited++;
+  return out;
+}

@@ -1,0 +1,56 @@
+import "server-only";
+import { describeConfig, getConfig, mask, type TallyConfig } from "../config";
+import { db } from "../db";
+import { AppError } from "../errors";
+import type { SimulatorKnobs } from "../demo/knobs-contracts";
+import { readSimulatorKnobs } from "../demo/knobs";
+
+// The Settings page: the effective configuration with every secret masked, the running mode, and in
+// demo mode the simulator's fault knobs. Nothing here may carry a whole secret to the browser.
+
+export type SettingsView = {
+  mode: "demo" | "live";
+  deliveryMode: "webhooks" | "polling" | "both";
+  webhookScheme: "hmac" | "standard";
+  publicUrl: string;
+  apiBaseUrl: string | null;
+  settings: Array<{ name: string; value: string }>;
+  subscriptions: Array<{ id: string; eventType: string; secret: string; previousSecret: string }>;
+  knobs: SimulatorKnobs | null;
+  knobsError: string | null;
+};
+
+export async function settingsView(config = getConfig()): Promise<SettingsView> {
+  const [subscriptions, knobs] = await Promise.all([
+    db().subscription.findMany({
+      select: { id: true, eventType: true, secret: true, previousSecret: true },
+      orderBy: [{ eventType: "asc" }, { id: "asc" }],
+    }),
+    config.mode === "demo" ? knobsOrReason(config) : Promise.resolve({ knobs: null, knobsError: null }),
+  ]);
+  return {
+    mode: config.mode,
+    deliveryMode: config.TALLY_DELIVERY_MODE,
+    webhookScheme: config.TALLY_WEBHOOK_SCHEME,
+    publicUrl: config.publicUrl,
+    apiBaseUrl: config.apiBaseUrl ?? null,
+    settings: describeConfig(config),
+    subscriptions: subscriptions.map((s) => ({
+      id: s.id,
+      eventType: s.eventType,
+      secret: mask(s.secret),
+      previousSecret: mask(s.previousSecret),
+    })),
+    ...knobs,
+  };
+}
+
+// The page still renders when the simulator is unreachable; it says why instead.
+async function knobsOrReason(config: TallyConfig): Promise<{ knobs: SimulatorKnobs | null; knobsError: string | null }> {
+  try {
+    return { knobs: await readSimulatorKnobs(config), knobsError: null };
+  } catch (err) {
+    if (err instanceof AppError) return { knobs: null, knobsError: err.message };
+    throw err;
+  }
+}

@@ -1,0 +1,129 @@
+import "server-only";
+import { getConfig } from "../config";
+import { db } from "../db";
+import { Conflict, NotFound, UpstreamFailure } from "../errors";
+import { finishRun, runInBackground, RunFailed, startRun, waitForRun, type Json, type RunView } from "../operations";
+import { NotFound as PlatformNotFound, ScraperError } from "../platform";
+import { redact, storeNewSecret, type SecretSource } from "./secrets";
+import { getScraperClient } from "../platform/shared-client";
+import { startReplay } from "../safety-nets/replay";
+
+// Rotation that heals itself: rotate on the platform, store the new secret where the receiver reads
+// it (old one kept as "previous" briefly), then after a settle delay replay the deliveries the
+// platform signed with the new secret before we stored it: they got 401 and would be lost otherwise.
+
+/** Platform and Tally clocks differ a little; replaying a few seconds too much costs nothing. */
+const CLOCK_MARGIN_MS = 5_000;
+
+export type RotateResult =
+  | { stored: true; runId: string; created: true; secret: string; done: Promise<RunView> }
+  | { stored: true; runId: string; created: false; done: Promise<RunView> }
+  | { stored: false; runId: string; secret: string; message: string };
+
+const last4 = (s: string) => (s.length > 8 ? s.slice(-4) : "");
+
+async function findSubscription(id: string) {
+  const sub = await db().subscription.findUnique({ where: { id }, select: { id: true, platformId: true, eventType: true } });
+  if (!sub) throw new NotFound(`No subscription ${id}`);
+  return sub;
+}
+
+export async function rotateSubscriptionSecret(subscriptionId: string, actor: string): Promise<RotateResult> {
+  const sub = await findSubscription(subscriptionId);
+  if (!sub.platformId) throw new Conflict(`Subscription ${sub.id} is not registered on the platform; register it first`);
+  const started = await startRun({ kind: "rotate", lockKey: `rotate:${sub.id}`, params: { subscriptionId: sub.id, source: "rotated" }, startedBy: actor });
+  if (!started.created) return { stored: true, runId: started.runId, created: false, done: waitForRun(started.runId) };
+  const runId = started.runId;
+
+  let secret: string;
+  const rotationStart = new Date();
+  try {
+    secret = (await getScraperClient().rotateWebhookSecret(sub.platformId)).secret;
+  } catch (err) {
+    const message = platformMessage(err, sub.platformId);
+    await finishRun(runId, { state: "failed", error: message });
+    throw new UpstreamFailure(message);
+  }
+
+  try {
+    await storeNewSecret({ subscriptionId: sub.id, secret, source: "rotated", actor, runId, at: rotationStart });
+  } catch (err) {
+    // The platform shows a new secret only once: hand it to the operator (never to a log).
+    const message = `The platform rotated the secret but Tally could not store it (${redact(err, secret)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
+    await finishRun(runId, { state: "failed", error: message });
+    return { stored: false, runId, secret, message };
+  }
+  const done = runInBackground(runId, (ctx) =>
+    settleThenReplay(ctx.runId, ctx.progress, { subscriptionId: sub.id, source: "rotated", since: rotationStart, secretLast4: last4(secret), actor }),
+  );
+  return { stored: true, runId, created: true, secret, done };
+}
+
+/** A secret rotated on the platform's own dashboard: store it, then replay the 401s since the spike began. */
+export async function setSecretFromElsewhere(subscriptionId: string, secret: string, actor: string): Promise<{ runId: string; done: Promise<RunView> }> {
+  const sub = await findSubscription(subscriptionId);
+  const started = await startRun({ kind: "rotate", lockKey: `rotate:${sub.id}`, params: { subscriptionId: sub.id, source: "set_elsewhere" }, startedBy: actor });
+  if (!started.created) throw new Conflict(`A rotation of subscription ${sub.id} is running (run ${started.runId}); try again when it ends`, { runId: started.runId });
+  const runId = started.runId;
+  try {
+    const spike = await findSpikeStart(sub.id);
+    await storeNewSecret({ subscriptionId: sub.id, secret, source: "set_elsewhere", actor, runId });
+    const done = runInBackground(runId, (ctx) =>
+      spike
+        ? settleThenReplay(runId, ctx.progress, { subscriptionId: sub.id, source: "set_elsewhere", since: spike, secretLast4: last4(secret), actor, settle: false })
+        : Promise.resolve({ source: "set_elsewhere", secretLast4: last4(secret), replay: null, note: "no 401 since the last successful delivery: nothing to replay" }),
+    );
+    return { runId, done };
+  } catch (err) {
+    const message = `storing the secret failed: ${redact(err, secret)}`;
+    await finishRun(runId, { state: "failed", error: message });
+    throw new Error(message);
+  }
+}
+
+/** Dashboard button: replay this subscription's 401s since its last rotation (or since the spike began). */
+export async function replay401sSinceRotation(subscriptionId: string, actor: string) {
+  const sub = await db().subscription.findUnique({ where: { id: subscriptionId }, select: { id: true, rotatedAt: true } });
+  if (!sub) throw new NotFound(`No subscription ${subscriptionId}`);
+  const since = sub.rotatedAt ?? (await findSpikeStart(sub.id));
+  return startReplay({ subscriptionId: sub.id, since: since ? new Date(since.getTime() - CLOCK_MARGIN_MS) : undefined, only401: true, trigger: "manual" }, actor);
+}
+
+/** The first 401 after the subscription's last successful delivery in the receiver's log. */
+export async function findSpikeStart(subscriptionId: string): Promise<Date | null> {
+  const lastOk = await db().inboundDelivery.findFirst({
+    where: { subscriptionId, status: { gte: 200, lt: 300 } },
+    orderBy: { receivedAt: "desc" },
+    select: { receivedAt: true },
+  });
+  const first401 = await db().inboundDelivery.findFirst({
+    where: { subscriptionId, status: 401, ...(lastOk ? { receivedAt: { gt: lastOk.receivedAt } } : {}) },
+    orderBy: { receivedAt: "asc" },
+    select: { receivedAt: true },
+  });
+  return first401?.receivedAt ?? null;
+}
+
+async function settleThenReplay(
+  runId: string,
+  progress: (p: Json) => Promise<void>,
+  o: { subscriptionId: string; source: SecretSource; since: Date; secretLast4: string; actor: string; settle?: boolean },
+): Promise<Json> {
+  const settleSeconds = o.settle === false ? 0 : getConfig().TALLY_ROTATION_SETTLE_SECONDS;
+  await progress({ phase: "settling", settleSeconds });
+  // Deliveries signed with the new secret before we stored it are still being attempted; wait for them.
+  if (settleSeconds > 0) await new Promise((r) => setTimeout(r, settleSeconds * 1000));
+  await progress({ phase: "replaying" });
+  const since = new Date(o.since.getTime() - CLOCK_MARGIN_MS);
+  const replay = await startReplay({ subscriptionId: o.subscriptionId, since, only401: true, trigger: runId }, o.actor);
+  const end = await replay.done;
+  const summary: Json = { source: o.source, secretLast4: o.secretLast4, replaySince: since.toISOString(), replayRunId: replay.runId, replay: end.summary };
+  if (end.state === "failed") throw new RunFailed(`secret stored; replaying the 401s failed: ${end.error ?? "unknown error"}`, summary);
+  return summary;
+}
+
+function platformMessage(err: unknown, webhookId: string): string {
+  if (err instanceof PlatformNotFound) return `The platform has no webhook ${webhookId} (404); register the subscriptions again`;
+  if (err instanceof ScraperError) return `The platform did not rotate the secret: ${err.message}`;
+  return `Rotating the secret failed: ${err instanceof Error ? err.message : String(err)}`;
+}

@@ -1,0 +1,50 @@
+import "server-only";
+import { getConfig, type TallyConfig } from "../config";
+import { log } from "../log";
+import { onServerStart } from "../runtime/boot";
+import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
+import { pipelineRegistry } from "./registry";
+import { createWorker, type Worker } from "./worker";
+
+// The in-server worker (TALLY_WORKER=on). `npm run worker` runs the same worker alone, for scaling out;
+// several processes can run side by side because claims are safe across processes.
+
+const holder = globalThis as unknown as { __tallyWorker?: Worker };
+
+/** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
+const IN_SERVER_GRACE_MS = 10_000;
+
+export function workerFor(config: TallyConfig): Worker {
+  return createWorker({
+    registry: pipelineRegistry,
+    concurrency: config.TALLY_WORKER_CONCURRENCY,
+    leaseMs: config.TALLY_LEASE_SECONDS * 1000,
+    timeoutMs: config.TALLY_ITEM_TIMEOUT_SECONDS * 1000,
+    // No platform yet (demo mode before its simulator listens): claiming would only burn attempts.
+    paused: () => !getConfig().apiBaseUrl,
+  });
+}
+
+/** Starts this process's worker once (modules load more than once under Next). */
+export function startServerWorker(config: TallyConfig): Worker {
+  if (holder.__tallyWorker) return holder.__tallyWorker;
+  const worker = workerFor(config);
+  holder.__tallyWorker = worker;
+  worker.start();
+  const stop = (graceMs: number) => worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
+  if (shutdownIsManaged()) {
+    // Tally's server waits for this: items in flight get time to finish, the rest are handed back.
+    onShutdown(() => stop(IN_SERVER_GRACE_MS));
+  } else {
+    // Plain `next start` exits soon after SIGTERM, so there is no time to finish items: stop claiming
+    // and release the leases at once. Anything not released in time comes back when its lease expires.
+    process.once("SIGTERM", () => void stop(0));
+    process.once("SIGINT", () => void stop(0));
+  }
+  return worker;
+}
+
+// Imported by lib/runtime/server-features.ts, which boot() loads before running the hooks.
+onServerStart((config) => {
+  if (config.TALLY_WORKER === "on") startServerWorker(config);
+});

@@ -1,0 +1,83 @@
+// The worker loop against a slow simulator: the concurrency limit holds, a lease is renewed while an
+// item runs, a per-item timeout cuts a stuck item short (retried, not lost), and a shutdown stops
+// claiming and hands leases back at once.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { waitFor } from "@/lib/simulator/test-harness.test-util";
+import { setupPipeline, type Pipeline } from "../jobs/jobs.test-util";
+import { submitJob } from "../jobs/submit";
+import { createWorker } from "./worker";
+
+let p: Pipeline;
+beforeAll(async () => {
+  p = await setupPipeline();
+});
+afterAll(() => p?.close());
+
+async function settledJobs(n: number) {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) ids.push((await submitJob({ kind: "extract", url: `https://example.com/w/${i}` })).jobId);
+  for (const id of ids) await p.waitSettled("extract", id);
+  return ids;
+}
+
+describe("worker", () => {
+  it("respects the concurrency limit and releases leases on shutdown without using attempts", async () => {
+    const ids = await settledJobs(3);
+    for (const id of ids) await p.enqueueJob(id, "extract");
+    await p.sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 3000 });
+    const worker = createWorker({ registry: p.registry, concurrency: 2, leaseMs: 20_000, idleMs: 20 });
+    try {
+      worker.start();
+      await waitFor("two items in flight", () => worker.inFlight() === 2);
+      expect(await db().queueItem.count({ where: { state: "leased" } })).toBe(2);
+      const started = Date.now();
+      await worker.stop(0);
+      expect(Date.now() - started).toBeLessThan(2000);
+    } finally {
+      await p.sim.control("/_sim/config", { slowResponseRate: 0 });
+    }
+    const items = await db().queueItem.findMany({ where: { jobId: { in: ids } } });
+    expect(items.map((i) => [i.state, i.attempts, i.leaseOwner])).toEqual(ids.map(() => ["ready", 0, null]));
+
+    // A fresh worker finishes them all.
+    const next = createWorker({ registry: p.registry, concurrency: 2, leaseMs: 20_000, idleMs: 20 });
+    next.start();
+    await waitFor("all stored", async () => (await db().job.count({ where: { id: { in: ids }, outcome: "stored" } })) === 3, 10_000);
+    await next.stop(5000);
+  });
+
+  it("renews the lease of an item that runs longer than it: claimed once, stored once", async () => {
+    const [id] = await settledJobs(1);
+    await p.enqueueJob(id, "extract");
+    await p.sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 1000 });
+    try {
+      // Free slots and a lease shorter than one platform call: without renewal the worker would claim
+      // the item a second time while the first run is still waiting for the platform.
+      const worker = createWorker({ registry: p.registry, concurrency: 3, leaseMs: 300, timeoutMs: 10_000, idleMs: 20 });
+      worker.start();
+      await waitFor("item settled", async () => (await db().queueItem.count({ where: { jobId: id, state: { in: ["ready", "leased"] } } })) === 0, 10_000);
+      await worker.stop(5000);
+    } finally {
+      await p.sim.control("/_sim/config", { slowResponseRate: 0 });
+    }
+    expect(await db().queueItem.findFirstOrThrow({ where: { jobId: id } })).toMatchObject({ state: "done", attempts: 1 });
+    expect(await db().job.findUniqueOrThrow({ where: { id } })).toMatchObject({ outcome: "stored" });
+  });
+
+  it("cuts an item off at its timeout and retries it later", async () => {
+    const [id] = await settledJobs(1);
+    await p.enqueueJob(id, "extract");
+    await p.sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 2000 });
+    try {
+      const worker = createWorker({ registry: p.registry, concurrency: 1, leaseMs: 20_000, timeoutMs: 200 });
+      await worker.drain();
+    } finally {
+      await p.sim.control("/_sim/config", { slowResponseRate: 0 });
+    }
+    const item = await db().queueItem.findFirstOrThrow({ where: { jobId: id } });
+    expect(item).toMatchObject({ state: "ready", attempts: 1 });
+    expect(item.lastError).toContain("timed out");
+    expect(item.availableAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
