@@ -1,8 +1,8 @@
 // tsx --conditions=react-server bench/polling.ts [--trials 10000] [--result FILE]
 // Status calls per job in polling mode, against a fixed one-second poll, for jobs that take 5 s to
 // 30 min. Simulated on an injected clock with the real code: the poller's schedule (first poll at
-// submit + TALLY_POLL_INITIAL_MS as lib/pipeline/submit.ts sets it, then fullJitter(pollCount,
-// initial, cap) after each "not yet", as lib/pipeline/poller.ts does) and lib/scraper's pollJob
+// submit + TALLY_POLL_INITIAL_MS as lib/jobs/submit.ts sets it, then fullJitter(pollCount,
+// initial, cap) after each "not yet", as lib/safety-nets/poller.ts does) and lib/platform's pollJob
 // itself, with the configured defaults. Many jittered trials per duration; mean and p95.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";

@@ -2,7 +2,7 @@
 // Lists the platform's jobs and enqueues every settled one whose outcome is missing here.
 import { reconcileAction } from "@/lib/operations/actions";
 import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
-import { reconcileBodySchema } from "@/lib/operations/schemas";
+import { reconcileBodySchema } from "@/lib/operations/contracts";
 
 const USAGE = "npm run reconcile -- [--since 2026-01-31T00:00:00Z] [--older-than 600]";
 

@@ -2,7 +2,7 @@
 // Reads the platform's delivery log and enqueues every job none of whose deliveries got a 2xx.
 import { replayAction } from "@/lib/operations/actions";
 import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
-import { replayBodySchema } from "@/lib/operations/schemas";
+import { replayBodySchema } from "@/lib/operations/contracts";
 import { resolveSubscriptionId } from "@/lib/subscriptions/list";
 
 const USAGE = "npm run replay -- [--webhook SUBSCRIPTION_OR_WEBHOOK_ID] [--since 2026-01-31T00:00:00Z]";

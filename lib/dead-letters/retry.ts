@@ -10,7 +10,7 @@ import { enqueue, type ClaimedItem } from "../queue";
 // Retrying one dead letter depends on what died:
 // - the JOB was dead-lettered (the platform said failed, not retryable; or the chain cap, or a
 //   rejected resubmission): fetching it again would only fail again, so retry means RESUBMIT the
-//   original request. We reuse lib/pipeline's resubmitJob (intent event before the POST, adoption of
+//   original request. We reuse lib/jobs's resubmitJob (intent event before the POST, adoption of
 //   an orphan after a crash, links both ways). It settles only pending jobs, so the job is put back to
 //   pending first, together with claiming the dead letter, and put back if the resubmission fails.
 //   Re-enqueueing instead would not do: handle-job dead-letters a non-retryable failure again.

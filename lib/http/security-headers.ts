@@ -1,6 +1,13 @@
-// The Content-Security-Policy for pages (the other security headers are set in next.config.js). Scraped HTML is shown only in sandboxed frames without scripts,
-// and the CSP below stops anything that slips through from running or phoning home.
+import headerList from "./security-headers.json";
 
+// The one list of security headers: every page and API answer gets them through next.config.js
+// (which reads the same JSON), the receiver through lib/webhooks/node-server.ts. The
+// Content-Security-Policy, with its per-request nonce, is set for pages only, in proxy.ts.
+
+export const securityHeaders: readonly { key: string; value: string }[] = headerList;
+
+// Scraped HTML is shown only in sandboxed frames without scripts, and this policy stops anything that
+// slips through from running or phoning home.
 export function contentSecurityPolicy(nonce: string, dev: boolean): string {
   return [
     "default-src 'self'",

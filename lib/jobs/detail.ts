@@ -4,7 +4,7 @@ import { db } from "../db";
 import { getJob } from "./query";
 import { timeline, type TimelineEntry } from "./timeline";
 
-// One job for its detail page: the job itself (lib/pipeline/jobs.ts getJob, which throws NotFound),
+// One job for its detail page: the job itself (lib/jobs/query.ts getJob, which throws NotFound),
 // every delivery that named it, its lineage both ways, its dead letters and the first results.
 // Scraped content is cut to a preview size here so a 5 MB page never travels to the browser.
 

@@ -7,18 +7,17 @@ import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
 import { getScraperClient } from "../platform/shared-client";
 import { asPlatformError } from "../platform/error-fields";
 import { fetchState, stateUrl, type PlatformState } from "../platform/job-state";
-import { isJobKind } from "./requests";
+import { EVENT_TYPES, isJobKind, KIND_FOR_EVENT } from "../platform/events";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
 
 // The process_job handler. The payload only says which job to look at: its state always comes from
 // the platform, so a forged, stale or early webhook cannot make Tally store the wrong thing.
 
-const EVENT_KIND = { extract_completed: "extract", batch_completed: "batch", crawl_completed: "crawl" } as const;
 
 export const processJobPayload = z.object({
   jobId: z.string().min(1).max(200),
-  eventType: z.enum(["extract_completed", "batch_completed", "crawl_completed"]).nullish(),
+  eventType: z.enum(EVENT_TYPES).nullish(),
   kind: z.enum(["extract", "batch", "crawl"]).nullish(),
   deliveryId: z.string().nullish(),
   source: z.enum(["webhook", "replay", "reconcile", "poll", "retry"]).default("webhook"),
@@ -47,7 +46,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
     return;
   }
   const kind: JobKind | undefined =
-    (existing && isJobKind(existing.kind) ? existing.kind : undefined) ?? p.kind ?? (p.eventType ? EVENT_KIND[p.eventType] : undefined);
+    (existing && isJobKind(existing.kind) ? existing.kind : undefined) ?? p.kind ?? (p.eventType ? KIND_FOR_EVENT[p.eventType] : undefined);
   if (!kind) throw new PermanentFailure("UNKNOWN_KIND", `job ${p.jobId}: no kind in the payload and no local record`);
 
   const client = getScraperClient();

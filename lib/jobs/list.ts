@@ -2,7 +2,7 @@ import "server-only";
 import { db } from "../db";
 import { jobListQuerySchema, jobsQuery, toPage, type JobListQuery } from "./query";
 
-// The Jobs page's list: the same query as GET /api/jobs (lib/pipeline/jobs.ts: filters, search,
+// The Jobs page's list: the same query as GET /api/jobs (lib/jobs/query.ts: filters, search,
 // time range, sort, keyset cursor on (createdAt, id)), reading only the table's columns.
 
 /** The page takes exactly the API's query (filters, search, time range, sort, cursor). */

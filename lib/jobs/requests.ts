@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { batchRequestSchema, crawlRequestSchema, extractRequestSchema, type JobKind, type ScraperClient } from "../platform";
+import { batchRequestSchema, crawlRequestSchema, extractRequestSchema, type ScraperClient } from "../platform";
 
 // The request bodies Tally submits, one per kind. Kept on Job.request as JSON so a failed job can be
 // resubmitted exactly as it was first sent; parsed again (never cast) when read back.
@@ -51,5 +51,3 @@ export async function sendToPlatform(client: ScraperClient, req: SubmitRequest, 
   return { jobId: a.job_id, status: a.status };
 }
 
-export const JOB_KINDS = ["extract", "batch", "crawl"] as const satisfies readonly JobKind[];
-export const isJobKind = (s: string): s is JobKind => (JOB_KINDS as readonly string[]).includes(s);

@@ -5,7 +5,7 @@ import type { getJob } from "./query";
 
 // A job's story in time order: how Tally heard of it, every delivery that named it (accepted or
 // refused), every worker attempt and poll, resubmissions (linked), notes and the outcome. Event
-// details are JSON written by lib/pipeline; they are read as loose records, never trusted shapes.
+// details are JSON written by the worker (lib/jobs); they are read as loose records, never trusted shapes.
 
 export type TimelineEntry = {
   at: string;

@@ -3,7 +3,7 @@ import { NotFound } from "../errors";
 import { startReconcile } from "../safety-nets/reconcile";
 import { startReplay } from "../safety-nets/replay";
 import { audited } from "./audited";
-import type { ReconcileBody, ReplayBody } from "./schemas";
+import type { ReconcileBody, ReplayBody } from "./contracts";
 import { getRun, type RunView } from "./view";
 
 // What the operations routes call: start (single-flight) and audit. Routes answer 202 with the run id.

@@ -1,13 +1,19 @@
 import { z } from "zod";
 
-// Operation runs: the one-run answer of GET /api/operations/{runId} (issue 5's contract, read
-// leniently: extra fields are ignored) and the history list of GET /api/operations/history.
+// The operations API's shapes, one set for the routes, the scripts and the browser: request bodies
+// (parsed strictly, with reasons an operator can act on), the one-run answer of
+// GET /api/operations/{runId} (read leniently by the browser: extra fields are ignored) and the
+// history list of GET /api/operations{,/history}. No server-only imports: client components parse with it.
 
 export const RUN_KINDS = ["reconcile", "replay", "rotate", "poll", "register"] as const;
 export const runStateSchema = z.enum(["running", "succeeded", "failed"]);
 export type RunState = z.infer<typeof runStateSchema>;
 
 const json = z.json();
+/** Runs keep params, progress and summary as JSON objects (unreadable text is shown as none). */
+export const jsonObjectSchema = z.record(z.string(), z.json());
+export type JsonObject = z.infer<typeof jsonObjectSchema>;
+const jsonObject = jsonObjectSchema;
 
 export const runSchema = z.object({
   id: z.string(),
@@ -38,11 +44,12 @@ export const historyRowSchema = z.object({
   state: runStateSchema,
   startedBy: z.string(),
   startedAt: z.string(),
+  heartbeatAt: z.string(),
   finishedAt: z.string().nullable(),
   durationMs: z.number().int().nullable(),
-  params: json.nullable(),
-  progress: json.nullable(),
-  summary: json.nullable(),
+  params: jsonObject.nullable(),
+  progress: jsonObject.nullable(),
+  summary: jsonObject.nullable(),
   error: z.string().nullable(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;
@@ -55,11 +62,30 @@ export const historyPageSchema = z.object({
 });
 export type HistoryPage = z.infer<typeof historyPageSchema>;
 
-export const reconcileBodySchema = z.object({
-  olderThanSeconds: z.number().int().min(0).max(7 * 86_400).optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+/** A path or body identifier: trimmed, non-empty, bounded. */
+export const idParam = (name: string) =>
+  z.string({ error: `${name} must be a string` }).trim().min(1, { error: `${name} is empty` }).max(200, { error: `${name} is too long` });
+
+const since = z.iso.datetime({ offset: true, error: "since must be an ISO date-time such as 2026-01-31T12:00:00Z" }).transform((s) => new Date(s));
+
+export const reconcileBodySchema = z.strictObject({
+  olderThanSeconds: z
+    .number({ error: "olderThanSeconds must be a number" })
+    .int({ error: "olderThanSeconds must be a whole number" })
+    .min(0, { error: "olderThanSeconds must be at least 0" })
+    .max(7 * 86_400, { error: "olderThanSeconds must be at most 604800 (7 days)" })
+    .optional(),
+  since: since.optional(),
 });
-export const replayBodySchema = z.object({
-  subscriptionId: z.string().min(1).optional(),
-  since: z.iso.datetime({ offset: true }).optional(),
+export type ReconcileBody = z.output<typeof reconcileBodySchema>;
+
+export const replayBodySchema = z.strictObject({ subscriptionId: idParam("subscriptionId").optional(), since: since.optional() });
+export type ReplayBody = z.output<typeof replayBodySchema>;
+
+export const runParamsSchema = z.object({ runId: idParam("runId") });
+
+/** GET /api/operations: the newest runs, optionally of one kind. */
+export const runListQuerySchema = z.object({
+  kind: z.enum(RUN_KINDS, { error: `kind must be one of ${RUN_KINDS.join(", ")}` }).optional(),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(200).default(50),
 });

@@ -3,24 +3,13 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { listAuditPage } from "./audit-list";
-import { runStateSchema, type HistoryPage, type HistoryQuery } from "./contracts";
+import type { HistoryPage, HistoryQuery } from "./contracts";
 import { decodeCursor, pageOf } from "../keyset";
+import { toView } from "./view";
 
-// The history of operation runs (reconcile, replay, rotate, poll, register) for the Operations page,
+// The history of operation runs (reconcile, replay, rotate, poll, register) for the Operations page and
+// GET /api/operations{,/history},
 // newest first, keyset-paged on (startedAt, id) through the startedAt and (kind, startedAt) indexes.
-
-const jsonValue = z.json();
-
-/** Runs store progress and summary as JSON text; anything unreadable is shown as the raw text. */
-function parseJson(text: string | null): z.infer<typeof jsonValue> | null {
-  if (text === null) return null;
-  try {
-    const parsed = jsonValue.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : text;
-  } catch {
-    return text;
-  }
-}
 
 export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
   const cursor = decodeCursor(q.cursor, z.string());
@@ -31,44 +20,15 @@ export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
       : {}),
   };
   const [rows, running] = await Promise.all([
-    db().operationRun.findMany({
-      where,
-      orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-      take: q.limit + 1,
-      select: {
-        id: true,
-        kind: true,
-        state: true,
-        startedBy: true,
-        startedAt: true,
-        finishedAt: true,
-        params: true,
-        progress: true,
-        summary: true,
-        error: true,
-      },
-    }),
+    db().operationRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: q.limit + 1 }),
     db().operationRun.count({ where: { state: "running" } }),
   ]);
   const page = pageOf(rows, q.limit, (r) => r.startedAt);
   return {
-    items: page.items.map((r) => {
-      const state = runStateSchema.safeParse(r.state);
-      return {
-        id: r.id,
-        kind: r.kind,
-        // an unknown state from a newer writer is shown as failed rather than hidden
-        state: state.success ? state.data : "failed",
-        startedBy: r.startedBy,
-        startedAt: r.startedAt.toISOString(),
-        finishedAt: r.finishedAt?.toISOString() ?? null,
-        durationMs: r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
-        params: parseJson(r.params),
-        progress: parseJson(r.progress),
-        summary: parseJson(r.summary),
-        error: r.error,
-      };
-    }),
+    items: page.items.map((r) => ({
+      ...toView(r),
+      durationMs: r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
+    })),
     nextCursor: page.nextCursor,
     running,
   };

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "../db";
 
-// The last reconciliation for the overview tile. Its summary is JSON written by lib/pipeline's
+// The last reconciliation for the overview tile. Its summary is JSON written by lib/safety-nets'
 // reconciler; it is parsed (never cast) into flat figures so the tile shows whatever it counted.
 
 export type LastRun = {

@@ -1,16 +1,16 @@
 import "server-only";
 import { db } from "../db";
-import type { Json } from "./runs";
+import { jsonObjectSchema, type JsonObject } from "./contracts";
 
-// What the API and the dashboard see of a run: JSON columns parsed back into objects.
+// What the API, the CLI and the dashboard see of a run: JSON columns parsed back into objects.
 
 export type RunView = {
   id: string;
   kind: string;
   state: "running" | "succeeded" | "failed";
-  params: Json | null;
-  progress: Json | null;
-  summary: Json | null;
+  params: JsonObject | null;
+  progress: JsonObject | null;
+  summary: JsonObject | null;
   error: string | null;
   startedBy: string;
   startedAt: string;
@@ -20,11 +20,11 @@ export type RunView = {
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["operationRun"]["findUnique"]>>>;
 
-function parseJson(text: string | null): Json | null {
+function parseJson(text: string | null): JsonObject | null {
   if (!text) return null;
   try {
-    const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : null;
+    const parsed = jsonObjectSchema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
   } catch {
     return null;
   }
@@ -51,14 +51,4 @@ export function toView(r: Row): RunView {
 export async function getRun(id: string): Promise<RunView | null> {
   const row = await db().operationRun.findUnique({ where: { id } });
   return row ? toView(row) : null;
-}
-
-/** Newest first, for the dashboard's operations page. */
-export async function listRuns(opts: { kind?: string; limit?: number } = {}): Promise<RunView[]> {
-  const rows = await db().operationRun.findMany({
-    where: opts.kind ? { kind: opts.kind } : {},
-    orderBy: [{ startedAt: "desc" }, { id: "desc" }],
-    take: Math.min(Math.max(opts.limit ?? 50, 1), 200),
-  });
-  return rows.map(toView);
 }

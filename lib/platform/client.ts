@@ -30,7 +30,9 @@ import {
 } from "./schemas";
 import { createWebhookApi } from "./webhook-api";
 
-export type JobKind = "extract" | "batch" | "crawl";
+import type { JobKind } from "./events";
+
+export type { JobKind };
 
 /** The same view of any job kind, for code that only cares whether and how it settled. */
 export type NormalizedJob = {

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 
 // Errors from the scraper client, recognised by their shape rather than `instanceof`. Next bundles
-// instrumentation (the worker) and the route handlers separately, so lib/scraper exists twice in one
+// instrumentation (the worker) and the route handlers separately, so lib/platform exists twice in one
 // process while the client lives once on globalThis: an error thrown by the client built in one copy
 // fails `instanceof` against the other copy's classes (and class names are minified). Fields survive.
 

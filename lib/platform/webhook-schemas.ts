@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
+import { EVENT_TYPES } from "./events";
 import { httpUrl, listEnvelope, timestamp } from "./schemas";
 
-export const webhookEventTypeSchema = z.enum(["extract_completed", "batch_completed", "crawl_completed"]);
+export const webhookEventTypeSchema = z.enum(EVENT_TYPES);
 export type WebhookEventType = z.infer<typeof webhookEventTypeSchema>;
 
 export const deliveryStatusSchema = z.enum(["pending", "success", "failed", "abandoned"]);

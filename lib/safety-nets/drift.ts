@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { NotFound, ScraperError, type ScraperClient } from "../platform";
 import { receiverUrl } from "../subscriptions/urls";
-import { EVENT_FOR_KIND } from "./feed";
+import { EVENT_TYPES } from "../platform/events";
 
 // A deactivated or re-pointed webhook stops deliveries without a single error on our side, so
 // reconciliation compares each subscription with the platform's copy and reports any difference.
@@ -18,7 +18,7 @@ export async function checkSubscriptionDrift(client: ScraperClient): Promise<Dri
   const drift: Drift[] = [];
   let ok = 0;
   if (config.TALLY_DELIVERY_MODE !== "polling") {
-    for (const eventType of Object.values(EVENT_FOR_KIND)) {
+    for (const eventType of EVENT_TYPES) {
       if (!subs.some((s) => s.eventType === eventType)) drift.push({ subscriptionId: null, eventType, webhookId: null, problem: "no_subscription" });
     }
   }

@@ -1,4 +1,5 @@
 import "server-only";
+import { EVENT_FOR_KIND } from "../platform/events";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { enqueueMany } from "../queue";
@@ -23,8 +24,6 @@ export type Candidate = {
 
 export type FeedResult = { alreadyDone: number; alreadyQueued: number; enqueued: number; created: number; enqueuedIds: string[] };
 
-export const EVENT_FOR_KIND = { extract: "extract_completed", batch: "batch_completed", crawl: "crawl_completed" } as const;
-export const KIND_FOR_EVENT: Record<string, JobKind | undefined> = { extract_completed: "extract", batch_completed: "batch", crawl_completed: "crawl" };
 
 const dedupeKey = (jobId: string) => `job:${jobId}`;
 

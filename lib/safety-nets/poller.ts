@@ -4,9 +4,8 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { enqueue } from "../queue";
 import { fullJitter, isTerminal, NotFound, RateLimited, type JobKind } from "../platform";
-import { EVENT_FOR_KIND } from "./feed";
+import { EVENT_FOR_KIND, isJobKind } from "../platform/events";
 import { getScraperClient } from "../platform/shared-client";
-import { isJobKind } from "../jobs/requests";
 
 // The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
 // one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the

@@ -4,7 +4,8 @@ import { NotFound } from "../errors";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
 import { NotFound as PlatformNotFound, ScraperError, type ScraperClient } from "../platform";
 import { mirrorDeliveries } from "./delivery-mirror";
-import { addFeed, emptyFeed, feedQueue, KIND_FOR_EVENT, type Candidate, type FeedResult } from "./feed";
+import { kindForEvent } from "../platform/events";
+import { addFeed, emptyFeed, feedQueue, type Candidate, type FeedResult } from "./feed";
 import { getScraperClient } from "../platform/shared-client";
 
 // Replay reads a webhook's whole delivery log (every page of 100), takes each job whose attempts
@@ -86,7 +87,7 @@ async function replayOne(
       if (!d.job_id) continue;
       if (ok(d.http_status)) succeeded.add(d.job_id);
       else if (!params.only401 || d.http_status === 401) {
-        const kind = KIND_FOR_EVENT[d.event_type] ?? KIND_FOR_EVENT[sub.eventType];
+        const kind = kindForEvent(d.event_type) ?? kindForEvent(sub.eventType);
         const deliveryId = typeof d.delivery_id === "string" ? d.delivery_id : null;
         if (kind) failed.set(d.job_id, { jobId: d.job_id, kind, deliveryId, subscriptionId: sub.id });
       }

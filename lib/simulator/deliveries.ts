@@ -1,10 +1,11 @@
+import { EVENT_FOR_KIND } from "../platform/events";
 import "server-only";
 import type { DeliveryStatus, WebhookEventType } from "@/lib/platform/webhook-schemas";
 import { signDelivery } from "@/lib/webhooks/signature";
 import type { SimConfig } from "./config";
 import { iso } from "./http";
 import { eventData } from "./job-docs";
-import type { JobKind, SimJob } from "./jobs";
+import type { SimJob } from "./jobs";
 import { createRng, hashSeed, type Streams } from "./rng";
 import type { Scheduler } from "./scheduler";
 import type { Subscription, WebhookStore } from "./webhooks";
@@ -26,11 +27,7 @@ export type DeliveryRecord = {
 /** Ground truth per job for chaos tests: what the platform really did with its webhooks. */
 export type JobDeliveryStats = { sent: number; dropped: number; duplicated: number; delivered: number; lastHttpStatus: number | null };
 
-export const eventTypeFor: Record<JobKind, WebhookEventType> = {
-  extract: "extract_completed",
-  batch: "batch_completed",
-  crawl: "crawl_completed",
-};
+export const eventTypeFor = EVENT_FOR_KIND;
 
 type Chain = { sub: Subscription; deliveryId: string; envelope: Record<string, unknown>; jobId: string; eventType: WebhookEventType };
 

@@ -5,7 +5,7 @@ import { db } from "../db";
 // Webhooks that cannot reach Tally lose nothing (reconciliation catches up) but delay everything:
 // the overview says so when an event type has no active subscription pointed at our receiver.
 
-export const EVENT_TYPES = ["extract_completed", "batch_completed", "crawl_completed"] as const;
+import { EVENT_TYPES } from "../platform/events";
 
 export type SubscriptionAlert = {
   eventType: string;

@@ -1,8 +1,10 @@
 import { z } from "zod";
+import { EVENT_TYPES } from "../platform/events";
+import { idParam } from "../operations/contracts";
 
 // GET /api/subscriptions (issue 5's contract): never a whole secret, only its last 4 characters.
 
-export const EVENT_TYPES = ["extract_completed", "batch_completed", "crawl_completed"] as const;
+export { EVENT_TYPES };
 
 export const subscriptionItemSchema = z.object({
   id: z.string(),
@@ -23,7 +25,16 @@ export const rotatedSchema = z.object({ runId: z.string().min(1), secret: z.stri
 /** An error answer of rotate may hand over the new secret when storing it failed (issue 5). */
 export const rotateFailureSchema = z.object({ secret: z.string().min(1), message: z.string().optional() });
 
-export const setSecretBodySchema = z.object({ secret: z.string().min(8).max(512) });
+/** POST /api/subscriptions/{id}/secret: a secret rotated elsewhere. */
+export const secretBodySchema = z.strictObject({
+  secret: z
+    .string({ error: "secret must be a string" })
+    .trim()
+    .min(8, { error: "secret must be at least 8 characters" })
+    .max(1000, { error: "secret must be at most 1000 characters" }),
+});
+
+export const subscriptionParamsSchema = z.object({ id: idParam("id") });
 
 /** Event types with no subscription yet: what "Register webhooks" would add. */
 export function missingEventTypes(items: Pick<SubscriptionItem, "eventType">[]): string[] {

@@ -5,11 +5,11 @@ import { db } from "../db";
 import { Conflict, UpstreamFailure } from "../errors";
 import { log } from "../log";
 import { finishRun, startRun, waitForRun } from "../operations";
-import { NotFound as PlatformNotFound, ScraperError, type ScraperClient, type Webhook, type WebhookEventType } from "../platform";
+import { NotFound as PlatformNotFound, ScraperError, type ScraperClient, type Webhook } from "../platform";
 import { invalidateSecretCache } from "../webhooks/secrets";
 import { redact } from "./secrets";
 import { receiverUrl } from "./urls";
-import { EVENT_FOR_KIND } from "../safety-nets/feed";
+import { EVENT_TYPES } from "../platform/events";
 import { getScraperClient } from "../platform/shared-client";
 
 // One action registers the three subscriptions at Tally's receiver. Tally picks each subscription's
@@ -19,7 +19,6 @@ import { getScraperClient } from "../platform/shared-client";
 
 export type RegisterResult = { runId: string; registered: string[]; repaired: string[]; unchanged: string[] };
 
-const EVENT_TYPES: readonly WebhookEventType[] = Object.values(EVENT_FOR_KIND);
 
 export async function registerSubscriptions(actor: string): Promise<RegisterResult> {
   const config = getConfig();

@@ -1,13 +1,14 @@
 import "server-only";
 import { z } from "zod";
+import { EVENT_TYPES, type EventType } from "../platform/events";
 import type { HeadersLike } from "./signature";
 
 // What a signed delivery must tell us: the job id, the event type and (optionally) a delivery id.
 // Accepts the documented envelope {event, webhook_id, delivery_id, timestamp, data: {job_id}} and the
 // source article's flat shape {job_id, event_type, id}; falls back to the X-Webhook-* headers.
 
-export const KNOWN_EVENTS = ["extract_completed", "batch_completed", "crawl_completed"] as const;
-export type KnownEvent = (typeof KNOWN_EVENTS)[number];
+const KNOWN_EVENTS = EVENT_TYPES;
+type KnownEvent = EventType;
 
 const jobId = z
   .string({ error: "job_id must be a string" })

@@ -2,7 +2,7 @@ import "server-only";
 import http from "node:http";
 import { getConfig } from "../config";
 import { log } from "../log";
-import { securityHeaders } from "../security-headers";
+import { securityHeaders } from "../http/security-headers";
 import type { BodyRead } from "./read-body";
 import { receive, recordRejected } from "./receive";
 
@@ -36,7 +36,7 @@ function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead
   });
 }
 
-// The headers next.config.ts puts on every answer, in writeHead's shape.
+// The headers next.config.js puts on every answer, in writeHead's shape.
 const SECURITY_HEADERS = Object.fromEntries(securityHeaders.map((h) => [h.key, h.value]));
 
 function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { reconcileAction } from "@/lib/operations/actions";
-import { reconcileBodySchema } from "@/lib/operations/schemas";
+import { reconcileBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 

@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { replayAction } from "@/lib/operations/actions";
-import { replayBodySchema } from "@/lib/operations/schemas";
+import { replayBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // POST /api/subscriptions/:id/replay-401s — replay the deliveries that got 401 since the last rotation; 202 {runId}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { subscriptionParamsSchema } from "@/lib/operations/schemas";
+import { subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
 import { replay401sAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // POST /api/subscriptions/:id/rotate — rotate on the platform, store, then replay the 401s; 202 {runId, secret}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { subscriptionParamsSchema } from "@/lib/operations/schemas";
+import { subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
 import { rotateAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";

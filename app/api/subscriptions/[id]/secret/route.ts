@@ -1,7 +1,7 @@
 // POST /api/subscriptions/:id/secret — store a secret rotated elsewhere, then replay the 401s since the spike; 202 {runId}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { secretBodySchema, subscriptionParamsSchema } from "@/lib/operations/schemas";
+import { secretBodySchema, subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
 import { setSecretAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,9 @@
-import type { NextConfig } from "next";
-import { securityHeaders } from "./lib/security-headers";
+// Next.js configuration. Plain JavaScript with a JSDoc type, so Node loads it without a TypeScript step.
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS: Node loads this file as it is
+const securityHeaders = require("./lib/http/security-headers.json");
 
-const nextConfig: NextConfig = {
+/** @type {import("next").NextConfig} */
+const nextConfig = {
   poweredByHeader: false,
   // Lets parallel builds (several engineers, one checkout) keep separate outputs; build and start
   // must see the same value.
@@ -15,4 +17,4 @@ const nextConfig: NextConfig = {
   },
 };
 
-export default nextConfig;
+module.exports = nextConfig;
