@@ -78,14 +78,14 @@ async function main(): Promise<void> {
       TALLY_API_RPS: String(RPS), TALLY_LOG_LEVEL: "error", TALLY_WORKER: "off",
     });
     const { startReconcile } = await import("@/lib/safety-nets/reconcile");
-    const { flushApiCalls, getScraperClient } = await import("@/lib/platform/shared-client");
+    const { flushApiCalls, getPlatformClient } = await import("@/lib/platform/shared-client");
     const { dbReady, disconnectAll } = await import("@/lib/db");
     await dbReady();
 
     // Listing alone first: the platform's share of the time, and a warm-up for both processes.
     t0 = performance.now();
     let listed = 0;
-    const client = getScraperClient();
+    const client = getPlatformClient();
     for (const pages of [client.listExtractJobs(), client.listBatchJobs(), client.listCrawlJobs()]) for await (const p of pages) listed += p.items.length;
     const listSeconds = (performance.now() - t0) / 1000;
 

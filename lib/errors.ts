@@ -1,11 +1,29 @@
 import "server-only";
 
-// Typed errors thrown by lib/ and mapped to HTTP answers once, in lib/http/operator-route.ts.
+// Errors lib/ throws, independent of any transport: each carries a stable code (what went wrong, in
+// words a script can test) and a message for people. The route wrapper alone turns codes into HTTP
+// statuses (lib/http/errors.ts); the CLI turns them into messages and exit codes.
 
-export class AppError extends Error {
+export const ERROR_CODES = [
+  "bad_request",
+  "unauthorized",
+  "forbidden",
+  "not_found",
+  "conflict",
+  "too_many_requests",
+  "upstream_error",
+  "platform_rejected",
+  "platform_payment_required",
+  "platform_conflict",
+  "platform_not_found",
+  "platform_auth_failed",
+  "platform_timeout",
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export class TallyError extends Error {
   constructor(
-    readonly status: number,
-    readonly code: string,
+    readonly code: ErrorCode,
     message: string,
     readonly details?: unknown,
   ) {
@@ -14,42 +32,42 @@ export class AppError extends Error {
   }
 }
 
-export class BadRequest extends AppError {
+export class BadRequest extends TallyError {
   constructor(message: string, details?: unknown) {
-    super(400, "bad_request", message, details);
+    super("bad_request", message, details);
   }
 }
-export class Unauthorized extends AppError {
+export class NotSignedIn extends TallyError {
   constructor(message = "Sign in, or send Authorization: Bearer <TALLY_API_TOKEN>") {
-    super(401, "unauthorized", message);
+    super("unauthorized", message);
   }
 }
-export class Forbidden extends AppError {
+export class Forbidden extends TallyError {
   constructor(message: string) {
-    super(403, "forbidden", message);
+    super("forbidden", message);
   }
 }
-export class NotFound extends AppError {
+export class NotFound extends TallyError {
   constructor(message: string) {
-    super(404, "not_found", message);
+    super("not_found", message);
   }
 }
-export class Conflict extends AppError {
+export class Conflict extends TallyError {
   constructor(message: string, details?: unknown) {
-    super(409, "conflict", message, details);
+    super("conflict", message, details);
   }
 }
-export class TooManyRequests extends AppError {
+export class TooManyRequests extends TallyError {
   constructor(
     message: string,
     readonly retryAfterSeconds: number,
   ) {
-    super(429, "too_many_requests", message);
+    super("too_many_requests", message);
   }
 }
 /** The platform answered with an error or could not be reached. */
-export class UpstreamFailure extends AppError {
-  constructor(message: string, details?: unknown) {
-    super(502, "upstream_error", message, details);
+export class UpstreamFailure extends TallyError {
+  constructor(message: string, details?: unknown, code: Extract<ErrorCode, `platform_${string}` | "upstream_error"> = "upstream_error") {
+    super(code, message, details);
   }
 }

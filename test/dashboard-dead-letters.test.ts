@@ -5,7 +5,7 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { discardDeadLetters, retryDeadLetters } from "@/lib/dead-letters/actions";
 import { listDeadLetters, deadLetterListQuerySchema } from "@/lib/dead-letters/list";
 import { db } from "@/lib/db";
-import { AppError } from "@/lib/errors";
+import { TallyError } from "@/lib/errors";
 import { setupPipeline, type Pipeline } from "@/lib/jobs/jobs.test-util";
 import { submitJob } from "@/lib/jobs/submit";
 
@@ -44,7 +44,7 @@ describe("discard", () => {
   it("by filter: acts only when the confirmed count is still true, else 409 with the current count", async () => {
     await seed([{ errorCode: "A" }, { errorCode: "A" }, { errorCode: "B" }, { errorCode: "A", state: "retried" }]);
     const err = await discardDeadLetters({ filter: { errorCode: "A" }, expectedCount: 3, reason: "stale count" }, "op").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
+    expect(err).toBeInstanceOf(TallyError);
     expect(err).toMatchObject({ status: 409, details: { currentCount: 2 } });
     expect(Object.values(await states()).filter((s) => s === "discarded")).toHaveLength(0);
     const refused = await db().auditLog.findFirstOrThrow({ where: { action: "dead_letters.discard" } });

@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { deliveryQuerySchema, type DeliveryQuery } from "@/lib/deliveries/contracts";
 import { deliveriesPage, listInbound, listPlatform } from "@/lib/deliveries/list";
-import { AppError } from "@/lib/errors";
+import { TallyError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 
@@ -107,7 +107,7 @@ describe("inbound log", () => {
 
   it("refuses a forged cursor with a reason", async () => {
     const err = await listInbound(q({ cursor: "not-a-cursor" }), NOW).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(AppError);
+    expect(err).toBeInstanceOf(TallyError);
     expect(err).toMatchObject({ status: 400, message: expect.stringContaining("cursor") });
   });
 

@@ -4,6 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { processJobItem } from "@/lib/jobs/process-job";
 import { enqueue } from "@/lib/queue";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
@@ -154,7 +155,7 @@ describe("POST /api/jobs", () => {
     const jobId = z.string().parse(r.json.jobId);
     expect((await api(`/api/jobs/${jobId}`)).json).toMatchObject({ origin: "submitted", outcome: "pending" });
     // What the receiver does when the platform's webhook comes in.
-    await enqueue(db(), "process_job", { jobId, eventType: "extract_completed", deliveryId: null, source: "webhook" }, { jobId, dedupeKey: `job:${jobId}` });
+    await enqueue(db(), processJobItem({ jobId, eventType: "extract_completed", source: "webhook" }));
     await waitFor("stored", async () => (await api(`/api/jobs/${jobId}`)).json.outcome === "stored", 10_000);
     expect((await list(`q=${jobId}`)).items[0]).toMatchObject({ jobId, status: "completed", outcome: "stored" });
   });

@@ -3,7 +3,7 @@
 // the new secret and Tally still has the old one), the JSON API with the bearer token, and waits.
 import { createServer } from "node:http";
 import { db } from "@/lib/db";
-import { pipelineRegistry } from "@/lib/worker/registry";
+import { workerRegistry } from "@/lib/worker/registry";
 import { createWorker } from "@/lib/worker/worker";
 import type { startSim } from "@/lib/simulator/test-harness.test-util";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";
@@ -86,7 +86,7 @@ export function quiet(sim: Sim, ids: string[], timeoutMs = 15_000) {
 }
 
 /** The real worker, in this process, until nothing is due. */
-export const drain = () => createWorker({ registry: pipelineRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
+export const drain = () => createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
 
 export const outcomeOf = async (ids: string[]) =>
   new Map((await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } })).map((j) => [j.id, j.outcome]));

@@ -5,8 +5,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { getConfig, setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { pipelineRegistry } from "@/lib/worker/registry";
-import { flushApiCalls, getScraperClient, resetScraperClients } from "@/lib/platform/shared-client";
+import { workerRegistry } from "@/lib/worker/registry";
+import { flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
 import { pollerStats, schedulePollsForSilentJobs } from "@/lib/safety-nets/poller";
 import { NO_DELIVERY_LOG, startReplay } from "@/lib/safety-nets/replay";
 import { startSchedules } from "@/lib/worker/schedules";
@@ -20,7 +20,7 @@ let t: TestDb;
 
 beforeAll(async () => {
   sim = await startSim({ config: { deliveryRetryScheduleMs: [0, 5, 5], retryAfterSeconds: 1 } });
-  resetScraperClients();
+  resetPlatformClients();
   t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", TALLY_PUBLIC_URL: "http://127.0.0.1:9" });
 });
 afterAll(async () => {
@@ -29,7 +29,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const drain = () => createWorker({ registry: pipelineRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
+const drain = () => createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
 const outcomes = async (ids: string[]) => (await db().job.findMany({ where: { id: { in: ids } }, select: { outcome: true } })).map((j) => j.outcome);
 
 describe("replay from the delivery log", () => {
@@ -43,7 +43,7 @@ describe("replay from the delivery log", () => {
       attempts.set(jobId, n);
       return lucky(jobId) && n === 3 ? 200 : 503;
     });
-    const hook = await getScraperClient().createWebhook({ url: receiver.url, event_type: "extract_completed" });
+    const hook = await getPlatformClient().createWebhook({ url: receiver.url, event_type: "extract_completed" });
     await db().subscription.create({ data: { id: "sub-replay", eventType: "extract_completed", url: receiver.url, platformId: hook.id, secret: hook.secret } });
 
     const ids = (await Promise.all(Array.from({ length: 45 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/replay/${i}` })))).map((j) => j.jobId);
@@ -72,7 +72,7 @@ describe("replay from the delivery log", () => {
     // Run again: everything replayable now has an outcome, so nothing is queued twice.
     const again = await (await startReplay({ subscriptionId: "sub-replay" }, "test")).done;
     expect(again.summary).toMatchObject({ enqueued: 0, alreadyDone: unlucky.length });
-    await getScraperClient().deleteWebhook(hook.id);
+    await getPlatformClient().deleteWebhook(hook.id);
     await receiver.close();
   });
 
@@ -118,11 +118,11 @@ describe("polling fallback", () => {
       if (res.status === 429) status429++;
       return res;
     });
-    resetScraperClients();
+    resetPlatformClients();
     const before = { ...pollerStats() };
     let pollsAtStorm = 0;
     const schedules = startSchedules(getConfig());
-    const worker = createWorker({ registry: pipelineRegistry, concurrency: 4, leaseMs: 10_000, idleMs: 20, owner: "test-poll" });
+    const worker = createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, idleMs: 20, owner: "test-poll" });
     worker.start();
     try {
       await waitFor("first polls", () => pollerStats().polls > before.polls + 3, 5000);
@@ -135,7 +135,7 @@ describe("polling fallback", () => {
       setConfigForTests(t.config);
       sim.sim.setConfig({ jobDurationMs: [20, 60] });
       spy.mockRestore();
-      resetScraperClients();
+      resetPlatformClients();
     }
     expect(status429).toBe(12);
     // The loop kept polling through and after the storm.

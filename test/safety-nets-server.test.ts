@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { flushApiCalls, getScraperClient, resetScraperClients } from "@/lib/platform/shared-client";
+import { flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
 import { submitJob } from "@/lib/jobs/submit";
 import { API_KEY, sleepMs, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
@@ -22,7 +22,7 @@ let subs: Record<string, Sub> = {};
 beforeAll(async () => {
   sim = await startSim({ config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0, 20, 40], slowResponseMs: 700 } });
   proxy = await startProxy(sim.url);
-  resetScraperClients();
+  resetPlatformClients();
   t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
   tally = await startTally(
     {
@@ -140,7 +140,7 @@ describe("reconciliation", () => {
     expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ outcome: "pending", platformStatus: "processing" });
     // The source article's worker drops a job that is not settled yet; a crash can lose it too.
     await db().queueItem.updateMany({ where: { jobId }, data: { state: "done", dedupeKey: null } });
-    await waitFor("the job to settle", async () => (await getScraperClient().getJob("extract", jobId)).status === "completed", 5000);
+    await waitFor("the job to settle", async () => (await getPlatformClient().getJob("extract", jobId)).status === "completed", 5000);
 
     const start = await api("/api/operations/reconcile", { body: { olderThanSeconds: 0 } });
     const run = await waitRun(api, String(start.json.runId));
@@ -204,7 +204,7 @@ describe("secret rotation", () => {
   it("a secret rotated elsewhere: storing it replays the 401s since the spike began", async () => {
     sim.sim.setConfig({ deliveryRetryScheduleMs: [0] });
     const sub = subs.batch_completed;
-    const { secret } = await getScraperClient().rotateWebhookSecret(sub.platformId); // the platform's own dashboard
+    const { secret } = await getPlatformClient().rotateWebhookSecret(sub.platformId); // the platform's own dashboard
     const ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => submitJob({ kind: "batch", urls: [`https://example.com/elsewhere/${i}`] })))).map((j) => j.jobId);
     await quiet(sim, ids);
     const perJob = sim.sim.state().perJob;

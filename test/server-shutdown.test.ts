@@ -3,7 +3,7 @@
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submitJob } from "@/lib/jobs/submit";
-import { resetScraperClients } from "@/lib/platform/shared-client";
+import { resetPlatformClients } from "@/lib/platform/shared-client";
 import { isTerminal } from "@/lib/platform";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { addSubscription, createTestDb, type TestDb } from "./db";
@@ -16,7 +16,7 @@ let t: TestDb;
 let sql: Database.Database;
 beforeAll(async () => {
   sim = await startSim();
-  resetScraperClients();
+  resetPlatformClients();
   t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
   sql = new Database(t.file);
   addSubscription(sql, "sub-1", SECRET);

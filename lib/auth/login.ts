@@ -1,6 +1,6 @@
 import "server-only";
 import { audit } from "../operations/audit";
-import { TooManyRequests, Unauthorized } from "../errors";
+import { NotSignedIn, TooManyRequests } from "../errors";
 import { createSessionToken, passwordMatches } from "./session";
 import { clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
 
@@ -13,7 +13,7 @@ export async function login(password: string, client: string) {
   if (!passwordMatches(password)) {
     recordLoginFailure(client);
     await audit({ actor: `client:${client}`, action: "login", ok: false });
-    throw new Unauthorized("Wrong password");
+    throw new NotSignedIn("Wrong password");
   }
   clearLoginFailures(client);
   await audit({ actor: "operator", action: "login", detail: { client } });

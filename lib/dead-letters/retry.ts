@@ -2,7 +2,9 @@ import "server-only";
 import type { DeadLetter, Job } from "@/generated/prisma/client";
 import { db, type Tx } from "../db";
 import { addEvent } from "../jobs/outcomes";
-import { getScraperClient } from "../platform/shared-client";
+import { PROCESS_JOB, processJobItem } from "../jobs/process-job";
+import { isJobKind } from "../platform/events";
+import { getPlatformClient } from "../platform/shared-client";
 import { storedRequest } from "../jobs/requests";
 import { resubmitJob } from "../jobs/resubmit";
 import { enqueue, type ClaimedItem } from "../queue";
@@ -20,7 +22,7 @@ import { enqueue, type ClaimedItem } from "../queue";
 
 export type RetryResult = { result: string; message?: string; newJobId?: string };
 
-const SOURCE = "retry"; // an operator asked for this job to be handled again
+const SOURCE = "retry" as const; // an operator asked for this job to be handled again
 
 /** Claims the dead letter (open → retried); false when someone else changed it first. */
 async function claim(tx: Tx, dl: DeadLetter, actor: string, resolution: string) {
@@ -41,7 +43,7 @@ export async function retryDeadLetter(id: number, actor: string): Promise<RetryR
       const ok = await db().$transaction((tx) => claim(tx, dl, actor, `nothing to retry: job already ${job.outcome}`));
       return ok ? { result: "already_settled", message: `job already ${job.outcome}` } : { result: "skipped", message: "no longer open" };
     }
-    if (job && dl.kind === "process_job") return await requeue(dl, job, actor);
+    if (job && dl.kind === PROCESS_JOB) return await requeue(dl, job, actor);
     return await revive(dl, actor);
   } catch (err) {
     return { result: "failed", message: err instanceof Error ? err.message : String(err) };
@@ -51,7 +53,7 @@ export async function retryDeadLetter(id: number, actor: string): Promise<RetryR
 async function requeue(dl: DeadLetter, job: Job, actor: string): Promise<RetryResult> {
   return db().$transaction(async (tx): Promise<RetryResult> => {
     if (!(await claim(tx, dl, actor, "queued again"))) return { result: "skipped", message: "no longer open" };
-    const added = await enqueue(tx, "process_job", { jobId: job.id, kind: job.kind, deliveryId: null, source: SOURCE }, { jobId: job.id, dedupeKey: `job:${job.id}` });
+    const added = await enqueue(tx, processJobItem({ jobId: job.id, kind: isJobKind(job.kind) ? job.kind : null, source: SOURCE }));
     // A live item for the job (a webhook or reconciliation got there first) will do the same work.
     if (!added) return { result: "already_queued" };
     await addEvent(tx, job.id, "enqueued", { by: actor, reason: `dead letter ${dl.id} retried` });
@@ -78,7 +80,7 @@ async function resubmit(dl: DeadLetter, job: Job, actor: string): Promise<RetryR
   if (!storedRequest(job.kind, job.request)) {
     return { result: "failed", message: "Tally has no original request for this job (it was not submitted by Tally), so it cannot be resubmitted" };
   }
-  const client = getScraperClient(); // throws in words when the platform is not configured
+  const client = getPlatformClient(); // throws in words when the platform is not configured
   const claimed = await db().$transaction(async (tx) => {
     if (!(await claim(tx, dl, actor, "resubmitting"))) return false;
     const { count } = await tx.job.updateMany({ where: { id: job.id, outcome: "dead_lettered" }, data: { outcome: "pending", outcomeAt: null } });

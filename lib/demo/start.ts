@@ -2,7 +2,6 @@ import "server-only";
 import { setApiBaseUrl, type TallyConfig } from "../config";
 import { log } from "../log";
 import { registerSubscriptions } from "../subscriptions/register";
-import { onServerStart } from "../runtime/boot";
 import { createSimulator, type RunningSimulator } from "../simulator";
 import { startDemoTraffic } from "./traffic";
 
@@ -72,10 +71,11 @@ export function startDemo(config: TallyConfig): { platformReady: Promise<void>; 
   return holder.__tallyDemo;
 }
 
-onServerStart(async (config) => {
+/** Started first by the server (lib/runtime/boot.ts): resolves once the platform can be called. */
+export async function startDemoMode(config: TallyConfig): Promise<void> {
   if (config.mode !== "demo") return;
   const demo = startDemo(config);
   demo.done.catch((err) => log.error("demo mode could not start", { error: err instanceof Error ? err.message : String(err) }));
   // The worker and pollers need the platform's address; registration waits for the server to listen.
   await demo.platformReady;
-});
+}

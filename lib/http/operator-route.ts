@@ -3,13 +3,11 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session";
 import { getConfig } from "../config";
-import { AppError, BadRequest, Forbidden, Unauthorized } from "../errors";
-import { log } from "../log";
-import { asPlatformError } from "../platform/error-fields";
-import { fromPlatformError } from "./platform-errors";
+import { BadRequest, Forbidden, NotSignedIn } from "../errors";
+import { errorResponse } from "./errors";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
-// zod parsing of params, query and body, and the single mapping of typed errors to answers.
+// zod parsing of params, query and body; typed errors become answers through lib/http/errors.ts.
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -51,7 +49,7 @@ export async function authenticate(req: NextRequest): Promise<string> {
   const bearer = bearerActor(req.headers.get("authorization"));
   if (bearer) return bearer;
   const actor = await verifySessionToken(req.cookies.get(SESSION_COOKIE)?.value);
-  if (!actor) throw new Unauthorized();
+  if (!actor) throw new NotSignedIn();
   if (req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
     throw new Forbidden("Cross-origin request refused (CSRF check)");
   }
@@ -92,20 +90,4 @@ async function parseWith(schema: z.ZodType | undefined, value: unknown, where: s
     `Invalid ${where}${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`,
     issues,
   );
-}
-
-/** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
-export function errorResponse(err: unknown): Response {
-  const platform = asPlatformError(err);
-  if (platform) return errorResponse(fromPlatformError(platform));
-  if (err instanceof AppError) {
-    const headers: Record<string, string> = {};
-    if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);
-    return NextResponse.json(
-      { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
-      { status: err.status, headers },
-    );
-  }
-  log.error("unhandled error in operator route", { error: String(err) });
-  return NextResponse.json({ error: "internal_error", message: "Something failed on our side" }, { status: 500 });
 }

@@ -1,28 +1,19 @@
 import "server-only";
-import { z } from "zod";
 import { db } from "../db";
 import { backoffMs, PermanentFailure, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import type { JobKind } from "../platform";
 import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 import { asPlatformError } from "../platform/error-fields";
 import { fetchState, stateUrl, type PlatformState } from "../platform/job-state";
-import { EVENT_TYPES, isJobKind, KIND_FOR_EVENT } from "../platform/events";
+import { isJobKind, KIND_FOR_EVENT } from "../platform/events";
+import type { ProcessJobPayload } from "./process-job";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
 
 // The process_job handler. The payload only says which job to look at: its state always comes from
 // the platform, so a forged, stale or early webhook cannot make Tally store the wrong thing.
 
-
-export const processJobPayload = z.object({
-  jobId: z.string().min(1).max(200),
-  eventType: z.enum(EVENT_TYPES).nullish(),
-  kind: z.enum(["extract", "batch", "crawl"]).nullish(),
-  deliveryId: z.string().nullish(),
-  source: z.enum(["webhook", "replay", "reconcile", "poll", "retry"]).default("webhook"),
-});
-export type ProcessJobPayload = z.infer<typeof processJobPayload>;
 
 // "Not settled yet" waits grow with the job's attempts, capped: the item is never dropped.
 const NOT_SETTLED_BASE_MS = 1000;
@@ -49,7 +40,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
     (existing && isJobKind(existing.kind) ? existing.kind : undefined) ?? p.kind ?? (p.eventType ? KIND_FOR_EVENT[p.eventType] : undefined);
   if (!kind) throw new PermanentFailure("UNKNOWN_KIND", `job ${p.jobId}: no kind in the payload and no local record`);
 
-  const client = getScraperClient();
+  const client = getPlatformClient();
   const state = await fetchState(client, kind, p.jobId, ctx.signal, pageSize).catch((err: unknown) => {
     // A job the platform does not know (a stale replay, a job id from another account): a few tries
     // in case the platform is slow to list it, then a dead letter instead of the full retry budget.

@@ -5,28 +5,26 @@ import { enqueue, createRegistry } from "@/lib/queue";
 import { isTerminal, type JobKind } from "@/lib/platform";
 import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb } from "@/test/db";
+import { EVENT_FOR_KIND } from "../platform/events";
+import { processJobItem } from "./process-job";
 import { processJobKind } from "../worker/registry";
-import { flushApiCalls, resetScraperClients } from "../platform/shared-client";
+import { flushApiCalls, resetPlatformClients } from "../platform/shared-client";
 import { createWorker } from "../worker/worker";
 
-const EVENT = { extract: "extract_completed", batch: "batch_completed", crawl: "crawl_completed" } as const;
 
 /** Small result pages so a handful of batch or crawl items spans several pages. */
 export const PAGE_SIZE = 3;
 
 export async function setupPipeline(env: Record<string, string> = {}) {
   const sim = await startSim();
-  resetScraperClients();
+  resetPlatformClients();
   const t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", ...env });
   const registry = createRegistry([processJobKind({ resultPageSize: PAGE_SIZE })]);
   const client = sim.client();
 
   /** What the receiver does for a webhook: one process_job item for the job. */
   const enqueueJob = (jobId: string, kind: JobKind, opts: { dedupe?: boolean } = {}) =>
-    enqueue(db(), "process_job", { jobId, eventType: EVENT[kind], deliveryId: null, source: "webhook" }, {
-      jobId,
-      dedupeKey: opts.dedupe === false ? null : `job:${jobId}`,
-    });
+    enqueue(db(), { ...processJobItem({ jobId, eventType: EVENT_FOR_KIND[kind], source: "webhook" }), ...(opts.dedupe === false ? { dedupeKey: null } : {}) });
 
   /** Runs the real worker until nothing is due. */
   const drain = async (concurrency = 2) => {

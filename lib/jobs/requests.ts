@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { batchRequestSchema, crawlRequestSchema, extractRequestSchema, type ScraperClient } from "../platform";
+import { batchRequestSchema, crawlRequestSchema, extractRequestSchema, type PlatformClient } from "../platform";
 
 // The request bodies Tally submits, one per kind. Kept on Job.request as JSON so a failed job can be
 // resubmitted exactly as it was first sent; parsed again (never cast) when read back.
@@ -40,7 +40,7 @@ export function targetUrl(req: SubmitRequest): string {
 export type Accepted = { jobId: string; status: string };
 
 /** One POST to the platform; never retried by the client (a retried POST could create two jobs). */
-export async function sendToPlatform(client: ScraperClient, req: SubmitRequest, signal?: AbortSignal): Promise<Accepted> {
+export async function sendToPlatform(client: PlatformClient, req: SubmitRequest, signal?: AbortSignal): Promise<Accepted> {
   const call = { signal };
   const a =
     req.kind === "extract"

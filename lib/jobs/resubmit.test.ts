@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { events, setupPipeline, type Pipeline } from "./jobs.test-util";
 import { addEvent } from "./outcomes";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 import { sendToPlatform } from "./requests";
 import { submitJob } from "./submit";
 
@@ -76,7 +76,7 @@ describe("failed jobs", () => {
     await p.waitSettled("extract", jobId);
     // What the dying run had done: recorded its intent, and the platform accepted the POST.
     await addEvent(db(), jobId, "resubmitted", { phase: "intent" });
-    const orphan = await sendToPlatform(getScraperClient(), { kind: "extract", url });
+    const orphan = await sendToPlatform(getPlatformClient(), { kind: "extract", url });
     const before = Object.keys(p.sim.sim.state().perJob).length;
 
     await p.enqueueJob(jobId, "extract");

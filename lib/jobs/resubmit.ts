@@ -3,7 +3,7 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import type { Job } from "@/generated/prisma/client";
 import type { ClaimedItem } from "../queue";
-import type { JobError, ScraperClient } from "../platform";
+import type { JobError, PlatformClient } from "../platform";
 import { addEvent, deadLetterJob, settleOutcome } from "./outcomes";
 import { asPlatformError, isRejectedInput } from "../platform/error-fields";
 import { sendToPlatform, storedRequest, type Accepted, type SubmitRequest } from "./requests";
@@ -23,7 +23,7 @@ const MAX_SEARCH_PAGES = 5;
 const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "").toLowerCase() === b.replace(/\/+$/, "").toLowerCase();
 
 /** A job submitted since `since` that matches the request and Tally has no row for, oldest first. */
-async function findOrphan(client: ScraperClient, req: SubmitRequest, since: number, signal: AbortSignal): Promise<Accepted | null> {
+async function findOrphan(client: PlatformClient, req: SubmitRequest, since: number, signal: AbortSignal): Promise<Accepted | null> {
   const from = since - CLOCK_SKEW_MS;
   const call = { signal };
   const filters = { start_date: new Date(from), page_size: 100, ...(req.kind === "batch" ? {} : { url: req.url }) };
@@ -51,7 +51,7 @@ async function findOrphan(client: ScraperClient, req: SubmitRequest, since: numb
 }
 
 /** Failed and retryable: submit the original request again and link the two jobs, within the chain cap. */
-export async function resubmitJob(client: ScraperClient, job: Job, error: JobError, item: ClaimedItem, signal: AbortSignal): Promise<void> {
+export async function resubmitJob(client: PlatformClient, job: Job, error: JobError, item: ClaimedItem, signal: AbortSignal): Promise<void> {
   if (job.resubmittedAsId) {
     // Recorded by an earlier run; only the outcome may be missing (it is written in the same
     // transaction, so this is belt and braces).

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import type { BatchResultItem, CrawlResultItem, ExtractJob, ScraperClient } from "../platform";
+import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import { settleOutcome } from "./outcomes";
 import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
 
@@ -84,7 +84,7 @@ async function eachPage<I>(
 
 /** Stores every result of a completed job, then sets its outcome to stored (once). */
 export async function storeCompleted(
-  client: ScraperClient,
+  client: PlatformClient,
   state: PlatformState,
   signal: AbortSignal,
   pageSize = DEFAULT_RESULT_PAGE_SIZE,

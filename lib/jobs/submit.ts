@@ -3,14 +3,14 @@ import { audit } from "../operations/audit";
 import { getConfig } from "../config";
 import { db, type Tx } from "../db";
 import type { JobKind } from "../platform";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 import { platformBody, sendToPlatform, targetUrl, type Accepted, type SubmitRequest } from "./requests";
 
 export type SubmittedJob = { jobId: string; kind: JobKind; status: string; outcome: string };
 
 /** Submits an async job, then records it with its request so it can be resubmitted if it fails. */
 export async function submitJob(req: SubmitRequest, opts: { signal?: AbortSignal; actor?: string } = {}): Promise<SubmittedJob> {
-  const accepted = await sendToPlatform(getScraperClient(), req, opts.signal);
+  const accepted = await sendToPlatform(getPlatformClient(), req, opts.signal);
   const job = await db().$transaction((tx) => recordSubmission(tx, req, accepted));
   if (opts.actor) await audit({ actor: opts.actor, action: "job.submit", target: job.id, detail: { kind: req.kind, url: job.url } });
   return { jobId: job.id, kind: req.kind, status: job.platformStatus, outcome: job.outcome };

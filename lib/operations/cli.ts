@@ -3,7 +3,7 @@ import { userInfo } from "node:os";
 import { parseArgs, type ParseArgsConfig } from "node:util";
 import { configOrExit, setApiBaseUrl } from "../config";
 import { dbReady, disconnectAll } from "../db";
-import { AppError } from "../errors";
+import { TallyError } from "../errors";
 import { setLogLevel } from "../log";
 import { flushApiCalls } from "../platform/shared-client";
 import { getRun, type RunView } from "./view";
@@ -65,7 +65,7 @@ export async function runCli<A>(name: string, parse: () => A, main: (ctx: CliCon
   } catch (err) {
     const usage = err instanceof UsageError;
     process.stderr.write(`[${name}] ${usage ? "" : "failed: "}${err instanceof Error ? err.message : String(err)}\n`);
-    if (err instanceof AppError && err.details) process.stderr.write(`[${name}] ${JSON.stringify(err.details)}\n`);
+    if (err instanceof TallyError && err.details) process.stderr.write(`[${name}] ${JSON.stringify(err.details)}\n`);
     code = usage ? 2 : 1;
   } finally {
     await flushApiCalls().catch(() => undefined);

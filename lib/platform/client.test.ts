@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSim } from "@/lib/simulator/test-harness.test-util";
 import { collect } from "./paginate";
-import { Conflict, InvalidResponse, NotFound, PaymentRequired, Unauthorized, Validation } from "./errors";
+import { PlatformConflict, InvalidResponse, PlatformNotFound, PaymentRequired, PlatformUnauthorized, Validation } from "./errors";
 import { pollJob } from "./poll";
 
 let h: Awaited<ReturnType<typeof startSim>>;
@@ -91,7 +91,7 @@ describe("client against the simulator: jobs", () => {
     const slow = await c.submitBatch({ urls: ["https://b.example/slow"] });
     expect(await c.cancelBatch(slow.job_id)).toMatchObject({ job_id: slow.job_id, status: "cancelled", in_flight_urls: 0 });
     expect((await c.getJob("batch", slow.job_id)).status).toBe("cancelled");
-    await expect(c.cancelBatch(slow.job_id)).rejects.toBeInstanceOf(Conflict);
+    await expect(c.cancelBatch(slow.job_id)).rejects.toBeInstanceOf(PlatformConflict);
     await expect(c.cancelBatch(accepted.job_id)).rejects.toMatchObject({ status: 409, code: "INVALID_STATE" });
   });
 
@@ -120,16 +120,16 @@ describe("client against the simulator: jobs", () => {
 describe("client against the simulator: typed errors", () => {
   it("401 on a wrong key", async () => {
     const err = await h.client({ apiKey: "wrong" }).getExtractJob("x").catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Unauthorized);
+    expect(err).toBeInstanceOf(PlatformUnauthorized);
     expect(err).toMatchObject({ status: 401, code: "UNAUTHORIZED", retryable: false });
-    expect((err as Unauthorized).correlationId).toMatch(/^[0-9a-f-]{36}$/);
+    expect((err as PlatformUnauthorized).correlationId).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("404 on unknown ids of every kind", async () => {
     const c = h.client();
     const unknown = "00000000-0000-4000-8000-000000000000";
     for (const call of [() => c.getExtractJob(unknown), () => c.getBatch(unknown), () => c.getCrawl(unknown), () => c.getWebhook(unknown), () => c.cancelBatch(unknown)]) {
-      await expect(call()).rejects.toBeInstanceOf(NotFound);
+      await expect(call()).rejects.toBeInstanceOf(PlatformNotFound);
     }
   });
 
@@ -193,12 +193,12 @@ describe("client against the simulator: webhooks", () => {
     expect(all).toHaveLength(105);
     expect(all.some((w) => "secret" in w)).toBe(false);
     await c.deleteWebhook(created.id);
-    await expect(c.getWebhook(created.id)).rejects.toBeInstanceOf(NotFound);
-    await expect(c.deleteWebhook(created.id)).rejects.toBeInstanceOf(NotFound);
+    await expect(c.getWebhook(created.id)).rejects.toBeInstanceOf(PlatformNotFound);
+    await expect(c.deleteWebhook(created.id)).rejects.toBeInstanceOf(PlatformNotFound);
 
     h.sim.setConfig({ maxWebhooks: 104 });
     const err = await c.createWebhook({ url: "https://tally.example/over", event_type: "extract_completed" }).catch((e: unknown) => e);
-    expect(err).toBeInstanceOf(Conflict);
+    expect(err).toBeInstanceOf(PlatformConflict);
   });
 
   it("422 on an invalid webhook body", async () => {

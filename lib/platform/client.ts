@@ -53,7 +53,7 @@ function filterQuery(f: JobListFilters, page: number): Record<string, QueryValue
   return { ...f, page, page_size: f.page_size ?? 100 };
 }
 
-export function createScraperClient(opts: ClientOptions) {
+export function createPlatformClient(opts: ClientOptions) {
   const { request, limiter } = createTransport(opts);
 
   /** Iterates a status document's result pages until page_count (or a short page). */
@@ -185,5 +185,5 @@ export function createScraperClient(opts: ClientOptions) {
   };
 }
 
-export type ScraperClient = ReturnType<typeof createScraperClient>;
+export type PlatformClient = ReturnType<typeof createPlatformClient>;
 export type { ClientOptions, CallOptions };

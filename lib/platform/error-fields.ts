@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 
-// Errors from the scraper client, recognised by their shape rather than `instanceof`. Next bundles
+// Errors from the platform client, recognised by their shape rather than `instanceof`. Next bundles
 // instrumentation (the worker) and the route handlers separately, so lib/platform exists twice in one
 // process while the client lives once on globalThis: an error thrown by the client built in one copy
 // fails `instanceof` against the other copy's classes (and class names are minified). Fields survive.
@@ -15,14 +15,14 @@ const platformErrorSchema = z.object({
   details: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })).optional(),
   retryAfterMs: z.number().optional(),
 });
-export type PlatformError = z.infer<typeof platformErrorSchema>;
+export type PlatformErrorFields = z.infer<typeof platformErrorSchema>;
 
-/** The platform error's fields, or null when `err` is not a scraper client error. */
-export function asPlatformError(err: unknown): PlatformError | null {
+/** The platform error's fields, or null when `err` is not a platform client error. */
+export function asPlatformError(err: unknown): PlatformErrorFields | null {
   if (!(err instanceof Error)) return null;
   const parsed = platformErrorSchema.safeParse(err);
   return parsed.success ? parsed.data : null;
 }
 
 /** The platform refused the request body (400/422): retrying the same body cannot help. */
-export const isRejectedInput = (e: PlatformError) => e.status === 400 || e.status === 422;
+export const isRejectedInput = (e: PlatformErrorFields) => e.status === 400 || e.status === 422;

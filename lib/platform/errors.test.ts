@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { NotFound, RateLimited, ScraperError, Upstream } from "./errors";
+import { PlatformNotFound, RateLimited, PlatformError, Upstream } from "./errors";
 
 describe("scraper errors across module copies", () => {
   it("instanceof holds for an error built by another copy of this module", async () => {
@@ -8,8 +8,8 @@ describe("scraper errors across module copies", () => {
     const foreign = new copy.RateLimited({ status: 429, code: "RATE_LIMITED", message: "slow down", retryAfterMs: 1000 });
     expect(copy.RateLimited).not.toBe(RateLimited); // really another copy
     expect(foreign instanceof RateLimited).toBe(true);
-    expect(foreign instanceof ScraperError).toBe(true);
-    expect(foreign instanceof NotFound).toBe(false);
+    expect(foreign instanceof PlatformError).toBe(true);
+    expect(foreign instanceof PlatformNotFound).toBe(false);
     expect(foreign instanceof Error).toBe(true);
     expect(foreign.name).toBe("RateLimited");
   });
@@ -17,9 +17,9 @@ describe("scraper errors across module copies", () => {
   it("subclass checks stay exact", () => {
     const e = new Upstream({ status: 503, code: "X", message: "down", retryable: true });
     expect(e instanceof Upstream).toBe(true);
-    expect(e instanceof ScraperError).toBe(true);
+    expect(e instanceof PlatformError).toBe(true);
     expect(e instanceof RateLimited).toBe(false);
-    expect({ code: "X" } instanceof ScraperError).toBe(false);
-    expect(new Error("plain") instanceof ScraperError).toBe(false);
+    expect({ code: "X" } instanceof PlatformError).toBe(false);
+    expect(new Error("plain") instanceof PlatformError).toBe(false);
   });
 });

@@ -15,12 +15,12 @@ type ErrorInit = {
 // exist twice in one process while the client lives once on globalThis. `instanceof` therefore
 // checks a brand (the stable kinds of the error's class chain) instead of the prototype chain,
 // and names come from those kinds, not from class names a minifier may rename.
-const BRAND = Symbol.for("tally.scraper-error.kinds");
+const BRAND = Symbol.for("tally.platform-error.kinds");
 type Branded = { [BRAND]?: unknown };
 
 /** Base of every error the client throws; `lib/` wrappers map these once to responses. */
-export class ScraperError extends Error {
-  static readonly kind: string = "ScraperError";
+export class PlatformError extends Error {
+  static readonly kind: string = "PlatformError";
   readonly status: number | null;
   readonly code: string;
   readonly correlationId: string | null;
@@ -39,7 +39,7 @@ export class ScraperError extends Error {
       if (Object.hasOwn(c, "kind")) kinds.push(String(Reflect.get(c, "kind")));
     }
     Object.defineProperty(this, BRAND, { value: kinds });
-    this.name = kinds[0] ?? "ScraperError";
+    this.name = kinds[0] ?? "PlatformError";
     this.status = init.status;
     this.code = init.code;
     this.correlationId = init.correlationId ?? null;
@@ -47,7 +47,7 @@ export class ScraperError extends Error {
   }
 }
 
-export class RateLimited extends ScraperError {
+export class RateLimited extends PlatformError {
   static override readonly kind = "RateLimited";
   /** How long the platform asked us to wait (Retry-After, or our backoff when it sent none). */
   readonly retryAfterMs: number;
@@ -57,24 +57,24 @@ export class RateLimited extends ScraperError {
   }
 }
 
-export class Unauthorized extends ScraperError {
-  static override readonly kind = "Unauthorized";
+export class PlatformUnauthorized extends PlatformError {
+  static override readonly kind = "PlatformUnauthorized";
 }
-export class NotFound extends ScraperError {
-  static override readonly kind = "NotFound";
+export class PlatformNotFound extends PlatformError {
+  static override readonly kind = "PlatformNotFound";
 }
-export class Conflict extends ScraperError {
-  static override readonly kind = "Conflict";
+export class PlatformConflict extends PlatformError {
+  static override readonly kind = "PlatformConflict";
 }
-export class PaymentRequired extends ScraperError {
+export class PaymentRequired extends PlatformError {
   static override readonly kind = "PaymentRequired";
 }
 /** 5xx from the platform. */
-export class Upstream extends ScraperError {
+export class Upstream extends PlatformError {
   static override readonly kind = "Upstream";
 }
 
-export class Validation extends ScraperError {
+export class Validation extends PlatformError {
   static override readonly kind = "Validation";
   readonly details: ValidationDetail[];
   constructor(init: ErrorInit & { details: ValidationDetail[] }) {
@@ -84,7 +84,7 @@ export class Validation extends ScraperError {
 }
 
 /** No HTTP response at all (connection refused, reset, DNS). */
-export class Network extends ScraperError {
+export class Network extends PlatformError {
   static override readonly kind = "Network";
   constructor(message: string, cause: unknown) {
     super({ status: null, code: "NETWORK_ERROR", message, retryable: true }, { cause });
@@ -92,7 +92,7 @@ export class Network extends ScraperError {
 }
 
 /** The per-request timeout (or the caller's deadline) expired before a response was read. */
-export class Timeout extends ScraperError {
+export class Timeout extends PlatformError {
   static override readonly kind = "Timeout";
   constructor(message: string, status: number | null = null) {
     super({ status, code: "TIMEOUT", message, retryable: true });
@@ -100,7 +100,7 @@ export class Timeout extends ScraperError {
 }
 
 /** A 2xx whose body is not what the contract promises; `issues` name the offending field paths. */
-export class InvalidResponse extends ScraperError {
+export class InvalidResponse extends PlatformError {
   static override readonly kind = "InvalidResponse";
   readonly issues: { path: string; message: string }[];
   constructor(message: string, status: number, issues: { path: string; message: string }[]) {
@@ -110,7 +110,7 @@ export class InvalidResponse extends ScraperError {
 }
 
 /** pollJob ran out of time before the job settled. */
-export class JobTimeout extends ScraperError {
+export class JobTimeout extends PlatformError {
   static override readonly kind = "JobTimeout";
   readonly jobId: string;
   readonly lastStatus: string | null;
@@ -128,4 +128,4 @@ export class JobTimeout extends ScraperError {
   }
 }
 
-export const isScraperError = (e: unknown): e is ScraperError => e instanceof ScraperError;
+export const isPlatformError = (e: unknown): e is PlatformError => e instanceof PlatformError;

@@ -1,6 +1,6 @@
 import "server-only";
 
-export { createScraperClient, type JobKind, type NormalizedJob, type ResultPageOptions, type ScraperClient } from "./client";
+export { createPlatformClient, type JobKind, type NormalizedJob, type ResultPageOptions, type PlatformClient } from "./client";
 export type { CallInfo, CallOptions, ClientOptions } from "./request";
 export * from "./errors";
 export { pollJob, type PollOptions, type PollableClient } from "./poll";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { BatchStatus, CrawlStatus, ExtractJob, JobError, JobKind, JobStatus, ScraperClient } from "./";
+import type { BatchStatus, CrawlStatus, ExtractJob, JobError, JobKind, JobStatus, PlatformClient } from "./";
 
 /** Result page size for batch and crawl status documents (the contract's maximum). */
 export const DEFAULT_RESULT_PAGE_SIZE = 50;
@@ -23,7 +23,7 @@ const common = (doc: ExtractJob | BatchStatus | CrawlStatus): Common => ({
 // Kind-specific getters instead of the normalised getJob: the completed document is needed anyway
 // (extract content, first result page), so one call serves both the status check and the storing.
 export async function fetchState(
-  client: ScraperClient,
+  client: PlatformClient,
   kind: JobKind,
   jobId: string,
   signal: AbortSignal,

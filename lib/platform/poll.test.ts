@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import type { JobKind, NormalizedJob } from "./client";
-import { JobTimeout, NotFound, RateLimited, Upstream } from "./errors";
+import { JobTimeout, PlatformNotFound, RateLimited, Upstream } from "./errors";
 import { fakeClock } from "./fake-clock.test-util";
 import { pollJob, type PollableClient } from "./poll";
 import type { CallOptions } from "./request";
@@ -96,7 +96,7 @@ describe("pollJob", () => {
     const upstream = new Upstream({ status: 503, code: "SERVICE_UNAVAILABLE", message: "x", retryable: true });
     const ok = await pollJob(scripted([upstream, "completed"]).client, "extract", "j1", { now: clock.now, sleep: clock.sleep, random: () => 0.5 });
     expect(ok.status).toBe("completed");
-    const notFound = new NotFound({ status: 404, code: "NOT_FOUND", message: "gone", retryable: false });
+    const notFound = new PlatformNotFound({ status: 404, code: "NOT_FOUND", message: "gone", retryable: false });
     await expect(pollJob(scripted([notFound]).client, "extract", "j1", { now: clock.now, sleep: clock.sleep })).rejects.toBe(notFound);
   });
 

@@ -1,6 +1,6 @@
 import "server-only";
-import type { JobKind, NormalizedJob, ScraperClient } from "./client";
-import { JobTimeout, RateLimited, ScraperError } from "./errors";
+import type { JobKind, NormalizedJob, PlatformClient } from "./client";
+import { JobTimeout, RateLimited, PlatformError } from "./errors";
 import { realSleep, type Sleep } from "./rate-limit";
 import { isTerminal } from "./schemas";
 
@@ -16,7 +16,7 @@ export type PollOptions = {
   sleep?: Sleep;
 };
 
-export type PollableClient = Pick<ScraperClient, "getJob">;
+export type PollableClient = Pick<PlatformClient, "getJob">;
 
 /**
  * Polls until the job settles (completed, failed or cancelled). Polls at once, then sleeps with full
@@ -59,7 +59,7 @@ export async function pollJob(
     } catch (err) {
       if (signal?.aborted) throw signal.reason;
       if (err instanceof RateLimited) waitMs = err.retryAfterMs;
-      else if (err instanceof ScraperError && err.retryable) waitMs = nextBackoff();
+      else if (err instanceof PlatformError && err.retryable) waitMs = nextBackoff();
       else throw err;
     }
     if (now() + waitMs >= deadline) throw timedOut();

@@ -1,6 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import { InvalidResponse, Network, RateLimited, ScraperError, Timeout, Upstream } from "./errors";
+import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream } from "./errors";
 import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Sleep } from "./rate-limit";
 import { errorFromResponse } from "./response-errors";
 
@@ -149,7 +149,7 @@ export function createTransport(opts: ClientOptions): Transport {
     return parsed.data as Parsed<S>;
   }
 
-  function isRetryableForGet(e: ScraperError): boolean {
+  function isRetryableForGet(e: PlatformError): boolean {
     return (e instanceof Upstream && e.retryable) || e instanceof Network || (e instanceof Timeout && e.status === null);
   }
 
@@ -162,7 +162,7 @@ export function createTransport(opts: ClientOptions): Transport {
       try {
         return await attempt(spec, call, rateLimitRetries);
       } catch (err) {
-        if (!(err instanceof ScraperError)) throw err;
+        if (!(err instanceof PlatformError)) throw err;
         const pastDeadline = (waitMs: number) => call.deadline !== undefined && now() + waitMs > call.deadline;
         if (err instanceof RateLimited) {
           // attempt() already paused the whole client; the retry queues behind that pause.

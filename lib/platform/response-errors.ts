@@ -1,13 +1,13 @@
 import "server-only";
 import { z } from "zod";
 import {
-  Conflict,
-  NotFound,
+  PlatformConflict,
+  PlatformNotFound,
   PaymentRequired,
   RateLimited,
-  ScraperError,
+  PlatformError,
   Timeout,
-  Unauthorized,
+  PlatformUnauthorized,
   Upstream,
   Validation,
   type ValidationDetail,
@@ -49,7 +49,7 @@ export function errorFromResponse(
   text: string,
   headers: Headers,
   context: { endpoint: string; retryAfterMs: number },
-): ScraperError {
+): PlatformError {
   const body = parseJson(text);
   const flat = flatEnvelopeSchema.safeParse(body);
   const list = detailListSchema.safeParse(body);
@@ -67,14 +67,14 @@ export function errorFromResponse(
   const retryable = flat.success && typeof flat.data.retryable === "boolean" ? flat.data.retryable : null;
 
   if (status === 429) return new RateLimited({ ...base, retryAfterMs: context.retryAfterMs });
-  if (status === 401 || status === 403) return new Unauthorized({ ...base, retryable: false });
+  if (status === 401 || status === 403) return new PlatformUnauthorized({ ...base, retryable: false });
   if (status === 402) return new PaymentRequired({ ...base, retryable: false });
-  if (status === 404) return new NotFound({ ...base, retryable: false });
-  if (status === 409) return new Conflict({ ...base, retryable: false });
+  if (status === 404) return new PlatformNotFound({ ...base, retryable: false });
+  if (status === 409) return new PlatformConflict({ ...base, retryable: false });
   if (status === 400 || status === 422) return new Validation({ ...base, retryable: retryable ?? false, details });
   if (status === 408) return new Timeout(message, status);
   if (status >= 500) return new Upstream({ ...base, retryable: retryable ?? true });
-  return new ScraperError({ ...base, retryable: retryable ?? false });
+  return new PlatformError({ ...base, retryable: retryable ?? false });
 }
 
 function defaultCode(status: number): string {

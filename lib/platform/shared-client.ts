@@ -3,9 +3,9 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { UpstreamFailure } from "../errors";
 import { log } from "../log";
-import { createScraperClient, type CallInfo, type ScraperClient } from "./";
+import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
 
-// One scraper client per base URL and process, so every caller shares one rate budget and one 429
+// One platform client per base URL and process, so every caller shares one rate budget and one 429
 // pause. Built lazily because in demo mode the base URL is known only once the simulator listens.
 // Calls are counted per minute and endpoint in memory and flushed in one write every few seconds:
 // a database write per API call would cost more than the call it counts.
@@ -13,7 +13,7 @@ import { createScraperClient, type CallInfo, type ScraperClient } from "./";
 const FLUSH_MS = 5000;
 
 type State = {
-  clients: Map<string, ScraperClient>;
+  clients: Map<string, PlatformClient>;
   counts: Map<string, { minute: Date; endpoint: string; count: number }>;
   timer?: NodeJS.Timeout;
 };
@@ -21,14 +21,14 @@ const holder = globalThis as unknown as { __tallyPlatform?: State };
 const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map() });
 
 /** The shared client for the configured platform (the simulator in demo mode). */
-export function getScraperClient(): ScraperClient {
+export function getPlatformClient(): PlatformClient {
   const config = getConfig();
   const baseUrl = config.apiBaseUrl;
   if (!baseUrl) throw new UpstreamFailure("The platform is not configured yet (demo simulator not started)");
   const s = state();
   let client = s.clients.get(baseUrl);
   if (!client) {
-    client = createScraperClient({
+    client = createPlatformClient({
       baseUrl,
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
@@ -85,6 +85,6 @@ export async function flushApiCalls(): Promise<void> {
 }
 
 /** Tests point the config at a fresh simulator; drop clients bound to old URLs. */
-export function resetScraperClients(): void {
+export function resetPlatformClients(): void {
   state().clients.clear();
 }

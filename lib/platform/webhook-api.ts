@@ -22,7 +22,7 @@ export type DeliveryFilters = {
 
 const id = (value: string) => encodeURIComponent(value);
 
-/** Webhook subscription endpoints; the whole family may be missing in production (404 → NotFound). */
+/** Webhook subscription endpoints; the whole family may be missing in production (404 → PlatformNotFound). */
 export function createWebhookApi(request: Transport["request"]) {
   const api = {
     /** 201; the only response that carries the secret. */

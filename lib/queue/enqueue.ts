@@ -1,11 +1,11 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
-import type { DbOrTx, EnqueueItem, EnqueueOptions } from "./types";
+import type { DbOrTx, EnqueueItem } from "./types";
 
-// Every producer (receiver, replay, reconcile, poll, resubmission) enqueues through here, inside its
-// own transaction. Raw, portable SQL: ON CONFLICT on the dedupe key works on SQLite and PostgreSQL,
-// and a conflict is "already queued", not an error. Timestamps are bound as Dates so they are stored
+// Every producer enqueues through here, inside its own transaction, with an item built by its kind's
+// typed producer (e.g. lib/jobs/process-job.ts); the receiver's prepared statement writes the same row.
+// Raw, portable SQL: ON CONFLICT on the dedupe key works on SQLite and PostgreSQL, and a conflict is "already queued", not an error. Timestamps are bound as Dates so they are stored
 // in the same text format Prisma uses, which keeps text comparisons on them correct.
 
 const CHUNK = 100; // rows per INSERT: 9 parameters each, far below SQLite's limit
@@ -25,8 +25,8 @@ async function insert(tx: DbOrTx, rows: Prisma.Sql[]): Promise<number> {
 }
 
 /** Adds one item; false when a live item with the same dedupe key already exists. */
-export async function enqueue(tx: DbOrTx, kind: string, payload: unknown, opts: EnqueueOptions = {}): Promise<boolean> {
-  const inserted = await insert(tx, [row({ ...opts, kind, payload }, new Date(), getConfig().TALLY_QUEUE_MAX_ATTEMPTS)]);
+export async function enqueue(tx: DbOrTx, item: EnqueueItem): Promise<boolean> {
+  const inserted = await insert(tx, [row(item, new Date(), getConfig().TALLY_QUEUE_MAX_ATTEMPTS)]);
   return inserted > 0;
 }
 

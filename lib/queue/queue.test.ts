@@ -22,20 +22,20 @@ const row = (id: number) => db().queueItem.findUniqueOrThrow({ where: { id } });
 
 describe("enqueue", () => {
   it("keeps one live item per dedupe key and frees the key once the item is done", async () => {
-    expect(await enqueue(db(), "k", { n: 1 }, { dedupeKey: "job:a", jobId: "a" })).toBe(true);
-    expect(await enqueue(db(), "k", { n: 2 }, { dedupeKey: "job:a", jobId: "a" })).toBe(false);
+    expect(await enqueue(db(), { kind: "k", payload: { n: 1 }, dedupeKey: "job:a", jobId: "a" })).toBe(true);
+    expect(await enqueue(db(), { kind: "k", payload: { n: 2 }, dedupeKey: "job:a", jobId: "a" })).toBe(false);
     const [item] = await claim({ owner: "w", limit: 10, leaseMs: 1000 });
     // Leased is still live: no second item.
-    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:a" })).toBe(false);
+    expect(await enqueue(db(), { kind: "k", payload: {}, dedupeKey: "job:a" })).toBe(false);
     expect(await ack(item)).toBe(true);
     expect(await row(item.id)).toMatchObject({ state: "done", dedupeKey: null, leaseOwner: null });
-    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:a" })).toBe(true);
+    expect(await enqueue(db(), { kind: "k", payload: {}, dedupeKey: "job:a" })).toBe(true);
   });
 
   it("enqueues inside the caller's transaction (rolled back with it) and in sets", async () => {
     await expect(
       db().$transaction(async (tx) => {
-        await enqueue(tx, "k", {}, { dedupeKey: "tx" });
+        await enqueue(tx, { kind: "k", payload: {}, dedupeKey: "tx" });
         throw new Error("abort");
       }),
     ).rejects.toThrow("abort");
@@ -49,8 +49,8 @@ describe("enqueue", () => {
 
 describe("claim, retry, dead letter", () => {
   it("claims due items once, counts the attempt, and skips items not yet due", async () => {
-    await enqueue(db(), "k", {}, { jobId: "j1" });
-    await enqueue(db(), "k", {}, { availableAt: later(60_000) });
+    await enqueue(db(), { kind: "k", payload: {}, jobId: "j1" });
+    await enqueue(db(), { kind: "k", payload: {}, availableAt: later(60_000) });
     const first = await claim({ owner: "w", limit: 10, leaseMs: 1000 });
     expect(first).toHaveLength(1);
     expect(first[0]).toMatchObject({ kind: "k", jobId: "j1", attempts: 1, maxAttempts: 3 });
@@ -61,7 +61,7 @@ describe("claim, retry, dead letter", () => {
   });
 
   it("retries with a growing, jittered backoff and dead-letters after maxAttempts", async () => {
-    await enqueue(db(), "k", {}, { jobId: "j2", dedupeKey: "job:j2" });
+    await enqueue(db(), { kind: "k", payload: {}, jobId: "j2", dedupeKey: "job:j2" });
     let now = new Date();
     for (let attempt = 1; attempt <= 3; attempt++) {
       const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000, now });
@@ -85,7 +85,7 @@ describe("claim, retry, dead letter", () => {
     expect(dl[0]).toMatchObject({ jobId: "j2", kind: "k", attempts: 3, state: "open" });
     expect(dl[0].errorMessage).toContain("boom 3");
     // The key is free again: a later event for the same job can be queued.
-    expect(await enqueue(db(), "k", {}, { dedupeKey: "job:j2" })).toBe(true);
+    expect(await enqueue(db(), { kind: "k", payload: {}, dedupeKey: "job:j2" })).toBe(true);
   });
 
   it("backoff doubles up to the cap and is never zero", () => {
@@ -95,7 +95,7 @@ describe("claim, retry, dead letter", () => {
   });
 
   it("reschedule does not use up attempts", async () => {
-    await enqueue(db(), "k", {});
+    await enqueue(db(), { kind: "k", payload: {} });
     let now = new Date();
     for (let i = 0; i < 5; i++) {
       const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000, now });
@@ -107,7 +107,7 @@ describe("claim, retry, dead letter", () => {
   });
 
   it("an expired lease is claimed again, and the first owner can no longer settle it", async () => {
-    await enqueue(db(), "k", {});
+    await enqueue(db(), { kind: "k", payload: {} });
     const [a] = await claim({ owner: "crashed", limit: 1, leaseMs: 1000 });
     expect(await claim({ owner: "other", limit: 1, leaseMs: 1000 })).toHaveLength(0);
     const [b] = await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500) });
@@ -133,15 +133,15 @@ describe("registry and runItem", () => {
   ]);
 
   it("parses the payload, runs the handler and acks", async () => {
-    await enqueue(db(), "greet", { name: "ada" });
+    await enqueue(db(), { kind: "greet", payload: { name: "ada" } });
     const [item] = await claim({ owner: "w", limit: 1, leaseMs: 1000 });
     expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("acked");
     expect(seen).toEqual(["ada"]);
   });
 
   it("dead-letters a bad payload or an unknown kind instead of crashing", async () => {
-    await enqueue(db(), "greet", { name: 42 });
-    await enqueue(db(), "nobody", {});
+    await enqueue(db(), { kind: "greet", payload: { name: 42 } });
+    await enqueue(db(), { kind: "nobody", payload: {} });
     const items = await claim({ owner: "w", limit: 2, leaseMs: 1000 });
     for (const item of items) expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("dead");
     const codes = (await db().deadLetter.findMany({ orderBy: { id: "asc" } })).map((d) => d.errorCode);
@@ -172,7 +172,7 @@ describe("heartbeat: an item may run longer than its lease", () => {
 
   it("keeps the lease while the handler runs: no one else can claim it, and it is handled once", async () => {
     runs = 0;
-    await enqueue(db(), "slow", { ms: 1200 });
+    await enqueue(db(), { kind: "slow", payload: { ms: 1200 } });
     const [item] = await claim({ owner: "a", limit: 1, leaseMs: 300 });
     const running = runItem(registry, item, { timeoutMs: 10_000, heartbeat: { leaseMs: 300, everyMs: 80 } });
     // Another worker keeps trying for the whole run, well past the first lease's end.
@@ -190,7 +190,7 @@ describe("heartbeat: an item may run longer than its lease", () => {
 
   it("aborts the handler when the lease was taken over, and leaves the item to its new holder", async () => {
     runs = 0;
-    await enqueue(db(), "slow", { ms: 5000 });
+    await enqueue(db(), { kind: "slow", payload: { ms: 5000 } });
     const [item] = await claim({ owner: "a", limit: 1, leaseMs: 300 });
     const started = Date.now();
     const running = runItem(registry, item, { timeoutMs: 10_000, heartbeat: { leaseMs: 300, everyMs: 50 } });
@@ -202,7 +202,7 @@ describe("heartbeat: an item may run longer than its lease", () => {
   });
 
   it("without renewal (a crashed worker), the item comes back once its lease runs out", async () => {
-    await enqueue(db(), "slow", { ms: 0 });
+    await enqueue(db(), { kind: "slow", payload: { ms: 0 } });
     const [item] = await claim({ owner: "a", limit: 1, leaseMs: 200 });
     expect(await claim({ owner: "b", limit: 1, leaseMs: 200 })).toEqual([]);
     await sleep(250);

@@ -1,10 +1,15 @@
 import "server-only";
 import { configOrExit, type TallyConfig } from "../config";
 import { dbReady } from "../db";
+import { startDemoMode } from "../demo/start";
 import { log, setLogLevel } from "../log";
+import { startSchedules } from "../worker/schedules";
+import { startServerWorker } from "../worker/start";
+import { startRetention } from "./retention";
 
-// Server start-up: validate the configuration (fail with a readable message), open the database,
-// then start what this process runs. Kept on globalThis so a second module load does nothing.
+// Server start-up, in one stated order: validate the configuration (fail with a readable message),
+// open the database, then start this process's parts. Kept on globalThis so a second module load
+// (Next loads lib/ more than once) does nothing.
 
 const holder = globalThis as unknown as { __tallyBooted?: Promise<void> };
 
@@ -15,20 +20,18 @@ export function boot(): Promise<void> {
 
 async function start(): Promise<void> {
   const config = configOrExit();
-  // Features register what they start with the server when their module loads.
-  await import("./server-features");
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
-  for (const hook of startHooks) await hook(config);
+  // 1. Demo mode first: the worker and the pollers need the platform's address, which the simulator
+  //    has only once it listens (its webhook registration goes on in the background).
+  await startDemoMode(config);
+  // 2. The worker, unless `npm run worker` processes do the work elsewhere.
+  if (config.TALLY_WORKER === "on") startServerWorker(config);
+  // 3. The safety nets' timers (polling, scheduled reconciliation, secret clean-up).
+  startSchedules(config);
+  // 4. Retention: logs kept bounded.
+  startRetention();
   printBanner(config);
-}
-
-type StartHook = (config: TallyConfig) => Promise<void> | void;
-const startHooks: StartHook[] = [];
-
-/** Features add what they start with the server (simulator, worker, schedulers) here. */
-export function onServerStart(hook: StartHook): void {
-  startHooks.push(hook);
 }
 
 function printBanner(config: TallyConfig) {

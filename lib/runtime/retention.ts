@@ -3,7 +3,6 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
 import { db } from "../db";
 import { log } from "../log";
-import { onServerStart } from "./boot";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
 // tables are deleted in small batches with a pause between them: SQLite has one write lock, and the
@@ -62,7 +61,8 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
   return deleted;
 }
 
-onServerStart(() => {
+/** Prunes now and then hourly, for the life of the process. */
+export function startRetention(): void {
   const run = () =>
     pruneHistory()
       .then((deleted) => {
@@ -71,4 +71,4 @@ onServerStart(() => {
       .catch((err) => log.warn("log pruning failed", { error: String(err) }));
   void run();
   setInterval(run, HOUR).unref();
-});
+}

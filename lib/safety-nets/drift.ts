@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { NotFound, ScraperError, type ScraperClient } from "../platform";
+import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
 import { receiverUrl } from "../subscriptions/urls";
 import { EVENT_TYPES } from "../platform/events";
 
@@ -12,7 +12,7 @@ export type DriftProblem = "no_subscription" | "not_registered" | "missing" | "i
 export type Drift = { subscriptionId: string | null; eventType: string; webhookId: string | null; problem: DriftProblem; detail?: string };
 export type DriftReport = { checked: number; ok: number; drift: Drift[] };
 
-export async function checkSubscriptionDrift(client: ScraperClient): Promise<DriftReport> {
+export async function checkSubscriptionDrift(client: PlatformClient): Promise<DriftReport> {
   const config = getConfig();
   const subs = await db().subscription.findMany({ orderBy: { createdAt: "asc" } });
   const drift: Drift[] = [];
@@ -39,8 +39,8 @@ export async function checkSubscriptionDrift(client: ScraperClient): Promise<Dri
       drift.push(...found);
       if (hook.is_active !== sub.isActive) await db().subscription.update({ where: { id: sub.id }, data: { isActive: hook.is_active } });
     } catch (err) {
-      if (err instanceof NotFound) drift.push({ ...base, problem: "missing", detail: "the platform has no such webhook (404)" });
-      else if (err instanceof ScraperError) drift.push({ ...base, problem: "check_failed", detail: err.message });
+      if (err instanceof PlatformNotFound) drift.push({ ...base, problem: "missing", detail: "the platform has no such webhook (404)" });
+      else if (err instanceof PlatformError) drift.push({ ...base, problem: "check_failed", detail: err.message });
       else throw err;
     }
   }

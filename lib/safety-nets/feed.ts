@@ -2,6 +2,7 @@ import "server-only";
 import { EVENT_FOR_KIND } from "../platform/events";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
+import { jobDedupeKey, processJobItem } from "../jobs/process-job";
 import { enqueueMany } from "../queue";
 import type { JobKind } from "../platform";
 
@@ -25,8 +26,6 @@ export type Candidate = {
 export type FeedResult = { alreadyDone: number; alreadyQueued: number; enqueued: number; created: number; enqueuedIds: string[] };
 
 
-const dedupeKey = (jobId: string) => `job:${jobId}`;
-
 export const emptyFeed = (): FeedResult => ({ alreadyDone: 0, alreadyQueued: 0, enqueued: 0, created: 0, enqueuedIds: [] });
 
 export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult {
@@ -48,7 +47,7 @@ export async function feedQueue(candidates: Candidate[], source: FeedSource, run
   const outcome = new Map(known.map((j) => [j.id, j.outcome]));
   // Receipt is not outcome: only a recorded outcome means done.
   const pending = ids.filter((id) => (outcome.get(id) ?? "pending") === "pending");
-  const live = await db().queueItem.findMany({ where: { dedupeKey: { in: pending.map(dedupeKey) } }, select: { jobId: true } });
+  const live = await db().queueItem.findMany({ where: { dedupeKey: { in: pending.map(jobDedupeKey) } }, select: { jobId: true } });
   const queued = new Set(live.map((q) => q.jobId));
   const todo = pending.map((id) => byId.get(id)).filter((c): c is Candidate => c !== undefined && !queued.has(c.jobId));
   const unknown = todo.filter((c) => !outcome.has(c.jobId));
@@ -69,12 +68,7 @@ export async function feedQueue(candidates: Candidate[], source: FeedSource, run
       ON CONFLICT ("jobId") DO NOTHING`;
     const inserted = await enqueueMany(
       tx,
-      todo.map((c) => ({
-        kind: "process_job",
-        payload: { jobId: c.jobId, eventType: EVENT_FOR_KIND[c.kind], deliveryId: c.deliveryId ?? null, source },
-        jobId: c.jobId,
-        dedupeKey: dedupeKey(c.jobId),
-      })),
+      todo.map((c) => processJobItem({ jobId: c.jobId, eventType: EVENT_FOR_KIND[c.kind], deliveryId: c.deliveryId ?? null, source })),
     );
     await tx.jobEvent.createMany({
       data: todo.map((c) => ({ jobId: c.jobId, type: "enqueued", at: now, detail: JSON.stringify({ source, runId }) })),

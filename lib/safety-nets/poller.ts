@@ -2,10 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
+import { processJobItem } from "../jobs/process-job";
 import { enqueue } from "../queue";
-import { fullJitter, isTerminal, NotFound, RateLimited, type JobKind } from "../platform";
+import { fullJitter, isTerminal, PlatformNotFound, RateLimited, type JobKind } from "../platform";
 import { EVENT_FOR_KIND, isJobKind } from "../platform/events";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 
 // The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
 // one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the
@@ -65,7 +66,7 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
   const jobs = await claimDue(opts.limit ?? 20, now);
   const out: PollBatch = { claimed: jobs.length, settled: 0, notYet: 0, expired: 0, rateLimited: false, errors: 0 };
   if (jobs.length === 0) return out;
-  const client = getScraperClient();
+  const client = getPlatformClient();
   const later = (job: (typeof jobs)[number], ms: number, polled = true) =>
     db().job.update({ where: { id: job.id }, data: { nextPollAt: new Date(Date.now() + ms), ...(polled ? { pollCount: { increment: 1 } } : {}) } });
 
@@ -94,7 +95,7 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
           data: { platformStatus: state.status, nextPollAt: null, pollCount: { increment: 1 }, settledAt: state.completedAt ? new Date(state.completedAt) : new Date() },
         });
         await tx.$executeRaw`INSERT INTO "Receipt" ("jobId", "eventType", "source", "receivedAt") VALUES (${job.id}, ${EVENT_FOR_KIND[kind]}, 'poll', ${new Date()}) ON CONFLICT ("jobId") DO NOTHING`;
-        await enqueue(tx, "process_job", { jobId: job.id, eventType: EVENT_FOR_KIND[kind], deliveryId: null, source: "poll" }, { jobId: job.id, dedupeKey: `job:${job.id}` });
+        await enqueue(tx, processJobItem({ jobId: job.id, eventType: EVENT_FOR_KIND[kind], source: "poll" }));
         await tx.jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ status: state.status, polls: job.pollCount + 1, enqueued: true }) } });
       });
       out.settled++;
@@ -105,7 +106,7 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
         return later(job, err.retryAfterMs + Math.random() * c.TALLY_POLL_INITIAL_MS, false);
       }
       out.errors++;
-      const gone = err instanceof NotFound;
+      const gone = err instanceof PlatformNotFound;
       await later(job, gone ? c.TALLY_POLL_MAX_MS : fullJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
     }
   };

@@ -2,10 +2,10 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
-import { isTerminal, NotFound, type JobKind, type JobListFilters, type JobStatus, type ScraperClient } from "../platform";
+import { isTerminal, PlatformNotFound, type JobKind, type JobListFilters, type JobStatus, type PlatformClient } from "../platform";
 import { checkSubscriptionDrift } from "./drift";
 import { addFeed, emptyFeed, feedQueue, type Candidate } from "./feed";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 
 // Reconciliation lists the platform's jobs of every kind through every page and enqueues each
 // settled one, old enough for its webhook to have come, whose OUTCOME is missing here: a dropped or
@@ -18,7 +18,7 @@ type ListedPage = { page: number; pageCount: number; items: Listed[] };
 
 const KINDS: readonly JobKind[] = ["extract", "batch", "crawl"];
 
-async function* listJobs(client: ScraperClient, kind: JobKind, filters: JobListFilters): AsyncGenerator<ListedPage> {
+async function* listJobs(client: PlatformClient, kind: JobKind, filters: JobListFilters): AsyncGenerator<ListedPage> {
   const base = (j: { job_id: string; status: JobStatus; created_at: string; completed_at?: string | null }) => ({
     jobId: j.job_id,
     status: j.status,
@@ -52,7 +52,7 @@ export function startReconcile(params: ReconcileParams, startedBy: string): Prom
 async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json> {
   const config = getConfig();
   const olderThanMs = (params.olderThanSeconds ?? config.TALLY_RECONCILE_THRESHOLD_SECONDS) * 1000;
-  const client = getScraperClient();
+  const client = getPlatformClient();
   const filters: JobListFilters = params.since ? { start_date: params.since } : {};
   const counts = { listed: 0, alreadyDone: 0, enqueued: 0, stillRunning: 0, alreadyQueued: 0, tooRecent: 0, created: 0, pages: 0 };
   const byKind: Record<string, { listed: number; enqueued: number }> = {};
@@ -88,7 +88,7 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
       }
     } catch (err) {
       // The docs mark parts of the API "coming soon": a missing list is reported, not fatal.
-      if (err instanceof NotFound) unavailable.push(kind);
+      if (err instanceof PlatformNotFound) unavailable.push(kind);
       else throw new RunFailed(`listing ${kind} jobs failed: ${err instanceof Error ? err.message : String(err)}`, summary());
     }
   }

@@ -2,11 +2,11 @@ import "server-only";
 import { db } from "../db";
 import { NotFound } from "../errors";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
-import { NotFound as PlatformNotFound, ScraperError, type ScraperClient } from "../platform";
+import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
 import { mirrorDeliveries } from "./delivery-mirror";
 import { kindForEvent } from "../platform/events";
 import { addFeed, emptyFeed, feedQueue, type Candidate, type FeedResult } from "./feed";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 
 // Replay reads a webhook's whole delivery log (every page of 100), takes each job whose attempts
 // include no 2xx (no http_status counts as a failure) into a Set, and feeds the ones without an
@@ -40,7 +40,7 @@ async function replay(ctx: RunContext, params: ReplayParams): Promise<Json> {
     select: { id: true, platformId: true, eventType: true },
     orderBy: { createdAt: "asc" },
   });
-  const client = getScraperClient();
+  const client = getPlatformClient();
   const results: Json[] = [];
   const failures: string[] = [];
   let total = emptyFeed();
@@ -57,7 +57,7 @@ async function replay(ctx: RunContext, params: ReplayParams): Promise<Json> {
       total = addFeed(total, r.fed);
       results.push(r.report);
     } catch (err) {
-      if (!(err instanceof ScraperError)) throw err;
+      if (!(err instanceof PlatformError)) throw err;
       const message = err instanceof PlatformNotFound ? NO_DELIVERY_LOG : `reading the delivery log failed: ${err.message}`;
       failures.push(`${sub.eventType} (${sub.id}): ${message}`);
       results.push({ subscriptionId: sub.id, webhookId: sub.platformId, eventType: sub.eventType, error: message });
@@ -68,7 +68,7 @@ async function replay(ctx: RunContext, params: ReplayParams): Promise<Json> {
 }
 
 async function replayOne(
-  client: ScraperClient,
+  client: PlatformClient,
   sub: Sub & { platformId: string },
   params: ReplayParams,
   ctx: RunContext,

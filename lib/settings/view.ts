@@ -1,7 +1,7 @@
 import "server-only";
 import { describeConfig, getConfig, mask, type TallyConfig } from "../config";
 import { db } from "../db";
-import { AppError } from "../errors";
+import { TallyError } from "../errors";
 import type { SimulatorKnobs } from "../demo/knobs-contracts";
 import { readSimulatorKnobs } from "../demo/knobs";
 
@@ -50,7 +50,7 @@ async function knobsOrReason(config: TallyConfig): Promise<{ knobs: SimulatorKno
   try {
     return { knobs: await readSimulatorKnobs(config), knobsError: null };
   } catch (err) {
-    if (err instanceof AppError) return { knobs: null, knobsError: err.message };
+    if (err instanceof TallyError) return { knobs: null, knobsError: err.message };
     throw err;
   }
 }

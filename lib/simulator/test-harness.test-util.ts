@@ -1,6 +1,6 @@
 // Test-only helpers: a simulator on a free port, a client bound to it, and a tiny webhook receiver.
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { createScraperClient } from "@/lib/platform/client";
+import { createPlatformClient } from "@/lib/platform/client";
 import type { ClientOptions } from "@/lib/platform/request";
 import type { SimConfigPatch, SimMode } from "./config";
 import { createSimulator } from "./server";
@@ -24,7 +24,7 @@ export async function startSim(opts: { mode?: SimMode; seed?: number; config?: S
   });
   const running = await sim.listen(0);
   const client = (extra: Partial<ClientOptions> = {}) =>
-    createScraperClient({ baseUrl: running.url, apiKey: API_KEY, requestsPerSecond: 1000, burst: 1000, retryBaseMs: 5, ...extra });
+    createPlatformClient({ baseUrl: running.url, apiKey: API_KEY, requestsPerSecond: 1000, burst: 1000, retryBaseMs: 5, ...extra });
   const control = async (path: string, body?: unknown) => {
     const res = await fetch(running.url + path, {
       method: body === undefined && path !== "/_sim/reset" ? "GET" : "POST",

@@ -5,12 +5,12 @@ import { db } from "../db";
 import { Conflict, UpstreamFailure } from "../errors";
 import { log } from "../log";
 import { finishRun, startRun, waitForRun } from "../operations";
-import { NotFound as PlatformNotFound, ScraperError, type ScraperClient, type Webhook } from "../platform";
+import { PlatformNotFound, PlatformError, type PlatformClient, type Webhook } from "../platform";
 import { invalidateSecretCache } from "../webhooks/secrets";
 import { redact } from "./secrets";
 import { receiverUrl } from "./urls";
 import { EVENT_TYPES } from "../platform/events";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 
 // One action registers the three subscriptions at Tally's receiver. Tally picks each subscription's
 // key first (it is part of the receiver URL), then creates the webhook, then stores the secret the
@@ -35,17 +35,17 @@ export async function registerSubscriptions(actor: string): Promise<RegisterResu
     return { runId: run.id, registered: list(s.registered), repaired: list(s.repaired), unchanged: list(s.unchanged) };
   }
   try {
-    const result = await register(getScraperClient(), config.publicUrl);
+    const result = await register(getPlatformClient(), config.publicUrl);
     await finishRun(started.runId, { state: "succeeded", summary: result });
     return { runId: started.runId, ...result };
   } catch (err) {
-    const message = err instanceof ScraperError ? platformMessage(err) : err instanceof Error ? err.message : String(err);
+    const message = err instanceof PlatformError ? platformMessage(err) : err instanceof Error ? err.message : String(err);
     await finishRun(started.runId, { state: "failed", error: message });
-    throw err instanceof ScraperError ? new UpstreamFailure(message) : err;
+    throw err instanceof PlatformError ? new UpstreamFailure(message) : err;
   }
 }
 
-async function register(client: ScraperClient, publicUrl: string) {
+async function register(client: PlatformClient, publicUrl: string) {
   const hooks = new Map<string, Webhook>((await client.listWebhooks()).map((h) => [h.id, h]));
   const locals = await db().subscription.findMany({ orderBy: { createdAt: "asc" } });
   const registered: string[] = [];
@@ -90,7 +90,7 @@ async function register(client: ScraperClient, publicUrl: string) {
   return { registered, repaired, unchanged };
 }
 
-function platformMessage(err: ScraperError): string {
+function platformMessage(err: PlatformError): string {
   if (err instanceof PlatformNotFound) return "The platform has no webhook API here (404: the docs mark it 'coming soon'); use polling mode";
   return `The platform refused the registration: ${err.message}`;
 }

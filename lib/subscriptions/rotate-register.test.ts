@@ -8,7 +8,7 @@ import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { rotateAction } from "@/lib/subscriptions/actions";
 import { createTestDb, type TestDb } from "@/test/db";
 import { checkSubscriptionDrift } from "../safety-nets/drift";
-import { flushApiCalls, getScraperClient, resetScraperClients } from "../platform/shared-client";
+import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
 import { registerSubscriptions } from "./register";
 
 const PUBLIC = "http://tally.test:3000";
@@ -17,7 +17,7 @@ let t: TestDb;
 
 beforeAll(async () => {
   sim = await startSim();
-  resetScraperClients();
+  resetPlatformClients();
   t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_PUBLIC_URL: PUBLIC, TALLY_API_RPS: "1000" });
 });
 afterAll(async () => {
@@ -37,10 +37,10 @@ describe("registration and drift", () => {
       expect(s.platformId).toBeTruthy();
       expect(s.secret).toMatch(/^whsec_/);
     }
-    expect(await checkSubscriptionDrift(getScraperClient())).toEqual({ checked: 3, ok: 3, drift: [] });
+    expect(await checkSubscriptionDrift(getPlatformClient())).toEqual({ checked: 3, ok: 3, drift: [] });
 
     const [a, b, c] = subs;
-    const client = getScraperClient();
+    const client = getPlatformClient();
     await client.updateWebhook(String(a.platformId), { is_active: false });
     await client.updateWebhook(String(b.platformId), { url: "https://elsewhere.example/hook" });
     await client.deleteWebhook(String(c.platformId));

@@ -3,9 +3,9 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { Conflict, NotFound, UpstreamFailure } from "../errors";
 import { finishRun, runInBackground, RunFailed, startRun, waitForRun, type Json, type RunView } from "../operations";
-import { NotFound as PlatformNotFound, ScraperError } from "../platform";
+import { PlatformNotFound, PlatformError } from "../platform";
 import { redact, storeNewSecret, type SecretSource } from "./secrets";
-import { getScraperClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform/shared-client";
 import { startReplay } from "../safety-nets/replay";
 
 // Rotation that heals itself: rotate on the platform, store the new secret where the receiver reads
@@ -38,7 +38,7 @@ export async function rotateSubscriptionSecret(subscriptionId: string, actor: st
   let secret: string;
   const rotationStart = new Date();
   try {
-    secret = (await getScraperClient().rotateWebhookSecret(sub.platformId)).secret;
+    secret = (await getPlatformClient().rotateWebhookSecret(sub.platformId)).secret;
   } catch (err) {
     const message = platformMessage(err, sub.platformId);
     await finishRun(runId, { state: "failed", error: message });
@@ -124,6 +124,6 @@ async function settleThenReplay(
 
 function platformMessage(err: unknown, webhookId: string): string {
   if (err instanceof PlatformNotFound) return `The platform has no webhook ${webhookId} (404); register the subscriptions again`;
-  if (err instanceof ScraperError) return `The platform did not rotate the secret: ${err.message}`;
+  if (err instanceof PlatformError) return `The platform did not rotate the secret: ${err.message}`;
   return `Rotating the secret failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -1,6 +1,8 @@
 import "server-only";
 import Database from "better-sqlite3";
 import { getConfig } from "../config";
+import { processJobItem } from "../jobs/process-job";
+import type { EventType } from "../platform/events";
 
 // The receiver's own SQLite connection with prepared statements: one small synchronous transaction
 // per delivery (receipt + queue item + log row) instead of several round trips through the ORM.
@@ -30,7 +32,7 @@ export type LogRow = {
 
 export type Accept = {
   jobId: string;
-  eventType: string;
+  eventType: EventType;
   deliveryId: string | null;
   subscriptionId: string | null;
   maxAttempts: number;
@@ -51,7 +53,7 @@ function open(url: string) {
   );
   const insertQueueItem = conn.prepare(
     `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
-     VALUES ('process_job',?,?,?,'ready',0,?,?,?,?) ON CONFLICT ("dedupeKey") DO NOTHING`,
+     VALUES (?,?,?,?,'ready',0,?,?,?,?) ON CONFLICT ("dedupeKey") DO NOTHING`,
   );
   const insertLog = conn.prepare(
     `INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
@@ -68,8 +70,8 @@ function open(url: string) {
     const now = sqliteDate(new Date());
     const fresh = insertReceipt.run(a.jobId, a.eventType, a.deliveryId, a.subscriptionId, now).changes === 1;
     if (fresh) {
-      const payload = JSON.stringify({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" });
-      insertQueueItem.run(payload, a.jobId, `job:${a.jobId}`, a.maxAttempts, now, now, now);
+      const item = processJobItem({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" });
+      insertQueueItem.run(item.kind, JSON.stringify(item.payload), item.jobId, item.dedupeKey, a.maxAttempts, now, now, now);
     }
     log({ ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
     return fresh ? "accepted" : "duplicate";

@@ -1,11 +1,14 @@
 import "server-only";
+import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
+import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
 import { createRegistry, defineKind } from "../queue";
-import { createJobHandler, processJobPayload, type JobHandlerOptions } from "../jobs/handle-job";
+
+// Every queue item kind the worker runs: each kind's item (name and payload schema, defined once
+// beside its producer) paired with its handler.
 
 /** Fetch a job's state from the platform and settle it (stored / resubmitted / dead-lettered / cancelled). */
 export function processJobKind(opts: JobHandlerOptions = {}) {
-  return defineKind({ name: "process_job", schema: processJobPayload, handle: createJobHandler(opts) });
+  return defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: createJobHandler(opts) });
 }
 
-/** Every queue item kind the worker runs. Later features (replay, reconcile) register theirs here. */
-export const pipelineRegistry = createRegistry([processJobKind()]);
+export const workerRegistry = createRegistry([processJobKind()]);

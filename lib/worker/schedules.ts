@@ -1,7 +1,6 @@
 import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { log } from "../log";
-import { onServerStart } from "../runtime/boot";
 import { clearExpiredPreviousSecrets } from "../subscriptions/secrets";
 import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
 import { startReconcile } from "../safety-nets/reconcile";
@@ -83,7 +82,3 @@ export function startSchedules(config: TallyConfig): Schedules {
   log.info("safety-net schedules started", { reconcileEveryMinutes: minutes, delivery: config.TALLY_DELIVERY_MODE });
   return schedules;
 }
-
-onServerStart((config) => {
-  startSchedules(config);
-});

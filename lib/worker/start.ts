@@ -1,9 +1,8 @@
 import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { log } from "../log";
-import { onServerStart } from "../runtime/boot";
 import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
-import { pipelineRegistry } from "./registry";
+import { workerRegistry } from "./registry";
 import { createWorker, type Worker } from "./worker";
 
 // The in-server worker (TALLY_WORKER=on). `npm run worker` runs the same worker alone, for scaling out;
@@ -16,7 +15,7 @@ const IN_SERVER_GRACE_MS = 10_000;
 
 export function workerFor(config: TallyConfig): Worker {
   return createWorker({
-    registry: pipelineRegistry,
+    registry: workerRegistry,
     concurrency: config.TALLY_WORKER_CONCURRENCY,
     leaseMs: config.TALLY_LEASE_SECONDS * 1000,
     timeoutMs: config.TALLY_ITEM_TIMEOUT_SECONDS * 1000,
@@ -43,8 +42,3 @@ export function startServerWorker(config: TallyConfig): Worker {
   }
   return worker;
 }
-
-// Imported by lib/runtime/server-features.ts, which boot() loads before running the hooks.
-onServerStart((config) => {
-  if (config.TALLY_WORKER === "on") startServerWorker(config);
-});

@@ -5,7 +5,8 @@ import { login } from "@/lib/auth/login";
 import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/session";
 import { BadRequest } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
-import { errorResponse, sameOrigin } from "@/lib/http/operator-route";
+import { errorResponse } from "@/lib/http/errors";
+import { sameOrigin } from "@/lib/http/operator-route";
 
 const body = z.object({ password: z.string().min(1, { error: "Enter the password" }).max(1024) });
 

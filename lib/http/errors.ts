@@ -1,0 +1,44 @@
+import "server-only";
+import { NextResponse } from "next/server";
+import { TallyError, type ErrorCode } from "../errors";
+import { log } from "../log";
+import { asPlatformError } from "../platform/error-fields";
+import { fromPlatformError } from "../platform/to-tally-error";
+
+// The one map from lib/'s error codes to HTTP statuses, used by every operator route.
+
+const STATUS: Record<ErrorCode, number> = {
+  bad_request: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  not_found: 404,
+  conflict: 409,
+  too_many_requests: 429,
+  upstream_error: 502,
+  // the platform refused the caller's input: still the caller's to fix
+  platform_rejected: 422,
+  platform_payment_required: 402,
+  platform_conflict: 409,
+  platform_not_found: 404,
+  // Tally's own API key: a gateway problem, never the caller's 401
+  platform_auth_failed: 502,
+  platform_timeout: 504,
+};
+
+export const statusOf = (code: ErrorCode): number => STATUS[code];
+
+/** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
+export function errorResponse(err: unknown): Response {
+  const platform = asPlatformError(err);
+  if (platform) return errorResponse(fromPlatformError(platform));
+  if (err instanceof TallyError) {
+    const headers: Record<string, string> = {};
+    if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);
+    return NextResponse.json(
+      { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
+      { status: STATUS[err.code], headers },
+    );
+  }
+  log.error("unhandled error in operator route", { error: String(err) });
+  return NextResponse.json({ error: "internal_error", message: "Something failed on our side" }, { status: 500 });
+}
