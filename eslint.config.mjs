@@ -21,6 +21,11 @@ const config = [
     files: ["lib/config.ts", "instrumentation.ts", "prisma.config.ts", "scripts/**", "test/**", "e2e/**", "bench/**", "playwright.config.ts", "server.ts", "**/*.test.ts"],
     rules: { "no-restricted-properties": "off" },
   },
+  {
+    // Configuration files Node loads as CommonJS, as they are.
+    files: ["**/*.cjs", "next.config.js"],
+    rules: { "@typescript-eslint/no-require-imports": "off" },
+  },
 ];
 
 export default config;

@@ -1,5 +1,4 @@
 // Next.js configuration. Plain JavaScript with a JSDoc type, so Node loads it without a TypeScript step.
-// eslint-disable-next-line @typescript-eslint/no-require-imports -- CommonJS: Node loads this file as it is
 const securityHeaders = require("./lib/http/security-headers.json");
 
 /** @type {import("next").NextConfig} */

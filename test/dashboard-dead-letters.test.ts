@@ -45,7 +45,7 @@ describe("discard", () => {
     await seed([{ errorCode: "A" }, { errorCode: "A" }, { errorCode: "B" }, { errorCode: "A", state: "retried" }]);
     const err = await discardDeadLetters({ filter: { errorCode: "A" }, expectedCount: 3, reason: "stale count" }, "op").catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TallyError);
-    expect(err).toMatchObject({ status: 409, details: { currentCount: 2 } });
+    expect(err).toMatchObject({ code: "conflict", details: { currentCount: 2 } });
     expect(Object.values(await states()).filter((s) => s === "discarded")).toHaveLength(0);
     const refused = await db().auditLog.findFirstOrThrow({ where: { action: "dead_letters.discard" } });
     expect(refused.ok).toBe(false);

@@ -108,7 +108,7 @@ describe("inbound log", () => {
   it("refuses a forged cursor with a reason", async () => {
     const err = await listInbound(q({ cursor: "not-a-cursor" }), NOW).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TallyError);
-    expect(err).toMatchObject({ status: 400, message: expect.stringContaining("cursor") });
+    expect(err).toMatchObject({ code: "bad_request", message: expect.stringContaining("cursor") });
   });
 
   it("rejects status filters that are not a class, a code or none", () => {

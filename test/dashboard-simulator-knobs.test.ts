@@ -51,13 +51,13 @@ describe("simulator knobs", () => {
   it("is not found in live mode, and nothing is sent", async () => {
     const live: TallyConfig = { ...t.config, mode: "live", apiBaseUrl: sim.url };
     const before = simulator.getConfig();
-    await expect(readSimulatorKnobs(live)).rejects.toMatchObject({ status: 404, message: expect.stringMatching(/demo mode/) });
-    await expect(saveSimulatorKnobs({ webhookDropRate: 1 }, "operator", live)).rejects.toMatchObject({ status: 404 });
+    await expect(readSimulatorKnobs(live)).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/demo mode/) });
+    await expect(saveSimulatorKnobs({ webhookDropRate: 1 }, "operator", live)).rejects.toMatchObject({ code: "not_found" });
     expect(simulator.getConfig()).toEqual(before);
   });
 
   it("reports an unreachable simulator in words", async () => {
     const gone: TallyConfig = { ...t.config, apiBaseUrl: "http://127.0.0.1:9" };
-    await expect(readSimulatorKnobs(gone)).rejects.toMatchObject({ status: 502, message: expect.stringMatching(/could not be reached/) });
+    await expect(readSimulatorKnobs(gone)).rejects.toMatchObject({ code: "upstream_error", message: expect.stringMatching(/could not be reached/) });
   });
 });

@@ -10,10 +10,8 @@ export const runStateSchema = z.enum(["running", "succeeded", "failed"]);
 export type RunState = z.infer<typeof runStateSchema>;
 
 const json = z.json();
-/** Runs keep params, progress and summary as JSON objects (unreadable text is shown as none). */
-export const jsonObjectSchema = z.record(z.string(), z.json());
-export type JsonObject = z.infer<typeof jsonObjectSchema>;
-const jsonObject = jsonObjectSchema;
+/** A run's params, progress and summary: JSON as written, or the raw text when it is unreadable. */
+export type JsonValue = z.infer<typeof json>;
 
 export const runSchema = z.object({
   id: z.string(),
@@ -47,9 +45,9 @@ export const historyRowSchema = z.object({
   heartbeatAt: z.string(),
   finishedAt: z.string().nullable(),
   durationMs: z.number().int().nullable(),
-  params: jsonObject.nullable(),
-  progress: jsonObject.nullable(),
-  summary: jsonObject.nullable(),
+  params: json.nullable(),
+  progress: json.nullable(),
+  summary: json.nullable(),
   error: z.string().nullable(),
 });
 export type HistoryRow = z.infer<typeof historyRowSchema>;

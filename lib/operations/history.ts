@@ -3,13 +3,26 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { listAuditPage } from "./audit-list";
-import type { HistoryPage, HistoryQuery } from "./contracts";
+import type { HistoryPage, HistoryQuery, JsonValue } from "./contracts";
 import { decodeCursor, pageOf } from "../keyset";
 import { toView } from "./view";
 
 // The history of operation runs (reconcile, replay, rotate, poll, register) for the Operations page and
 // GET /api/operations{,/history},
 // newest first, keyset-paged on (startedAt, id) through the startedAt and (kind, startedAt) indexes.
+
+const jsonValue = z.json();
+
+/** For the operator's eyes: whatever a run wrote, as JSON, or as its raw text when unreadable. */
+function shown(text: string | null): JsonValue | null {
+  if (text === null) return null;
+  try {
+    const parsed = jsonValue.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : text;
+  } catch {
+    return text;
+  }
+}
 
 export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
   const cursor = decodeCursor(q.cursor, z.string());
@@ -27,6 +40,9 @@ export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
   return {
     items: page.items.map((r) => ({
       ...toView(r),
+      params: shown(r.params),
+      progress: shown(r.progress),
+      summary: shown(r.summary),
       durationMs: r.finishedAt ? r.finishedAt.getTime() - r.startedAt.getTime() : null,
     })),
     nextCursor: page.nextCursor,

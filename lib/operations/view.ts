@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { jsonObjectSchema, type JsonObject } from "./contracts";
+import type { Json } from "./runs";
 
 // What the API, the CLI and the dashboard see of a run: JSON columns parsed back into objects.
 
@@ -8,9 +8,9 @@ export type RunView = {
   id: string;
   kind: string;
   state: "running" | "succeeded" | "failed";
-  params: JsonObject | null;
-  progress: JsonObject | null;
-  summary: JsonObject | null;
+  params: Json | null;
+  progress: Json | null;
+  summary: Json | null;
   error: string | null;
   startedBy: string;
   startedAt: string;
@@ -20,11 +20,11 @@ export type RunView = {
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["operationRun"]["findUnique"]>>>;
 
-function parseJson(text: string | null): JsonObject | null {
+function parseJson(text: string | null): Json | null {
   if (!text) return null;
   try {
-    const parsed = jsonObjectSchema.safeParse(JSON.parse(text));
-    return parsed.success ? parsed.data : null;
+    const value: unknown = JSON.parse(text);
+    return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : null;
   } catch {
     return null;
   }
