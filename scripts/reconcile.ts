@@ -1,6 +1,6 @@
 // npm run reconcile -- [--since ISO] [--older-than SECONDS]
 // Lists the platform's jobs and enqueues every settled one whose outcome is missing here.
-import { reconcileAction } from "@/lib/operations/actions";
+import { reconcileAction } from "@/lib/safety-nets/actions";
 import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
 import { reconcileBodySchema } from "@/lib/operations/contracts";
 

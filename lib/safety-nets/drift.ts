@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
-import { receiverUrl } from "../subscriptions/urls";
+import { receiverUrl } from "../webhooks/urls";
 import { EVENT_TYPES } from "../platform/events";
 
 // A deactivated or re-pointed webhook stops deliveries without a single error on our side, so

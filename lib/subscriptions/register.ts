@@ -8,7 +8,7 @@ import { finishRun, startRun, waitForRun } from "../operations";
 import { PlatformNotFound, PlatformError, type PlatformClient, type Webhook } from "../platform";
 import { invalidateSecretCache } from "../webhooks/secrets";
 import { redact } from "./secrets";
-import { receiverUrl } from "./urls";
+import { receiverUrl } from "../webhooks/urls";
 import { EVENT_TYPES } from "../platform/events";
 import { getPlatformClient } from "../platform/shared-client";
 

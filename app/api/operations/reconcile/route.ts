@@ -1,7 +1,7 @@
 // POST /api/operations/reconcile — start (or join) a reconciliation; optional {olderThanSeconds, since}; 202 {runId}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { reconcileAction } from "@/lib/operations/actions";
+import { reconcileAction } from "@/lib/safety-nets/actions";
 import { reconcileBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";

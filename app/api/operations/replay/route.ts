@@ -1,7 +1,7 @@
 // POST /api/operations/replay — replay missed deliveries from the platform's log; optional {subscriptionId, since}; 202 {runId}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { replayAction } from "@/lib/operations/actions";
+import { replayAction } from "@/lib/safety-nets/actions";
 import { replayBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";

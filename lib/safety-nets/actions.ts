@@ -1,10 +1,10 @@
 import "server-only";
 import { NotFound } from "../errors";
-import { startReconcile } from "../safety-nets/reconcile";
-import { startReplay } from "../safety-nets/replay";
-import { audited } from "./audited";
-import type { ReconcileBody, ReplayBody } from "./contracts";
-import { getRun, type RunView } from "./view";
+import { startReconcile } from "./reconcile";
+import { startReplay } from "./replay";
+import { audited } from "../operations/audited";
+import type { ReconcileBody, ReplayBody } from "../operations/contracts";
+import { getRun, type RunView } from "../operations/view";
 
 // What the operations routes call: start (single-flight) and audit. Routes answer 202 with the run id.
 

@@ -1,11 +1,11 @@
 import "server-only";
-import { configOrExit, type TallyConfig } from "../config";
-import { dbReady } from "../db";
-import { startDemoMode } from "../demo/start";
-import { log, setLogLevel } from "../log";
-import { startSchedules } from "../worker/schedules";
-import { startServerWorker } from "../worker/start";
-import { startRetention } from "./retention";
+import { configOrExit, type TallyConfig } from "./config";
+import { dbReady } from "./db";
+import { startDemoMode } from "./demo/start";
+import { log, setLogLevel } from "./log";
+import { startSchedules } from "./worker/schedules";
+import { startServerWorker } from "./worker/start";
+import { startRetention } from "./runtime/retention";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),
 // open the database, then start this process's parts. Kept on globalThis so a second module load
