@@ -1,4 +1,4 @@
-// The whole suite, in order, stopping at the first failure: types, lint, migration drift, build,
+// The whole suite, in order, stopping at the first failure: types, lint, layering, migration drift, build,
 // unit and integration tests (vitest), then end-to-end tests (Playwright in Chromium).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
@@ -6,6 +6,7 @@ import { mkdirSync } from "node:fs";
 const steps = [
   ["types", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
+  ["layering", "npx", ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"]],
   [
     "migrations match the schema",
     "npx",

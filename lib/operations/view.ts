@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "../db";
+import { NotFound } from "../errors";
 import type { Json } from "./runs";
 
 // What the API, the CLI and the dashboard see of a run: JSON columns parsed back into objects.
@@ -51,4 +52,10 @@ export function toView(r: Row): RunView {
 export async function getRun(id: string): Promise<RunView | null> {
   const row = await db().operationRun.findUnique({ where: { id } });
   return row ? toView(row) : null;
+}
+
+export async function getRunOr404(runId: string): Promise<RunView> {
+  const run = await getRun(runId);
+  if (!run) throw new NotFound(`No operation run ${runId}`);
+  return run;
 }

@@ -1,12 +1,11 @@
 import "server-only";
-import { NotFound } from "../errors";
 import { startReconcile } from "./reconcile";
 import { startReplay } from "./replay";
 import { audited } from "../operations/audited";
 import type { ReconcileBody, ReplayBody } from "../operations/contracts";
-import { getRun, type RunView } from "../operations/view";
 
-// What the operations routes call: start (single-flight) and audit. Routes answer 202 with the run id.
+// What the operations routes and the dashboard's buttons call: start a safety net (single-flight) and
+// audit who asked. Routes answer 202 with the run id.
 
 export type Accepted = { runId: string; alreadyRunning: boolean };
 
@@ -32,8 +31,3 @@ export function replayAction(body: ReplayBody, actor: string): Promise<Accepted>
   );
 }
 
-export async function getRunOr404(runId: string): Promise<RunView> {
-  const run = await getRun(runId);
-  if (!run) throw new NotFound(`No operation run ${runId}`);
-  return run;
-}

@@ -1,23 +1,10 @@
 import "server-only";
 import type { SimConfig } from "./config";
-import { linksOf, pageContent, type PageContent } from "./content";
-import type { JobErrorDoc, SimJob } from "./jobs";
-import { createRng, hashSeed } from "./rng";
+import { linksOf, pageContent } from "./content";
+import type { ItemResult, JobErrorDoc, SimJob } from "./job-types";
 
-/** One page of a job's output: the single page of an extraction, a batch URL, or a crawled page. */
-export type ItemResult = {
-  url: string;
-  status: "completed" | "failed" | "cancelled";
-  errorCode: string | null;
-  errorMessage: string | null;
-  content: PageContent | null;
-  httpStatus: number | null;
-  durationMs: number;
-  inputIndex: number | null;
-  parentUrl: string | null;
-  depth: number;
-  links: string[];
-};
+export type { ItemResult };
+import { createRng, hashSeed } from "./rng";
 
 function item(
   job: SimJob,

@@ -1,51 +1,12 @@
 import "server-only";
-import type { z } from "zod";
-import type { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
-import type { extractRequestSchema, JobStatus } from "@/lib/platform/schemas";
+import type { JobStatus } from "@/lib/platform/schemas";
 import type { SimConfig } from "./config";
-import { buildItems, type ItemResult } from "./items";
+import { buildItems } from "./items";
+import type { JobBase, JobErrorDoc, JobKind, NewJob, SimJob, View } from "./job-types";
+
+export type { JobErrorDoc, JobKind, NewJob, SimJob, View };
 import type { Streams } from "./rng";
 import type { Scheduler } from "./scheduler";
-
-export type JobKind = "extract" | "batch" | "crawl";
-export type JobErrorDoc = { code: string; message: string; retryable: boolean; details: Record<string, string> };
-export type View = { status: JobStatus; completedAt: number | null };
-
-type Requests = {
-  extract: z.output<typeof extractRequestSchema>;
-  batch: z.output<typeof batchRequestSchema>;
-  crawl: z.output<typeof crawlRequestSchema>;
-};
-
-type JobBase = {
-  id: string;
-  seq: number;
-  createdAt: number;
-  /** What GET answers. */
-  status: JobStatus;
-  completedAt: number | null;
-  /** The truth once settled; differs from the visible state during an early-webhook window. */
-  final: View | null;
-  formats: string[];
-  error: JobErrorDoc | null;
-  items: ItemResult[];
-  /** Everything random about the job, drawn at submission so outcomes do not depend on timer order. */
-  plan: { durationMs: number; fail: boolean; retryable: boolean; early: boolean; error: JobErrorDoc | null };
-  /** Same kind and request body: how a resubmission is recognised. */
-  fingerprint: string;
-  resubmittedFrom?: string;
-  timers: NodeJS.Timeout[];
-};
-
-export type SimJob =
-  | (JobBase & { kind: "extract"; request: Requests["extract"] })
-  | (JobBase & { kind: "batch"; request: Requests["batch"]; urls: string[]; invalidUrls: string[] })
-  | (JobBase & { kind: "crawl"; request: Requests["crawl"] });
-
-export type NewJob =
-  | { kind: "extract"; request: Requests["extract"] }
-  | { kind: "batch"; request: Requests["batch"]; urls: string[]; invalidUrls: string[] }
-  | { kind: "crawl"; request: Requests["crawl"] };
 
 const RETRYABLE_CODES = ["RATE_LIMITED", "TIMEOUT", "UPSTREAM_UNAVAILABLE"];
 const PERMANENT_CODES = ["EXTRACTION_FAILED", "TARGET_NOT_FOUND", "BLOCKED_BY_TARGET"];

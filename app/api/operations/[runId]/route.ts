@@ -1,6 +1,6 @@
 // GET /api/operations/:runId — one run: {id, kind, state, progress, summary, …}
 import { operatorRoute } from "@/lib/http/operator-route";
-import { getRunOr404 } from "@/lib/safety-nets/actions";
+import { getRunOr404 } from "@/lib/operations/view";
 import { runParamsSchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";

@@ -1,0 +1,76 @@
+// The layering rules (.dependency-cruiser.cjs) hold for the tree, can fail, and lib/'s capability
+// folders import each other without loops.
+import { execFileSync, spawnSync } from "node:child_process";
+import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+
+const ROOT = process.cwd();
+const DEPCRUISE = path.join(ROOT, "node_modules/.bin/depcruise");
+
+describe("layering", () => {
+  const dir = mkdtempSync(path.join(tmpdir(), "tally-layering-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("refuses each kind of violation in a tree that has them", () => {
+    const files: Record<string, string> = {
+      "lib/a.ts": 'import "server-only";\nimport { b } from "./b";\nexport const a = () => b;\n',
+      "lib/b.ts": 'import { a } from "./a";\nexport const b = () => a;\n',
+      "lib/uses-page.ts": 'import { page } from "../app/page";\nexport const x = page;\n',
+      "app/page.tsx": "export const page = 1;\n",
+      "components/widget.tsx": '"use client";\nimport { a } from "../lib/a";\nexport const w = a;\n',
+      "components/typed.tsx": '"use client";\nimport type { a } from "../lib/a";\nexport type T = typeof a;\n',
+      "lib/simulator/index.ts": "export const sim = 1;\n",
+      "lib/worker/start.ts": 'import { sim } from "../simulator";\nexport const s = sim;\n',
+      "lib/demo/start.ts": 'import { sim } from "../simulator";\nexport const s = sim;\n',
+      "lib/platform/client.ts": 'import { s } from "../worker/start";\nexport const c = s;\n',
+    };
+    for (const [name, text] of Object.entries(files)) {
+      mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
+      writeFileSync(path.join(dir, name), text);
+    }
+    copyFileSync(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
+    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { jsx: "react-jsx", moduleResolution: "bundler", module: "esnext" } }));
+    const run = spawnSync(DEPCRUISE, ["app", "components", "lib", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: dir, encoding: "utf8" });
+    const out = run.stdout + run.stderr;
+    expect(run.status).not.toBe(0);
+    expect(out).toMatch(/no-circular: lib\/a\.ts/);
+    expect(out).toMatch(/lib-is-framework-free: lib\/uses-page\.ts → app\/page\.tsx/);
+    expect(out).toMatch(/client-imports-server-for-types-only: components\/widget\.tsx → lib\/a\.ts/);
+    expect(out).not.toMatch(/components\/typed\.tsx/);
+    expect(out).toMatch(/simulator-only-in-demo-start: lib\/worker\/start\.ts → lib\/simulator\/index\.ts/);
+    expect(out).not.toMatch(/simulator-only-in-demo-start: lib\/demo\/start\.ts/);
+    expect(out).toMatch(/platform-is-a-leaf: lib\/platform\/client\.ts → lib\/worker\/start\.ts/);
+  });
+
+  it("lib/'s folders import each other without loops", () => {
+    const json = execFileSync(DEPCRUISE, ["lib", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const graph = JSON.parse(json) as { modules: { source: string; dependencies: { resolved: string }[] }[] };
+    const folder = (p: string) => /^lib\/([^/]+)\//.exec(p)?.[1] ?? null;
+    const edges = new Map<string, Set<string>>();
+    for (const m of graph.modules) {
+      const from = folder(m.source);
+      if (!from || /\.test(-util)?\.ts$/.test(m.source)) continue;
+      for (const d of m.dependencies) {
+        const to = folder(d.resolved);
+        if (to && to !== from) edges.set(from, (edges.get(from) ?? new Set()).add(to));
+      }
+    }
+    // A folder that reaches itself through others is in a loop.
+    const reaches = (start: string) => {
+      const seen = new Set<string>();
+      const stack = [...(edges.get(start) ?? [])];
+      while (stack.length) {
+        const f = stack.pop() as string;
+        if (seen.has(f)) continue;
+        seen.add(f);
+        stack.push(...(edges.get(f) ?? []));
+      }
+      return seen;
+    };
+    const loops = [...edges.keys()].filter((f) => reaches(f).has(f));
+    expect(edges.size).toBeGreaterThan(10);
+    expect(loops).toEqual([]);
+  });
+});
