@@ -1,0 +1,41 @@
+// prisma/schema.prisma is the one source of truth for Tally's models. The PostgreSQL schema is made
+// from it: the same models, another datasource and client output. `npm run db:schema` writes it;
+// test/postgres-schema.test.ts fails when the committed file differs from what this would write.
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import path from "node:path";
+
+const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
+export const SQLITE_SCHEMA = path.join(root, "prisma", "schema.prisma");
+export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgres", "schema.prisma");
+
+const HEADER = `// GENERATED from prisma/schema.prisma by \`npm run db:schema\`: edit that file, not this one.
+// Tally's models for PostgreSQL (the scale-out store); migrations in prisma/postgres/migrations.
+`;
+
+const GENERATOR = `generator client {
+  provider   = "prisma-client"
+  output     = "../../generated/prisma-pg"
+  engineType = "client"
+}`;
+
+const DATASOURCE = `datasource db {
+  provider = "postgresql"
+  // The CLI needs a url here to stay offline; the real one comes from DATABASE_URL via prisma.config.ts.
+  url      = "postgresql://localhost:5432/tally"
+}`;
+
+/** The PostgreSQL schema text for a given SQLite schema text. */
+export function postgresSchemaFrom(sqlite) {
+  const body = sqlite
+    .replace(/^\/\/[^\n]*\n(\/\/[^\n]*\n)*\n?/, "")
+    .replace(/generator client \{[^}]*\}/, GENERATOR)
+    .replace(/datasource db \{[^}]*\}/, DATASOURCE);
+  if (!body.includes(GENERATOR) || !body.includes(DATASOURCE)) throw new Error("prisma/schema.prisma: generator or datasource block not found");
+  return HEADER + "\n" + body;
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  writeFileSync(POSTGRES_SCHEMA, postgresSchemaFrom(readFileSync(SQLITE_SCHEMA, "utf8")));
+  console.log(`wrote ${path.relative(root, POSTGRES_SCHEMA)}`);
+}
