@@ -72,10 +72,9 @@ async function main() {
     for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
     const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    void Promise.all([closed, runShutdownHooks()]).then(() => {
-      closeReceiverStore();
-      process.exit(0);
-    });
+    void Promise.all([closed, runShutdownHooks()])
+      .then(() => closeReceiverStore())
+      .finally(() => process.exit(0));
     setTimeout(() => {
       for (const socket of sockets) socket.destroy();
       process.exit(0);

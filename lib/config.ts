@@ -33,7 +33,9 @@ export const envSchema = z.object({
   ),
   DATABASE_URL: z
     .string()
-    .regex(/^file:.+/, { error: 'must be a SQLite URL such as "file:./data/tally.db"' })
+    .regex(/^(file:.+|postgres(ql)?:\/\/.+)/, {
+      error: 'must be a SQLite URL such as "file:./data/tally.db" or a PostgreSQL URL such as "postgresql://user@host:5432/tally"',
+    })
     .default("file:./data/tally.db"),
   GEONODE_SCRAPER_API_KEY: optionalString,
   SCRAPER_API_BASE_URL: optionalString.pipe(httpUrl.optional()),
@@ -213,4 +215,16 @@ export function describeConfig(config: TallyConfig): Array<{ name: string; value
 export function mask(secret: string | null | undefined): string {
   if (!secret) return "(not set)";
   return secret.length <= 8 ? "••••" : `••••${secret.slice(-4)}`;
+}
+
+export type Store = "sqlite" | "postgres";
+
+/** Which store a DATABASE_URL names: `postgresql://…` (or `postgres://…`) is PostgreSQL, `file:…` SQLite. */
+export function storeOf(url: string): Store {
+  return /^postgres(ql)?:\/\//.test(url) ? "postgres" : "sqlite";
+}
+
+/** A database URL fit for logs: a password in it is replaced by "***". */
+export function redactUrl(url: string): string {
+  return url.replace(/^(postgres(?:ql)?:\/\/[^:/@]+:)[^@]*@/, "$1***@");
 }

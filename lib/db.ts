@@ -1,11 +1,14 @@
 import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
+import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
-import { getConfig } from "./config";
+import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
+import { getConfig, storeOf, type Store } from "./config";
 
 // One Prisma client per database URL and process, kept on globalThis because Next loads modules
-// more than once. Secret columns are omitted unless a query asks for them.
+// more than once. DATABASE_URL picks the store: SQLite (file:) or PostgreSQL (postgresql://), through
+// the same models. Secret columns are omitted unless a query asks for them.
 
 const omit = { subscription: { secret: true, previousSecret: true } } as const;
 
@@ -29,7 +32,7 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
   }
 }
 
-function create(url: string) {
+function createSqlite(url: string) {
   const adapter = new ImmediateTransactions({ url, timeout: 5000 });
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.
@@ -46,7 +49,25 @@ function create(url: string) {
   return { client, ready };
 }
 
-export type Db = ReturnType<typeof create>["client"];
+const POOL_SIZE = 10;
+
+function createPostgres(url: string) {
+  const adapter = new PrismaPg({ connectionString: url, max: POOL_SIZE });
+  const pg = new PostgresPrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  // Both clients are generated from the same models (prisma/postgres/schema.prisma is made from
+  // prisma/schema.prisma, and a test keeps it so), so they have the same API; the rest of lib/ is
+  // written against one of them.
+  const client = pg as unknown as ReturnType<typeof createSqlite>["client"];
+  const ready = client.$queryRawUnsafe("SELECT 1").then(() => undefined);
+  ready.catch(() => undefined);
+  return { client, ready };
+}
+
+function create(url: string) {
+  return storeOf(url) === "postgres" ? createPostgres(url) : createSqlite(url);
+}
+
+export type Db = ReturnType<typeof createSqlite>["client"];
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
 const holder = globalThis as unknown as { __tallyDb?: Map<string, ReturnType<typeof create>> };
@@ -59,6 +80,11 @@ function entry(url = getConfig().DATABASE_URL) {
     holder.__tallyDb.set(url, e);
   }
   return e;
+}
+
+/** The configured store, for the few statements that differ between SQLite and PostgreSQL. */
+export function dialect(): Store {
+  return storeOf(getConfig().DATABASE_URL);
 }
 
 /** The process's Prisma client for the configured database. */

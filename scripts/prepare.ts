@@ -1,20 +1,22 @@
 // Prepares the database before the server starts: checks the configuration, creates the data
-// folder and applies migrations (`prisma migrate deploy`, offline).
+// folder for SQLite and applies the store's migrations (`prisma migrate deploy`, offline).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { configOrExit } from "../lib/config";
+import { configOrExit, redactUrl, storeOf } from "../lib/config";
 
 const config = configOrExit();
-const file = config.DATABASE_URL.replace(/^file:/, "");
-mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+if (storeOf(config.DATABASE_URL) === "sqlite") {
+  const file = config.DATABASE_URL.replace(/^file:/, "");
+  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+}
 const run = spawnSync("npx", ["prisma", "migrate", "deploy"], {
   stdio: ["ignore", "pipe", "pipe"],
   env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
   encoding: "utf8",
 });
 if (run.status !== 0) {
-  process.stderr.write(`Database migration failed for ${config.DATABASE_URL}:\n${run.stdout}\n${run.stderr}\n`);
+  process.stderr.write(`Database migration failed for ${redactUrl(config.DATABASE_URL)}:\n${run.stdout}\n${run.stderr}\n`);
   process.exit(1);
 }
-process.stdout.write(`Database ready: ${config.DATABASE_URL}\n`);
+process.stdout.write(`Database ready: ${redactUrl(config.DATABASE_URL)}\n`);

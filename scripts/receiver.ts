@@ -11,10 +11,7 @@ server.listen(port, "0.0.0.0", () => console.log(`Tally receiver on http://0.0.0
 
 function stop() {
   // Finish the requests in flight (their transactions commit before they answer), then close.
-  server.close(() => {
-    closeReceiverStore();
-    process.exit(0);
-  });
+  server.close(() => void closeReceiverStore().finally(() => process.exit(0)));
   setTimeout(() => process.exit(0), 10_000).unref();
 }
 process.on("SIGTERM", stop);

@@ -36,14 +36,14 @@ describe("configuration", () => {
   it("names every bad variable and why, without echoing secrets", () => {
     const p = problems({
       PORT: "eighty",
-      DATABASE_URL: "postgres://x",
+      DATABASE_URL: "mysql://x",
       TALLY_DELIVERY_MODE: "carrier-pigeon",
       TALLY_API_TOKEN: "short-secret",
       TALLY_PUBLIC_URL: "not a url",
     });
     const text = p.join("\n");
     expect(text).toMatch(/PORT: must be a number/);
-    expect(text).toMatch(/DATABASE_URL: must be a SQLite URL/);
+    expect(text).toMatch(/DATABASE_URL: must be a SQLite URL .* or a PostgreSQL URL/);
     expect(text).toMatch(/TALLY_DELIVERY_MODE: must be "webhooks", "polling" or "both"/);
     expect(text).toMatch(/TALLY_API_TOKEN: must be at least 16 characters \(got a hidden value\)/);
     expect(text).toMatch(/TALLY_PUBLIC_URL: must be an http\(s\) URL/);

@@ -1,13 +1,14 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
-import { db } from "../db";
+import { db, dialect } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
 // the row it updates, so two workers (threads or processes) can never both take an item: on SQLite
-// the statement runs under the single write lock; on PostgreSQL the re-check after a row lock does
-// the same job (add FOR UPDATE SKIP LOCKED there for throughput). Each claim gets its own lease
+// the statement runs under the single write lock; on PostgreSQL the candidates are locked with
+// FOR UPDATE SKIP LOCKED, so concurrent workers take different items instead of queueing behind
+// each other, and the re-check after the lock keeps it safe either way. Each claim gets its own lease
 // owner token, and every later update is a compare-and-set on it: a worker whose lease expired and
 // was re-claimed by another cannot ack, retry or dead-letter the other worker's item.
 //
@@ -25,10 +26,11 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   const now = opts.now ?? new Date();
   const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
   const expires = new Date(now.getTime() + opts.leaseMs);
+  const skipLocked = dialect() === "postgres" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
   const rows = await tx.$queryRaw`
     UPDATE "QueueItem"
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-     WHERE "id" IN (SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit})
+     WHERE "id" IN (SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit} ${skipLocked})
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
   return claimedRowSchema.array().parse(rows).sort((a, b) => a.id - b.id);

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
-import { db } from "../db";
+import { db, dialect } from "../db";
 import { log } from "../log";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
@@ -42,6 +42,8 @@ export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };
 /** Deletes what is past its retention; the rows deleted per log. */
 export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 20 }: PruneOptions = {}): Promise<Record<string, number>> {
   const config = getConfig();
+  // Every table has a physical row address: SQLite's rowid, PostgreSQL's ctid.
+  const rowRef = Prisma.raw(dialect() === "postgres" ? "ctid" : "rowid");
   const deleted: Record<string, number> = {};
   for (const t of TARGETS) {
     const cutoff = new Date(now.getTime() - t.days(config) * DAY);
@@ -50,8 +52,8 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
     let total = 0;
     for (;;) {
       const n = await db().$executeRaw`
-        DELETE FROM ${table} WHERE rowid IN (
-          SELECT rowid FROM ${table} WHERE ${column} < ${cutoff} ${t.also?.(cutoff) ?? Prisma.empty} ORDER BY ${column} LIMIT ${batch})`;
+        DELETE FROM ${table} WHERE ${rowRef} IN (
+          SELECT ${rowRef} FROM ${table} WHERE ${column} < ${cutoff} ${t.also?.(cutoff) ?? Prisma.empty} ORDER BY ${column} LIMIT ${batch})`;
       total += n;
       if (n < batch) break;
       await new Promise((r) => setTimeout(r, pauseMs));

@@ -41,13 +41,13 @@ export async function receive(d: Delivery): Promise<Answer> {
 
   let groups: CandidateGroup[];
   if (d.subscriptionKey !== null) {
-    const g = candidatesForKey(d.subscriptionKey);
+    const g = await candidatesForKey(d.subscriptionKey);
     if (g === "unknown") {
       return finish({ status: 404, body: { error: "unknown_subscription" } }, { ...headerMeta(), subscriptionId: null }, "unknown subscription key");
     }
     groups = [g];
   } else {
-    groups = candidatesForAny();
+    groups = await candidatesForAny();
   }
 
   const now = Math.floor(Date.now() / 1000);

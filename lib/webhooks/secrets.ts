@@ -12,10 +12,10 @@ export type CandidateGroup = { scheme: SignatureScheme; candidates: Candidate[] 
 const TTL_MS = 1000;
 const holder = globalThis as unknown as { __tallySecretCache?: { at: number; rows: SecretRow[] } };
 
-function rows(now: number): SecretRow[] {
+async function rows(now: number): Promise<SecretRow[]> {
   const c = holder.__tallySecretCache;
   if (c && now - c.at < TTL_MS) return c.rows;
-  const fresh = receiverStore().secrets();
+  const fresh = await receiverStore().secrets();
   holder.__tallySecretCache = { at: now, rows: fresh };
   return fresh;
 }
@@ -44,8 +44,8 @@ function secretsOf(row: SecretRow, now: number): string[] {
 }
 
 /** Candidates for POST /webhooks/geonode/{key}: that subscription's current and unexpired previous secret. */
-export function candidatesForKey(key: string, now = Date.now()): CandidateGroup | "unknown" {
-  const row = rows(now).find((r) => r.id === key);
+export async function candidatesForKey(key: string, now = Date.now()): Promise<CandidateGroup | "unknown"> {
+  const row = (await rows(now)).find((r) => r.id === key);
   if (!row) return "unknown";
   return {
     scheme: schemeFor(row.scheme),
@@ -54,7 +54,7 @@ export function candidatesForKey(key: string, now = Date.now()): CandidateGroup 
 }
 
 /** Candidates for POST /webhooks/geonode: every active subscription's secrets plus GEONODE_WEBHOOK_SECRET. */
-export function candidatesForAny(now = Date.now()): CandidateGroup[] {
+export async function candidatesForAny(now = Date.now()): Promise<CandidateGroup[]> {
   const config = getConfig();
   const groups = new Map<string, CandidateGroup>();
   const group = (scheme: string) => {
@@ -63,7 +63,7 @@ export function candidatesForAny(now = Date.now()): CandidateGroup[] {
     if (!g) groups.set(key, (g = { scheme: schemeFor(key, config), candidates: [] }));
     return g;
   };
-  for (const row of rows(now)) {
+  for (const row of await rows(now)) {
     if (!row.isActive) continue;
     for (const secret of secretsOf(row, now)) {
       group(row.scheme).candidates.push({ subscriptionId: row.id, eventType: row.eventType, secret });

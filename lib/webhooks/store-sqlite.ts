@@ -1,49 +1,19 @@
 import "server-only";
 import Database from "better-sqlite3";
-import { getConfig } from "../config";
 import { processJobItem } from "../jobs/process-job";
-import type { EventType } from "../platform/events";
+import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's own SQLite connection with prepared statements: one small synchronous transaction
 // per delivery (receipt + queue item + log row) instead of several round trips through the ORM.
 // busy_timeout is 0 on purpose: a synchronous wait would block the event loop, and with it any
 // interactive transaction of the app's other connection that holds the lock. Busy → retry async.
 
-export type SecretRow = {
-  id: string;
-  eventType: string;
-  isActive: number;
-  scheme: string;
-  secret: string | null;
-  previousSecret: string | null;
-  previousSecretExpiresAt: string | null;
-};
-
-export type LogRow = {
-  subscriptionId: string | null;
-  deliveryId: string | null;
-  eventType: string | null;
-  jobId: string | null;
-  status: number;
-  reason: string | null;
-  latencyMs: number;
-  bodyBytes: number;
-};
-
-export type Accept = {
-  jobId: string;
-  eventType: EventType;
-  deliveryId: string | null;
-  subscriptionId: string | null;
-  maxAttempts: number;
-};
-
 /** Prisma's SQLite text format for DateTime, so raw rows compare and read like ORM rows. */
 export function sqliteDate(d: Date): string {
   return d.toISOString().replace("Z", "+00:00");
 }
 
-function open(url: string) {
+export function openSqliteStore(url: string): ReceiverStore {
   const conn = new Database(url.replace(/^file:/, ""), { timeout: 0 });
   conn.pragma("journal_mode = WAL");
   conn.pragma("synchronous = NORMAL");
@@ -82,8 +52,10 @@ function open(url: string) {
     /** Resolves only after the receipt, queue item and log row are committed. */
     accept: (a: Accept, logRow: Omit<LogRow, "status" | "reason">) => commit(() => accept(a, logRow)),
     log: (row: LogRow) => commit(() => log(row, sqliteDate(new Date()))),
-    secrets: () => selectSecrets.all() as SecretRow[],
-    close: () => conn.close(),
+    secrets: async () => selectSecrets.all() as SecretRow[],
+    close: async () => {
+      conn.close();
+    },
   };
 }
 
@@ -137,23 +109,6 @@ function groupCommit(conn: Database.Database) {
         setImmediate(flush);
       }
     });
-}
-
-type Store = ReturnType<typeof open>;
-const holder = globalThis as unknown as { __tallyReceiverStore?: { url: string; store: Store } };
-
-export function receiverStore(): Store {
-  const url = getConfig().DATABASE_URL;
-  if (holder.__tallyReceiverStore?.url !== url) {
-    holder.__tallyReceiverStore?.store.close();
-    holder.__tallyReceiverStore = { url, store: open(url) };
-  }
-  return holder.__tallyReceiverStore.store;
-}
-
-export function closeReceiverStore(): void {
-  holder.__tallyReceiverStore?.store.close();
-  holder.__tallyReceiverStore = undefined;
 }
 
 const BUSY = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]);
