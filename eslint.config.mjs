@@ -18,7 +18,7 @@ const config = [
   },
   {
     // The config module, start-up files, scripts and tests may read or pass the environment.
-    files: ["lib/config.ts", "instrumentation.ts", "prisma.config.ts", "scripts/**", "test/**", "e2e/**", "bench/**", "playwright.config.ts", "server.ts", "**/*.test.ts"],
+    files: ["lib/config.ts", "instrumentation.ts", "prisma.config.ts", "vitest.postgres.config.mts", "scripts/**", "test/**", "e2e/**", "bench/**", "playwright.config.ts", "server.ts", "**/*.test.ts"],
     rules: { "no-restricted-properties": "off" },
   },
   {

@@ -1,4 +1,5 @@
-// Each test file gets its own SQLite database in a temp folder, with the migrations applied.
+// Each test file gets its own database with the migrations applied: a SQLite file in a temp folder, or
+// (TALLY_TEST_STORE=postgres) a PostgreSQL database of its own, dropped at clean-up.
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -6,6 +7,8 @@ import type Database from "better-sqlite3";
 import { inject } from "vitest";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { dbReady, disconnectAll } from "@/lib/db";
+import { closeReceiverStore } from "@/lib/webhooks/store";
+import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
 
 export type TestDb = { url: string; file: string; dir: string; config: TallyConfig; cleanup(): Promise<void> };
 
@@ -13,8 +16,15 @@ export type TestDb = { url: string; file: string; dir: string; config: TallyConf
 export async function createTestDb(env: Record<string, string> = {}): Promise<TestDb> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-test-"));
   const file = path.join(dir, "tally.db");
-  copyFileSync(inject("templateDb"), file);
-  const url = `file:${file}`;
+  let url = `file:${file}`;
+  let database: string | null = null;
+  if (TEST_STORE === "postgres") {
+    database = testDatabaseName("tally_test");
+    await adminQuery(`CREATE DATABASE "${database}" TEMPLATE "${inject("templateDb")}"`);
+    url = postgresUrl(database);
+  } else {
+    copyFileSync(inject("templateDb"), file);
+  }
   const config = parseConfig({
     NODE_ENV: "test",
     DATABASE_URL: url,
@@ -32,8 +42,10 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
     config,
     async cleanup() {
       await disconnectAll();
+      await closeReceiverStore();
       setConfigForTests(undefined);
       rmSync(dir, { recursive: true, force: true });
+      if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
     },
   };
 }

@@ -1,0 +1,15 @@
+// The integration tests that run on PostgreSQL too (`npx vitest run --config vitest.postgres.config.mts`;
+// npm test runs them when a server answers at TALLY_TEST_POSTGRES_URL or 127.0.0.1:5432). Each test
+// file gets a database of its own, copied from a migrated template (test/global-setup.ts).
+import { defineConfig } from "vitest/config";
+import base from "./vitest.config.mts";
+
+process.env.TALLY_TEST_STORE = "postgres";
+
+export default defineConfig({
+  ...base,
+  test: {
+    ...base.test,
+    include: ["lib/queue/queue.test.ts", "lib/jobs/*.test.ts", "lib/worker/*.test.ts", "test/postgres-*.test.ts"],
+  },
+});
