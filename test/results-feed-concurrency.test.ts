@@ -85,6 +85,8 @@ describe("GET /api/results under concurrent commits", () => {
       seen.push(...page.items.map(key));
       cursor = page.nextCursor;
       pages++;
+      // A broken feed that repeats itself must fail here, not run into the test's timeout.
+      if (seen.length > 100_000) throw new Error(`the feed does not end: ${pages} pages, ${seen.length} rows seen, ${new Set(seen).size} distinct`);
       wrong.step();
       if (!page.hasMore) {
         if (finished) break;
