@@ -24,7 +24,9 @@ beforeAll(async () => {
   seedResults(sql, { jobId: "bulk", count: ROWS, at: (i) => T0 + i * 1000 });
   seedResults(sql, { jobId: "nasty", count: 3, itemKey: String, at: () => T0 - 60_000, markdown: (i) => [NASTY, FORMULA, "-1+2"][i], html: () => "<p>a,b</p>", metadata: () => ({ note: 'x,"y"\n' }) });
   sql.close();
-  tally = await startTally({}, t.file);
+  // A short request timeout: a download that takes longer than it must still complete (the limit is
+  // for a request to arrive, not for its answer to be read).
+  tally = await startTally({ TALLY_REQUEST_TIMEOUT_SECONDS: "3" }, t.file);
 });
 afterAll(async () => {
   await tally?.stop();
@@ -83,6 +85,22 @@ describe("GET /api/results/export", () => {
     expect(nasty[0][col("html")]).toBe("<p>a,b</p>");
     expect(JSON.parse(nasty[0][col("metadata")])).toEqual({ note: 'x,"y"\n' });
     expect(records.at(-1)?.[col("createdAt")]).toBe(new Date(T0 + (ROWS - 1) * 1000).toISOString());
+  });
+
+  it("a slow reader gets the whole export, read page by page, past the request timeout", async () => {
+    const res = await fetch(`${tally.url}/api/results/export?format=jsonl&kind=crawl`, { headers: auth });
+    expect(res.status).toBe(200);
+    const reader = res.body!.getReader();
+    const started = Date.now();
+    let newlines = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      for (const b of value) if (b === 10) newlines++;
+      await new Promise((r) => setTimeout(r, 60));
+    }
+    expect(Date.now() - started).toBeGreaterThan(3500);
+    expect(newlines).toBe(ROWS);
   });
 
   it("applies since/until and the Jobs list's filters", async () => {
