@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { expect, test, type Page } from "@playwright/test";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
@@ -49,6 +50,38 @@ test("jobs: filters in the URL, keyset pages, readable bad values", async ({ pag
   await expect(problem).toContainText("status: must be one of");
   await expect(problem).toContainText("limit:");
   await expect(page.getByRole("table", { name: "Jobs" })).toBeVisible();
+});
+
+test("jobs: the download link carries the current filters and downloads that job's results", async ({ page }) => {
+  test.setTimeout(120_000);
+  const tag = `e2e-export-${Date.now()}`;
+  const jobId = await submitJob(page, { kind: "extract", url: `https://example.com/${tag}`, formats: ["markdown"] });
+  await waitForOutcome(page, jobId, "stored");
+
+  await page.goto("/jobs?status=exploded");
+  await page.getByLabel("Search job id or URL").fill(`example.com/${tag}`);
+  await page.getByLabel("Kind").selectOption("extract");
+  await page.getByLabel("Outcome").selectOption("stored");
+  await page.getByRole("button", { name: "Apply" }).click();
+  await expect(page).toHaveURL(/outcome=stored/);
+  await expect(rows(page)).toHaveCount(1);
+
+  const link = page.getByRole("link", { name: "Download results" });
+  await expect(link).toHaveAttribute("download", "");
+  const href = new URL((await link.getAttribute("href")) ?? "", page.url());
+  expect(href.pathname).toBe("/api/results/export");
+  expect(Object.fromEntries(href.searchParams)).toEqual({ format: "csv", q: `example.com/${tag}`, kind: "extract", outcome: "stored" });
+
+  // A later page or another order downloads the same: the cursor and sort are not filters.
+  await page.goto(`/jobs?q=example.com/${tag}&kind=extract&outcome=stored&sort=oldest&limit=1`);
+  expect(await link.getAttribute("href")).toBe(`/api/results/export?format=csv&outcome=stored&kind=extract&q=example.com%2F${tag}`);
+
+  const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
+  expect(download.suggestedFilename()).toMatch(/^tally-results-\d{8}T\d{6}Z\.csv$/);
+  const csv = await readFile(await download.path(), "utf8");
+  const lines = csv.trimEnd().split("\r\n");
+  expect(lines[0]).toBe("jobId,kind,itemKey,url,status,format,markdown,html,metadata,errorCode,errorMessage,tokensCharged,createdAt");
+  expect(lines.filter((l) => l.startsWith(`${jobId},extract,0,`))).toHaveLength(1);
 });
 
 test("job detail: the timeline from submission to stored; unknown job is a 404", async ({ page }) => {

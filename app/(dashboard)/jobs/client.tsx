@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { DownloadResultsLink } from "@/components/jobs/download-results-link";
 import { JobFilters } from "@/components/jobs/job-filters";
 import { JobsTable } from "@/components/jobs/jobs-table";
 import { LiveRefresh } from "@/components/jobs/live-refresh";
@@ -30,8 +31,11 @@ export function JobsClient({ params, page, problems }: { params: Record<string, 
           {params.sort === "oldest" ? ", oldest first" : ", newest first"}
           {firstPage ? "" : " (a later page)"}.
         </p>
-        {/* Only the first page follows new arrivals; a later page stays put while it is read. */}
-        <LiveRefresh everyMs={firstPage ? 10_000 : undefined} />
+        <div className="flex flex-wrap items-center gap-3">
+          <DownloadResultsLink params={params} />
+          {/* Only the first page follows new arrivals; a later page stays put while it is read. */}
+          <LiveRefresh everyMs={firstPage ? 10_000 : undefined} />
+        </div>
       </div>
       <JobsTable rows={page.items} filtered={FILTERS.some((k) => params[k])} />
       <nav aria-label="Pages" className="flex gap-4 text-sm">

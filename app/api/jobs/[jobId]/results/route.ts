@@ -1,0 +1,10 @@
+// GET /api/jobs/:jobId/results — one job's stored results with full content, keyset-paged, or 404
+import { operatorRoute } from "@/lib/http/operator-route";
+import { jobResultsParamsSchema, jobResultsQuerySchema } from "@/lib/results/contracts";
+import { listJobResults } from "@/lib/results/job-results";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ params: jobResultsParamsSchema, query: jobResultsQuerySchema }, ({ params, query }) =>
+  listJobResults(params.jobId, query),
+);

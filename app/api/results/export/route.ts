@@ -1,0 +1,18 @@
+// GET /api/results/export — stored results as a streamed JSONL or CSV download, with the Jobs filters
+import { operatorRoute } from "@/lib/http/operator-route";
+import { exportQuerySchema } from "@/lib/results/contracts";
+import { exportResults } from "@/lib/results/export";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ query: exportQuerySchema }, async ({ query }) => {
+  const out = exportResults(query);
+  return new Response(out.body, {
+    headers: {
+      "content-type": out.contentType,
+      "content-disposition": `attachment; filename="${out.filename}"`,
+      "cache-control": "no-store",
+      "x-content-type-options": "nosniff",
+    },
+  });
+});

@@ -1,0 +1,104 @@
+import "server-only";
+import { z } from "zod";
+import { JOB_OUTCOMES, JOB_STATUSES } from "../jobs/query";
+import { decodeCursor } from "./cursor";
+import { feedWindow } from "./position";
+
+// Query schemas of the three pull routes (per-job results, change feed, export). Bad values answer
+// 400 with a reason through lib/http/operator-route.ts; nothing here can reach a 5xx.
+
+const blankAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
+const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
+
+const limit = (fallback: number, max: number) =>
+  z.preprocess(
+    blankAsUndefined,
+    z.coerce
+      .number({ error: "must be a number" })
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(max, { error: `must be at most ${max}` })
+      .default(fallback),
+  );
+
+/** A cursor of one list (by tag) decoded to its position; anything else is a 400 with a reason. */
+const cursorOf = (tag: string, parts: number) =>
+  optional(z.string().max(500)).transform((v, ctx) => {
+    if (v === undefined) return undefined;
+    const position = decodeCursor(tag, parts, v);
+    if (!position) ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
+    return position ?? undefined;
+  });
+
+const instant = optional(
+  z
+    .string()
+    .max(40)
+    .refine((v) => !Number.isNaN(Date.parse(v)), { error: "must be a date and time, e.g. 2026-11-29T10:00:00Z" })
+    .transform((v) => new Date(v)),
+);
+
+const kind = optional(z.enum(["extract", "batch", "crawl"], { error: "must be extract, batch or crawl" }));
+const jobId = optional(z.string().max(200));
+
+export const JOB_RESULTS_TAG = "r1";
+export const jobResultsParamsSchema = z.object({ jobId: z.string().min(1).max(200) });
+export const jobResultsQuerySchema = z.object({
+  cursor: cursorOf(JOB_RESULTS_TAG, 1),
+  limit: limit(100, 1000),
+});
+export type JobResultsQuery = z.output<typeof jobResultsQuerySchema>;
+
+const window = feedWindow();
+export const feedQuerySchema = z.object({
+  after: cursorOf(window.tag, window.parts),
+  limit: limit(100, 1000),
+  kind,
+  jobId,
+});
+export type FeedQuery = z.output<typeof feedQuerySchema>;
+
+/**
+ * The export takes the Jobs list's own filters (status, outcome, kind, q, from, to: same names and
+ * meaning as GET /api/jobs, so the Jobs page links its filters as they are) plus jobId, and
+ * since/until on when a result was stored.
+ */
+export const exportQuerySchema = z
+  .object({
+    format: z.preprocess(blankAsUndefined, z.enum(["jsonl", "csv"], { error: "must be jsonl or csv" }).default("jsonl")),
+    since: instant,
+    until: instant,
+    kind,
+    jobId,
+    status: optional(z.enum(JOB_STATUSES, { error: `must be one of ${JOB_STATUSES.join(", ")}` })),
+    outcome: optional(z.enum(JOB_OUTCOMES, { error: `must be one of ${JOB_OUTCOMES.join(", ")}` })),
+    q: optional(z.string().trim().max(2000)),
+    from: instant,
+    to: instant,
+  })
+  .check((ctx) => {
+    const v = ctx.value;
+    if (v.since && v.until && v.since > v.until) ctx.issues.push({ code: "custom", input: v, path: ["since"], message: "must not be after until" });
+    if (v.from && v.to && v.from > v.to) ctx.issues.push({ code: "custom", input: v, path: ["from"], message: "must not be after to" });
+  });
+export type ExportQuery = z.output<typeof exportQuerySchema>;
+
+/** One stored result as the pull routes answer it: the full content, metadata parsed. */
+export type ResultItem = {
+  itemKey: string;
+  url: string | null;
+  status: string;
+  format: string;
+  markdown: string | null;
+  html: string | null;
+  metadata: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  tokensCharged: number;
+  createdAt: string;
+};
+export type FeedItem = ResultItem & { jobId: string; kind: string };
+
+export type JobResultsPage = { items: ResultItem[]; nextCursor: string | null };
+/** nextCursor is never null: with nothing newer it is the position to poll from. */
+export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };

@@ -1,0 +1,20 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { db } from "../db";
+import { NotFound } from "../errors";
+import { encodeCursor } from "./cursor";
+import { JOB_RESULTS_TAG, type JobResultsPage, type JobResultsQuery } from "./contracts";
+import { selectRows, toItem } from "./rows";
+
+// One job's stored results with their full content, in the order they were stored (id), paged by
+// keyset on the (jobId, id) index: page 10,000 of a crawl costs what page 1 does.
+
+export async function listJobResults(jobId: string, query: JobResultsQuery): Promise<JobResultsPage> {
+  const job = await db().job.findUnique({ where: { id: jobId }, select: { id: true } });
+  if (!job) throw new NotFound(`No job ${jobId}`);
+  const after = query.cursor?.[0] ?? 0;
+  const rows = await selectRows([Prisma.sql`r."jobId" = ${jobId}`, Prisma.sql`r."id" > ${after}`], Prisma.sql`r."id" ASC`, query.limit + 1);
+  const page = rows.slice(0, query.limit);
+  const last = page.at(-1);
+  return { items: page.map(toItem), nextCursor: rows.length > query.limit && last ? encodeCursor(JOB_RESULTS_TAG, [last.id]) : null };
+}

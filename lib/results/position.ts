@@ -1,0 +1,51 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+
+// THE SEAM: where a stored result sits in the change feed, and which results a reader may be shown
+// yet. A feed cursor must never pass a row that commits later, so the position must only ever grow
+// in commit order among the rows a reader can see.
+//
+// SQLite (today): writes are serialized (one write lock, BEGIN IMMEDIATE in lib/db.ts) and Result.id
+// is an AUTOINCREMENT rowid handed out while the writer holds that lock, so commit order is id order:
+// once a reader sees id N, every row that will ever get an id below N has already committed. The
+// position is the id; everything committed is visible.
+//
+// PostgreSQL (later, not implemented): sequence values are taken at INSERT time and transactions
+// commit in any order, so a reader paging by id can pass a gap that a slower transaction fills a
+// moment later. Add a column `txid xid8 NOT NULL DEFAULT pg_current_xact_id()` (index (txid, id)),
+// make the position the pair (txid, id) and the cursor tag "f2", and show only rows with
+// `txid < pg_snapshot_xmin(pg_current_snapshot())`: below the oldest transaction still running,
+// nothing can commit any more. Rows of a long transaction then appear late but in order, never skipped.
+
+export type FeedStore = "sqlite";
+
+export type FeedWindow = {
+  /** Cursor tag and the number of parts of a position in it. */
+  tag: string;
+  parts: number;
+  /** Position of the feed's start (before the first row). */
+  start: number[];
+  /** SQL condition (on alias r) for rows after `position` that a reader may see now. */
+  after(position: number[]): Prisma.Sql;
+  /** SQL ORDER BY list (alias r) that is feed order. */
+  orderBy: Prisma.Sql;
+  /** The position of a row read by the feed. */
+  positionOf(row: { id: number }): number[];
+};
+
+const sqlite: FeedWindow = {
+  tag: "f1",
+  parts: 1,
+  start: [0],
+  after: ([id]) => Prisma.sql`r."id" > ${id}`,
+  orderBy: Prisma.sql`r."id" ASC`,
+  positionOf: (row) => [row.id],
+};
+
+/** The feed's position and visibility bound for a store: the one place PostgreSQL will change. */
+export function feedWindow(store: FeedStore = "sqlite"): FeedWindow {
+  switch (store) {
+    case "sqlite":
+      return sqlite;
+  }
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "Result_jobId_id_idx" ON "Result"("jobId", "id");
