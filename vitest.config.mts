@@ -11,7 +11,8 @@ export default defineConfig({
   },
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
-    exclude: ["e2e/**", "node_modules/**"],
+    // test/postgres-*.test.ts need PostgreSQL: vitest.postgres.config.mts runs them.
+    exclude: ["e2e/**", "node_modules/**", "test/postgres-*.test.ts"],
     environment: "node",
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

@@ -1,29 +1,59 @@
-// The whole suite, in order, stopping at the first failure: types, lint, layering, migration drift, build,
-// unit and integration tests (vitest), then end-to-end tests (Playwright in Chromium).
+// The whole suite, in order, stopping at the first failure: types, lint, layering, migration drift
+// (SQLite and PostgreSQL), build, unit and integration tests (vitest) on SQLite and then on
+// PostgreSQL, then end-to-end tests (Playwright in Chromium).
+//
+// The PostgreSQL steps run when a server answers at TALLY_TEST_POSTGRES_URL (default: the local
+// server at 127.0.0.1:5432); without one they are skipped and the summary says so in capitals, unless
+// TALLY_REQUIRE_POSTGRES=1 (CI sets it), which makes a missing server a failure.
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import pg from "pg";
+
+const POSTGRES_URL = process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const SQLITE_DRIFT_URL = "file:./data/drift-check.db";
+
+async function postgresAnswers() {
+  const c = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  try {
+    await c.connect();
+    await c.query("SELECT 1");
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await c.end().catch(() => undefined);
+  }
+}
+
+const drift = (dir) => ["prisma", "migrate", "diff", "--from-migrations", `${dir}/migrations`, "--to-schema-datamodel", `${dir}/schema.prisma`, "--exit-code"];
+
+const postgres = await postgresAnswers();
+if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
+  console.error(`✗ TALLY_REQUIRE_POSTGRES=1 but no PostgreSQL server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}`);
+  process.exit(1);
+}
 
 const steps = [
   ["types", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
   ["layering", "npx", ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"]],
-  [
-    "migrations match the schema",
-    "npx",
-    ["prisma", "migrate", "diff", "--from-migrations", "prisma/migrations", "--to-schema-datamodel", "prisma/schema.prisma", "--exit-code"],
-  ],
+  ["migrations match the schema (SQLite)", "npx", drift("prisma"), { DATABASE_URL: SQLITE_DRIFT_URL }],
+  ...(postgres ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]] : []),
   ["build", "npm", ["run", "build"]],
-  ["unit and integration tests", "npx", ["vitest", "run"]],
+  ["unit and integration tests (SQLite)", "npx", ["vitest", "run"], { TALLY_TEST_STORE: "sqlite" }],
+  ...(postgres
+    ? [["integration tests (PostgreSQL)", "npx", ["vitest", "run", "--config", "vitest.postgres.config.mts"], { TALLY_TEST_POSTGRES_URL: POSTGRES_URL }]]
+    : []),
   ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
 
 mkdirSync("data", { recursive: true });
 const started = Date.now();
-for (const [name, cmd, args] of steps) {
+for (const [name, cmd, args, env = {}] of steps) {
   const t = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
-  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1" } });
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
   if (res.status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${res.status ?? res.signal})`);
     process.exit(res.status || 1);
@@ -31,3 +61,4 @@ for (const [name, cmd, args] of steps) {
   console.log(`✓ ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (!postgres) console.log(`\nNOTE: THE POSTGRESQL TESTS WERE SKIPPED: no server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")} (set TALLY_TEST_POSTGRES_URL).`);

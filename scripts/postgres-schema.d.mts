@@ -1,0 +1,3 @@
+export const SQLITE_SCHEMA: string;
+export const POSTGRES_SCHEMA: string;
+export function postgresSchemaFrom(sqlite: string): string;
