@@ -7,7 +7,7 @@ import { getConfig } from "./config";
 // One Prisma client per database URL and process, kept on globalThis because Next loads modules
 // more than once. Secret columns are omitted unless a query asks for them.
 
-const omit = { subscription: { secret: true, previousSecret: true } } as const;
+const omit = { subscription: { secret: true, previousSecret: true }, destination: { secret: true } } as const;
 
 /**
  * The adapter opens transactions with a deferred BEGIN. In WAL mode a deferred transaction that
