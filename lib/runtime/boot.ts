@@ -1,6 +1,7 @@
 import "server-only";
 import { configOrExit, type TallyConfig } from "../config";
 import { dbReady } from "../db";
+import { ensureDefaultDestination } from "../forwarding/destinations";
 import { log, setLogLevel } from "../log";
 
 // Server start-up: validate the configuration (fail with a readable message), open the database,
@@ -19,6 +20,7 @@ async function start(): Promise<void> {
   await import("./server-features");
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
+  await ensureDefaultDestination(config);
   for (const hook of startHooks) await hook(config);
   printBanner(config);
 }

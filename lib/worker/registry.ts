@@ -1,5 +1,6 @@
 import "server-only";
 import { createRegistry, defineKind } from "../queue";
+import { forwardEventKind } from "../forwarding/handler";
 import { createJobHandler, processJobPayload, type JobHandlerOptions } from "../jobs/handle-job";
 
 /** Fetch a job's state from the platform and settle it (stored / resubmitted / dead-lettered / cancelled). */
@@ -8,4 +9,4 @@ export function processJobKind(opts: JobHandlerOptions = {}) {
 }
 
 /** Every queue item kind the worker runs. Later features (replay, reconcile) register theirs here. */
-export const pipelineRegistry = createRegistry([processJobKind()]);
+export const pipelineRegistry = createRegistry([processJobKind(), forwardEventKind()]);
