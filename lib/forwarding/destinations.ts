@@ -12,9 +12,9 @@ import { FORWARD_EVENTS, type CreateDestination, type DestinationView, type Forw
 
 export const DEFAULT_DESTINATION_ID = "dst_default";
 
-/** A fresh Standard Webhooks secret: 32 random bytes. */
+/** A fresh Standard Webhooks secret: 24 random bytes (32 base64 characters, no padding). */
 export function generateSecret(): string {
-  return `whsec_${randomBytes(32).toString("base64")}`;
+  return `whsec_${randomBytes(24).toString("base64")}`;
 }
 
 export function parseEvents(stored: string): ForwardEvent[] {
