@@ -1,11 +1,11 @@
 import "server-only";
-import { createHash } from "node:crypto";
 import { z } from "zod";
 import { getConfig } from "../config";
 import type { Tx } from "../db";
 import { enqueueMany, type EnqueueItem } from "../queue";
 import type { ForwardEvent } from "./contracts";
 import { parseEvents } from "./destinations";
+import { webhookId } from "./webhook-id";
 
 // The outbox: an outcome committed is an event that will be sent. settleOutcome calls
 // enqueueOutcomeEvents inside the transaction that sets the outcome, so the delivery rows and their
@@ -33,10 +33,7 @@ export function eventTypeOf(outcome: string): ForwardEvent | undefined {
   return EVENT_OF[outcome];
 }
 
-/** The webhook-id: the same for a job and outcome on every attempt, replay and destination. */
-export function webhookId(jobId: string, outcome: string): string {
-  return `msg_${createHash("sha256").update(`${jobId}\u0000${outcome}`).digest("base64url").slice(0, 32)}`;
-}
+export { webhookId };
 
 const insertedId = z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) });
 
