@@ -21,7 +21,9 @@ export const destinationUrlSchema = z
   .max(2048, { error: "url must be at most 2048 characters" })
   .pipe(z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// URL" }))
   // Credentials in a URL would be shown on the page; the signature already authenticates Tally.
+  // Zod runs this even after the URL check failed, so an unparsable value must not throw here.
   .refine((u) => {
+    if (!URL.canParse(u)) return true;
     const parsed = new URL(u);
     return parsed.username === "" && parsed.password === "";
   }, { error: "url must not carry a user name or password" });
