@@ -101,7 +101,8 @@ describe("destinations API", () => {
     expect(disabled.text).not.toContain(secret);
     expect((await api("/api/outbound/replay", { body: { destinationId: id, since: "2026-01-01T00:00:00Z" } })).status).toBe(409);
     const audit = await db().auditLog.findMany({ where: { action: { startsWith: "destinations." } } });
-    expect(audit.map((a) => a.action).sort()).toEqual(["destinations.create", "destinations.create", "destinations.disable"]);
+    // Refusals are audited too (ok false): the duplicate URL here, the unknown id in the test above.
+    expect(audit.map((a) => `${a.action} ${a.ok}`).sort()).toEqual(["destinations.create false", "destinations.create true", "destinations.disable false", "destinations.disable true"]);
     expect(JSON.stringify(audit)).not.toContain(secret);
   });
 });
