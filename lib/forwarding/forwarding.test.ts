@@ -11,6 +11,7 @@ import { createDestinationSchema } from "./contracts";
 import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";
 import { forwardEventKind } from "./handler";
 import { webhookId } from "./outbox";
+import { pruneHistory } from "@/lib/runtime/retention";
 import { replayDelivery, replayDestinationSince } from "./replay";
 import { startSink, type Sink, type SinkRequest } from "./test-sink";
 
@@ -167,6 +168,23 @@ describe("retry window, dead letters and replay", () => {
     expect(await db().outboundDelivery.findFirstOrThrow()).toMatchObject({ status: "delivered", replays: 1 });
     expect(new Set(sink.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId(id, "stored")]));
     await expect(replayDelivery(dead.id)).rejects.toThrow(/delivered/);
+  });
+});
+
+describe("retention", () => {
+  it("prunes old attempts and finished deliveries, never failing or dead ones", async () => {
+    sink.setAnswer((_r, seen) => (seen === 0 ? 500 : 200));
+    await createDestination({ url: sink.url, events: ["job.stored", "job.cancelled"] }, "test");
+    await settle("stored");
+    await drain();
+    await sink.down();
+    await settle("cancelled");
+    await drain(20);
+    const later = new Date(Date.now() + (t.config.TALLY_HISTORY_RETENTION_DAYS + 1) * 86_400_000);
+    const deleted = await pruneHistory({ now: later, pauseMs: 0 });
+    expect(deleted).toMatchObject({ "outbound attempts": expect.any(Number), "finished outbound deliveries": 1 });
+    expect((await db().outboundDelivery.findMany()).map((d) => d.status)).toEqual(["retrying"]);
+    expect(await db().outboundAttempt.count()).toBe(0);
   });
 });
 

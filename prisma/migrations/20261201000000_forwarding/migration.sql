@@ -63,6 +63,9 @@ CREATE INDEX "OutboundDelivery_status_id_idx" ON "OutboundDelivery"("status", "i
 CREATE INDEX "OutboundDelivery_jobId_idx" ON "OutboundDelivery"("jobId");
 
 -- CreateIndex
+CREATE INDEX "OutboundDelivery_createdAt_idx" ON "OutboundDelivery"("createdAt");
+
+-- CreateIndex
 CREATE UNIQUE INDEX "OutboundDelivery_destinationId_eventId_key" ON "OutboundDelivery"("destinationId", "eventId");
 
 -- CreateIndex
@@ -70,4 +73,7 @@ CREATE INDEX "OutboundAttempt_deliveryId_id_idx" ON "OutboundAttempt"("deliveryI
 
 -- CreateIndex
 CREATE INDEX "OutboundAttempt_destinationId_at_idx" ON "OutboundAttempt"("destinationId", "at");
+
+-- CreateIndex
+CREATE INDEX "OutboundAttempt_at_idx" ON "OutboundAttempt"("at");
 
