@@ -76,6 +76,9 @@ test("the Outbound page shows a failed delivery and replays it", async ({ page }
   await row(page, jobId).getByRole("button", { name: /^Replay/ }).click();
   await expect(row(page, jobId)).toHaveAttribute("data-status", "delivered", { timeout: 30_000 });
   await expect(row(page, jobId)).toContainText("replayed 1×");
+  await row(page, jobId).locator("summary").click();
+  await expect(row(page, jobId).getByRole("listitem")).toHaveCount(2);
+  await expect(row(page, jobId).getByRole("listitem").first()).toContainText("500");
   await page.screenshot({ path: "test-results/screenshots/outbound-replayed.png", fullPage: true });
 
   const mine = sink.requests.filter((r) => JSON.parse(r.body).data?.jobId === jobId);

@@ -131,6 +131,14 @@ describe("forwarding through the server's worker", () => {
     }, 10_000);
     const page = await api(`/api/outbound?destinationId=dst_default&jobId=${jobId}`);
     expect(page.json.items).toEqual([expect.objectContaining({ eventId: id, status: "delivered", attempts: 2, lastStatusCode: 200, eventType: "job.stored" })]);
+    const deliveryId = z.array(z.object({ id: z.number() }).loose()).parse(page.json.items)[0].id;
+    const attempts = await api(`/api/outbound/${deliveryId}`);
+    expect(attempts.json.items).toEqual([
+      expect.objectContaining({ attempt: 1, ok: false, statusCode: 500, error: expect.stringMatching(/^HTTP 500/) }),
+      expect.objectContaining({ attempt: 2, ok: true, statusCode: 200, error: null }),
+    ]);
+    expect((await api("/api/outbound/999999")).status).toBe(404);
+    expect((await api("/api/outbound/abc")).status).toBe(400);
     const health = await api("/api/outbound/health");
     expect(health.json.items).toContainEqual(expect.objectContaining({ destinationId: "dst_default", attempts: 2, successRate: 0.5, lastError: expect.stringMatching(/HTTP 500/) }));
   });

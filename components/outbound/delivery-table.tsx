@@ -4,6 +4,7 @@ import Link from "next/link";
 import type { DeliveryRow } from "@/lib/forwarding/contracts";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { AttemptHistory } from "./attempt-history";
 import { destinationHost, LastAnswer, ReplayButton, StatusBadge } from "./delivery-parts";
 
 const JobLink = ({ id }: { id: string }) => (
@@ -30,7 +31,7 @@ export function DeliveryTable({ rows, filtered }: { rows: DeliveryRow[]; filtere
                 <Td className="max-w-48 break-all font-mono text-xs"><span title={r.destinationUrl}>{destinationHost(r.destinationUrl)}</span></Td>
                 <Td className="text-xs"><div>{r.eventType}</div><JobLink id={r.jobId} /></Td>
                 <Td><StatusBadge row={r} /></Td>
-                <Td className="text-right tabular-nums">{r.attempts}</Td>
+                <Td className="text-right"><AttemptHistory deliveryId={r.id} attempts={r.attempts} /></Td>
                 <Td className="text-xs"><LastAnswer row={r} /></Td>
                 <Td className="whitespace-nowrap text-xs">{r.status === "retrying" ? <Time iso={r.nextAttemptAt} /> : <span className="text-slate-400">—</span>}</Td>
                 <Td><ReplayButton row={r} /></Td>
@@ -46,7 +47,7 @@ export function DeliveryTable({ rows, filtered }: { rows: DeliveryRow[]; filtere
             <div className="flex flex-wrap items-center gap-2"><StatusBadge row={r} /><span className="text-xs">{r.eventType}</span></div>
             <div className="mt-1 text-xs"><JobLink id={r.jobId} /></div>
             <div className="mt-1 break-all font-mono text-xs text-slate-600">{destinationHost(r.destinationUrl)}</div>
-            <div className="mt-1 text-xs text-slate-600"><Time iso={r.createdAt} /> · {r.attempts} attempt{r.attempts === 1 ? "" : "s"}</div>
+            <div className="mt-1 flex flex-wrap gap-1 text-xs text-slate-600"><Time iso={r.createdAt} /> · attempts <AttemptHistory deliveryId={r.id} attempts={r.attempts} /></div>
             <div className="mt-1 text-xs"><LastAnswer row={r} /></div>
             {r.status === "retrying" && <div className="mt-1 text-xs text-slate-600">next retry <Time iso={r.nextAttemptAt} /></div>}
             <div className="mt-2"><ReplayButton row={r} /></div>

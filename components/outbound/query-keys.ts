@@ -6,6 +6,8 @@ export const outboundKeys = {
   destinations: () => [...outboundKeys.all, "destinations"] as const,
   health: () => [...outboundKeys.all, "health"] as const,
   deliveries: (q: DeliveryListQuery) => [...outboundKeys.all, "deliveries", q] as const,
+  // keyed by the attempt count too, so a new attempt loads the history afresh
+  attempts: (deliveryId: number, count: number) => [...outboundKeys.all, "attempts", deliveryId, count] as const,
 };
 
 /** The query string of a delivery list request; defaults and empty values are left out. */

@@ -91,6 +91,11 @@ export type DeliveryRow = z.infer<typeof deliveryRowSchema>;
 export const deliveryPageSchema = z.object({ items: z.array(deliveryRowSchema), nextCursor: z.string().nullable() });
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
 
+export const attemptListSchema = z.object({
+  items: z.array(z.object({ attempt: z.number(), ok: z.boolean(), statusCode: z.number().nullable(), error: z.string().nullable(), latencyMs: z.number(), at: z.string() })),
+});
+export type AttemptList = z.infer<typeof attemptListSchema>;
+
 export const destinationHealthSchema = z.object({
   destinationId: z.string(),
   /** Share of 2xx among attempts in the window; null with no attempts. */

@@ -1,7 +1,8 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import type { DeliveryListQuery, DeliveryPage } from "./contracts";
+import { NotFound } from "../errors";
+import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
 
 // The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
 // status and job.
@@ -44,7 +45,9 @@ export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage
 }
 
 /** Every attempt of one delivery, oldest first: what each answer was and how long it took. */
-export async function deliveryAttempts(deliveryId: number) {
+export async function deliveryAttempts(deliveryId: number): Promise<AttemptList> {
+  const d = await db().outboundDelivery.findUnique({ where: { id: deliveryId }, select: { id: true } });
+  if (!d) throw new NotFound(`No outbound delivery ${deliveryId}`);
   const rows = await db().outboundAttempt.findMany({ where: { deliveryId }, orderBy: { id: "asc" }, take: 500 });
-  return rows.map((a) => ({ attempt: a.attempt, ok: a.ok, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, at: a.at.toISOString() }));
+  return { items: rows.map((a) => ({ attempt: a.attempt, ok: a.ok, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, at: a.at.toISOString() })) };
 }
