@@ -14,10 +14,8 @@ type ResultItem = {
   metadata: unknown; errorCode: string | null; errorMessage: string | null; tokensCharged: number; createdAt: string;
 };
 
-const sizeRow = z.object({
-  n: z.union([z.number(), z.bigint()]).transform(Number),
-  chars: z.union([z.number(), z.bigint()]).nullable().transform((v) => Number(v ?? 0)),
-});
+// Drivers return counts and sums as number, bigint or (PostgreSQL numeric) string; NULL when no rows.
+const sizeRow = z.object({ n: z.coerce.number(), chars: z.coerce.number() });
 
 function parseJson(text: string | null): unknown {
   if (text === null) return null;

@@ -155,6 +155,9 @@ describe("retry window, dead letters and replay", () => {
     sink.setAnswer(() => 503);
     const dest = await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
     const id = await settle("stored");
+    // The window starts at the first attempt; then it is cut short, as if a day had passed.
+    for (const item of await claim({ owner: "test", limit: 1, leaseMs: 10_000 })) await runItem(registry, item, { timeoutMs: 10_000 });
+    expect(await db().outboundDelivery.findFirstOrThrow()).toMatchObject({ status: "retrying", attempts: 1 });
     await db().outboundDelivery.updateMany({ data: { retryUntil: new Date(Date.now() + 50) } });
     await drain();
     const dead = await db().outboundDelivery.findFirstOrThrow();

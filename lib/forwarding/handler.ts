@@ -29,14 +29,16 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   if (!d || d.status === "delivered" || d.status === "skipped") return;
   if (!d.destination.enabled) return finish(d.id, { status: "skipped", lastError: "destination disabled; not sent" });
   const config = getConfig();
-  if (Date.now() > d.retryUntil.getTime()) return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window passed before sending" });
+  // The window runs from the first attempt: an outbox that waited (workers down a day) still tries.
+  const retryUntil = d.attempts === 0 ? new Date(Math.max(d.retryUntil.getTime(), Date.now() + config.TALLY_FORWARD_RETRY_HOURS * 3_600_000)) : d.retryUntil;
+  if (Date.now() > retryUntil.getTime()) return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window over" });
 
   const body = await buildEventBody(d);
   if (body === null) return finish(d.id, { status: "dead", lastError: `job ${d.jobId} not found` });
   const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, { timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS, signal: ctx.signal });
   // Cut short by the worker's shutdown: not the destination's fault; the queue hands the item back.
   if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");
-  return record(d.id, d.destinationId, d.attempts + 1, d.retryUntil, result);
+  return record(d.id, d.destinationId, d.attempts + 1, retryUntil, result);
 }
 
 async function record(deliveryId: number, destinationId: string, attempt: number, retryUntil: Date, r: SendResult): Promise<void | Reschedule> {
@@ -54,6 +56,7 @@ async function record(deliveryId: number, destinationId: string, attempt: number
       data: {
         status,
         attempts: attempt,
+        retryUntil,
         lastStatusCode: r.statusCode,
         lastLatencyMs: r.latencyMs,
         lastError: r.ok ? null : r.error,

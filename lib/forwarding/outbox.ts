@@ -35,7 +35,7 @@ export function eventTypeOf(outcome: string): ForwardEvent | undefined {
 
 export { webhookId };
 
-const insertedId = z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) });
+const insertedId = z.object({ id: z.coerce.number() });
 
 /** Writes one delivery per subscribed, enabled destination and queues it; returns how many. */
 export async function enqueueOutcomeEvents(tx: Tx, jobId: string, outcome: string): Promise<number> {
