@@ -9,6 +9,7 @@ export const SECTIONS = [
   { href: "/deliveries", label: "Deliveries" },
   { href: "/subscriptions", label: "Webhooks & secrets" },
   { href: "/dead-letters", label: "Dead letters" },
+  { href: "/outbound", label: "Outbound" },
   { href: "/operations", label: "Operations" },
   { href: "/settings", label: "Settings" },
 ] as const;

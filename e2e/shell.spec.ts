@@ -6,6 +6,7 @@ const SECTIONS = [
   ["/deliveries", "Deliveries"],
   ["/subscriptions", "Webhooks & secrets"],
   ["/dead-letters", "Dead letters"],
+  ["/outbound", "Outbound"],
   ["/operations", "Operations"],
   ["/settings", "Settings"],
 ] as const;

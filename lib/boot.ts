@@ -2,6 +2,7 @@ import "server-only";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
 import { startDemoMode } from "./demo/start";
+import { ensureDefaultDestination } from "./forwarding/destinations";
 import { log, setLogLevel } from "./log";
 import { startSchedules } from "./worker/schedules";
 import { startServerWorker } from "./worker/start";
@@ -22,6 +23,8 @@ async function start(): Promise<void> {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
+  // 0. The destination named by TALLY_FORWARD_URL, in step with the environment.
+  await ensureDefaultDestination(config);
   // 1. Demo mode first: the worker and the pollers need the platform's address, which the simulator
   //    has only once it listens (its webhook registration goes on in the background).
   await startDemoMode(config);

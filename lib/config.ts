@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { whsecSchema } from "./forwarding/contracts";
 
 // The only module that reads the environment. Everything else asks getConfig().
 
@@ -93,6 +94,14 @@ export const envSchema = z.object({
   TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600),
   TALLY_SIM_PORT: int(4010, 0, 65535),
   TALLY_RECEIVER_PORT: int(3001, 1, 65535),
+  // Forwarding (Tally as a webhook sender): a default destination, the inline size limit, retries.
+  TALLY_FORWARD_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  TALLY_FORWARD_SECRET: optionalString.pipe(whsecSchema.optional()),
+  TALLY_FORWARD_MAX_BYTES: int(262_144, 0, 16 * 1_048_576),
+  TALLY_FORWARD_RETRY_HOURS: int(24, 1, 24 * 30),
+  TALLY_FORWARD_TIMEOUT_MS: int(10_000, 100, 120_000),
+  TALLY_FORWARD_RETRY_INITIAL_MS: int(5_000, 10, 3_600_000),
+  TALLY_FORWARD_RETRY_MAX_MS: int(3_600_000, 10, 86_400_000),
   TALLY_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
     .default("info"),
@@ -137,6 +146,12 @@ export function parseConfig(env: Record<string, string | undefined>): TallyConfi
   if (e.TALLY_POLL_MAX_MS < e.TALLY_POLL_INITIAL_MS) {
     problems.push("TALLY_POLL_MAX_MS: must not be smaller than TALLY_POLL_INITIAL_MS");
   }
+  if (e.TALLY_FORWARD_RETRY_MAX_MS < e.TALLY_FORWARD_RETRY_INITIAL_MS) {
+    problems.push("TALLY_FORWARD_RETRY_MAX_MS: must not be smaller than TALLY_FORWARD_RETRY_INITIAL_MS");
+  }
+  // A default destination needs both: a URL without a secret could not be verified by its receiver.
+  if (e.TALLY_FORWARD_URL && !e.TALLY_FORWARD_SECRET) problems.push("TALLY_FORWARD_SECRET: required when TALLY_FORWARD_URL is set");
+  if (e.TALLY_FORWARD_SECRET && !e.TALLY_FORWARD_URL) problems.push("TALLY_FORWARD_URL: required when TALLY_FORWARD_SECRET is set");
   if (problems.length) throw new ConfigError(problems);
 
   const generated = !e.TALLY_OPERATOR_PASSWORD;
@@ -201,6 +216,7 @@ export const SECRET_VARIABLES = new Set([
   "TALLY_OPERATOR_PASSWORD",
   "TALLY_API_TOKEN",
   "TALLY_SESSION_SECRET",
+  "TALLY_FORWARD_SECRET",
 ]);
 
 /** Names of settings safe to show to operators, with secrets masked. */

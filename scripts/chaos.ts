@@ -33,8 +33,10 @@ runChaos({ jobs, kills, seed, timeoutMs })
     console.log("\nLedger (Tally's database against the simulator's truth):");
     printLedger(ledger);
     const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
+    const forwarded = ledger.forwarded?.ok ?? false;
     console.log(ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.");
-    process.exit(ok ? 0 : 1);
+    console.log(forwarded ? "OK: every outcome forwarded, signed, once per webhook-id." : "FAILED: outcome events missing, unexpected or badly signed at the sink.");
+    process.exit(ok && forwarded ? 0 : 1);
   })
   .catch((err) => {
     console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);

@@ -24,6 +24,8 @@ const env = {
   TALLY_HOST: "127.0.0.1",
   TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
   TALLY_DEMO_TRAFFIC: process.env.TALLY_DEMO_TRAFFIC ?? "on",
+  // A failed outbound event waits minutes for its retry, so the Outbound spec's replay is what sends it.
+  TALLY_FORWARD_RETRY_INITIAL_MS: "600000",
 };
 const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);

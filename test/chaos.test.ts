@@ -1,5 +1,6 @@
 // The small chaos run inside npm test: a few hundred jobs, one SIGKILL, the full fault mix, a
-// rotation by Tally and one elsewhere. The full run is `npm run chaos` (2,000 jobs, three kills).
+// rotation by Tally and one elsewhere, and a forwarding sink that fails 20% and goes down for 15 s.
+// The full run is `npm run chaos` (2,000 jobs, three kills).
 import { describe, expect, it } from "vitest";
 import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
@@ -18,5 +19,10 @@ describe("chaos (small)", () => {
     expect(ledger.stored).toBeGreaterThan(100);
     expect(ledger.droppedWebhooks).toBeGreaterThan(0);
     expect(ledger.unauthorizedJobsUnrecovered).toBe(0);
+    // The outlet: every outcome event reached the sink, signed, and nothing else did.
+    expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
+    expect(ledger.forwarded?.uniqueIds).toBe(ledger.forwarded?.outcomes);
+    expect(ledger.forwarded?.answered500).toBeGreaterThan(0);
+    expect(ledger.forwarded?.refusedAttempts).toBeGreaterThan(0);
   });
 });

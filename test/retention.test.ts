@@ -46,11 +46,11 @@ describe("retention", () => {
       calls: [31, 30.01, 2],
     });
     const deleted = await pruneHistory({ now: new Date(now), batch: 1_000, pauseMs: 0 });
-    expect(deleted).toEqual({ "inbound deliveries": 2_500, "platform delivery mirror": 2, "API calls per minute": 2, "finished queue items": 0 });
+    expect(deleted).toEqual({ "inbound deliveries": 2_500, "platform delivery mirror": 2, "API calls per minute": 2, "finished queue items": 0, "outbound attempts": 0, "finished outbound deliveries": 0 });
     expect([count("InboundDelivery"), count("PlatformDelivery"), count("ApiCallMinute")]).toEqual([41, 2, 1]);
     expect(await db().inboundDelivery.count({ where: { receivedAt: { lt: new Date(now - 14 * DAY) } } })).toBe(0);
     // Nothing left to do: a second run deletes nothing.
-    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0]);
+    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0, 0, 0]);
   });
 
   it("deletes finished queue items past the history retention, never dead or live ones", async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import { db, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
+import { enqueueOutcomeEvents } from "../forwarding/outbox";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and
 // only the call that changed the row writes the timeline event or dead letter that goes with it, so
@@ -25,7 +26,11 @@ export async function settleOutcome(
     where: { id: jobId, outcome: "pending" },
     data: { outcome, outcomeAt: new Date(), ...extra },
   });
-  if (count > 0) await addEvent(tx, jobId, "outcome", { outcome, ...detail });
+  if (count > 0) {
+    await addEvent(tx, jobId, "outcome", { outcome, ...detail });
+    // The outbox: the outbound event commits with the outcome, or neither does.
+    await enqueueOutcomeEvents(tx, jobId, outcome);
+  }
   return count > 0;
 }
 

@@ -35,6 +35,15 @@ const TARGETS: Target[] = [
     days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
     also: (cutoff) => Prisma.sql`AND "state" = 'done' AND "doneAt" < ${cutoff}`,
   },
+  // Forwarding: the attempt log, and deliveries that are finished (failing and dead ones stay).
+  { name: "outbound attempts", table: "OutboundAttempt", column: "at", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
+  {
+    name: "finished outbound deliveries",
+    table: "OutboundDelivery",
+    column: "createdAt",
+    days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
+    also: () => Prisma.sql`AND "status" IN ('delivered', 'skipped')`,
+  },
 ];
 
 export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };

@@ -1,4 +1,5 @@
 import "server-only";
+import { forwardEventKind } from "../forwarding/handler";
 import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
 import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
 import { createRegistry, defineKind } from "../queue";
@@ -11,4 +12,4 @@ export function processJobKind(opts: JobHandlerOptions = {}) {
   return defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: createJobHandler(opts) });
 }
 
-export const workerRegistry = createRegistry([processJobKind()]);
+export const workerRegistry = createRegistry([processJobKind(), forwardEventKind()]);

@@ -1,6 +1,7 @@
 // The chaos run's verdict: Tally's database checked against the simulator's own truth.
 import Database from "better-sqlite3";
 import { z } from "zod";
+import { printForwarded, type Forwarded } from "./forwarded";
 
 export const simStateSchema = z.object({
   jobs: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()) }),
@@ -39,6 +40,8 @@ export type Ledger = {
   unauthorizedJobsUnrecovered: number;
   lostIds: string[];
   doubledIds: string[];
+  /** The outlet: outcome events at the forwarding sink (set by the chaos run). */
+  forwarded?: Forwarded;
 };
 
 export function computeLedger(dbFile: string, sim: SimState): Ledger {
@@ -116,4 +119,5 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
   for (const [k, v] of rows) log(`  ${k.padEnd(w)}  ${v}`);
   if (l.lostIds.length) log(`  lost: ${l.lostIds.slice(0, 10).join(", ")}${l.lostIds.length > 10 ? " …" : ""}`);
   if (l.doubledIds.length) log(`  doubled: ${l.doubledIds.slice(0, 10).join(", ")}`);
+  if (l.forwarded) printForwarded(l.forwarded, log);
 }

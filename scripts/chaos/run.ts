@@ -1,13 +1,15 @@
 // The chaos run: simulator and Tally as separate processes, N jobs under injected faults, some
 // cancelled on the platform, SIGKILLs of the Tally server at random moments, a secret rotated
-// mid-run (one by Tally, one "elsewhere"), reconciliation at the end, then the ledger against the
-// simulator's truth.
+// mid-run (one by Tally, one "elsewhere"), a forwarding destination whose sink fails a share of
+// requests and goes down for 15 s, reconciliation at the end, then the ledger against the
+// simulator's truth and the sink's record.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { spawnSync } from "node:child_process";
 import Database from "better-sqlite3";
 import { mulberry32 } from "../../lib/simulator/rng";
+import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import { freePort, startSimulator, startTallyProcess, type TallyProc } from "./processes";
 
@@ -41,6 +43,8 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
   const started = Date.now();
   const deadline = started + o.timeoutMs;
   const sim = await startSimulator(o.seed);
+  const sink = await startChaosSink(mulberry32(o.seed + 1));
+  let outage: Promise<void> | null = null;
   let tally: TallyProc | undefined;
   try {
     const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${dbFile}` }, encoding: "utf8" });
@@ -61,6 +65,10 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       TALLY_LEASE_SECONDS: "5",
       TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
       TALLY_LOG_LEVEL: "warn",
+      // Outbound retries short enough that a 15 s outage is over well before the run ends.
+      TALLY_FORWARD_RETRY_INITIAL_MS: "200",
+      TALLY_FORWARD_RETRY_MAX_MS: "2000",
+      TALLY_FORWARD_TIMEOUT_MS: "3000",
     });
     const t = tally;
     const api = async (method: string, p: string, body?: unknown) => {
@@ -84,6 +92,8 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     };
 
     await api("POST", "/api/subscriptions/register");
+    const destination = await api("POST", "/api/destinations", { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
+    const secret = String(destination.secret);
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
     log(`chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}; simulator ${sim.url}, Tally ${t.url}`);
 
@@ -137,6 +147,10 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
             downUntil = crash().finally(() => (downUntil = null));
           }
           if (i === rotateAt) void rotate();
+          if (i === Math.floor(o.jobs * 0.3)) {
+            log("chaos: forwarding sink down for 15 s (connections refused)");
+            outage = sink.outage(15_000);
+          }
           await submitOne(i);
         }
       }),
@@ -164,6 +178,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       }
     }
 
+    await outage;
     // Drain: wait for the platform to settle, reconcile, wait for Tally's queue; repeat while
     // resubmissions create new platform jobs.
     for (let round = 1; round <= 4 && Date.now() < deadline; round++) {
@@ -182,11 +197,13 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
     const ledger = computeLedger(dbFile, state);
+    ledger.forwarded = computeForwarded(dbFile, sink, secret);
     log(`chaos: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return ledger;
   } finally {
     await tally?.stop().catch(() => undefined);
     await sim.stop().catch(() => undefined);
+    await sink.close().catch(() => undefined);
     rmSync(dir, { recursive: true, force: true });
   }
 }

@@ -1,0 +1,8 @@
+// POST /api/destinations/:id/disable — stop sending to a destination (queued events are skipped, not sent)
+import { operatorRoute } from "@/lib/http/operator-route";
+import { setDestinationEnabledAction } from "@/lib/forwarding/actions";
+import { destinationParamsSchema } from "@/lib/forwarding/contracts";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ params: destinationParamsSchema }, async ({ params, actor }) => setDestinationEnabledAction(params.id, false, actor));

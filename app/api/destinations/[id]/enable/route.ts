@@ -1,0 +1,8 @@
+// POST /api/destinations/:id/enable — send to a disabled destination again (events from now on)
+import { operatorRoute } from "@/lib/http/operator-route";
+import { setDestinationEnabledAction } from "@/lib/forwarding/actions";
+import { destinationParamsSchema } from "@/lib/forwarding/contracts";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ params: destinationParamsSchema }, async ({ params, actor }) => setDestinationEnabledAction(params.id, true, actor));

@@ -1,0 +1,16 @@
+// GET /api/destinations — forwarding destinations, secrets masked; POST — register one: 201 with its secret, shown this once
+import { NextResponse } from "next/server";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { createDestinationAction } from "@/lib/forwarding/actions";
+import { createDestinationSchema } from "@/lib/forwarding/contracts";
+import { listDestinations } from "@/lib/forwarding/destinations";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, async () => ({ items: await listDestinations() }));
+
+export const POST = operatorRoute({ body: createDestinationSchema }, async ({ body, actor }) => {
+  const created = await createDestinationAction(body, actor);
+  // The only answer that ever carries a destination's whole secret: never cache it anywhere.
+  return NextResponse.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
+});

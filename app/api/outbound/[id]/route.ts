@@ -1,0 +1,10 @@
+// GET /api/outbound/:id — one delivery's attempts, oldest first: each answer, error and latency
+import { z } from "zod";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { deliveryAttempts } from "@/lib/forwarding/list";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ id: z.coerce.number({ error: "id must be a number" }).int().positive({ error: "id must be a positive number" }).max(2 ** 53) });
+
+export const GET = operatorRoute({ params }, async ({ params }) => deliveryAttempts(params.id));

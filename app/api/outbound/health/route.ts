@@ -1,0 +1,7 @@
+// GET /api/outbound/health — each destination's success rate, deliveries by status, last success and last error
+import { operatorRoute } from "@/lib/http/operator-route";
+import { destinationHealth } from "@/lib/forwarding/health";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, async () => ({ items: await destinationHealth() }));

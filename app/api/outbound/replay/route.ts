@@ -1,0 +1,8 @@
+// POST /api/outbound/replay — {deliveryId} or {destinationId, since}: send failed events again now (audited)
+import { operatorRoute } from "@/lib/http/operator-route";
+import { replayAction } from "@/lib/forwarding/actions";
+import { replayBodySchema } from "@/lib/forwarding/contracts";
+
+export const dynamic = "force-dynamic";
+
+export const POST = operatorRoute({ body: replayBodySchema }, async ({ body, actor }) => replayAction(body, actor));

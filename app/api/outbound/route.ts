@@ -1,0 +1,8 @@
+// GET /api/outbound?destinationId&status&jobId&cursor&limit — outbound deliveries, newest first
+import { operatorRoute } from "@/lib/http/operator-route";
+import { deliveryListQuerySchema } from "@/lib/forwarding/contracts";
+import { listDeliveries } from "@/lib/forwarding/list";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ query: deliveryListQuerySchema }, async ({ query }) => listDeliveries(query));

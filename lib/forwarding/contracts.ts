@@ -1,0 +1,125 @@
+import { z } from "zod";
+
+// Forwarding's API contracts, shared by the routes, the domain and the Outbound page (no server code
+// here). A destination's secret appears whole in one answer only: the 201 that created it.
+
+export const FORWARD_EVENTS = ["job.stored", "job.dead_lettered", "job.cancelled"] as const;
+export type ForwardEvent = (typeof FORWARD_EVENTS)[number];
+
+/** Standard Webhooks secrets: `whsec_` + base64 of 24–64 random bytes (what its libraries expect). */
+export const whsecSchema = z
+  .string()
+  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { error: "must be whsec_ followed by base64 (leave it out and Tally makes one)" })
+  .refine((s) => {
+    const n = Math.floor(((s.length - 6) * 3) / 4) - (s.match(/=+$/)?.[0].length ?? 0);
+    return n >= 24 && n <= 64;
+  }, { error: "must encode 24 to 64 random bytes after whsec_" });
+
+export const destinationUrlSchema = z
+  .string({ error: "url is required" })
+  .trim()
+  .max(2048, { error: "url must be at most 2048 characters" })
+  .pipe(z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// URL" }))
+  // Credentials in a URL would be shown on the page; the signature already authenticates Tally.
+  // Zod runs this even after the URL check failed, so an unparsable value must not throw here.
+  .refine((u) => {
+    if (!URL.canParse(u)) return true;
+    const parsed = new URL(u);
+    return parsed.username === "" && parsed.password === "";
+  }, { error: "url must not carry a user name or password" });
+
+export const createDestinationSchema = z.strictObject({
+  url: destinationUrlSchema,
+  events: z
+    .array(z.enum(FORWARD_EVENTS, { error: `each event must be one of ${FORWARD_EVENTS.join(", ")}` }), { error: "events must be a list" })
+    .min(1, { error: "events must name at least one event" })
+    .max(FORWARD_EVENTS.length)
+    .refine((e) => new Set(e).size === e.length, { error: "events must not repeat" }),
+  secret: whsecSchema.optional(),
+});
+export type CreateDestination = z.infer<typeof createDestinationSchema>;
+
+export const destinationSchema = z.object({
+  id: z.string(),
+  url: z.string(),
+  events: z.array(z.string()),
+  enabled: z.boolean(),
+  source: z.string(),
+  secretLast4: z.string().max(4),
+  createdAt: z.string(),
+  disabledAt: z.string().nullable(),
+});
+export type DestinationView = z.infer<typeof destinationSchema>;
+export const destinationListSchema = z.object({ items: z.array(destinationSchema) });
+
+/** POST /api/destinations: the only answer that carries the whole secret. */
+export const createdDestinationSchema = destinationSchema.extend({ secret: z.string().min(1) });
+
+export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "dead", "skipped"] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+/** What an operator may send again: a delivery still failing or one that gave up. */
+export const REPLAYABLE: readonly DeliveryStatus[] = ["retrying", "dead"];
+
+export const deliveryListQuerySchema = z.object({
+  destinationId: z.string().max(64).optional(),
+  status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
+  jobId: z.string().max(200).optional(),
+  cursor: z.coerce.number({ error: "cursor must be a number" }).int().positive().optional(),
+  limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(200).default(50),
+});
+export type DeliveryListQuery = z.infer<typeof deliveryListQuerySchema>;
+
+export const deliveryRowSchema = z.object({
+  id: z.number(),
+  destinationId: z.string(),
+  destinationUrl: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  jobId: z.string(),
+  status: z.string(),
+  attempts: z.number(),
+  replays: z.number(),
+  lastStatusCode: z.number().nullable(),
+  lastError: z.string().nullable(),
+  lastLatencyMs: z.number().nullable(),
+  nextAttemptAt: z.string().nullable(),
+  retryUntil: z.string(),
+  deliveredAt: z.string().nullable(),
+  createdAt: z.string(),
+});
+export type DeliveryRow = z.infer<typeof deliveryRowSchema>;
+export const deliveryPageSchema = z.object({ items: z.array(deliveryRowSchema), nextCursor: z.string().nullable() });
+export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
+
+export const attemptListSchema = z.object({
+  items: z.array(z.object({ attempt: z.number(), ok: z.boolean(), statusCode: z.number().nullable(), error: z.string().nullable(), latencyMs: z.number(), at: z.string() })),
+});
+export type AttemptList = z.infer<typeof attemptListSchema>;
+
+export const destinationHealthSchema = z.object({
+  destinationId: z.string(),
+  /** Share of 2xx among attempts in the window; null with no attempts. */
+  successRate: z.number().nullable(),
+  attempts: z.number(),
+  windowHours: z.number(),
+  byStatus: z.record(z.string(), z.number()),
+  lastSuccessAt: z.string().nullable(),
+  lastErrorAt: z.string().nullable(),
+  lastError: z.string().nullable(),
+});
+export type DestinationHealth = z.infer<typeof destinationHealthSchema>;
+export const healthListSchema = z.object({ items: z.array(destinationHealthSchema) });
+
+/** Replay one delivery, or every failed delivery of a destination since a time. */
+export const replayBodySchema = z.union([
+  z.strictObject({ deliveryId: z.number({ error: "deliveryId must be a number" }).int().positive() }),
+  z.strictObject({
+    destinationId: z.string({ error: "destinationId is required" }).min(1).max(64),
+    since: z.iso.datetime({ offset: true, error: "since must be an ISO 8601 time" }),
+  }),
+], { error: "send {deliveryId} or {destinationId, since}" });
+export type ReplayBody = z.infer<typeof replayBodySchema>;
+export const replayResultSchema = z.object({ replayed: z.number(), skipped: z.number() });
+export type ReplayResult = z.infer<typeof replayResultSchema>;
+
+export const destinationParamsSchema = z.object({ id: z.string().min(1).max(64) });

@@ -1,0 +1,97 @@
+import "server-only";
+import { randomBytes } from "node:crypto";
+import type { Destination } from "@/generated/prisma/client";
+import { getConfig, type TallyConfig } from "../config";
+import { db } from "../db";
+import { Conflict, NotFound } from "../errors";
+import { log } from "../log";
+import { FORWARD_EVENTS, type CreateDestination, type DestinationView, type ForwardEvent } from "./contracts";
+
+// Destinations the team registers. The secret is read only by the sender (lib/db.ts omits it from
+// every other read); an answer carries it whole once, when Tally made or accepted it.
+
+export const DEFAULT_DESTINATION_ID = "dst_default";
+
+/** A fresh Standard Webhooks secret: 24 random bytes (32 base64 characters, no padding). */
+export function generateSecret(): string {
+  return `whsec_${randomBytes(24).toString("base64")}`;
+}
+
+export function parseEvents(stored: string): ForwardEvent[] {
+  const known = new Set<string>(FORWARD_EVENTS);
+  return stored.split(",").filter((e): e is ForwardEvent => known.has(e));
+}
+
+type Row = Omit<Destination, "secret">;
+
+export function toView(d: Row): DestinationView {
+  return {
+    id: d.id,
+    url: d.url,
+    events: parseEvents(d.events),
+    enabled: d.enabled,
+    source: d.source,
+    secretLast4: d.secretLast4,
+    createdAt: d.createdAt.toISOString(),
+    disabledAt: d.disabledAt?.toISOString() ?? null,
+  };
+}
+
+export async function listDestinations(): Promise<DestinationView[]> {
+  const rows = await db().destination.findMany({ orderBy: [{ enabled: "desc" }, { createdAt: "asc" }] });
+  return rows.map(toView);
+}
+
+/** Registers a destination; the answer is the only place its whole secret is ever returned. */
+export async function createDestination(input: CreateDestination, actor: string): Promise<DestinationView & { secret: string }> {
+  const secret = input.secret ?? generateSecret();
+  // One enabled destination per URL: two would send every event twice to the same receiver.
+  const same = await db().destination.findFirst({ where: { url: input.url, enabled: true }, select: { id: true } });
+  if (same) throw new Conflict(`An enabled destination already sends to this URL (${same.id}); disable it first`, { id: same.id });
+  const row = await db().destination.create({
+    data: {
+      id: `dst_${randomBytes(9).toString("base64url")}`,
+      url: input.url,
+      events: input.events.join(","),
+      secret,
+      secretLast4: secret.slice(-4),
+      source: "api",
+      createdBy: actor,
+    },
+  });
+  return { ...toView(row), secret };
+}
+
+/** Disable stops new events at once; queued ones are skipped when their turn comes (nothing is sent). */
+export async function setDestinationEnabled(id: string, enabled: boolean, actor: string): Promise<DestinationView> {
+  const row = await db().destination.findUnique({ where: { id } });
+  if (!row) throw new NotFound(`No destination ${id}`);
+  if (enabled && !row.enabled) {
+    const same = await db().destination.findFirst({ where: { url: row.url, enabled: true }, select: { id: true } });
+    if (same) throw new Conflict(`Another enabled destination already sends to this URL (${same.id})`, { id: same.id });
+  }
+  const updated = await db().destination.update({
+    where: { id },
+    data: enabled ? { enabled: true, disabledAt: null, disabledBy: null } : { enabled: false, disabledAt: row.disabledAt ?? new Date(), disabledBy: actor },
+  });
+  return toView(updated);
+}
+
+/**
+ * TALLY_FORWARD_URL and TALLY_FORWARD_SECRET as a destination for all three events, created or kept in
+ * step with the environment at every start. An operator's "disable" survives restarts: the
+ * environment sets where and how to sign, the operator whether to send.
+ */
+export async function ensureDefaultDestination(config: TallyConfig = getConfig()): Promise<void> {
+  const url = config.TALLY_FORWARD_URL;
+  const secret = config.TALLY_FORWARD_SECRET;
+  if (!url || !secret) return;
+  const data = { url, secret, secretLast4: secret.slice(-4), events: FORWARD_EVENTS.join(","), source: "config" };
+  const existing = await db().destination.findUnique({ where: { id: DEFAULT_DESTINATION_ID }, select: { enabled: true } });
+  await db().destination.upsert({
+    where: { id: DEFAULT_DESTINATION_ID },
+    create: { id: DEFAULT_DESTINATION_ID, ...data, createdBy: "config" },
+    update: data,
+  });
+  if (existing && !existing.enabled) log.warn("the default forwarding destination is disabled by an operator; enable it on the Outbound page", { id: DEFAULT_DESTINATION_ID });
+}

@@ -1,0 +1,72 @@
+import "server-only";
+import { z } from "zod";
+import { getConfig } from "../config";
+import { db } from "../db";
+
+// The event body, built when it is sent from rows that no longer change (the job's stored results,
+// its dead letter), so every attempt and every replay of an event sends the same bytes but the
+// webhook-timestamp. `data.outcome` is the event's outcome, not whatever the job says by now.
+
+export type EventSource = { eventType: string; jobId: string; outcome: string; createdAt: Date };
+
+type ResultItem = {
+  itemKey: string; url: string | null; status: string; format: string; markdown: string | null; html: string | null;
+  metadata: unknown; errorCode: string | null; errorMessage: string | null; tokensCharged: number; createdAt: string;
+};
+
+// Drivers return counts and sums as number, bigint or (PostgreSQL numeric) string; NULL when no rows.
+const sizeRow = z.object({ n: z.coerce.number(), chars: z.coerce.number() });
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The results inline when their JSON fits in maxBytes; undefined when it does not. */
+export async function inlineResults(jobId: string, maxBytes: number): Promise<ResultItem[] | undefined> {
+  // Text lengths are a lower bound of the encoded size: a job that is surely too big is never loaded.
+  const [size] = sizeRow.array().parse(await db().$queryRaw`
+    SELECT COUNT(*) AS "n",
+      SUM(COALESCE(LENGTH("markdown"), 0) + COALESCE(LENGTH("html"), 0) + COALESCE(LENGTH("metadata"), 0)) AS "chars"
+    FROM "Result" WHERE "jobId" = ${jobId}`);
+  if (size && size.chars > maxBytes) return undefined;
+  const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
+  const items = rows.map((r): ResultItem => ({
+    itemKey: r.itemKey, url: r.url, status: r.status, format: r.format, markdown: r.markdown, html: r.html,
+    metadata: parseJson(r.metadata), errorCode: r.errorCode, errorMessage: r.errorMessage, tokensCharged: r.tokensCharged,
+    createdAt: r.createdAt.toISOString(),
+  }));
+  return Buffer.byteLength(JSON.stringify(items)) <= maxBytes ? items : undefined;
+}
+
+/** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
+export async function buildEventBody(e: EventSource): Promise<string | null> {
+  const job = await db().job.findUnique({
+    where: { id: e.jobId },
+    select: { kind: true, url: true, resultCount: true, tokensCharged: true, resubmittedFromId: true, errorCode: true, errorMessage: true },
+  });
+  if (!job) return null;
+  const config = getConfig();
+  const data: Record<string, unknown> = { jobId: e.jobId, kind: job.kind, outcome: e.outcome, url: job.url };
+  if (job.resubmittedFromId) data.resubmittedFromId = job.resubmittedFromId;
+  if (e.outcome === "stored") {
+    data.resultCount = job.resultCount;
+    data.tokensCharged = job.tokensCharged;
+    const results = await inlineResults(e.jobId, config.TALLY_FORWARD_MAX_BYTES);
+    if (results) data.results = results;
+    else data.resultsUrl = `${config.publicUrl}/api/jobs/${encodeURIComponent(e.jobId)}/results`;
+  } else if (e.outcome === "dead_lettered") {
+    // The dead letter written with this outcome (a later one may belong to an operator's retry).
+    const dl = await db().deadLetter.findFirst({
+      where: { jobId: e.jobId, createdAt: { lte: new Date(e.createdAt.getTime() + 5_000) } },
+      orderBy: { id: "desc" },
+      select: { errorCode: true, errorMessage: true },
+    });
+    data.error = { code: dl?.errorCode ?? job.errorCode ?? null, message: dl?.errorMessage ?? job.errorMessage ?? null };
+  }
+  return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
+}

@@ -1,0 +1,219 @@
+// Forwarding on a real SQLite database with a real HTTP sink: the outbox commits with the outcome,
+// every outcome is delivered signed (retries visible as attempt rows), a sink that is down loses
+// nothing, a disabled destination gets nothing, inline results vs resultsUrl, replay, dead letters.
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { settleOutcome } from "@/lib/jobs/outcomes";
+import { claim, createRegistry, runItem } from "@/lib/queue";
+import { verifyDelivery } from "@/lib/webhooks/signature";
+import { createTestDb, type TestDb } from "@/test/db";
+import { createDestinationSchema } from "./contracts";
+import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";
+import { forwardEventKind } from "./handler";
+import { webhookId } from "./outbox";
+import { pruneHistory } from "@/lib/runtime/retention";
+import { replayDelivery, replayDestinationSince } from "./replay";
+import { startSink, type Sink, type SinkRequest } from "./test-sink";
+
+let t: TestDb;
+let sink: Sink;
+const registry = createRegistry([forwardEventKind()]);
+
+beforeAll(async () => {
+  t = await createTestDb({ TALLY_FORWARD_RETRY_INITIAL_MS: "10", TALLY_FORWARD_RETRY_MAX_MS: "40", TALLY_FORWARD_MAX_BYTES: "2000", TALLY_FORWARD_TIMEOUT_MS: "2000", TALLY_PUBLIC_URL: "https://tally.example" });
+});
+afterAll(() => t?.cleanup());
+beforeEach(async () => {
+  sink = await startSink();
+});
+afterEach(async () => {
+  await sink.close();
+  for (const table of ["outboundAttempt", "outboundDelivery", "destination", "queueItem", "result", "jobEvent", "deadLetter", "job"] as const) {
+    await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
+  }
+});
+
+let n = 0;
+async function settle(outcome: "stored" | "dead_lettered" | "cancelled" | "resubmitted", markdown = "# hello"): Promise<string> {
+  const id = `job-${++n}-${outcome}`;
+  await db().job.create({ data: { id, kind: "extract", url: `https://example.com/${n}` } });
+  if (outcome === "stored") await db().result.create({ data: { jobId: id, itemKey: "0", url: `https://example.com/${n}`, format: "markdown", markdown } });
+  await db().$transaction((tx) => settleOutcome(tx, id, outcome));
+  return id;
+}
+
+/** Works the queue until nothing is live, or until `rounds` claims found nothing due (a sink that is down). */
+async function drain(maxIdleRounds = 2000): Promise<void> {
+  for (let idle = 0; idle < maxIdleRounds; ) {
+    const items = await claim({ owner: "test", limit: 10, leaseMs: 10_000 });
+    for (const item of items) await runItem(registry, item, { timeoutMs: 10_000 });
+    if (items.length > 0) continue;
+    if ((await db().queueItem.count({ where: { state: { in: ["ready", "leased"] } } })) === 0) return;
+    idle++;
+    await new Promise((r) => setTimeout(r, 5));
+  }
+}
+
+const verified = (r: SinkRequest, secret: string) =>
+  verifyDelivery({ kind: "standard", toleranceSeconds: 300 }, [secret], Buffer.from(r.body), { get: (h) => (r.headers[h] as string | undefined) ?? null }, Date.now() / 1000).ok;
+
+describe("forwarding to a sink", () => {
+  it("delivers every outcome once signed after a 500 on each first attempt; resubmitted is no event", async () => {
+    sink.setAnswer((_r, seen) => (seen === 0 ? 500 : 200));
+    const dest = await createDestination({ url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] }, "test");
+    const ids = [await settle("stored"), await settle("dead_lettered"), await settle("cancelled"), await settle("resubmitted")];
+    await drain();
+
+    const byId = new Map(sink.requests.map((r) => [String(r.headers["webhook-id"]), r]));
+    expect(byId.size).toBe(3);
+    expect(sink.requests).toHaveLength(6);
+    for (const r of sink.requests) expect(verified(r, dest.secret)).toBe(true);
+    expect(verified(sink.requests[0], "whsec_" + Buffer.alloc(32, 7).toString("base64"))).toBe(false);
+    const types = [...byId.values()].map((r) => JSON.parse(r.body).type).sort();
+    expect(types).toEqual(["job.cancelled", "job.dead_lettered", "job.stored"]);
+    expect([...byId.keys()].sort()).toEqual(ids.slice(0, 3).map((id, i) => webhookId(id, ["stored", "dead_lettered", "cancelled"][i])).sort());
+
+    const deliveries = await db().outboundDelivery.findMany({ include: { attemptLog: { orderBy: { id: "asc" } } } });
+    expect(deliveries).toHaveLength(3);
+    for (const d of deliveries) {
+      expect(d).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
+      expect(d.attemptLog.map((a) => [a.attempt, a.ok, a.statusCode])).toEqual([[1, false, 500], [2, true, 200]]);
+      expect(d.attemptLog[0].error).toMatch(/^HTTP 500/);
+    }
+  });
+
+  it("loses nothing while the sink is down, and delivers once it is back", async () => {
+    const dest = await createDestination({ url: sink.url, events: ["job.stored", "job.cancelled"] }, "test");
+    await sink.down();
+    const ids = [await settle("stored"), await settle("cancelled")];
+    await drain(30);
+    const failing = await db().outboundDelivery.findMany();
+    expect(failing.map((d) => d.status)).toEqual(["retrying", "retrying"]);
+    expect(await db().outboundAttempt.count({ where: { ok: false, statusCode: null } })).toBeGreaterThanOrEqual(2);
+    await sink.up();
+    await drain();
+    expect(new Set(sink.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId(ids[0], "stored"), webhookId(ids[1], "cancelled")]));
+    for (const r of sink.requests) expect(verified(r, dest.secret)).toBe(true);
+    expect((await db().outboundDelivery.findMany()).map((d) => d.status)).toEqual(["delivered", "delivered"]);
+  });
+
+  it("sends nothing to a disabled destination: queued events are skipped, new outcomes make no delivery", async () => {
+    const dest = await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    await settle("stored");
+    await setDestinationEnabled(dest.id, false, "test");
+    await settle("stored");
+    await drain();
+    expect(sink.requests).toHaveLength(0);
+    expect((await db().outboundDelivery.findMany()).map((d) => d.status)).toEqual(["skipped"]);
+  });
+
+  it("only sends the events a destination asked for", async () => {
+    await createDestination({ url: sink.url, events: ["job.dead_lettered"] }, "test");
+    await settle("stored");
+    await settle("dead_lettered");
+    await drain();
+    expect(sink.requests.map((r) => JSON.parse(r.body).type)).toEqual(["job.dead_lettered"]);
+  });
+});
+
+describe("the outbox", () => {
+  it("commits the outbound item with the outcome, and rolls it back with it", async () => {
+    await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    await db().job.create({ data: { id: "atomic-1", kind: "extract" } });
+    await expect(
+      db().$transaction(async (tx) => {
+        await settleOutcome(tx, "atomic-1", "stored");
+        throw new Error("crash before commit");
+      }),
+    ).rejects.toThrow("crash before commit");
+    expect(await db().outboundDelivery.count()).toBe(0);
+    expect(await db().queueItem.count()).toBe(0);
+    expect((await db().job.findUniqueOrThrow({ where: { id: "atomic-1" } })).outcome).toBe("pending");
+
+    await db().$transaction((tx) => settleOutcome(tx, "atomic-1", "stored"));
+    const d = await db().outboundDelivery.findFirstOrThrow();
+    expect(await db().queueItem.findFirstOrThrow()).toMatchObject({ kind: "forward_event", dedupeKey: `forward:${d.id}`, state: "ready" });
+  });
+});
+
+describe("the event body", () => {
+  it("carries the results inline up to TALLY_FORWARD_MAX_BYTES, else a resultsUrl", async () => {
+    await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    const small = await settle("stored", "short");
+    const big = await settle("stored", "x".repeat(3000));
+    await drain();
+    const bodies = new Map(sink.requests.map((r) => { const b = JSON.parse(r.body); return [b.data.jobId, b]; }));
+    expect(bodies.get(small)).toMatchObject({ type: "job.stored", data: { jobId: small, kind: "extract", outcome: "stored", url: expect.any(String), results: [{ itemKey: "0", markdown: "short" }] } });
+    expect(bodies.get(small).data.resultsUrl).toBeUndefined();
+    expect(bodies.get(big).data).toMatchObject({ resultsUrl: `https://tally.example/api/jobs/${big}/results` });
+    expect(bodies.get(big).data.results).toBeUndefined();
+  });
+});
+
+describe("retry window, dead letters and replay", () => {
+  it("dead-letters an event whose retry window is over, and a replay delivers it with the same webhook-id", async () => {
+    sink.setAnswer(() => 503);
+    const dest = await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    const id = await settle("stored");
+    // The window starts at the first attempt; then it is cut short, as if a day had passed.
+    for (const item of await claim({ owner: "test", limit: 1, leaseMs: 10_000 })) await runItem(registry, item, { timeoutMs: 10_000 });
+    expect(await db().outboundDelivery.findFirstOrThrow()).toMatchObject({ status: "retrying", attempts: 1 });
+    await db().outboundDelivery.updateMany({ data: { retryUntil: new Date(Date.now() + 50) } });
+    await drain();
+    const dead = await db().outboundDelivery.findFirstOrThrow();
+    expect(dead.status).toBe("dead");
+    expect(dead.attempts).toBeGreaterThanOrEqual(1);
+    expect(dead.lastError).toMatch(/HTTP 503/);
+
+    sink.setAnswer(() => 200);
+    expect(await replayDestinationSince(dest.id, new Date(Date.now() - 60_000))).toEqual({ replayed: 1, skipped: 0 });
+    await drain();
+    expect(await db().outboundDelivery.findFirstOrThrow()).toMatchObject({ status: "delivered", replays: 1 });
+    expect(new Set(sink.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId(id, "stored")]));
+    await expect(replayDelivery(dead.id)).rejects.toThrow(/delivered/);
+  });
+});
+
+describe("retention", () => {
+  it("prunes old attempts and finished deliveries, never failing or dead ones", async () => {
+    sink.setAnswer((_r, seen) => (seen === 0 ? 500 : 200));
+    await createDestination({ url: sink.url, events: ["job.stored", "job.cancelled"] }, "test");
+    await settle("stored");
+    await drain();
+    await sink.down();
+    await settle("cancelled");
+    await drain(20);
+    const later = new Date(Date.now() + (t.config.TALLY_HISTORY_RETENTION_DAYS + 1) * 86_400_000);
+    const deleted = await pruneHistory({ now: later, pauseMs: 0 });
+    expect(deleted).toMatchObject({ "outbound attempts": expect.any(Number), "finished outbound deliveries": 1 });
+    expect((await db().outboundDelivery.findMany()).map((d) => d.status)).toEqual(["retrying"]);
+    expect(await db().outboundAttempt.count()).toBe(0);
+  });
+});
+
+describe("destinations", () => {
+  it("validates input with reasons, masks secrets, and keeps the default in step with the environment", async () => {
+    const bad = (body: unknown) => createDestinationSchema.safeParse(body).error?.issues.map((i) => i.message).join("; ");
+    expect(bad({ url: "ftp://x.example", events: ["job.stored"] })).toMatch(/http:\/\/ or https:\/\//);
+    expect(bad({ url: "https://u:p@x.example", events: ["job.stored"] })).toMatch(/user name or password/);
+    expect(bad({ url: "https://x.example", events: [] })).toMatch(/at least one/);
+    expect(bad({ url: "https://x.example", events: ["job.stored", "job.stored"] })).toMatch(/repeat/);
+    expect(bad({ url: "https://x.example", events: ["job.resubmitted"] })).toMatch(/one of/);
+    expect(bad({ url: "https://x.example", events: ["job.stored"], secret: "whsec_abc" })).toMatch(/24 to 64/);
+    expect(bad({ url: "https://x.example", events: ["job.stored"], secret: "hunter2" })).toMatch(/whsec_/);
+
+    const created = await createDestination({ url: "https://a.example/hook", events: ["job.stored"] }, "test");
+    expect(created.secret).toMatch(/^whsec_/);
+    const listed = await listDestinations();
+    expect(JSON.stringify(listed)).not.toContain(created.secret);
+    expect(listed[0].secretLast4).toBe(created.secret.slice(-4));
+    await expect(createDestination({ url: "https://a.example/hook", events: ["job.stored"] }, "test")).rejects.toThrow(/already sends/);
+
+    const secret = "whsec_" + Buffer.alloc(24, 1).toString("base64");
+    await ensureDefaultDestination({ ...t.config, TALLY_FORWARD_URL: "https://b.example/in", TALLY_FORWARD_SECRET: secret });
+    await setDestinationEnabled("dst_default", false, "op");
+    await ensureDefaultDestination({ ...t.config, TALLY_FORWARD_URL: "https://c.example/in", TALLY_FORWARD_SECRET: secret });
+    const def = (await listDestinations()).find((d) => d.id === "dst_default");
+    expect(def).toMatchObject({ url: "https://c.example/in", enabled: false, source: "config", events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
+  });
+});

@@ -1,0 +1,53 @@
+import "server-only";
+import type { Prisma } from "@/generated/prisma/client";
+import { db } from "../db";
+import { NotFound } from "../errors";
+import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
+
+// The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
+// status and job.
+
+export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage> {
+  const where: Prisma.OutboundDeliveryWhereInput = {
+    ...(q.destinationId ? { destinationId: q.destinationId } : {}),
+    ...(q.status ? { status: q.status } : {}),
+    ...(q.jobId ? { jobId: q.jobId } : {}),
+    ...(q.cursor ? { id: { lt: q.cursor } } : {}),
+  };
+  const rows = await db().outboundDelivery.findMany({
+    where,
+    orderBy: { id: "desc" },
+    take: q.limit + 1,
+    include: { destination: { select: { url: true } } },
+  });
+  const page = rows.slice(0, q.limit);
+  return {
+    items: page.map((r) => ({
+      id: r.id,
+      destinationId: r.destinationId,
+      destinationUrl: r.destination.url,
+      eventId: r.eventId,
+      eventType: r.eventType,
+      jobId: r.jobId,
+      status: r.status,
+      attempts: r.attempts,
+      replays: r.replays,
+      lastStatusCode: r.lastStatusCode,
+      lastError: r.lastError,
+      lastLatencyMs: r.lastLatencyMs,
+      nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
+      retryUntil: r.retryUntil.toISOString(),
+      deliveredAt: r.deliveredAt?.toISOString() ?? null,
+      createdAt: r.createdAt.toISOString(),
+    })),
+    nextCursor: rows.length > q.limit ? String(page[page.length - 1].id) : null,
+  };
+}
+
+/** Every attempt of one delivery, oldest first: what each answer was and how long it took. */
+export async function deliveryAttempts(deliveryId: number): Promise<AttemptList> {
+  const d = await db().outboundDelivery.findUnique({ where: { id: deliveryId }, select: { id: true } });
+  if (!d) throw new NotFound(`No outbound delivery ${deliveryId}`);
+  const rows = await db().outboundAttempt.findMany({ where: { deliveryId }, orderBy: { id: "asc" }, take: 500 });
+  return { items: rows.map((a) => ({ attempt: a.attempt, ok: a.ok, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, at: a.at.toISOString() })) };
+}

@@ -1,0 +1,66 @@
+import "server-only";
+import { z } from "zod";
+import { getConfig } from "../config";
+import type { Tx } from "../db";
+import { enqueueMany, type EnqueueItem } from "../queue";
+import type { ForwardEvent } from "./contracts";
+import { parseEvents } from "./destinations";
+import { webhookId } from "./webhook-id";
+
+// The outbox: an outcome committed is an event that will be sent. settleOutcome calls
+// enqueueOutcomeEvents inside the transaction that sets the outcome, so the delivery rows and their
+// queue items commit with it or not at all. Events go to the destinations enabled at that moment; a
+// destination registered later does not receive earlier outcomes (receivers backfill with the pull API).
+
+/** The queue item kind that sends one delivery; its name and dedupe key are written only here. */
+export const FORWARD_EVENT = "forward_event";
+export const forwardEventPayload = z.object({ deliveryId: z.number().int().positive() });
+export type ForwardEventPayload = z.infer<typeof forwardEventPayload>;
+
+/** The enqueue item for one delivery: at most one live item per delivery. */
+export function forwardEventItem(deliveryId: number, availableAt?: Date): EnqueueItem {
+  return { kind: FORWARD_EVENT, payload: { deliveryId } satisfies ForwardEventPayload, dedupeKey: `forward:${deliveryId}`, availableAt };
+}
+
+const EVENT_OF: Partial<Record<string, ForwardEvent>> = {
+  stored: "job.stored",
+  dead_lettered: "job.dead_lettered",
+  cancelled: "job.cancelled",
+  // resubmitted is no event: the new job's own outcome will be one.
+};
+
+export function eventTypeOf(outcome: string): ForwardEvent | undefined {
+  return EVENT_OF[outcome];
+}
+
+export { webhookId };
+
+const insertedId = z.object({ id: z.coerce.number() });
+
+/** Writes one delivery per subscribed, enabled destination and queues it; returns how many. */
+export async function enqueueOutcomeEvents(tx: Tx, jobId: string, outcome: string): Promise<number> {
+  const eventType = eventTypeOf(outcome);
+  if (!eventType) return 0;
+  const destinations = await tx.destination.findMany({ where: { enabled: true }, select: { id: true, events: true } });
+  const targets = destinations.filter((d) => parseEvents(d.events).includes(eventType));
+  if (targets.length === 0) return 0;
+  const now = new Date();
+  const retryUntil = new Date(now.getTime() + getConfig().TALLY_FORWARD_RETRY_HOURS * 3_600_000);
+  const eventId = webhookId(jobId, outcome);
+  const ids: number[] = [];
+  for (const d of targets) {
+    // The same outcome set twice (a dead-lettered job retried by an operator that dead-letters
+    // again) is the same event: the unique (destination, webhook-id) keeps one delivery.
+    const rows = await tx.$queryRaw`
+      INSERT INTO "OutboundDelivery" ("destinationId", "eventId", "eventType", "jobId", "outcome", "status", "attempts", "replays",
+        "retryUntil", "createdAt", "updatedAt")
+      VALUES (${d.id}, ${eventId}, ${eventType}, ${jobId}, ${outcome}, 'pending', 0, 0, ${retryUntil}, ${now}, ${now})
+      ON CONFLICT ("destinationId", "eventId") DO NOTHING
+      RETURNING "id"`;
+    ids.push(...insertedId.array().parse(rows).map((r) => r.id));
+  }
+  if (ids.length === 0) return 0;
+  await enqueueMany(tx, ids.map((id) => forwardEventItem(id, now)));
+  return ids.length;
+}
+

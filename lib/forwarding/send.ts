@@ -1,0 +1,64 @@
+import "server-only";
+import { signDelivery } from "../webhooks/signature";
+
+// One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
+// (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too.
+
+export type SendResult = { ok: boolean; statusCode: number | null; error: string | null; latencyMs: number };
+
+const USER_AGENT = "Tally-Webhooks/1";
+const SNIPPET_BYTES = 300;
+
+/** The signed headers for a body: webhook-id, webhook-timestamp (seconds), webhook-signature v1. */
+export function signedHeaders(secret: string, eventId: string, body: string, nowMs = Date.now()): Record<string, string> {
+  return signDelivery({ kind: "standard", toleranceSeconds: 300 }, secret, body, { id: eventId, timestamp: Math.floor(nowMs / 1000) });
+}
+
+/** The start of an error answer's body, for the operator; the rest is never read. */
+async function snippet(res: Response): Promise<string> {
+  if (!res.body) return "";
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  try {
+    while (size < SNIPPET_BYTES) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      chunks.push(value);
+      size += value.length;
+    }
+  } finally {
+    await reader.cancel().catch(() => undefined);
+  }
+  return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString("utf8").replace(/\s+/g, " ").trim();
+}
+
+export async function sendEvent(
+  url: string,
+  secret: string,
+  eventId: string,
+  body: string,
+  opts: { timeoutMs: number; signal: AbortSignal },
+): Promise<SendResult> {
+  const started = Date.now();
+  // Per item (not the worker's long-lived signal), so AbortSignal.any leaks nothing.
+  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+  try {
+    const res = await fetch(url, {
+      method: "POST",
+      redirect: "manual",
+      signal,
+      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signedHeaders(secret, eventId, body) },
+      body,
+    });
+    const ok = res.status >= 200 && res.status < 300;
+    const text = ok ? (await res.body?.cancel().catch(() => undefined), "") : await snippet(res).catch(() => "");
+    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}${text ? `: ${text}` : ""}`, latencyMs: Date.now() - started };
+  } catch (err) {
+    const timedOut = signal.aborted && !opts.signal.aborted;
+    const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
+    const code = cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
+    const message = timedOut ? `timed out after ${opts.timeoutMs} ms` : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+    return { ok: false, statusCode: null, error: message.slice(0, 500), latencyMs: Date.now() - started };
+  }
+}

@@ -1,0 +1,79 @@
+-- CreateTable
+CREATE TABLE "Destination" (
+    "id" TEXT NOT NULL PRIMARY KEY,
+    "url" TEXT NOT NULL,
+    "events" TEXT NOT NULL,
+    "secret" TEXT NOT NULL,
+    "secretLast4" TEXT NOT NULL,
+    "source" TEXT NOT NULL DEFAULT 'api',
+    "enabled" BOOLEAN NOT NULL DEFAULT true,
+    "createdBy" TEXT,
+    "disabledBy" TEXT,
+    "disabledAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL
+);
+
+-- CreateTable
+CREATE TABLE "OutboundDelivery" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "destinationId" TEXT NOT NULL,
+    "eventId" TEXT NOT NULL,
+    "eventType" TEXT NOT NULL,
+    "jobId" TEXT NOT NULL,
+    "outcome" TEXT NOT NULL,
+    "status" TEXT NOT NULL DEFAULT 'pending',
+    "attempts" INTEGER NOT NULL DEFAULT 0,
+    "replays" INTEGER NOT NULL DEFAULT 0,
+    "lastStatusCode" INTEGER,
+    "lastError" TEXT,
+    "lastLatencyMs" INTEGER,
+    "nextAttemptAt" DATETIME,
+    "retryUntil" DATETIME NOT NULL,
+    "deliveredAt" DATETIME,
+    "createdAt" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    "updatedAt" DATETIME NOT NULL,
+    CONSTRAINT "OutboundDelivery_destinationId_fkey" FOREIGN KEY ("destinationId") REFERENCES "Destination" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateTable
+CREATE TABLE "OutboundAttempt" (
+    "id" INTEGER NOT NULL PRIMARY KEY AUTOINCREMENT,
+    "deliveryId" INTEGER NOT NULL,
+    "destinationId" TEXT NOT NULL,
+    "attempt" INTEGER NOT NULL,
+    "ok" BOOLEAN NOT NULL,
+    "statusCode" INTEGER,
+    "error" TEXT,
+    "latencyMs" INTEGER NOT NULL,
+    "at" DATETIME NOT NULL DEFAULT CURRENT_TIMESTAMP,
+    CONSTRAINT "OutboundAttempt_deliveryId_fkey" FOREIGN KEY ("deliveryId") REFERENCES "OutboundDelivery" ("id") ON DELETE CASCADE ON UPDATE CASCADE
+);
+
+-- CreateIndex
+CREATE INDEX "Destination_enabled_idx" ON "Destination"("enabled");
+
+-- CreateIndex
+CREATE INDEX "OutboundDelivery_destinationId_status_createdAt_idx" ON "OutboundDelivery"("destinationId", "status", "createdAt");
+
+-- CreateIndex
+CREATE INDEX "OutboundDelivery_status_id_idx" ON "OutboundDelivery"("status", "id");
+
+-- CreateIndex
+CREATE INDEX "OutboundDelivery_jobId_idx" ON "OutboundDelivery"("jobId");
+
+-- CreateIndex
+CREATE INDEX "OutboundDelivery_createdAt_idx" ON "OutboundDelivery"("createdAt");
+
+-- CreateIndex
+CREATE UNIQUE INDEX "OutboundDelivery_destinationId_eventId_key" ON "OutboundDelivery"("destinationId", "eventId");
+
+-- CreateIndex
+CREATE INDEX "OutboundAttempt_deliveryId_id_idx" ON "OutboundAttempt"("deliveryId", "id");
+
+-- CreateIndex
+CREATE INDEX "OutboundAttempt_destinationId_at_idx" ON "OutboundAttempt"("destinationId", "at");
+
+-- CreateIndex
+CREATE INDEX "OutboundAttempt_at_idx" ON "OutboundAttempt"("at");
+
