@@ -60,9 +60,9 @@ module.exports = {
     {
       name: "simulator-stands-alone",
       severity: "error",
-      comment: "The simulator imitates the platform from its contract (lib/platform schemas, lib/webhooks signing), never from Tally's state.",
+      comment: "The simulator imitates the platform from its contract (lib/platform schemas, lib/signing), never from Tally's state.",
       from: { path: "^lib/simulator/", pathNot: TESTS },
-      to: { path: "^lib/(?!simulator/|platform/(schemas|batch-crawl-schemas|webhook-schemas|events|paginate)\\.ts$|webhooks/signature\\.ts$)" },
+      to: { path: "^lib/(?!simulator/|platform/(schemas|batch-crawl-schemas|webhook-schemas|events|paginate)\\.ts$|signing/signature\\.ts$)" },
     },
     {
       name: "no-unresolvable",

@@ -10,7 +10,7 @@ import { webhookId } from "@/lib/forwarding/webhook-id";
 import { processJobItem } from "@/lib/jobs/process-job";
 import { enqueue } from "@/lib/queue";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
-import { verifyDelivery } from "@/lib/webhooks/signature";
+import { verifyDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 

@@ -3,7 +3,7 @@
 import { connect } from "node:net";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signDelivery } from "@/lib/webhooks/signature";
+import { signDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "./db";
 import { startTally, type TallyServer } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";

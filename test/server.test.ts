@@ -6,7 +6,7 @@ import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signDelivery, defaultHmacScheme } from "@/lib/webhooks/signature";
+import { signDelivery, defaultHmacScheme } from "@/lib/signing/signature";
 import { addSubscription, createTestDb, type TestDb } from "./db";
 import { freePort, runToExit, SERVER_BUNDLE, startTally, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";

@@ -1,5 +1,5 @@
 // Helpers to send signed deliveries to a running Tally over real HTTP.
-import { signDelivery, defaultHmacScheme, type SignatureScheme } from "@/lib/webhooks/signature";
+import { signDelivery, defaultHmacScheme, type SignatureScheme } from "@/lib/signing/signature";
 
 export function envelope(jobId: string, event = "extract_completed", extra: Record<string, unknown> = {}) {
   return JSON.stringify({

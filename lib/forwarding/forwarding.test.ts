@@ -5,7 +5,7 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { db } from "@/lib/db";
 import { settleOutcome } from "@/lib/jobs/outcomes";
 import { claim, createRegistry, runItem } from "@/lib/queue";
-import { verifyDelivery } from "@/lib/webhooks/signature";
+import { verifyDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "@/test/db";
 import { createDestinationSchema } from "./contracts";
 import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";

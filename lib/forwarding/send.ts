@@ -1,5 +1,5 @@
 import "server-only";
-import { signDelivery } from "../webhooks/signature";
+import { signDelivery } from "../signing/signature";
 
 // One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
 // (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too.

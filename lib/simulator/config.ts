@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { defaultHmacScheme } from "@/lib/webhooks/signature";
+import { defaultHmacScheme } from "@/lib/signing/signature";
 
 export type SimMode = "test" | "demo" | "strict";
 

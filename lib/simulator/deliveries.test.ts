@@ -1,6 +1,6 @@
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { collect } from "@/lib/platform/paginate";
-import { defaultHmacScheme, defaultStandardScheme, verifyDelivery } from "@/lib/webhooks/signature";
+import { defaultHmacScheme, defaultStandardScheme, verifyDelivery } from "@/lib/signing/signature";
 import { baseConfig } from "./config";
 import { fastConfig, headerGetter, startReceiver, startSim, waitFor, sleepMs, type Received } from "./test-harness.test-util";
 

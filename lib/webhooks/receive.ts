@@ -4,7 +4,7 @@ import { log } from "../log";
 import { isKnownEvent, parseEnvelope } from "./envelope";
 import type { BodyRead } from "./read-body";
 import { candidatesForAny, candidatesForKey, type Candidate, type CandidateGroup } from "./secrets";
-import { verifyDelivery, type HeadersLike } from "./signature";
+import { verifyDelivery, type HeadersLike } from "../signing/signature";
 import { receiverStore, type LogRow } from "./store";
 
 // The receiver's whole decision, framework-free: size, signature on the raw bytes, JSON, schema,

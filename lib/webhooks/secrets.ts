@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig, type TallyConfig } from "../config";
-import type { SignatureScheme } from "./signature";
+import type { SignatureScheme } from "../signing/signature";
 import { receiverStore, type SecretRow } from "./store";
 
 // Verification candidates per subscription, read at most once a second, so a rotated secret is
