@@ -44,7 +44,8 @@ export const SERVER_BUNDLE = serverBundle;
 export async function startTally(env: Record<string, string> = {}, dbFile?: string): Promise<TallyServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
   const file = dbFile ?? path.join(dir, "tally.db");
-  if (!dbFile) copyFileSync(inject("templateDb"), file);
+  // A caller that names its database (PostgreSQL) brings it migrated; otherwise a copy of the template.
+  if (!dbFile && !env.DATABASE_URL) copyFileSync(inject("templateDb"), file);
   const port = await freePort();
   const fullEnv: Record<string, string> = {
     ...TEST_ENV,
@@ -72,7 +73,7 @@ export async function startTally(env: Record<string, string> = {}, dbFile?: stri
     new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once("exit", () => r())));
   return {
     url,
-    dbUrl: `file:${file}`,
+    dbUrl: fullEnv.DATABASE_URL,
     env: fullEnv,
     output: () => out,
     async kill(signal = "SIGKILL") {
