@@ -25,9 +25,11 @@ const DATASOURCE = `datasource db {
   url      = "postgresql://localhost:5432/tally"
 }`;
 
-/** The PostgreSQL schema text for a given SQLite schema text. */
+/** The PostgreSQL schema text for a given SQLite schema text. Lines written `// @postgres …` in the
+ * SQLite schema are PostgreSQL-only fields and indexes (types SQLite has not): they become live here. */
 export function postgresSchemaFrom(sqlite) {
   const body = sqlite
+    .replace(/^(\s*)\/\/ @postgres /gm, "$1")
     .replace(/^\/\/[^\n]*\n(\/\/[^\n]*\n)*\n?/, "")
     .replace(/generator client \{[^}]*\}/, GENERATOR)
     .replace(/datasource db \{[^}]*\}/, DATASOURCE);

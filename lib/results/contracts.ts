@@ -21,10 +21,12 @@ const limit = (fallback: number, max: number) =>
       .default(fallback),
   );
 
-/** A cursor of one list (by tag) decoded to its position; anything else is a 400 with a reason. */
-const cursorOf = (tag: string, parts: number) =>
+/** A cursor of one list (by tag) decoded to its position; anything else is a 400 with a reason. The
+ * list's tag and position size are read when a request is parsed (the feed's depend on the store). */
+const cursorOf = (list: () => { tag: string; parts: number }) =>
   optional(z.string().max(500)).transform((v, ctx) => {
     if (v === undefined) return undefined;
+    const { tag, parts } = list();
     const position = decodeCursor(tag, parts, v);
     if (!position) ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
     return position ?? undefined;
@@ -44,14 +46,13 @@ const jobId = optional(z.string().max(200));
 export const JOB_RESULTS_TAG = "r1";
 export const jobResultsParamsSchema = z.object({ jobId: z.string().min(1).max(200) });
 export const jobResultsQuerySchema = z.object({
-  cursor: cursorOf(JOB_RESULTS_TAG, 1),
+  cursor: cursorOf(() => ({ tag: JOB_RESULTS_TAG, parts: 1 })),
   limit: limit(100, 1000),
 });
 export type JobResultsQuery = z.output<typeof jobResultsQuerySchema>;
 
-const window = feedWindow();
 export const feedQuerySchema = z.object({
-  after: cursorOf(window.tag, window.parts),
+  after: cursorOf(() => feedWindow()),
   limit: limit(100, 1000),
   kind,
   jobId,

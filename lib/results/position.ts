@@ -1,5 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
+import type { Store } from "../config";
+import { dialect } from "../db";
 
 // THE SEAM: where a stored result sits in the change feed, and which results a reader may be shown
 // yet. A feed cursor must never pass a row that commits later, so the position must only ever grow
@@ -10,14 +12,15 @@ import { Prisma } from "@/generated/prisma/client";
 // once a reader sees id N, every row that will ever get an id below N has already committed. The
 // position is the id; everything committed is visible.
 //
-// PostgreSQL (later, not implemented): sequence values are taken at INSERT time and transactions
-// commit in any order, so a reader paging by id can pass a gap that a slower transaction fills a
-// moment later. Add a column `txid xid8 NOT NULL DEFAULT pg_current_xact_id()` (index (txid, id)),
-// make the position the pair (txid, id) and the cursor tag "f2", and show only rows with
-// `txid < pg_snapshot_xmin(pg_current_snapshot())`: below the oldest transaction still running,
-// nothing can commit any more. Rows of a long transaction then appear late but in order, never skipped.
+// PostgreSQL: sequence values are taken at INSERT time and transactions commit in any order, so a
+// reader paging by id can pass a gap that a slower transaction fills a moment later. Each row keeps
+// the id of the transaction that wrote it (`txid xid8 DEFAULT pg_current_xact_id()`, index
+// (txid, id)); the position is the pair (txid, id), the cursor tag "f2", and only rows with
+// `txid < pg_snapshot_xmin(pg_current_snapshot())` are shown: below the oldest transaction still
+// running, nothing can commit any more. Rows of a long transaction then appear late but in order,
+// never behind a cursor already handed out.
 
-export type FeedStore = "sqlite";
+export type FeedStore = Store;
 
 export type FeedWindow = {
   /** Cursor tag and the number of parts of a position in it. */
@@ -30,7 +33,7 @@ export type FeedWindow = {
   /** SQL ORDER BY list (alias r) that is feed order. */
   orderBy: Prisma.Sql;
   /** The position of a row read by the feed. */
-  positionOf(row: { id: number }): number[];
+  positionOf(row: { id: number; txid?: number | null }): number[];
 };
 
 const sqlite: FeedWindow = {
@@ -42,10 +45,20 @@ const sqlite: FeedWindow = {
   positionOf: (row) => [row.id],
 };
 
-/** The feed's position and visibility bound for a store: the one place PostgreSQL will change. */
-export function feedWindow(store: FeedStore = "sqlite"): FeedWindow {
-  switch (store) {
-    case "sqlite":
-      return sqlite;
-  }
+const postgres: FeedWindow = {
+  tag: "f2",
+  parts: 2,
+  start: [0, 0],
+  after: ([txid, id]) => Prisma.sql`(r."txid", r."id") > (${String(txid)}::xid8, ${id})
+    AND r."txid" < pg_snapshot_xmin(pg_current_snapshot())`,
+  orderBy: Prisma.sql`r."txid" ASC, r."id" ASC`,
+  positionOf: (row) => {
+    if (row.txid == null) throw new Error("a PostgreSQL feed row without its txid");
+    return [row.txid, row.id];
+  },
+};
+
+/** The feed's position and visibility bound for the store in use. */
+export function feedWindow(store: FeedStore = dialect()): FeedWindow {
+  return store === "postgres" ? postgres : sqlite;
 }

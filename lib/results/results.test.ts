@@ -46,7 +46,7 @@ describe("listJobResults", () => {
   });
 
   it("throws NotFound for an unknown job", async () => {
-    await expect(listJobResults("nope", jobResultsQuerySchema.parse({}))).rejects.toMatchObject({ status: 404 });
+    await expect(listJobResults("nope", jobResultsQuerySchema.parse({}))).rejects.toMatchObject({ code: "not_found" });
   });
 });
 
