@@ -4,7 +4,7 @@ import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
 import { startSchedules } from "../lib/worker/schedules";
-import { workerFor } from "../lib/worker/start";
+import { listenForEnqueuesOnPostgres, workerFor } from "../lib/worker/start";
 
 const GRACE_MS = 15_000;
 
@@ -17,6 +17,7 @@ async function main() {
   }
   await dbReady();
   const worker = workerFor(config);
+  listenForEnqueuesOnPostgres(config);
   // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too;
   // each is safe beside the server's own (single-flight runs, atomic poll claims).
   const schedules = startSchedules(config);

@@ -1,6 +1,8 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
+import { dialect } from "../db";
+import { QUEUE_CHANNEL } from "./wake";
 import type { DbOrTx, EnqueueItem } from "./types";
 
 // Every producer enqueues through here, inside its own transaction, with an item built by its kind's
@@ -17,11 +19,14 @@ function row(item: EnqueueItem, now: Date, defaultMax: number): Prisma.Sql {
 }
 
 async function insert(tx: DbOrTx, rows: Prisma.Sql[]): Promise<number> {
-  return tx.$executeRaw`
+  const n = await tx.$executeRaw`
     INSERT INTO "QueueItem" ("kind", "payload", "jobId", "dedupeKey", "state", "attempts",
       "maxAttempts", "availableAt", "createdAt", "updatedAt")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("dedupeKey") DO NOTHING`;
+  // Workers in other processes wake when the caller's transaction commits (lib/queue/wake.ts).
+  if (n > 0 && dialect() === "postgres") await tx.$executeRaw`SELECT pg_notify(${QUEUE_CHANNEL}, '')`;
+  return n;
 }
 
 /** Adds one item; false when a live item with the same dedupe key already exists. */

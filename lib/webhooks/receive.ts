@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { log } from "../log";
+import { wakeWorkers } from "../queue/wake";
 import { isKnownEvent, parseEnvelope } from "./envelope";
 import type { BodyRead } from "./read-body";
 import { candidatesForAny, candidatesForKey, type Candidate, type CandidateGroup } from "./secrets";
@@ -87,6 +88,8 @@ export async function receive(d: Delivery): Promise<Answer> {
     { jobId, eventType, deliveryId, subscriptionId: matched.subscriptionId, maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS },
     { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
   );
+  // Committed: a worker in this process takes it now rather than at its next idle poll.
+  if (outcome === "accepted") wakeWorkers();
   return { status: 200, body: { status: outcome } };
 }
 

@@ -2,6 +2,7 @@ import "server-only";
 import pg from "pg";
 import { log as logger } from "../log";
 import { processJobItem } from "../jobs/process-job";
+import { QUEUE_CHANNEL } from "../queue/wake";
 import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's PostgreSQL connection: a small pool of its own and group commit. Deliveries that
@@ -11,7 +12,6 @@ import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 // locks in the same order and cannot deadlock each other. A queue item written wakes the workers
 // (NOTIFY is delivered at commit).
 
-export const QUEUE_CHANNEL = "tally_queue";
 const POOL_SIZE = 4;
 const RETRYABLE = new Set(["40P01", "40001"]); // deadlock detected, serialization failure
 

@@ -1,5 +1,6 @@
 import "server-only";
-import { getConfig, type TallyConfig } from "../config";
+import { getConfig, storeOf, type TallyConfig } from "../config";
+import { listenForEnqueues } from "../queue/wake";
 import { log } from "../log";
 import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
 import { workerRegistry } from "./registry";
@@ -24,11 +25,20 @@ export function workerFor(config: TallyConfig): Worker {
   });
 }
 
+const listening = globalThis as unknown as { __tallyQueueListener?: ReturnType<typeof listenForEnqueues> };
+
+/** On PostgreSQL, this process's workers wake on every enqueue anywhere (LISTEN/NOTIFY), once per process. */
+export function listenForEnqueuesOnPostgres(config: TallyConfig): void {
+  if (storeOf(config.DATABASE_URL) !== "postgres" || listening.__tallyQueueListener) return;
+  listening.__tallyQueueListener = listenForEnqueues(config.DATABASE_URL);
+}
+
 /** Starts this process's worker once (modules load more than once under Next). */
 export function startServerWorker(config: TallyConfig): Worker {
   if (holder.__tallyWorker) return holder.__tallyWorker;
   const worker = workerFor(config);
   holder.__tallyWorker = worker;
+  listenForEnqueuesOnPostgres(config);
   worker.start();
   const stop = (graceMs: number) => worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
   if (shutdownIsManaged()) {

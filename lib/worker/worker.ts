@@ -4,6 +4,7 @@ import { randomUUID } from "node:crypto";
 import { log } from "../log";
 import { claim, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
 import { flushApiCalls } from "../platform/shared-client";
+import { onQueueWake } from "../queue/wake";
 
 export type WorkerOptions = {
   registry: Registry;
@@ -40,6 +41,7 @@ export function createWorker(opts: WorkerOptions): Worker {
   let stopping = false;
   let wake: (() => void) | null = null;
   const nudge = () => wake?.();
+  let unsubscribe = () => {};
 
   function launch(item: ClaimedItem) {
     const task = runItem(opts.registry, item, {
@@ -94,11 +96,13 @@ export function createWorker(opts: WorkerOptions): Worker {
     inFlight: () => running.size,
     start() {
       if (loop) return;
+      unsubscribe = onQueueWake(nudge);
       log.info("worker started", { owner, concurrency: opts.concurrency });
       loop = run();
     },
     async stop(graceMs = 10_000) {
       stopping = true;
+      unsubscribe();
       nudge();
       await loop;
       const all = Promise.all(running.values());
