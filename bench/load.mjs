@@ -1,9 +1,10 @@
 // Signed-webhook load generator (Node >= 20, no dependencies; loopback only).
-//   node bench/load.mjs --url http://127.0.0.1:3000/webhooks/geonode/KEY --secret S \
+//   node bench/load.mjs --url http://127.0.0.1:3000/webhooks/geonode/KEY[,http://127.0.0.1:3001/…] --secret S \
 //        [--n 5000] [--concurrency 32] [--dup-rate 0.1] [--bad-rate 0.05] [--seed 1]
 // Mix: bad = fresh job, wrong signature (expect 401); dup = byte-for-byte resend of an earlier good
 // delivery (expect duplicate); new = fresh job, good signature (expect accepted). Prints one JSON
-// line, including the job ids sent with a good signature when --ids FILE is given.
+// line, including the job ids sent with a good signature when --ids FILE is given. Several URLs
+// (comma-separated) are taken round robin, as a load balancer in front of several servers would.
 import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
@@ -25,8 +26,8 @@ if (!o.url || !o.secret) {
   console.error("usage: load.mjs --url URL --secret S [--n N] [--concurrency C] [--dup-rate F] [--bad-rate F] [--ids FILE]");
   process.exit(2);
 }
-const url = new URL(o.url);
-if (url.hostname !== "127.0.0.1") {
+const urls = o.url.split(",").map((u) => new URL(u));
+if (urls.some((u) => u.hostname !== "127.0.0.1")) {
   console.error("loopback only: use 127.0.0.1");
   process.exit(2);
 }
@@ -48,7 +49,9 @@ const results = {};
 const latencies = [];
 let errors = 0;
 
+let turn = 0;
 function post(body, sig) {
+  const url = urls[turn++ % urls.length];
   return new Promise((resolve) => {
     const t0 = process.hrtime.bigint();
     const req = http.request(

@@ -3,14 +3,18 @@
 // (what a Next-only deployment would get), and against the receiver alone (`npm run receiver`), each
 // on a fresh database; then checks that every unique good delivery has exactly one receipt and one
 // queue item. BENCH_BASELINE=path/to/seed-baseline.sh also runs the source article's receiver first
-// (one run after the other, same machine) and prints Tally's ratio to it.
+// (one run after the other, same machine) and prints Tally's ratio to it. When a PostgreSQL server
+// answers at BENCH_POSTGRES_URL (default the local one), Tally's server also runs on PostgreSQL: one
+// server, then two servers on one database behind the load generator's round robin.
 import { execFile, execFileSync, spawn } from "node:child_process";
+import crypto from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import Database from "better-sqlite3";
+import pg from "pg";
 import { distDir, serverBundle } from "../scripts/server-bundle.mjs";
 
 const N = Number(process.env.BENCH_N ?? 5000);
@@ -30,17 +34,42 @@ const freePort = () =>
     });
   });
 
-function freshDb() {
+const POSTGRES_URL = process.env.BENCH_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+const pgUrl = (database) => Object.assign(new URL(POSTGRES_URL), { pathname: `/${database}` }).toString();
+
+async function pgAdmin(sql) {
+  const c = new pg.Client({ connectionString: POSTGRES_URL, connectionTimeoutMillis: 2000 });
+  await c.connect();
+  try {
+    await c.query(sql);
+  } finally {
+    await c.end();
+  }
+}
+
+const SUBSCRIPTION = `INSERT INTO "Subscription" ("id","eventType","url","isActive","scheme","secret","createdAt","updatedAt")
+  VALUES ('bench', 'extract_completed', 'http://127.0.0.1/webhooks/geonode/bench', true, 'hmac', $1, now(), now())`;
+
+/** A fresh migrated database with the bench subscription: a SQLite file, or a PostgreSQL database. */
+async function freshDb(store) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-"));
+  if (store === "postgres") {
+    const name = `tally_bench_${crypto.randomUUID().replaceAll("-", "").slice(0, 12)}`;
+    await pgAdmin(`CREATE DATABASE "${name}"`);
+    const url = pgUrl(name);
+    execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: url }, stdio: "pipe" });
+    const c = new pg.Client({ connectionString: url });
+    await c.connect();
+    await c.query(SUBSCRIPTION, [SECRET]);
+    await c.end();
+    return { dir, url, drop: () => pgAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
+  }
   const file = path.join(dir, "tally.db");
   execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${file}` }, stdio: "pipe" });
   const sql = new Database(file);
-  sql.prepare(
-    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
-     VALUES ('bench', 'extract_completed', 'http://127.0.0.1/webhooks/geonode/bench', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
-  ).run(SECRET);
+  sql.prepare(SUBSCRIPTION.replace(", true,", ", 1,").replace(/\$1/, "?").replaceAll("now()", "datetime('now')")).run(SECRET);
   sql.close();
-  return { dir, file };
+  return { dir, url: `file:${file}`, file, drop: async () => {} };
 }
 
 async function waitUp(url) {
@@ -79,19 +108,34 @@ function readDashboard(base, readers) {
   };
 }
 
-function check(file, idsFile, warmFile) {
+/** Per job id: how many receipts and queue items it has (every job id, good or not). */
+async function countsPerJob(db) {
+  const sql = `SELECT "jobId" AS id, COUNT(*) AS n FROM "Receipt" GROUP BY "jobId"`;
+  const sqlItems = `SELECT "jobId" AS id, COUNT(*) AS n FROM "QueueItem" GROUP BY "jobId"`;
+  if (db.file) {
+    const conn = new Database(db.file, { readonly: true });
+    const out = { receipts: conn.prepare(sql).all(), items: conn.prepare(sqlItems).all() };
+    conn.close();
+    return out;
+  }
+  const c = new pg.Client({ connectionString: db.url });
+  await c.connect();
+  const out = { receipts: (await c.query(sql)).rows, items: (await c.query(sqlItems)).rows };
+  await c.end();
+  return out;
+}
+
+async function check(db, idsFile, warmFile) {
   const ids = JSON.parse(readFileSync(idsFile, "utf8"));
   const warm = JSON.parse(readFileSync(warmFile, "utf8")).length;
-  const sql = new Database(file, { readonly: true });
-  const receipts = sql.prepare("SELECT COUNT(*) n FROM Receipt").get().n;
-  const items = sql.prepare("SELECT COUNT(*) n FROM QueueItem").get().n;
-  const one = sql.prepare("SELECT (SELECT COUNT(*) FROM Receipt WHERE jobId = ?) r, (SELECT COUNT(*) FROM QueueItem WHERE jobId = ?) q");
+  const counts = await countsPerJob(db);
+  const perJob = (rows) => new Map(rows.map((r) => [r.id, Number(r.n)]));
+  const r = perJob(counts.receipts);
+  const q = perJob(counts.items);
+  const receipts = [...r.values()].reduce((a, b) => a + b, 0);
+  const items = [...q.values()].reduce((a, b) => a + b, 0);
   let missing = 0;
-  for (const id of ids) {
-    const { r, q } = one.get(id, id);
-    if (r !== 1 || q !== 1) missing++;
-  }
-  sql.close();
+  for (const id of ids) if (r.get(id) !== 1 || q.get(id) !== 1) missing++;
   // the warm-up's deliveries are in the same database: take them out of the totals
   return {
     unique_good: ids.length,
@@ -123,13 +167,13 @@ function baseline(script) {
   };
 }
 
-async function run(key, name, start, readers = 0) {
-  const { dir, file } = freshDb();
-  const port = await freePort();
+async function run(key, name, start, { readers = 0, store = "sqlite", servers = 1 } = {}) {
+  const db = await freshDb(store);
+  const { dir } = db;
+  const ports = await Promise.all(Array.from({ length: servers }, () => freePort()));
   const env = {
     ...process.env,
-    DATABASE_URL: `file:${file}`,
-    PORT: String(port),
+    DATABASE_URL: db.url,
     GEONODE_SCRAPER_API_KEY: "bench",
     SCRAPER_API_BASE_URL: "http://127.0.0.1:9",
     TALLY_OPERATOR_PASSWORD: "bench-password",
@@ -138,21 +182,23 @@ async function run(key, name, start, readers = 0) {
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: "error",
   };
-  const child = start(port, env);
-  const url = `http://127.0.0.1:${port}/webhooks/geonode/bench`;
+  const children = ports.map((port) => start(port, { ...env, PORT: String(port) }));
+  const urls = ports.map((port) => `http://127.0.0.1:${port}/webhooks/geonode/bench`);
+  const url = urls.join(",");
   try {
-    await waitUp(url);
+    for (const u of urls) await waitUp(u);
     const warm = path.join(dir, "warm.json");
     await load(url, warm, 300); // warm-up: JIT, caches, first compile
     const ids = path.join(dir, "ids.json");
-    const stopReading = readers > 0 ? readDashboard(`http://127.0.0.1:${port}`, readers) : null;
+    const stopReading = readers > 0 ? readDashboard(`http://127.0.0.1:${ports[0]}`, readers) : null;
     const r = await load(url, ids, N);
     const pages = stopReading ? await stopReading() : undefined;
-    return { key, name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`, ...r, ...check(file, ids, warm) };
+    return { key, name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`, ...r, ...(await check(db, ids, warm)) };
   } finally {
-    child.kill("SIGTERM");
-    await new Promise((r) => child.once("exit", r));
+    for (const child of children) child.kill("SIGTERM");
+    await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)))));
     rmSync(dir, { recursive: true, force: true });
+    await db.drop();
   }
 }
 
@@ -160,8 +206,15 @@ if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(serverBundle)) ex
 const rows = [];
 if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
 const tallyServer = (port, env) => spawn(process.execPath, [serverBundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
-rows.push(await run("tally", "Tally (npm start)", tallyServer));
-if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start)", tallyServer, READERS));
+rows.push(await run("tally", "Tally (npm start), SQLite", tallyServer));
+const postgres = await pgAdmin("SELECT 1").then(() => true, () => false);
+if (postgres) {
+  rows.push(await run("tally-pg", "Tally (npm start), PostgreSQL", tallyServer, { store: "postgres" }));
+  rows.push(await run("tally-pg-2", "Tally (npm start) ×2, one PostgreSQL, round robin", tallyServer, { store: "postgres", servers: 2 }));
+} else {
+  console.error(`No PostgreSQL at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}: the PostgreSQL rows are skipped.`);
+}
+if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start), SQLite", tallyServer, { readers: READERS }));
 rows.push(await run("next-route", "receiver route under next start", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
 rows.push(await run("bare", "npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
 
@@ -176,6 +229,10 @@ const article = rows.find((r) => r.key === "article");
 const tally = rows.find((r) => r.key === "tally");
 if (article && tally) {
   console.log(`\nTally ÷ the article's receiver: ${(tally.rps / article.rps).toFixed(2)}× the deliveries per second; p99 ${tally.p99_ms} ms against ${article.p99_ms} ms`);
+  for (const k of ["tally-pg", "tally-pg-2"]) {
+    const r = rows.find((x) => x.key === k);
+    if (r) console.log(`${r.name} ÷ the article's receiver: ${(r.rps / article.rps).toFixed(2)}×; p99 ${r.p99_ms} ms`);
+  }
 }
 // `npm run bench` (bench/index.ts) reads the rows from here for its one table.
 if (process.env.BENCH_RESULT_FILE) writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ part: "receiver", n: N, concurrency: CONC, rows }));
