@@ -30,12 +30,15 @@ export class CopyFailed extends Error {}
 export const DEFAULT_BATCH = 2000;
 const PROGRESS_EVERY = 100_000;
 
+// A wrong URL is named by its scheme only: it may be any kind of URL, with a password in it.
+const schemeOf = (url: string) => JSON.stringify(/^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0] ?? url.slice(0, 12));
+
 function checkUrls(from: string, to: string) {
   if (!from.startsWith("file:") || storeOf(from) !== "sqlite") {
-    throw new BadRequest(`--from must be a SQLite URL such as file:./data/tally.db, got ${redactUrl(from)}`);
+    throw new BadRequest(`--from must be a SQLite URL such as file:./data/tally.db, got a ${schemeOf(from)} URL`);
   }
   if (storeOf(to) !== "postgres") {
-    throw new BadRequest(`--to must be a PostgreSQL URL such as postgresql://user@host:5432/tally, got ${redactUrl(to)}`);
+    throw new BadRequest(`--to must be a PostgreSQL URL such as postgresql://user@host:5432/tally, got a ${schemeOf(to)} URL`);
   }
 }
 
