@@ -1,3 +1,4 @@
+import "server-only";
 import type pg from "pg";
 import { ModelName } from "@/generated/prisma/internal/prismaNamespaceBrowser";
 import { BadRequest } from "../../errors";

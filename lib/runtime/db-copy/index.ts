@@ -1,3 +1,4 @@
+import "server-only";
 import type pg from "pg";
 import { redactUrl, storeOf } from "../../config";
 import { BadRequest, Conflict } from "../../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
 import { Conflict, BadRequest } from "../../errors";

@@ -1,3 +1,4 @@
+import "server-only";
 import pg from "pg";
 import { BadRequest } from "../../errors";
 import { quote, type Table } from "./catalog";
