@@ -232,17 +232,27 @@ describe("db:copy refuses, writing nothing", () => {
     expect(empty(await counts(behind))).toBe(true);
   });
 
-  it("a source that is being written", async () => {
+  it("a source another process has open: a writer, or a running Tally even when idle", async () => {
     const url = await newTarget();
     const writer = new Database(source);
     writer.exec("BEGIN IMMEDIATE");
     try {
-      await expect(copyDatabase({ from: sourceUrl, to: url })).rejects.toThrow(/being written by another process.*stop Tally/);
+      await expect(copyDatabase({ from: sourceUrl, to: url })).rejects.toThrow(/open in another process.*stop Tally/);
     } finally {
       writer.exec("ROLLBACK");
       writer.close();
     }
+    const running = path.join(dir, "running.db");
+    copyFileSync(source, running);
+    const tally = await startTally({ GEONODE_SCRAPER_API_KEY: "db-copy-test", SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_WORKER: "off", TALLY_RECONCILE_INTERVAL_MINUTES: "0" }, running);
+    try {
+      await expect(copyDatabase({ from: `file:${running}`, to: url })).rejects.toThrow(/open in another process.*stop Tally/);
+    } finally {
+      await tally.stop();
+    }
     expect(empty(await counts(url))).toBe(true);
+    // Stopped, the same file copies.
+    expect((await copyDatabase({ from: `file:${running}`, to: url })).ok).toBe(true);
   });
 
   it("wrong URLs, with exit code 2 and never a password", async () => {

@@ -4,8 +4,8 @@ import Database from "better-sqlite3";
 import { Conflict, BadRequest } from "../../errors";
 import { quote, type Table } from "./catalog";
 
-// The SQLite side: a stopped Tally's file, read inside one read transaction (one consistent snapshot
-// even if something wrote to it anyway), page by page in primary-key order (keyset: each page starts
+// The SQLite side: a stopped Tally's file, read inside one exclusive transaction (nobody else can
+// have it open meanwhile), page by page in primary-key order (keyset: each page starts
 // after the last key of the one before, so memory stays one page whatever the table's size).
 
 export type Source = {
@@ -23,32 +23,30 @@ const INTERNAL = /^(sqlite_|_prisma_migrations$)/;
 export function openSource(url: string): Source {
   const file = url.replace(/^file:/, "").replace(/\?.*$/, "");
   if (!existsSync(file) || !statSync(file).isFile()) throw new BadRequest(`the source ${url} does not exist (give the SQLite file Tally ran on, e.g. file:./data/tally.db)`);
-  // Not readonly: BEGIN IMMEDIATE below needs a connection that may write (it never does).
+  // Not readonly: the exclusive lock below needs a connection that may write (it never does).
   const db = new Database(file, { fileMustExist: true, timeout: 0 });
+  // Nobody else may have the file open: Tally keeps its connection open in WAL mode even when idle,
+  // and a connection in exclusive locking mode (set before its first read) cannot lock the file while
+  // any other connection uses it; we try once, without waiting. Held until close, the lock also keeps
+  // anyone from opening the file mid-copy. Nothing is written.
   try {
+    db.pragma("locking_mode = EXCLUSIVE");
+    db.exec("BEGIN EXCLUSIVE");
     db.prepare("SELECT count(*) FROM sqlite_master").get();
   } catch (err) {
     db.close();
-    throw new BadRequest(`the source ${url} is not a SQLite database: ${(err as Error).message}`);
-  }
-  // A writer in progress holds the write lock: BEGIN IMMEDIATE fails at once (timeout 0). An idle
-  // Tally holds no lock, which is why the README says to stop it first; the snapshot below keeps
-  // the copy consistent in any case.
-  try {
-    db.exec("BEGIN IMMEDIATE");
-    db.exec("ROLLBACK");
-  } catch (err) {
-    db.close();
-    throw new Conflict(`the source ${url} is being written by another process (${(err as Error).message}): stop Tally (npm start, workers, receivers) first`);
+    const message = (err as Error).message;
+    if (/locked|busy/i.test(message)) {
+      throw new Conflict(`the source ${url} is open in another process (${message}): stop Tally (npm start, workers, receivers, any sqlite3 shell) first`);
+    }
+    throw new BadRequest(`the source ${url} is not a SQLite database: ${message}`);
   }
   const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
   if (!names.includes("_prisma_migrations")) {
+    db.exec("ROLLBACK");
     db.close();
     throw new BadRequest(`the source ${url} is not a Tally database (no _prisma_migrations table)`);
   }
-  // The read transaction that every count and page below shares.
-  db.exec("BEGIN");
-  db.prepare("SELECT count(*) FROM sqlite_master").get();
   return {
     file,
     tables: new Set(names.filter((n) => !INTERNAL.test(n))),
