@@ -193,6 +193,18 @@ describe("db:copy from SQLite to PostgreSQL", () => {
     }
   });
 
+  it("leaves a PostgreSQL-only column with a default (such as a transaction id) to its default", async () => {
+    const url = await newTarget();
+    await pgQuery(url, `ALTER TABLE "Result" ADD COLUMN "pgOnly" xid8 NOT NULL DEFAULT pg_current_xact_id()`);
+    const lines: string[] = [];
+    const r = await copyDatabase({ from: sourceUrl, to: url, print: (l) => lines.push(l) });
+    expect(r.ok).toBe(true);
+    expect(lines).toContain("note: Result.pgOnly exists only on PostgreSQL; its default fills it");
+    const [x] = await pgQuery<{ rows: string; txids: string }>(url, `SELECT count(*) AS rows, count(DISTINCT "pgOnly") AS txids FROM "Result"`);
+    expect(Number(x.rows)).toBe(r.tables.find((t) => t.table === "Result")?.source);
+    expect(Number(x.txids)).toBe(1);
+  });
+
   it("Tally started on the copy lists the copied jobs", async () => {
     const before = await pgQuery<{ id: string }>(target, `SELECT id FROM "Job" ORDER BY id`);
     const tally = await startTally({
@@ -215,6 +227,16 @@ describe("db:copy from SQLite to PostgreSQL", () => {
 });
 
 describe("db:copy refuses, writing nothing", () => {
+  it("columns that differ: a source column the target lacks, or a target-only column nothing can fill", async () => {
+    const lacking = await newTarget();
+    await pgQuery(lacking, `ALTER TABLE "AuditLog" DROP COLUMN detail`);
+    await expect(copyDatabase({ from: sourceUrl, to: lacking })).rejects.toThrow(/target's AuditLog has no column detail: migrate the target first/);
+    const unfillable = await newTarget();
+    await pgQuery(unfillable, `ALTER TABLE "Result" ADD COLUMN "pgOnly" text NOT NULL`);
+    await expect(copyDatabase({ from: sourceUrl, to: unfillable })).rejects.toThrow(/Result\.pgOnly exists only on the target and has no default/);
+    expect(empty(await counts(unfillable))).toBe(true);
+  });
+
 
   it("a non-empty target: one row anywhere is enough, and it stays the only one", async () => {
     const url = await newTarget();

@@ -2,13 +2,13 @@ import "server-only";
 import type pg from "pg";
 import { ModelName } from "@/generated/prisma/internal/prismaNamespaceBrowser";
 import { BadRequest } from "../../errors";
-import { isSupportedType, type ColumnType } from "./convert";
 
 // What to copy comes from the models (the generated client's ModelName, made from
 // prisma/schema.prisma) and how from the migrated target's catalog: column types, primary keys,
 // foreign keys and serial sequences. Nothing here is a hand-kept list that could go stale.
 
-export type Column = { name: string; type: ColumnType };
+/** `type` is the catalog's udt_name; plan() checks that every copied column's is one convert() knows. */
+export type Column = { name: string; type: string; hasDefault: boolean; nullable: boolean };
 export type Table = {
   name: string;
   columns: Column[];
@@ -25,8 +25,8 @@ const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export const quote = q;
 
 export async function readCatalog(c: pg.ClientBase): Promise<Map<string, Table>> {
-  const cols = await c.query<{ table_name: string; column_name: string; udt_name: string; col_default: string | null }>(
-    `SELECT table_name, column_name, udt_name, column_default AS col_default
+  const cols = await c.query<{ table_name: string; column_name: string; udt_name: string; col_default: string | null; nullable: string; identity: string }>(
+    `SELECT table_name, column_name, udt_name, column_default AS col_default, is_nullable AS nullable, is_identity AS identity
        FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   );
   const pks = await c.query<{ table_name: string; column_name: string }>(
@@ -48,10 +48,7 @@ export async function readCatalog(c: pg.ClientBase): Promise<Map<string, Table>>
     if (!MODEL_TABLES.includes(r.table_name)) continue;
     let t = tables.get(r.table_name);
     if (!t) tables.set(r.table_name, (t = { name: r.table_name, columns: [], primaryKey: [], references: [], sequences: [] }));
-    if (!isSupportedType(r.udt_name)) {
-      throw new BadRequest(`${r.table_name}.${r.column_name} has type ${r.udt_name} on the target, which db:copy does not convert`);
-    }
-    t.columns.push({ name: r.column_name, type: r.udt_name });
+    t.columns.push({ name: r.column_name, type: r.udt_name, hasDefault: r.col_default !== null || r.identity === "YES", nullable: r.nullable === "YES" });
     const seq = /^nextval\('(.+)'::regclass\)$/.exec(r.col_default ?? "");
     if (seq) t.sequences.push({ column: r.column_name, sequence: seq[1] });
   }

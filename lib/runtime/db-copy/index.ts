@@ -3,7 +3,7 @@ import type pg from "pg";
 import { redactUrl, storeOf } from "../../config";
 import { BadRequest, Conflict } from "../../errors";
 import { copyOrder, MODEL_TABLES, readCatalog, type Table } from "./catalog";
-import { BadValue, convert } from "./convert";
+import { BadValue, convert, isSupportedType, type ColumnType } from "./convert";
 import { MIGRATION_DIRS, migrationGap, migrationsIn } from "./migrations";
 import { n, table } from "./report";
 import { openSource, type Source } from "./source";
@@ -56,25 +56,39 @@ function checkMigrations(source: Source, target: string[] | null, dirs: { sqlite
   if (s) throw new BadRequest(`the source has migrations this version of Tally does not know (${s.unknown.join(", ")}): copy with the Tally version that made them`);
 }
 
-/** The tables to copy, in copy order, checked against both databases. */
-function plan(source: Source, catalog: Map<string, Table>): Table[] {
+/**
+ * The tables to copy, in copy order, checked against both databases. Each keeps the columns the
+ * source has; a column only the target has (a PostgreSQL-only column such as a default-filled
+ * transaction id) is left to its default, and a source column the target lacks is refused.
+ */
+function plan(source: Source, catalog: Map<string, Table>, print: (l: string) => void): Table[] {
   const missing = MODEL_TABLES.filter((m) => !catalog.has(m));
   if (missing.length) throw new BadRequest(`the target has no table for ${missing.join(", ")}: migrate it first`);
   const extra = [...source.tables].filter((t) => !MODEL_TABLES.includes(t));
   if (extra.length) throw new BadRequest(`the source has tables Tally's models do not (${extra.join(", ")}): they would not be copied`);
-  const tables = MODEL_TABLES.map((m) => catalog.get(m)!);
-  for (const t of tables) {
+  const tables = MODEL_TABLES.map((m) => {
+    const t = catalog.get(m)!;
     if (!source.tables.has(t.name)) throw new BadRequest(`the source has no table ${t.name}`);
     if (t.primaryKey.length === 0) throw new BadRequest(`${t.name} has no primary key on the target: cannot page through it`);
-    const src = source.columns(t.name).sort().join(",");
-    const dst = t.columns.map((c) => c.name).sort().join(",");
-    if (src !== dst) throw new BadRequest(`${t.name} has different columns: source (${src}) vs target (${dst})`);
-  }
+    const src = new Set(source.columns(t.name));
+    const lacking = [...src].filter((c) => !t.columns.some((x) => x.name === c));
+    if (lacking.length) throw new BadRequest(`the target's ${t.name} has no column ${lacking.join(", ")}: migrate the target first`);
+    for (const c of t.columns.filter((x) => !src.has(x.name))) {
+      if (!c.hasDefault && !c.nullable) throw new BadRequest(`${t.name}.${c.name} exists only on the target and has no default: cannot fill it`);
+      print(`note: ${t.name}.${c.name} exists only on PostgreSQL; its default fills it`);
+    }
+    const columns = t.columns.filter((c) => src.has(c.name));
+    for (const c of columns) {
+      if (!isSupportedType(c.type)) throw new BadRequest(`${t.name}.${c.name} has type ${c.type} on the target, which db:copy does not convert`);
+    }
+    return { ...t, columns };
+  });
   return copyOrder(tables);
 }
 
 async function copyTable(c: pg.Client, source: Source, t: Table, batch: number, print: (l: string) => void): Promise<number> {
   const sql = insertSql(t);
+  const types = t.columns.map((c) => c.type as ColumnType); // checked by plan()
   let done = 0;
   let shown = 0;
   for (const page of source.pages(t, batch)) {
@@ -83,7 +97,7 @@ async function copyTable(c: pg.Client, source: Source, t: Table, batch: number, 
       const row = page[r];
       for (let i = 0; i < t.columns.length; i++) {
         try {
-          columns[i][r] = convert(t.columns[i].type, row[i]);
+          columns[i][r] = convert(types[i], row[i]);
         } catch (err) {
           if (!(err instanceof BadValue)) throw err;
           const key = t.primaryKey.map((k) => `${k}=${String(row[t.columns.findIndex((x) => x.name === k)])}`).join(", ");
@@ -112,7 +126,7 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
   try {
     c = await connectTarget(o.to, shownTo);
     checkMigrations(source, await appliedMigrations(c), o.migrationDirs ?? MIGRATION_DIRS, shownTo, o.from);
-    const tables = plan(source, await readCatalog(c));
+    const tables = plan(source, await readCatalog(c), print);
     print(`checked: both databases at this version's schema; ${tables.length} tables, copy order ${tables.map((t) => t.name).join(", ")}`);
     return await copyAll(c, source, tables, batch, print);
   } finally {

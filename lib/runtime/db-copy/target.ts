@@ -54,7 +54,7 @@ const ARRAY_TYPE: Record<ColumnType, string> = {
 
 export function insertSql(t: Table): string {
   const cols = t.columns.map((c) => quote(c.name)).join(", ");
-  const arrays = t.columns.map((c, i) => `$${i + 1}::${ARRAY_TYPE[c.type]}`).join(", ");
+  const arrays = t.columns.map((c, i) => `$${i + 1}::${ARRAY_TYPE[c.type as ColumnType]}`).join(", ");
   return `INSERT INTO ${quote(t.name)} (${cols}) SELECT * FROM unnest(${arrays})`;
 }
 
