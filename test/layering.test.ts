@@ -1,7 +1,7 @@
 // The layering rules (.dependency-cruiser.cjs) hold for the tree, can fail, and lib/'s capability
 // folders import each other without loops.
 import { execFileSync, spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -72,5 +72,13 @@ describe("layering", () => {
     const loops = [...edges.keys()].filter((f) => reaches(f).has(f));
     expect(edges.size).toBeGreaterThan(10);
     expect(loops).toEqual([]);
+  });
+
+  it("every folder of lib/ is in the README's architecture map", () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const map = readme.slice(readme.indexOf("## Architecture"));
+    const folders = readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    expect(folders.length).toBeGreaterThan(10);
+    expect(folders.filter((f) => !map.includes(`| \`${f}/\` |`))).toEqual([]);
   });
 });
