@@ -1,0 +1,6 @@
+// POST /api/cron/reconcile — one reconciliation, answered when it has ended; 409 if one is running
+import { z } from "zod";
+import { cronRoute } from "@/lib/http/cron-route";
+import { cronReconcile } from "@/lib/worker/cron";
+
+export const POST = cronRoute("reconcile", z.object({}).strict(), () => cronReconcile());
