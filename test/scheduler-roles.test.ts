@@ -70,7 +70,7 @@ describe("TALLY_SCHEDULER", () => {
     }
     const lease = (await listLeases()).find((l) => l.name === "reconcile");
     expect(lease?.holder).toBeTruthy();
-  });
+  }, 90_000);
 
   it("`off` and `external` servers ran no schedule: their database has no run and no lease row", async () => {
     // By now the quiet pair has been up for more than three intervals (the `on` pair, started after it, ran four).
@@ -86,9 +86,13 @@ describe("demo traffic", () => {
   it("two demo servers on one database submit one trickle between them", async () => {
     const t = await createTestDb();
     const env = { DATABASE_URL: t.url, TALLY_DEMO_TRAFFIC: "on", TALLY_DEMO_JOBS_PER_MINUTE: "600", TALLY_SIM_PORT: "0", TALLY_WORKER: "off", TALLY_LOG_LEVEL: "debug" };
-    const demo = [await startTally(env), await startTally(env)];
+    const demo = await Promise.all([startTally(env), startTally(env)]);
     try {
-      await waitFor("ten demo jobs", async () => (await db().job.count()) >= 10, 30_000);
+      // Both must be past their start-up (simulator up, webhooks registered: the trickle starts then)
+      // before counting, or the later one would simply not have begun yet.
+      await waitFor("both demo servers ready", () => demo.every((s) => s.output().includes("demo subscriptions ready")), 90_000);
+      const before = await db().job.count();
+      await waitFor("ten more demo jobs", async () => (await db().job.count()) >= before + 10, 30_000);
       const submitting = demo.filter((s) => s.output().includes("demo job submitted"));
       expect(submitting).toHaveLength(1);
       expect((await listLeases()).find((l) => l.name === "demo-traffic")?.holder).toBeTruthy();
@@ -96,5 +100,6 @@ describe("demo traffic", () => {
       await Promise.all(demo.map((s) => s.stop()));
       await t.cleanup();
     }
-  });
+    // Demo servers take a while to start (simulator, webhook registration through its faults).
+  }, 120_000);
 });
