@@ -155,6 +155,15 @@ describe("cron routes", () => {
     expect(await db().operationRun.count({ where: { kind: "reconcile", state: "running" } })).toBe(0);
   });
 
+  it("the cron secret never appears in the server's output or its settings", async () => {
+    expect(tally.output()).not.toContain(SECRET);
+    const res = await fetch(`${tally.url}/settings`, { headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` } });
+    expect(res.status).toBe(200);
+    const page = await res.text();
+    expect(page).toContain("TALLY_CRON_SECRET");
+    expect(page).not.toContain(SECRET);
+  });
+
   it("a reconciliation already running (started from the dashboard, say) makes the route answer 409", async () => {
     await db().operationRun.create({ data: { id: "held", kind: "reconcile", state: "running", lockKey: "reconcile", startedBy: "operator" } });
     try {
