@@ -6,11 +6,14 @@ import { getConfig } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
 
 const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
+// Scheduled triggers carry their own credential (TALLY_CRON_SECRET), checked by every route under it
+// through lib/http/cron-route.ts; sessions and the API token do not open them.
+const CRON_PREFIX = "/api/cron/";
 
 export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const isApi = pathname.startsWith("/api/");
-  if (!PUBLIC.has(pathname)) {
+  if (!PUBLIC.has(pathname) && !pathname.startsWith(CRON_PREFIX)) {
     const actor =
       bearerActor(req.headers.get("authorization")) ??
       (await verifySessionToken(req.cookies.get(SESSION_COOKIE)?.value));

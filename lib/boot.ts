@@ -28,12 +28,16 @@ async function start(): Promise<void> {
   // 1. Demo mode first: the worker and the pollers need the platform's address, which the simulator
   //    has only once it listens (its webhook registration goes on in the background).
   await startDemoMode(config);
-  // 2. The worker, unless `npm run worker` processes do the work elsewhere.
-  if (config.TALLY_WORKER === "on") startServerWorker(config);
-  // 3. The safety nets' timers (polling, scheduled reconciliation, secret clean-up).
-  startSchedules(config);
-  // 4. Retention: logs kept bounded.
-  startRetention();
+  // 2. The worker, unless `npm run worker` processes do the work elsewhere, or an external scheduler
+  //    drains the queue through POST /api/cron/work (TALLY_SCHEDULER=external: no loops at all).
+  if (config.TALLY_WORKER === "on" && config.TALLY_SCHEDULER !== "external") startServerWorker(config);
+  // 3. The safety nets' timers (polling, scheduled reconciliation, secret clean-up), then
+  // 4. retention (logs kept bounded): only with TALLY_SCHEDULER=on. Each scheduled unit is
+  //    single-flight across processes, so several servers with `on` still run it once per interval.
+  if (config.TALLY_SCHEDULER === "on") {
+    startSchedules(config);
+    startRetention();
+  }
   printBanner(config);
 }
 
@@ -42,6 +46,7 @@ function printBanner(config: TallyConfig) {
     "",
     `  Tally is running in ${config.mode} mode`,
     `  Open   http://localhost:${config.PORT}`,
+    `  Roles  worker ${config.TALLY_SCHEDULER === "external" ? "off (external scheduler)" : config.TALLY_WORKER}, scheduler ${config.TALLY_SCHEDULER}`,
     config.operatorPasswordGenerated
       ? `  Login  password ${config.operatorPassword}  (generated for this run; set TALLY_OPERATOR_PASSWORD to choose one)`
       : "  Login  with TALLY_OPERATOR_PASSWORD",
@@ -49,5 +54,11 @@ function printBanner(config: TallyConfig) {
   ];
   // Printed once, straight to the terminal: the only place a generated password ever appears.
   process.stdout.write(`${lines.join("\n")}\n`);
-  log.info("tally started", { mode: config.mode, port: config.PORT, delivery: config.TALLY_DELIVERY_MODE });
+  log.info("tally started", {
+    mode: config.mode,
+    port: config.PORT,
+    delivery: config.TALLY_DELIVERY_MODE,
+    worker: config.TALLY_SCHEDULER === "external" ? "off" : config.TALLY_WORKER,
+    scheduler: config.TALLY_SCHEDULER,
+  });
 }

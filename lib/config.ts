@@ -75,10 +75,23 @@ export const envSchema = z.object({
   TALLY_HISTORY_RETENTION_DAYS: int(30, 1, 3650),
   TALLY_PREVIOUS_SECRET_TTL_SECONDS: int(300, 0, 86_400),
   TALLY_ROTATION_SETTLE_SECONDS: int(30, 0, 3600),
-  TALLY_RECONCILE_INTERVAL_MINUTES: int(10, 0, 24 * 60),
+  // Fractions allowed (0.05 = 3 s), for short schedules in tests.
+  TALLY_RECONCILE_INTERVAL_MINUTES: z.coerce
+    .number({ error: "must be a number" })
+    .min(0, { error: "must be at least 0" })
+    .max(24 * 60, { error: `must be at most ${24 * 60}` })
+    .default(10),
   TALLY_RECONCILE_THRESHOLD_SECONDS: int(600, 0, 7 * 86_400),
   TALLY_PENDING_ALERT_MINUTES: int(60, 1, 7 * 24 * 60),
   TALLY_WORKER: onOff("on"),
+  // on: this process runs the schedules (single-flight across processes); off: none of them;
+  // external: no loops at all (no schedules, no in-server worker): a scheduler calls /api/cron/*.
+  TALLY_SCHEDULER: z
+    .enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' })
+    .default("on"),
+  TALLY_CRON_SECRET: optionalString.pipe(
+    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  ),
   TALLY_WORKER_CONCURRENCY: int(4, 1, 64),
   TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100),
   TALLY_LEASE_SECONDS: int(60, 5, 3600),
@@ -152,6 +165,10 @@ export function parseConfig(env: Record<string, string | undefined>): TallyConfi
   // A default destination needs both: a URL without a secret could not be verified by its receiver.
   if (e.TALLY_FORWARD_URL && !e.TALLY_FORWARD_SECRET) problems.push("TALLY_FORWARD_SECRET: required when TALLY_FORWARD_URL is set");
   if (e.TALLY_FORWARD_SECRET && !e.TALLY_FORWARD_URL) problems.push("TALLY_FORWARD_URL: required when TALLY_FORWARD_SECRET is set");
+  // Caught at start-up, not as a 401 on the scheduler's first call.
+  if (e.TALLY_SCHEDULER === "external" && !e.TALLY_CRON_SECRET) {
+    problems.push("TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external (the cron routes' bearer secret, at least 16 characters)");
+  }
   if (problems.length) throw new ConfigError(problems);
 
   const generated = !e.TALLY_OPERATOR_PASSWORD;
@@ -217,6 +234,7 @@ export const SECRET_VARIABLES = new Set([
   "TALLY_API_TOKEN",
   "TALLY_SESSION_SECRET",
   "TALLY_FORWARD_SECRET",
+  "TALLY_CRON_SECRET",
 ]);
 
 /** Names of settings safe to show to operators, with secrets masked. */

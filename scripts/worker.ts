@@ -11,6 +11,10 @@ const GRACE_MS = 15_000;
 async function main() {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
+  if (config.TALLY_SCHEDULER === "external") {
+    process.stderr.write("TALLY_SCHEDULER=external: no process runs loops; the scheduler drains the queue through POST /api/cron/work. Unset it (or set on/off) to run `npm run worker`.\n");
+    process.exit(1);
+  }
   if (!config.apiBaseUrl) {
     process.stderr.write("No platform to talk to: set GEONODE_SCRAPER_API_KEY (live) or SCRAPER_API_BASE_URL (e.g. the simulator's URL).\n");
     process.exit(1);
@@ -18,15 +22,15 @@ async function main() {
   await dbReady();
   const worker = workerFor(config);
   listenForEnqueuesOnPostgres(config);
-  // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too;
-  // each is safe beside the server's own (single-flight runs, atomic poll claims).
-  const schedules = startSchedules(config);
+  // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too with
+  // TALLY_SCHEDULER=on; each is single-flight beside the servers' own (lib/scheduling/lease.ts).
+  const schedules = config.TALLY_SCHEDULER === "on" ? startSchedules(config) : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("worker stopping", { signal, inFlight: worker.inFlight() });
-    schedules.stop();
+    schedules?.stop();
     await worker.stop(GRACE_MS);
     await disconnectAll();
     process.exit(0);

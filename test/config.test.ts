@@ -54,6 +54,18 @@ describe("configuration", () => {
     expect(problems({ GEONODE_SCRAPER_API_KEY: "k" }).join()).toMatch(/TALLY_OPERATOR_PASSWORD: required in live mode/);
   });
 
+  it("TALLY_SCHEDULER=external needs TALLY_CRON_SECRET, at least 16 characters, never echoed", () => {
+    expect(problems({ TALLY_SCHEDULER: "external" }).join()).toMatch(/TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external/);
+    const short = problems({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "short-cron" }).join();
+    expect(short).toMatch(/TALLY_CRON_SECRET: must be at least 16 characters/);
+    expect(short).not.toContain("short-cron");
+    expect(problems({ TALLY_SCHEDULER: "sometimes" }).join()).toMatch(/TALLY_SCHEDULER: must be "on", "off" or "external"/);
+    const ok = parseConfig({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789" });
+    expect(ok.TALLY_SCHEDULER).toBe("external");
+    expect(describeConfig(ok).find((v) => v.name === "TALLY_CRON_SECRET")?.value).toBe("••••6789");
+    expect(parseConfig({}).TALLY_SCHEDULER).toBe("on");
+  });
+
   it("documents every variable in the README's configuration table, with its default", () => {
     const readme = readFileSync("README.md", "utf8");
     const rows = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));

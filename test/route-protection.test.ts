@@ -7,6 +7,8 @@ import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
 const pages = discoverPages();
 const routes = discoverRoutes();
+// Scheduled triggers: only `Authorization: Bearer $TALLY_CRON_SECRET` opens them, never a session or the API token.
+const isCron = (url: string) => url.startsWith("/api/cron/");
 
 let tally: TallyServer;
 beforeAll(async () => {
@@ -47,7 +49,7 @@ describe("route protection", () => {
     },
   );
 
-  it.each(routes.filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !PUBLIC.has(r.url)))(
+  it.each(routes.filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !PUBLIC.has(r.url) && !isCron(r.url)))(
     "$method $url refuses a valid session from another origin (CSRF)",
     async ({ method, url }) => {
       const login = await fetch(`${tally.url}/api/auth/login`, {
@@ -64,6 +66,36 @@ describe("route protection", () => {
           body: "{}",
         });
         expect(res.status, `origin ${origin}`).toBe(403);
+      }
+    },
+  );
+
+  it("found the four cron routes, POST only", () => {
+    const cron = routes.filter((r) => isCron(r.url));
+    expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
+      ["GET /api/cron/poll", "GET /api/cron/reconcile", "GET /api/cron/retention", "GET /api/cron/work", "POST /api/cron/poll", "POST /api/cron/reconcile", "POST /api/cron/retention", "POST /api/cron/work"],
+    );
+  });
+
+  it.each(routes.filter((r) => isCron(r.url)))(
+    "$method $url answers 401 to a valid session and to the API token (cron secret only)",
+    async ({ method, url }) => {
+      const login = await fetch(`${tally.url}/api/auth/login`, {
+        method: "POST",
+        headers: { "content-type": "application/json", origin: tally.url, "x-forwarded-for": `10.8.${url.length}.1` },
+        body: JSON.stringify({ password: TEST_ENV.TALLY_OPERATOR_PASSWORD }),
+      });
+      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+      expect(cookie).toMatch(/^tally_session=./);
+      const variants: Record<string, string>[] = [{ cookie }, { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` }];
+      for (const headers of variants) {
+        const res = await fetch(tally.url + url, {
+          method,
+          headers: { "content-type": "application/json", origin: tally.url, ...headers },
+          body: "{}",
+        });
+        expect(res.status).toBe(401);
+        expect(await res.json()).toMatchObject({ error: "unauthorized" });
       }
     },
   );

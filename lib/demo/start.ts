@@ -50,7 +50,8 @@ async function start(config: TallyConfig, ready: (simulator: RunningSimulator | 
   const simulator = await startSimulator(config);
   ready(simulator);
   if (config.TALLY_DELIVERY_MODE !== "polling") await registerWithRetries();
-  const traffic = config.TALLY_DEMO_TRAFFIC === "on" && config.TALLY_DEMO_JOBS_PER_MINUTE > 0;
+  // The trickle is a schedule like the others: only processes with TALLY_SCHEDULER=on run it.
+  const traffic = config.TALLY_DEMO_TRAFFIC === "on" && config.TALLY_DEMO_JOBS_PER_MINUTE > 0 && config.TALLY_SCHEDULER === "on";
   const stopTraffic = traffic ? startDemoTraffic(config.TALLY_DEMO_JOBS_PER_MINUTE) : null;
   return { simulator, stopTraffic };
 }

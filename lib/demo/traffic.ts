@@ -2,6 +2,7 @@ import "server-only";
 import { log } from "../log";
 import { submitJob } from "../jobs/submit";
 import type { SubmitRequest } from "../jobs/requests";
+import { holdLease } from "../scheduling/lease";
 
 // A trickle of jobs of all three kinds, so a first look at the dashboard shows a living pipeline.
 
@@ -20,17 +21,32 @@ export function demoRequest(n: number): SubmitRequest {
   }
 }
 
-/** Submits `perMinute` jobs a minute, evenly spaced; returns a stop function. */
+/**
+ * Submits `perMinute` jobs a minute, evenly spaced; returns a stop function. Several demo servers on
+ * one database make one trickle, not several: each tick, only the process holding the "demo-traffic"
+ * lease submits (it renews the lease as it goes; if it dies, another takes over within three ticks).
+ */
 export function startDemoTraffic(perMinute: number): () => void {
+  const everyMs = Math.max(100, Math.round(60_000 / perMinute));
   let n = 0;
+  let leading = false;
   const tick = () => {
+    holdLease("demo-traffic", Math.max(5_000, 3 * everyMs))
+      .then((held) => {
+        if (held !== leading) log.info(held ? "demo traffic: this process submits the trickle" : "demo traffic: another process submits the trickle");
+        leading = held;
+        if (held) submitOne();
+      })
+      .catch((err) => log.warn("demo traffic lease failed", { error: String(err) }));
+  };
+  const submitOne = () => {
     const req = demoRequest(n++);
     submitJob(req)
       .then((job) => log.debug("demo job submitted", { jobId: job.jobId, kind: job.kind }))
       // The demo platform answers an occasional 429 or 5xx on purpose; the next tick tries again.
       .catch((err) => log.info("demo job not submitted", { kind: req.kind, error: err instanceof Error ? err.message : String(err) }));
   };
-  const timer = setInterval(tick, Math.max(100, Math.round(60_000 / perMinute)));
+  const timer = setInterval(tick, everyMs);
   timer.unref();
   tick();
   return () => clearInterval(timer);

@@ -3,6 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
+import { claimTick } from "../scheduling/lease";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
 // tables are deleted in small batches with a pause between them: SQLite has one write lock, and the
@@ -11,6 +12,7 @@ import { log } from "../log";
 
 const DAY = 86_400_000;
 const HOUR = 3_600_000;
+const CHECK_MS = 5 * 60_000;
 
 type Target = {
   name: string;
@@ -72,14 +74,19 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
   return deleted;
 }
 
-/** Prunes now and then hourly, for the life of the process. */
+/** Prunes hourly across all processes (TALLY_SCHEDULER=on): whoever wins the hour's tick prunes. */
 export function startRetention(): void {
+  const holder = globalThis as unknown as { __tallyRetention?: boolean };
+  if (holder.__tallyRetention) return;
+  holder.__tallyRetention = true;
   const run = () =>
-    pruneHistory()
+    claimTick("retention", HOUR)
+      .then((won) => (won ? pruneHistory() : null))
       .then((deleted) => {
-        if (Object.values(deleted).some((n) => n > 0)) log.info("old log rows pruned", deleted);
+        if (deleted && Object.values(deleted).some((n) => n > 0)) log.info("old log rows pruned", deleted);
       })
       .catch((err) => log.warn("log pruning failed", { error: String(err) }));
   void run();
-  setInterval(run, HOUR).unref();
+  // Checked every few minutes so a pass is never much later than the hour, whichever process wins it.
+  setInterval(run, CHECK_MS).unref();
 }

@@ -4,10 +4,13 @@ import { log } from "../log";
 import { clearExpiredPreviousSecrets } from "../subscriptions/secrets";
 import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
 import { startReconcile } from "../safety-nets/reconcile";
+import { claimTick, PROCESS_TAG } from "../scheduling/lease";
 
-// The safety nets' timers, started with the server and with `npm run worker`. Each is safe to run
-// in several processes: reconcile is single-flight by its lock key, poll claims are atomic, and the
-// secret cleanup is one idempotent UPDATE. Kept on globalThis so each timer exists once per process.
+// The safety nets' timers, started with the server and with `npm run worker` when TALLY_SCHEDULER=on.
+// Scheduled units are single-flight across processes: each process checks often, and only the one
+// that wins the schedule's "last run" row (lib/scheduling/lease.ts) runs the unit, so N processes run
+// one reconciliation and one secret clean-up per interval, not N. Kept on globalThis so each timer
+// exists once per process.
 
 const POLL_IDLE_MS = 500;
 const SILENT_SCAN_MS = 5_000;
@@ -30,7 +33,11 @@ export function startSchedules(config: TallyConfig): Schedules {
     timers.add(t);
   };
 
-  // One polling loop; a full batch means more is due, so it goes again at once.
+  // One polling loop; a full batch means more is due, so it goes again at once. Deliberately NOT
+  // single-flight: a due poll is claimed atomically by one process, so N loops make one platform call
+  // per due job, not N (they share the due jobs, and the rate budget caps their sum); idle loops only
+  // cost a cheap indexed query. Funnelling polls through one elected process every 500 ms would add a
+  // lease write per tick and stall polling for a whole lease whenever that process dies.
   let lastSilentScan = 0;
   const pollTick = async () => {
     let again = false;
@@ -51,24 +58,30 @@ export function startSchedules(config: TallyConfig): Schedules {
   };
   later(POLL_IDLE_MS, () => void pollTick());
 
+  // A unit on a shared schedule: checked every checkMs, run only by the process that wins the tick.
+  const shared = (name: string, intervalMs: number, unit: () => Promise<void>) => {
+    const checkMs = Math.min(60_000, Math.max(250, Math.round(intervalMs / 10)));
+    const tick = () => {
+      claimTick(name, intervalMs)
+        .then((won) => (won ? unit() : undefined))
+        .catch((err) => log.warn("scheduled unit failed", { schedule: name, error: String(err) }))
+        .finally(() => later(checkMs, tick));
+    };
+    later(checkMs, tick);
+  };
+
   const minutes = config.TALLY_RECONCILE_INTERVAL_MINUTES;
   if (minutes > 0) {
-    const reconcileTick = () => {
-      startReconcile({}, "scheduler")
-        .then((run) => run.created && log.info("scheduled reconciliation started", { runId: run.runId }))
-        .catch((err) => log.warn("scheduled reconciliation could not start", { error: String(err) }))
-        .finally(() => later(minutes * 60_000, reconcileTick));
-    };
-    later(minutes * 60_000, reconcileTick);
+    shared("reconcile", minutes * 60_000, async () => {
+      const run = await startReconcile({}, `scheduler ${PROCESS_TAG}`);
+      if (run.created) log.info("scheduled reconciliation started", { runId: run.runId });
+    });
   }
 
-  const cleanupTick = () => {
-    clearExpiredPreviousSecrets()
-      .then((n) => n > 0 && log.info("expired previous secrets cleared", { subscriptions: n }))
-      .catch((err) => log.warn("previous secret cleanup failed", { error: String(err) }))
-      .finally(() => later(CLEANUP_MS, cleanupTick));
-  };
-  later(CLEANUP_MS, cleanupTick);
+  shared("secret-cleanup", CLEANUP_MS, async () => {
+    const n = await clearExpiredPreviousSecrets();
+    if (n > 0) log.info("expired previous secrets cleared", { subscriptions: n });
+  });
 
   const schedules: Schedules = {
     stop() {

@@ -4,7 +4,7 @@ import { listenForEnqueues } from "../queue/wake";
 import { log } from "../log";
 import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
 import { workerRegistry } from "./registry";
-import { createWorker, type Worker } from "./worker";
+import { createWorker, type Worker, type WorkerOptions } from "./worker";
 
 // The in-server worker (TALLY_WORKER=on). `npm run worker` runs the same worker alone, for scaling out;
 // several processes can run side by side because claims are safe across processes.
@@ -14,8 +14,9 @@ const holder = globalThis as unknown as { __tallyWorker?: Worker };
 /** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
 const IN_SERVER_GRACE_MS = 10_000;
 
-export function workerFor(config: TallyConfig): Worker {
+export function workerFor(config: TallyConfig, extra: Partial<WorkerOptions> = {}): Worker {
   return createWorker({
+    ...extra,
     registry: workerRegistry,
     concurrency: config.TALLY_WORKER_CONCURRENCY,
     leaseMs: config.TALLY_LEASE_SECONDS * 1000,

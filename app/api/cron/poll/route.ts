@@ -1,0 +1,9 @@
+// POST (and GET, for Vercel Cron) /api/cron/poll — an external scheduler's polling pass: polls what is due (bounded), single-flight
+import { z } from "zod";
+import { cronRoute } from "@/lib/http/cron-route";
+import { cronPoll } from "@/lib/worker/cron";
+
+export const POST = cronRoute("poll", z.object({}).strict(), () => cronPoll());
+
+// Vercel Cron calls GET with the same bearer secret; a browser cannot send that header cross-site.
+export const GET = POST;

@@ -1,0 +1,9 @@
+// POST (and GET, for Vercel Cron) /api/cron/reconcile — one reconciliation, answered when it has ended; 409 if one is running
+import { z } from "zod";
+import { cronRoute } from "@/lib/http/cron-route";
+import { cronReconcile } from "@/lib/worker/cron";
+
+export const POST = cronRoute("reconcile", z.object({}).strict(), () => cronReconcile());
+
+// Vercel Cron calls GET with the same bearer secret; a browser cannot send that header cross-site.
+export const GET = POST;

@@ -1,0 +1,9 @@
+// POST (and GET, for Vercel Cron) /api/cron/retention — one retention pass and the expired-secret clean-up, single-flight
+import { z } from "zod";
+import { cronRoute } from "@/lib/http/cron-route";
+import { cronRetention } from "@/lib/worker/cron";
+
+export const POST = cronRoute("retention", z.object({}).strict(), () => cronRetention());
+
+// Vercel Cron calls GET with the same bearer secret; a browser cannot send that header cross-site.
+export const GET = POST;
