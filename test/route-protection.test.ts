@@ -92,7 +92,7 @@ describe("route protection", () => {
         const res = await fetch(tally.url + url, {
           method,
           headers: { "content-type": "application/json", origin: tally.url, ...headers },
-          body: "{}",
+          body: method === "GET" ? undefined : "{}",
         });
         expect(res.status).toBe(401);
         expect(await res.json()).toMatchObject({ error: "unauthorized" });
