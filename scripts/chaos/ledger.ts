@@ -39,6 +39,8 @@ export type Ledger = {
   unauthorizedJobsRecovered: number;
   unauthorizedJobsUnrecovered: number;
   lostIds: string[];
+  /** For each lost job (at most 10): what Tally's database knows of it, to find where it stopped. */
+  lostDetails: string[];
   doubledIds: string[];
   /** The outlet: outcome events at the forwarding sink (set by the chaos run). */
   forwarded?: Forwarded;
@@ -57,12 +59,18 @@ export function computeLedger(dbFile: string, sim: SimState): Ledger {
 
   const unauthorized = (sql.prepare(`SELECT COUNT(*) n FROM "InboundDelivery" WHERE status = 401`).get() as { n: number }).n;
   const unauthorizedJobs = (sql.prepare(`SELECT DISTINCT jobId FROM "PlatformDelivery" WHERE httpStatus = 401 AND jobId IS NOT NULL`).all() as { jobId: string }[]).map((r) => r.jobId);
-  sql.close();
+  const describe = (id: string) => {
+    const job = sql.prepare('SELECT kind, outcome, origin, platformStatus, attempts FROM "Job" WHERE id = ?').get(id);
+    const receipt = sql.prepare('SELECT source, receivedAt FROM "Receipt" WHERE jobId = ?').get(id);
+    const items = sql.prepare('SELECT id, kind, state, attempts, lastError, availableAt FROM "QueueItem" WHERE jobId = ?').all(id);
+    const events = sql.prepare('SELECT at, type, detail FROM "JobEvent" WHERE jobId = ? ORDER BY id').all(id);
+    return `${id}: job ${JSON.stringify(job ?? null)} receipt ${JSON.stringify(receipt ?? null)} items ${JSON.stringify(items)} events ${JSON.stringify(events)}`;
+  };
 
   const l: Ledger = {
     platformJobs: 0, submitted: 0, resubmissions: 0, stored: 0, resubmitted: 0, resubmittedThenStored: 0, deadLettered: 0, cancelled: 0,
     stillRunningOnPlatform: 0, lost: 0, wrongOutcome: 0, storedTwice: 0, droppedWebhooks: 0, duplicatedWebhooks: 0, unauthorized,
-    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, lostIds: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
+    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, lostIds: [], lostDetails: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
   };
   for (const [id, j] of Object.entries(sim.perJob)) {
     l.platformJobs++;
@@ -78,6 +86,7 @@ export function computeLedger(dbFile: string, sim: SimState): Ledger {
     if (!o || o === "pending") {
       l.lost++;
       l.lostIds.push(id);
+      if (l.lostDetails.length < 10) l.lostDetails.push(`${describe(id)} platform ${JSON.stringify(j)}`);
       continue;
     }
     if (!EXPECTED[j.status]?.includes(o)) l.wrongOutcome++;
@@ -93,6 +102,7 @@ export function computeLedger(dbFile: string, sim: SimState): Ledger {
     else l.unauthorizedJobsUnrecovered++;
   }
   l.storedTwice = l.doubledIds.length;
+  sql.close();
   return l;
 }
 
@@ -118,6 +128,7 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
   const w = Math.max(...rows.map(([k]) => k.length));
   for (const [k, v] of rows) log(`  ${k.padEnd(w)}  ${v}`);
   if (l.lostIds.length) log(`  lost: ${l.lostIds.slice(0, 10).join(", ")}${l.lostIds.length > 10 ? " …" : ""}`);
+  for (const d of l.lostDetails) log(`    ${d}`);
   if (l.doubledIds.length) log(`  doubled: ${l.doubledIds.slice(0, 10).join(", ")}`);
   if (l.forwarded) printForwarded(l.forwarded, log);
 }

@@ -181,10 +181,14 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     await outage;
     // Drain: wait for the platform to settle, reconcile, wait for Tally's queue; repeat while
     // resubmissions create new platform jobs.
-    for (let round = 1; round <= 4 && Date.now() < deadline; round++) {
+    // A round is final only when no platform job appeared during it: a resubmission made while the
+    // queue drained may finish at once, its webhook still on its way, and needs one more round.
+    for (let round = 1; round <= 8 && Date.now() < deadline; round++) {
+      let jobsAtStart = 0;
       await waitUntil(async () => {
         const s = simStateSchema.parse(await simCall("GET", "/_sim/state"));
         const running = (s.jobs.byStatus.queued ?? 0) + (s.jobs.byStatus.processing ?? 0);
+        jobsAtStart = s.jobs.total;
         return running === 0 && (s.deliveries.byStatus.pending ?? 0) === 0;
       }, deadline);
       const run = await api("POST", "/api/operations/reconcile", { olderThanSeconds: 0 });
@@ -192,8 +196,9 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       await waitUntil(() => queueIdle(dbFile), deadline);
       const s = simStateSchema.parse(await simCall("GET", "/_sim/state"));
       const running = (s.jobs.byStatus.queued ?? 0) + (s.jobs.byStatus.processing ?? 0);
-      log(`chaos: drain round ${round} done; platform jobs still running: ${running}`);
-      if (running === 0) break;
+      const appeared = s.jobs.total - jobsAtStart;
+      log(`chaos: drain round ${round} done; platform jobs still running: ${running}, new during the round: ${appeared}`);
+      if (running === 0 && appeared === 0) break;
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
     const ledger = computeLedger(dbFile, state);
