@@ -17,7 +17,8 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * times, not send times: a call may leave up to LATE_MS after its slot and spend a little longer than
  * its neighbour on the way (TRANSIT_MS: event loops of busy processes, the network). So spacing is
  * (1000 + LATE_MS + TRANSIT_MS) / TALLY_API_RPS ms: then calls delayed by up to that much more than
- * their neighbours still cannot put TALLY_API_RPS + 1 calls into one second. Over any window of W
+ * their neighbours still cannot put TALLY_API_RPS + 1 calls into one second (over a 5 s window the
+ * same margin absorbs 750 ms of such delay). Over any window of W
  * seconds the total is at most W · TALLY_API_RPS. A fixed per-second counter (INSERT … ON CONFLICT
  * DO UPDATE … WHERE count < limit) would be as cheap but allows twice the budget in a second that
  * straddles two counters; the in-memory token bucket (burst = budget) allows the same.
@@ -26,25 +27,32 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * `nextAt` past it, so no lease starts inside the pause); every process reads it before a call,
  * cached for PAUSE_CACHE_MS, and each lease returns it too.
  *
- * WORST CASE. Throughput is TALLY_API_RPS · 1000 / (1000 + LATE_MS + TRANSIT_MS): 91 % of the budget.
- * A call held up more than TRANSIT_MS longer than its neighbours (a machine overloaded for 50 ms
- * and more) can still bring one call too many into a one-second window at the platform.
+ * WORST CASE. Throughput is TALLY_API_RPS · 1000 / (1000 + LATE_MS + TRANSIT_MS): 87 % of the budget.
+ * A call held up more than TRANSIT_MS longer than its neighbours (a machine overloaded for 100 ms
+ * and more: seen on a 2-core box at load 10 with 50 ms) can still bring one call too many into a one-second window at the platform.
  * A process that dies holding a lease wastes at most HORIZON_MS of budget. Calls already past the
  * pause check when another process records a 429 still go out: at most PAUSE_CACHE_MS (+ one read
  * and one call's latency) of traffic after a 429. Machines must agree on the time (NTP): a clock that is s ms off
  * adds s to LATE_MS in the bound. If the database is unreachable, calls fail (acquire throws) rather
  * than go out unbudgeted.
  *
- * COST. At most one lease per min(waiting callers + recent demand · LEASE_AHEAD_S, MAX_LEASE) calls,
- * plus one pause read per PAUSE_CACHE_MS when no lease refreshed it; one write per 429.
+ * LEASE SIZE. Leased slots are consecutive in the global schedule, so a process that leases more than
+ * it sends in that time takes budget from the others and wastes it. The size adapts: at least the
+ * callers waiting without a slot; doubled (up to half the horizon) after a lease whose slots were all
+ * used, halved after one whose slots partly expired. A saturated process soon leases many slots per
+ * round trip (and leases the next batch while using the last); a process calling below the budget
+ * leases one or two at a time and wastes little.
+ *
+ * COST. One lease per lease size calls (1 below the budget, up to MAX_LEASE = half the horizon's
+ * slots when saturated), plus one pause read per PAUSE_CACHE_MS when no lease refreshed it (in the
+ * background: it never delays a call); one write per 429.
  * `npm run bench:budget` measures round trips per 100 calls and the added latency on both stores.
  */
 
 export const LATE_MS = 50;
-export const TRANSIT_MS = 50;
+export const TRANSIT_MS = 100;
 export const HORIZON_MS = 1000;
 export const PAUSE_CACHE_MS = 250;
-const LEASE_AHEAD_S = 0.5;
 
 export type SharedBudgetOptions = {
   key: string;
@@ -69,8 +77,11 @@ export class SharedBudget implements Limiter {
   private pausedUntil = 0;
   private pauseReadAt = -Infinity;
   private pauseReading: Promise<void> | null = null;
-  /** Calls sent in the current and previous second, for the lease size. */
-  private second = { start: 0, count: 0, previous: 0 };
+  /** Callers that hold a slot and sleep until it. */
+  private holding = 0;
+  /** Adaptive lease size, and how the slots of the last lease fared. */
+  private size = 1;
+  private lastLease = { granted: 0, expired: 0 };
   readonly stats: BudgetStats = { calls: 0, leases: 0, pauseReads: 0, pauseWrites: 0 };
 
   constructor(private readonly opts: SharedBudgetOptions) {
@@ -111,7 +122,10 @@ export class SharedBudget implements Limiter {
           await this.wait(this.pausedUntil - now, now, deadline, signal);
           continue;
         }
-        while (this.slots.length > 0 && this.slots[0] < now - LATE_MS) this.slots.shift();
+        while (this.slots.length > 0 && this.slots[0] < now - LATE_MS) {
+          this.slots.shift();
+          this.lastLease.expired++;
+        }
         const slot = this.slots.shift();
         if (slot === undefined) {
           if (this.retryAt > now) await this.wait(this.retryAt - now, now, deadline, signal);
@@ -124,12 +138,21 @@ export class SharedBudget implements Limiter {
             this.slots.unshift(slot);
             throw tooLong(slot - now);
           }
-          await this.sleep(slot - now, signal);
+          this.holding++;
+          try {
+            await this.sleep(slot - now, signal);
+          } finally {
+            this.holding--;
+          }
           const at = this.now();
           // Paused meanwhile, or sent too late to keep the spacing: this slot is lost, try again.
-          if (this.pausedUntil > at || at > slot + LATE_MS) continue;
+          if (this.pausedUntil > at) continue;
+          if (at > slot + LATE_MS) {
+            this.lastLease.expired++;
+            continue;
+          }
         }
-        this.count();
+        this.stats.calls++;
         return;
       }
     } finally {
@@ -138,11 +161,12 @@ export class SharedBudget implements Limiter {
   }
 
   /**
-   * Leases the next slots while the last of these are still being used, when callers are queued
-   * behind them: the lease's round trip then overlaps the wait instead of making slots late.
+   * A saturated process (its last lease all used) leases the next slots as it takes its last one:
+   * the lease's round trip then overlaps the wait instead of making the next call late.
    */
   private prefetch(): void {
-    if (this.leasing || this.slots.length >= this.waiting) return;
+    const saturated = this.lastLease.granted > 0 && this.lastLease.expired === 0;
+    if (this.leasing || this.slots.length > 0 || !saturated || this.retryAt > this.now()) return;
     this.lease().catch((err) => log.warn("platform budget lease failed", { error: String(err) }));
   }
 
@@ -156,11 +180,15 @@ export class SharedBudget implements Limiter {
     this.leasing ??= (async () => {
       try {
         const now = this.now();
-        const demand = Math.ceil(Math.max(this.second.previous, this.second.count) * LEASE_AHEAD_S);
-        const wanted = Math.min(this.maxLease, Math.max(1, this.waiting, demand));
+        if (this.lastLease.granted > 0) {
+          this.size = this.lastLease.expired === 0 ? Math.min(this.maxLease, this.size * 2) : Math.max(1, Math.floor(this.size / 2));
+        }
+        const needy = Math.max(0, this.waiting - this.holding);
+        const wanted = Math.min(this.maxLease, Math.max(needy, this.size));
         this.stats.leases++;
         const got = await this.store.lease(this.opts.key, now, wanted, this.spacingUs, HORIZON_MS);
         this.slots.push(...got.slots);
+        if (got.slots.length > 0) this.lastLease = { granted: got.slots.length, expired: 0 };
         this.retryAt = got.retryAt;
         this.notePause(got.pausedUntil);
       } finally {
@@ -193,15 +221,6 @@ export class SharedBudget implements Limiter {
       this.pausedUntil = until;
       this.slots = this.slots.filter((t) => t >= until);
     }
-  }
-
-  private count(): void {
-    const now = this.now();
-    this.stats.calls++;
-    if (now - this.second.start >= 1000) {
-      this.second = { start: now, count: 0, previous: now - this.second.start < 2000 ? this.second.count : 0 };
-    }
-    this.second.count++;
   }
 }
 
