@@ -83,6 +83,8 @@ async function seedTheRest() {
   await d.operationRun.create({ data: { id: "run-1", kind: "reconcile", state: "succeeded", params: JSON_TEXT, summary: JSON_TEXT, startedBy: "operator", finishedAt: INSTANT } });
   await d.apiCallMinute.create({ data: { minute: INSTANT, endpoint: "status", count: 7 } });
   await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
+  await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });
+  await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
   await d.destination.create({ data: { id: "dst-1", url: "http://sink", events: "job.stored", secret: "whsec_dst", secretLast4: "_dst", enabled: false, disabledAt: INSTANT } });
   const od = await d.outboundDelivery.create({ data: { destinationId: "dst-1", eventId: "evt-1", eventType: "job.stored", jobId: "j-x", outcome: "stored", retryUntil: INSTANT } });
   await d.outboundAttempt.create({ data: { deliveryId: od.id, destinationId: "dst-1", attempt: 1, ok: false, statusCode: 500, latencyMs: 12 } });

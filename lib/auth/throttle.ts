@@ -1,47 +1,42 @@
 import "server-only";
 import { getConfig } from "../config";
+import { db } from "../db";
 
-// Login throttling: at most N failed attempts per client address per window, kept in memory
-// (one process serves the login page; a restart forgets, which only helps the operator).
+// Login throttling: at most TALLY_LOGIN_MAX_ATTEMPTS failed sign-ins per key per window of
+// TALLY_LOGIN_WINDOW_SECONDS, counted in the database (LoginThrottle) so that every server behind a
+// load balancer counts the same failures: alternating servers gains an attacker nothing. Keys name
+// their kind — `ip:<address>` today — so a per-account key (`account:<name>`) can be counted beside
+// it later without a migration. A fixed window starting at the first failure: one upsert per failure,
+// one primary-key read per attempt. Rows whose window has ended are deleted on write (indexed), so the
+// table holds only the clients that failed within the last window.
 
-type Bucket = { failures: number; windowStart: number };
-const holder = globalThis as unknown as { __tallyLoginThrottle?: Map<string, Bucket> };
-const MAX_TRACKED = 10_000;
+/** The throttle key for a client address (the only kind so far). */
+export const addressKey = (address: string) => `ip:${address}`;
 
-function buckets(): Map<string, Bucket> {
-  holder.__tallyLoginThrottle ??= new Map();
-  return holder.__tallyLoginThrottle;
-}
+type Row = { failures: bigint | number; windowStart: bigint | number };
 
-/** Seconds until the client may try again, or 0 when it may try now. */
-export function loginBlockedFor(client: string, now = Date.now()): number {
+/** Seconds until the key may try again, or 0 when it may try now. */
+export async function loginBlockedFor(key: string, now = Date.now()): Promise<number> {
   const { TALLY_LOGIN_MAX_ATTEMPTS: max, TALLY_LOGIN_WINDOW_SECONDS: window } = getConfig();
-  const b = buckets().get(client);
-  if (!b) return 0;
-  const ends = b.windowStart + window * 1000;
-  if (now >= ends) {
-    buckets().delete(client);
-    return 0;
-  }
-  return b.failures >= max ? Math.ceil((ends - now) / 1000) : 0;
+  const rows = await db().$queryRaw<Row[]>`SELECT "failures", "windowStart" FROM "LoginThrottle" WHERE "key" = ${key}`;
+  if (rows.length === 0) return 0;
+  const ends = Number(rows[0].windowStart) + window * 1000;
+  if (now >= ends || Number(rows[0].failures) < max) return 0;
+  return Math.ceil((ends - now) / 1000);
 }
 
-export function recordLoginFailure(client: string, now = Date.now()): void {
-  const map = buckets();
-  const window = getConfig().TALLY_LOGIN_WINDOW_SECONDS * 1000;
-  const b = map.get(client);
-  if (!b || now >= b.windowStart + window) {
-    if (map.size >= MAX_TRACKED) map.delete(map.keys().next().value as string);
-    map.set(client, { failures: 1, windowStart: now });
-  } else {
-    b.failures += 1;
-  }
+/** Counts one failure: starts a new window when the last one has ended. */
+export async function recordLoginFailure(key: string, now = Date.now()): Promise<void> {
+  const windowStartCutoff = BigInt(now - getConfig().TALLY_LOGIN_WINDOW_SECONDS * 1000);
+  const at = BigInt(now);
+  await db().$executeRaw`
+    INSERT INTO "LoginThrottle" ("key", "failures", "windowStart") VALUES (${key}, 1, ${at})
+    ON CONFLICT ("key") DO UPDATE SET
+      "failures" = CASE WHEN "LoginThrottle"."windowStart" <= ${windowStartCutoff} THEN 1 ELSE "LoginThrottle"."failures" + 1 END,
+      "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= ${windowStartCutoff} THEN ${at} ELSE "LoginThrottle"."windowStart" END`;
+  await db().$executeRaw`DELETE FROM "LoginThrottle" WHERE "windowStart" <= ${windowStartCutoff}`;
 }
 
-export function clearLoginFailures(client: string): void {
-  buckets().delete(client);
-}
-
-export function resetLoginThrottle(): void {
-  buckets().clear();
+export async function clearLoginFailures(key: string): Promise<void> {
+  await db().$executeRaw`DELETE FROM "LoginThrottle" WHERE "key" = ${key}`;
 }

@@ -36,11 +36,25 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
 export type AcquireOptions = { signal?: AbortSignal; deadline?: number };
 
 /**
+ * What the client needs of a rate budget. RateLimiter keeps it in this process's memory; a shared
+ * one (lib/platform/shared-budget.ts, injected by shared-client.ts) keeps it in the database so all
+ * processes together stay within it. The client itself never learns which it has.
+ */
+export interface Limiter {
+  /** Resolves when one call may be sent now; throws RateLimited rather than wait past `deadline`. */
+  acquire(opts?: AcquireOptions): Promise<void>;
+  /** Pauses every caller for `ms` (a 429's Retry-After); never shortens a longer pause. */
+  pause(ms: number): void;
+  /** Milliseconds left on the pause (0 when not paused). */
+  pausedForMs(): number;
+}
+
+/**
  * One rate budget for every outgoing call: a token bucket (`requestsPerSecond`, `burst`) plus a
  * global pause that any 429 extends, so every caller waits out the platform's Retry-After, not
  * only the one that was told.
  */
-export class RateLimiter {
+export class RateLimiter implements Limiter {
   private tokens: number;
   private lastRefill: number;
   private pausedUntil = 0;

@@ -1,7 +1,7 @@
 import "server-only";
 import type { z } from "zod";
 import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream } from "./errors";
-import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Sleep } from "./rate-limit";
+import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type Sleep } from "./rate-limit";
 import { errorFromResponse } from "./response-errors";
 
 export type ClientOptions = {
@@ -11,6 +11,8 @@ export type ClientOptions = {
   timeoutMs?: number;
   requestsPerSecond?: number;
   burst?: number;
+  /** A rate budget from outside (shared across processes); without one, a RateLimiter in memory. */
+  limiter?: Limiter;
   /** Extra attempts for GETs after a 5xx, network error or timeout. */
   maxGetRetries?: number;
   /** Extra attempts after a 429 (any method: a 429 means nothing was done). */
@@ -48,7 +50,7 @@ export type Parsed<S extends z.ZodType | null> = S extends z.ZodType ? z.output<
 
 export type Transport = {
   request<S extends z.ZodType | null>(spec: RequestSpec<S>, call?: CallOptions): Promise<Parsed<S>>;
-  limiter: RateLimiter;
+  limiter: Limiter;
 };
 
 export function buildQuery(query: Record<string, QueryValue> | undefined): string {
@@ -74,12 +76,14 @@ export function createTransport(opts: ClientOptions): Transport {
   const retryBaseMs = opts.retryBaseMs ?? 250;
   const retryCapMs = opts.retryCapMs ?? 30_000;
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
-  const limiter = new RateLimiter({
-    requestsPerSecond: opts.requestsPerSecond ?? 10,
-    burst: opts.burst ?? opts.requestsPerSecond ?? 10,
-    now,
-    sleep,
-  });
+  const limiter =
+    opts.limiter ??
+    new RateLimiter({
+      requestsPerSecond: opts.requestsPerSecond ?? 10,
+      burst: opts.burst ?? opts.requestsPerSecond ?? 10,
+      now,
+      sleep,
+    });
 
   const headers = (hasBody: boolean): Record<string, string> => ({
     "X-Api-Key": opts.apiKey,

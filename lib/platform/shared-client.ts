@@ -4,9 +4,10 @@ import { db } from "../db";
 import { UpstreamFailure } from "../errors";
 import { log } from "../log";
 import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
+import { SharedBudget } from "./shared-budget";
 
-// One platform client per base URL and process, so every caller shares one rate budget and one 429
-// pause. Built lazily because in demo mode the base URL is known only once the simulator listens.
+// One platform client per base URL and process. Its rate budget and 429 pause live in the database
+// (shared-budget.ts), so every process on it, servers and workers alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.
 // Calls are counted per minute and endpoint in memory and flushed in one write every few seconds:
 // a database write per API call would cost more than the call it counts.
 
@@ -32,7 +33,7 @@ export function getPlatformClient(): PlatformClient {
       baseUrl,
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
-      requestsPerSecond: config.TALLY_API_RPS,
+      limiter: new SharedBudget({ key: `platform ${baseUrl}`, requestsPerSecond: config.TALLY_API_RPS }),
       onCall: countCall,
     });
     s.clients.set(baseUrl, client);

@@ -8,6 +8,10 @@ import { WebhookStore } from "./webhooks";
 
 export type ForcedFault = { kind: "rate_limit" | "server_error" | "slow"; status?: number; retryAfter?: "seconds" | "http-date" | "none" };
 
+/** One API call as the simulator saw it: arrival (ms since the epoch) and the status it answered. */
+export type ApiCall = { at: number; status: number };
+const MAX_API_CALLS = 100_000;
+
 export type CoreOptions = { apiKey?: string; mode: SimMode; seed?: number; config?: SimConfigPatch; log?: (msg: string) => void };
 
 /** All simulator state, independent of HTTP so it can be inspected and reset in-process. */
@@ -35,6 +39,7 @@ export function createCore(opts: CoreOptions) {
   });
   const forcedFaults: ForcedFault[] = [];
   let rateLimitCount = 0;
+  const apiCalls: ApiCall[] = [];
 
   return {
     mode: opts.mode,
@@ -47,6 +52,12 @@ export function createCore(opts: CoreOptions) {
     forcedFaults,
     config: () => config,
     streams: () => streams,
+    /** Every /v1/* call's arrival time and answer (the newest MAX_API_CALLS), to check a caller's rate. */
+    apiCalls,
+    recordApiCall(call: ApiCall): void {
+      apiCalls.push(call);
+      if (apiCalls.length > MAX_API_CALLS) apiCalls.splice(0, apiCalls.length - MAX_API_CALLS);
+    },
     /** Counts 429s so the alternate Retry-After form really alternates. */
     nextRateLimitIndex: () => rateLimitCount++,
 
@@ -70,6 +81,7 @@ export function createCore(opts: CoreOptions) {
       deliveries.clear();
       forcedFaults.length = 0;
       rateLimitCount = 0;
+      apiCalls.length = 0;
       streams = createStreams(config.seed);
     },
 

@@ -35,6 +35,8 @@ export function controlRoutes(core: SimCore): Route[] {
       return { status: 200, body: core.setConfig(ctx.body ?? {}) };
     }),
     route("GET", "/_sim/state", () => ({ status: 200, body: core.state() })),
+    // Arrival times of the API calls, so a test or the chaos run can check the callers' rate.
+    route("GET", "/_sim/calls", () => ({ status: 200, body: { calls: core.apiCalls } })),
     route("POST", "/_sim/reset", () => {
       core.reset();
       return { status: 200, body: { ok: true, config: core.config() } };

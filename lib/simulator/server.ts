@@ -2,14 +2,14 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { SimConfig } from "./config";
-import { createCore, type CoreOptions, type SimState } from "./core";
+import { createCore, type ApiCall, type CoreOptions, type SimState } from "./core";
 import { apiFault, lostResponse } from "./faults";
 import { flatError, parseJsonBody, queryObject, readBody, writeReply, type Reply } from "./http";
 import { batchCrawlRoutes } from "./routes-batch-crawl";
 import { controlRoutes, injectFaults, type FaultRequest } from "./routes-control";
 import { extractRoutes } from "./routes-extract";
 import { webhookRoutes } from "./routes-webhooks";
-import { match, route, type Ctx } from "./router";
+import { match, route, type Ctx, type Route } from "./router";
 import { seedJobs, type SeedRequest } from "./seed";
 
 export type SimulatorOptions = CoreOptions;
@@ -23,6 +23,8 @@ export type Simulator = {
   setConfig(patch: Partial<SimConfig>): SimConfig;
   state(): SimState;
   reset(): void;
+  /** The /v1/* calls received (arrival time, status), oldest first; also GET /_sim/calls. */
+  apiCalls(): ApiCall[];
   /** Same as POST /_sim/faults: the next `count` API calls fail the given way. */
   injectFaults(fault: FaultRequest): void;
   /** Same as POST /_sim/seed (test mode only): `count` jobs settled long ago; returns their ids, oldest first. */
@@ -37,6 +39,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
   const controlEnabled = opts.mode !== "strict";
 
   async function handle(req: IncomingMessage): Promise<Reply> {
+    const arrivedAt = Date.now();
     const correlationId = randomUUID();
     const url = new URL(req.url ?? "/", "http://simulator.local");
     const method = (req.method ?? "GET").toUpperCase();
@@ -69,13 +72,16 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       }
     }
 
-    if (isApi) {
-      const fault = await apiFault(core, correlationId);
-      if (fault) return fault;
-    }
-    const ctx: Ctx = { method, path, params: found.params, query: queryObject(url.searchParams), body, correlationId };
-    const reply = await found.route.handler(ctx);
-    return isApi ? lostResponse(core, method, reply, correlationId) : reply;
+    if (!isApi) return found.route.handler({ method, path, params: found.params, query: queryObject(url.searchParams), body, correlationId });
+    const reply = await answerApi(found.route, { method, path, params: found.params, query: queryObject(url.searchParams), body, correlationId });
+    core.recordApiCall({ at: arrivedAt, status: reply.status });
+    return reply;
+  }
+
+  async function answerApi(r: Route, ctx: Ctx): Promise<Reply> {
+    const fault = await apiFault(core, ctx.correlationId);
+    if (fault) return fault;
+    return lostResponse(core, ctx.method, await r.handler(ctx), ctx.correlationId);
   }
 
   function onRequest(req: IncomingMessage, res: ServerResponse): void {
@@ -119,6 +125,7 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     setConfig: (patch) => core.setConfig(patch),
     state: () => core.state(),
     reset: () => core.reset(),
+    apiCalls: () => [...core.apiCalls],
     injectFaults(fault) {
       const out = injectFaults(core, fault);
       if (!out.ok) throw new Error(`invalid fault: ${out.reason}`);

@@ -1,0 +1,162 @@
+// The platform rate budget and the 429 pause are shared through the database: several processes (the
+// shared client as servers and workers use it) on one database hammer one simulator, which records
+// when each call arrived. Runs on SQLite and, through vitest.postgres.config.mts, on PostgreSQL.
+import { spawn, type ChildProcess } from "node:child_process";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ApiCall } from "@/lib/simulator/core";
+import type { SimConfigPatch } from "@/lib/simulator/config";
+import { API_KEY } from "@/lib/simulator/test-harness.test-util";
+import { createTestDb, type TestDb } from "./db";
+import { freePort } from "./tally-server";
+
+const RPS = 20;
+const PROCESSES = 3;
+
+let t: TestDb;
+beforeAll(async () => {
+  t = await createTestDb();
+});
+afterAll(async () => {
+  await t?.cleanup();
+});
+
+type Seen = { ok: number; rateLimited: number; failed: number; errors: string[] };
+
+/** Starts `n` hammer processes, lets them all go at once, and resolves with what each saw. */
+async function hammer(simUrl: string, n: number, ms: number, onGo: () => void = () => undefined): Promise<Seen[]> {
+  const children: ChildProcess[] = [];
+  const outputs: string[] = [];
+  const ready: Promise<void>[] = [];
+  const done: Promise<Seen>[] = [];
+  for (let i = 0; i < n; i++) {
+    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "test/budget-hammer.ts"], {
+      env: {
+        ...process.env,
+        NODE_ENV: "test",
+        DATABASE_URL: t.url,
+        SCRAPER_API_BASE_URL: simUrl,
+        GEONODE_SCRAPER_API_KEY: API_KEY,
+        TALLY_OPERATOR_PASSWORD: "correct horse battery",
+        TALLY_API_RPS: String(RPS),
+        HAMMER_MS: String(ms),
+        HAMMER_CONCURRENCY: "4",
+      },
+      stdio: ["pipe", "pipe", "pipe"],
+    });
+    children.push(child);
+    outputs.push("");
+    ready.push(
+      new Promise((resolve) => {
+        child.stdout?.on("data", (d: Buffer) => {
+          outputs[i] += d.toString();
+          if (outputs[i].includes("ready")) resolve();
+        });
+      }),
+    );
+    child.stderr?.on("data", (d: Buffer) => (outputs[i] += d.toString()));
+    done.push(
+      new Promise((resolve, reject) =>
+        child.on("exit", (code) => {
+          const last = outputs[i].trim().split("\n").pop() ?? "";
+          if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as Seen);
+          else reject(new Error(`hammer ${i} exited ${code}:\n${outputs[i]}`));
+        }),
+      ),
+    );
+  }
+  await Promise.all(ready);
+  for (const c of children) c.stdin?.write("go\n");
+  onGo();
+  return Promise.all(done);
+}
+
+/**
+ * The simulator in a process of its own, so the arrival times it records are not held up by this
+ * test process's own work (spawning, reading the children's output).
+ */
+async function simProcess(config: SimConfigPatch = {}) {
+  const port = await freePort();
+  const child = spawn(
+    path.resolve("node_modules/.bin/tsx"),
+    ["--conditions=react-server", "scripts/sim.ts", "--port", String(port), "--api-key", API_KEY, "--quiet", "--config", JSON.stringify(config)],
+    { stdio: "ignore" },
+  );
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; ; i++) {
+    try {
+      if ((await fetch(`${url}/_sim/config`)).ok) break;
+    } catch {
+      if (i > 300) throw new Error("simulator did not start");
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  return {
+    url,
+    calls: async () => ((await (await fetch(`${url}/_sim/calls`)).json()) as { calls: ApiCall[] }).calls,
+    injectFaults: (body: unknown) => fetch(`${url}/_sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
+    close: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM")))),
+  };
+}
+
+/** The most calls that arrived within any window of `ms` (sliding over every arrival). */
+function maxInWindow(calls: ApiCall[], ms: number): number {
+  const at = calls.map((c) => c.at).sort((a, b) => a - b);
+  let best = 0;
+  let j = 0;
+  for (let i = 0; i < at.length; i++) {
+    while (at[i] - at[j] >= ms) j++;
+    best = Math.max(best, i - j + 1);
+  }
+  return best;
+}
+
+describe(`the platform budget shared by ${PROCESSES} processes on one database`, () => {
+  it(`keeps the calls the simulator sees within TALLY_API_RPS=${RPS} over any 1 s and 5 s window, near the budget`, async () => {
+    const sim = await simProcess();
+    try {
+      const seen = await hammer(sim.url, PROCESSES, 6500);
+      expect(seen.flatMap((s) => s.errors)).toEqual([]);
+      const calls = await sim.calls();
+      // Every process got a share: none was locked out by the others' leases.
+      for (const s of seen) expect(s.ok).toBeGreaterThan(0);
+      expect(calls.length).toBe(seen.reduce((sum, s) => sum + s.ok, 0));
+      expect(maxInWindow(calls, 1000)).toBeLessThanOrEqual(RPS);
+      expect(maxInWindow(calls, 5000)).toBeLessThanOrEqual(5 * RPS);
+      // Near the budget: spacing leaves 1000 / 1150 of it (87 %); slots a starved process reaches
+      // too late are lost, so on a loaded machine less. Half is the floor that says "shared, not
+      // divided by the number of processes" (a third each would be a static split).
+      expect(maxInWindow(calls, 5000)).toBeGreaterThanOrEqual(Math.floor(5 * RPS * 0.5));
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+
+  it("pauses every process for the Retry-After of a 429 that one of them got", async () => {
+    const sim = await simProcess({ retryAfterSeconds: 4, rateLimitForm: "seconds" });
+    try {
+      const seen = await hammer(sim.url, PROCESSES, 9000, () => {
+        // Once all are under way (10 calls seen), the next call answers 429 with Retry-After: 4.
+        void (async () => {
+          while ((await sim.calls()).length < 10) await new Promise((r) => setTimeout(r, 50));
+          await sim.injectFaults({ kind: "rate_limit", count: 1, retryAfter: "seconds" });
+        })();
+      });
+      expect(seen.flatMap((s) => s.errors)).toEqual([]);
+      const calls = await sim.calls();
+      const limited = calls.filter((c) => c.status === 429);
+      expect(limited).toHaveLength(1);
+      const t429 = limited[0].at;
+      // Calls that had passed their pause check before the 429 was recorded may still arrive just
+      // after it (PAUSE_CACHE_MS, 250 ms, plus a read and the trip there, longer on a loaded machine);
+      // after that nobody calls until the 4 s are over. Unshared, the others would go on at RPS.
+      const during = calls.filter((c) => c.at > t429 + 1000 && c.at < t429 + 4000);
+      expect(during).toEqual([]);
+      expect(calls.filter((c) => c.at < t429).length).toBeGreaterThanOrEqual(10);
+      // And all go on afterwards.
+      expect(calls.filter((c) => c.at >= t429 + 4000).length).toBeGreaterThan(RPS / 2);
+    } finally {
+      await sim.close();
+    }
+  }, 120_000);
+});

@@ -1,0 +1,57 @@
+// The login throttle is counted in the database: failed sign-ins alternating between two servers on
+// one database are counted together. Runs on SQLite and, through vitest.postgres.config.mts, on
+// PostgreSQL (requires `npm run build`).
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { addressKey, loginBlockedFor, recordLoginFailure } from "@/lib/auth/throttle";
+import { createTestDb, type TestDb } from "./db";
+import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
+
+let t: TestDb;
+let servers: TallyServer[] = [];
+beforeAll(async () => {
+  t = await createTestDb({ TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_LOGIN_WINDOW_SECONDS: "60" });
+  // Each server plays the part of a node behind one trusted proxy that appends the client's address.
+  servers = await Promise.all([0, 1].map(() => startTally({ DATABASE_URL: t.url, TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_TRUSTED_PROXY_HOPS: "1" })));
+});
+afterAll(async () => {
+  await Promise.all(servers.map((s) => s.stop()));
+  await t?.cleanup();
+});
+
+function login(server: TallyServer, password: string, client: string) {
+  return fetch(`${server.url}/api/auth/login`, {
+    method: "POST",
+    headers: { "content-type": "application/json", origin: server.url, "x-forwarded-for": client },
+    body: JSON.stringify({ password }),
+  });
+}
+
+describe("the login throttle shared by two servers on one database", () => {
+  it("counts failures that alternate between the servers together and answers 429 on either", async () => {
+    const [a, b] = servers;
+    expect((await login(a, "wrong", "10.9.0.1")).status).toBe(401);
+    expect((await login(b, "wrong", "10.9.0.1")).status).toBe(401);
+    expect((await login(a, "wrong", "10.9.0.1")).status).toBe(401);
+    for (const server of [b, a]) {
+      const blocked = await login(server, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.0.1");
+      expect(blocked.status).toBe(429);
+      expect(Number(blocked.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(blocked.headers.get("set-cookie")).toBeNull();
+    }
+    // Another address is not affected, on either server.
+    expect((await login(b, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.0.2")).status).toBe(200);
+  });
+
+  it("forgets a window once it has ended, and prunes ended windows on write", async () => {
+    const window = 60_000;
+    const start = Date.now() - 10 * window;
+    for (let i = 0; i < 3; i++) await recordLoginFailure(addressKey("10.9.1.1"), start);
+    expect(await loginBlockedFor(addressKey("10.9.1.1"), start + 1000)).toBe(59);
+    expect(await loginBlockedFor(addressKey("10.9.1.1"), start + window)).toBe(0);
+    // A failure after the window starts a new count of one, and the write deletes the ended row.
+    await recordLoginFailure(addressKey("10.9.1.2"), start + window + 1);
+    const rows = await db().$queryRaw<{ key: string }[]>`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'ip:10.9.1.%'`;
+    expect(rows.map((r) => r.key)).toEqual(["ip:10.9.1.2"]);
+  });
+});
