@@ -26,17 +26,3 @@ export async function adminQuery(sql: string): Promise<void> {
 }
 
 export const testDatabaseName = (prefix: string) => `${prefix}_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-
-/** Whether a PostgreSQL server answers at POSTGRES_ADMIN_URL. */
-export async function postgresAnswers(): Promise<boolean> {
-  const c = new pg.Client({ connectionString: POSTGRES_ADMIN_URL, connectionTimeoutMillis: 2000 });
-  try {
-    await c.connect();
-    await c.query("SELECT 1");
-    return true;
-  } catch {
-    return false;
-  } finally {
-    await c.end().catch(() => undefined);
-  }
-}

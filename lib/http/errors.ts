@@ -25,8 +25,6 @@ const STATUS: Record<ErrorCode, number> = {
   platform_timeout: 504,
 };
 
-export const statusOf = (code: ErrorCode): number => STATUS[code];
-
 /** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
 export function errorResponse(err: unknown): Response {
   const platform = asPlatformError(err);

@@ -9,13 +9,14 @@ import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 // arrive together share one transaction, each in its own savepoint (one failing delivery is rolled
 // back and answered 5xx alone), and nobody is answered before the COMMIT returns. Within a batch the
 // writes go in job-id order, so two batches committing at once on two servers take the unique-index
-// locks in the same order and cannot deadlock each other. A queue item written wakes the workers
-// (NOTIFY is delivered at commit).
+// locks in the same order and cannot deadlock each other. A batch that wrote queue items wakes the
+// workers with one NOTIFY (delivered at commit).
 
 const POOL_SIZE = 4;
 const RETRYABLE = new Set(["40P01", "40001"]); // deadlock detected, serialization failure
 
-type Write = { key: string; run: (c: pg.PoolClient) => Promise<unknown> };
+/** `queued`: the write added a queue item, so the batch wakes the workers (one NOTIFY per batch). */
+type Write = { key: string; run: (c: pg.PoolClient) => Promise<unknown>; queued?: (value: unknown) => boolean };
 type Op = Write & { resolve: (v: unknown) => void; reject: (e: unknown) => void };
 
 // Timestamps are sent as UTC text: "timestamp(3)" columns hold UTC wall time, as Prisma writes them.
@@ -49,7 +50,6 @@ export function openPostgresStore(url: string): ReceiverStore {
          VALUES ($1,$2,$3,$4,'ready',0,$5,$6,$6,$6) ON CONFLICT ("dedupeKey") DO NOTHING`,
         [item.kind, JSON.stringify(item.payload), item.jobId, item.dedupeKey, a.maxAttempts, now],
       );
-      await c.query(`SELECT pg_notify($1, '')`, [QUEUE_CHANNEL]);
     }
     await insertLog(c, { ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
     return fresh ? "accepted" : "duplicate";
@@ -57,7 +57,8 @@ export function openPostgresStore(url: string): ReceiverStore {
 
   const commit = groupCommit(pool);
   return {
-    accept: (a, logRow) => commit({ key: `0${a.jobId}`, run: (c) => accept(c, a, logRow) }) as Promise<"accepted" | "duplicate">,
+    accept: (a, logRow) =>
+      commit({ key: `0${a.jobId}`, run: (c) => accept(c, a, logRow), queued: (v) => v === "accepted" }) as Promise<"accepted" | "duplicate">,
     // Log rows take no unique locks; they go after the accepted deliveries.
     log: (row) => commit({ key: "1", run: (c) => insertLog(c, row, utc(new Date())) }),
     secrets: async () => {
@@ -103,6 +104,7 @@ function groupCommit(pool: pg.Pool) {
           out.push({ ok: false, error });
         }
       }
+      if (batch.some((op, i) => out[i].ok && op.queued?.(out[i].value))) await c.query(`SELECT pg_notify($1, '')`, [QUEUE_CHANNEL]);
       await c.query("COMMIT");
       return out;
     } catch (error) {
