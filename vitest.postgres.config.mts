@@ -10,14 +10,11 @@ export default defineConfig({
   ...base,
   test: {
     ...base.test,
-    // lib/worker/worker.test.ts is not here yet: on PostgreSQL its shutdown case finds the items
-    // stored instead of handed back — the first item finishes before the platform turns slow, and
-    // the in-flight handlers return normally after the shutdown aborted their signal, so they are
-    // acknowledged (under investigation; see issue 12's notes).
     exclude: ["e2e/**", "node_modules/**"],
     include: [
       "lib/queue/queue.test.ts",
       "lib/jobs/*.test.ts",
+      "lib/worker/*.test.ts",
       "lib/forwarding/*.test.ts",
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",

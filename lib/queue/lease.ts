@@ -27,10 +27,16 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
   const expires = new Date(now.getTime() + opts.leaseMs);
   const skipLocked = dialect() === "postgres" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
+  // The candidates are picked once, in a materialized CTE: PostgreSQL may run an `IN (SELECT … LIMIT n
+  // FOR UPDATE SKIP LOCKED)` subquery more than once per statement, and each run skips the rows the
+  // previous one locked, so a claim for 2 items could lease 3 (seen in lib/worker/worker.test.ts).
   const rows = await tx.$queryRaw`
+    WITH "picked" AS ${dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty} (
+      SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
+    )
     UPDATE "QueueItem"
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
-     WHERE "id" IN (SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit} ${skipLocked})
+     WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
   return claimedRowSchema.array().parse(rows).sort((a, b) => a.id - b.id);

@@ -60,6 +60,16 @@ describe("claim, retry, dead letter", () => {
     expect(stats.dueNow).toBe(0);
   });
 
+  it("never leases more items than asked for, however many are due", async () => {
+    for (let i = 0; i < 5; i++) await enqueue(db(), { kind: "k", payload: { i } });
+    for (const limit of [2, 1, 2]) {
+      const taken = await claim({ owner: "w", limit, leaseMs: 60_000 });
+      expect(taken).toHaveLength(limit);
+    }
+    expect((await queueStats()).byState).toMatchObject({ ready: 0, leased: 5 });
+    expect(await claim({ owner: "w", limit: 2, leaseMs: 60_000 })).toHaveLength(0);
+  });
+
   it("retries with a growing, jittered backoff and dead-letters after maxAttempts", async () => {
     await enqueue(db(), { kind: "k", payload: {}, jobId: "j2", dedupeKey: "job:j2" });
     let now = new Date();
