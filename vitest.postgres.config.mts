@@ -12,14 +12,31 @@ export default defineConfig({
     ...base.test,
     exclude: ["e2e/**", "node_modules/**"],
     include: [
+      // receiver and server
+      "test/receiver.test.ts",
+      "test/receiver-process.test.ts",
+      "test/server.test.ts",
+      "test/server-shutdown.test.ts",
+      "test/hostile-input.test.ts",
+      // queue and worker
       "lib/queue/queue.test.ts",
-      "lib/jobs/*.test.ts",
+      "test/queue-wake.test.ts",
       "lib/worker/*.test.ts",
+      "lib/jobs/*.test.ts",
+      // safety nets, subscriptions and rotation
+      "test/safety-nets-*.test.ts",
+      "lib/subscriptions/*.test.ts",
+      "test/secrets.test.ts",
+      "test/retention.test.ts",
+      // auth
+      "test/auth.test.ts",
+      "test/route-protection.test.ts",
+      "test/shared-login-throttle.test.ts",
+      // results out, scheduling, shared state
       "lib/forwarding/*.test.ts",
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
-      "test/shared-login-throttle.test.ts",
       "test/postgres-*.test.ts",
     ],
   },

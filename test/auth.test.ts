@@ -1,6 +1,6 @@
-import Database from "better-sqlite3";
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { openSql } from "./sql";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 let tally: TallyServer;
@@ -124,10 +124,10 @@ describe("operator login", () => {
     expect(ok.headers.get("set-cookie")).toMatch(/tally_session=;/);
   });
 
-  it("writes sign-ins and failures to the audit log", () => {
-    const sqlite = new Database(tally.dbUrl.replace(/^file:/, ""), { readonly: true });
-    const rows = sqlite.prepare("SELECT action, ok FROM AuditLog").all() as { action: string; ok: number }[];
-    sqlite.close();
+  it("writes sign-ins and failures to the audit log", async () => {
+    const sql = await openSql(tally.dbUrl);
+    const rows = await sql.all<{ action: string; ok: number }>("SELECT action, ok FROM AuditLog");
+    await sql.close();
     expect(rows.some((r) => r.action === "login" && r.ok === 1)).toBe(true);
     expect(rows.some((r) => r.action === "login" && r.ok === 0)).toBe(true);
     expect(rows.some((r) => r.action === "logout")).toBe(true);

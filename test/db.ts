@@ -3,11 +3,11 @@
 import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import type Database from "better-sqlite3";
 import { inject } from "vitest";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { dbReady, disconnectAll } from "@/lib/db";
 import { closeReceiverStore } from "@/lib/webhooks/store";
+import type { TestSql } from "./sql";
 import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
 
 export type TestDb = { url: string; file: string; dir: string; config: TallyConfig; cleanup(): Promise<void> };
@@ -51,9 +51,12 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
 }
 
 /** An active HMAC subscription with a known secret, written straight to the rows the receiver reads. */
-export function addSubscription(sql: Database.Database, id: string, secret: string, eventType = "extract_completed"): void {
-  sql.prepare(
+export async function addSubscription(sql: TestSql, id: string, secret: string, eventType = "extract_completed"): Promise<void> {
+  await sql.run(
     `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
-     VALUES (?, ?, 'http://x', 1, 'hmac', ?, datetime('now'), datetime('now'))`,
-  ).run(id, eventType, secret);
+     VALUES (?, ?, 'http://x', true, 'hmac', ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+    id,
+    eventType,
+    secret,
+  );
 }

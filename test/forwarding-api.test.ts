@@ -29,7 +29,7 @@ beforeAll(async () => {
       SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000",
       TALLY_FORWARD_URL: sink.url, TALLY_FORWARD_SECRET: SECRET, TALLY_FORWARD_RETRY_INITIAL_MS: "50", TALLY_FORWARD_RETRY_MAX_MS: "200",
     },
-    t.file,
+    t.url,
   );
 });
 afterAll(async () => {

@@ -2,10 +2,10 @@
 // truncated and deeply nested JSON, arrays and scalars, huge strings, wrong types, invalid UTF-8,
 // wrong content types, SQL and HTML fragments in every field, query parameter and path segment.
 // Every answer must be a 4xx (or a success) with a reason — never a 5xx — and the server stays up.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulator } from "@/lib/simulator";
 import { routes } from "./routes";
+import { openSql } from "./sql";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const INJECT = ["' OR 1=1 --", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "'; DROP TABLE \"Job\"; --", "../../etc/passwd"];
@@ -97,13 +97,13 @@ describe("hostile input", () => {
         }
       }
     }
-    const sql = new Database(tally.dbUrl.replace(/^file:/, ""), { readonly: true });
-    const n = (q: string) => (sql.prepare(q).get() as { n: number }).n;
-    expect(n("SELECT COUNT(*) n FROM Receipt")).toBe(0);
-    expect(n("SELECT COUNT(*) n FROM QueueItem WHERE payload LIKE '%webhook%'")).toBe(0);
-    expect(n("SELECT COUNT(*) n FROM InboundDelivery WHERE jobId IS NOT NULL OR eventType IS NOT NULL")).toBe(0);
-    expect(n("SELECT COUNT(*) n FROM InboundDelivery")).toBeGreaterThan(100);
-    sql.close();
+    const sql = await openSql(tally.dbUrl);
+    const n = async (q: string) => ((await sql.get(q)) as { n: number }).n;
+    expect(await n("SELECT COUNT(*) n FROM Receipt")).toBe(0);
+    expect(await n("SELECT COUNT(*) n FROM QueueItem WHERE payload LIKE '%webhook%'")).toBe(0);
+    expect(await n("SELECT COUNT(*) n FROM InboundDelivery WHERE jobId IS NOT NULL OR eventType IS NOT NULL")).toBe(0);
+    expect(await n("SELECT COUNT(*) n FROM InboundDelivery")).toBeGreaterThan(100);
+    await sql.close();
   });
 
   it("the server is still up and healthy", async () => {

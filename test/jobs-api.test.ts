@@ -34,7 +34,7 @@ beforeAll(async () => {
       createdAt: new Date(base + Math.floor(i / 4) * 1000),
     })),
   });
-  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000" }, t.file);
+  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000" }, t.url);
 });
 afterAll(async () => {
   await tally?.stop();

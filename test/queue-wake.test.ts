@@ -1,6 +1,5 @@
 // Where the receiver and a worker share a process, a committed delivery wakes the worker at once:
 // the worker here polls once an hour, so a job it takes was handed to it by the receiver's wake-up.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { PROCESS_JOB, processJobPayload } from "@/lib/jobs/process-job";
@@ -10,6 +9,7 @@ import { receive } from "@/lib/webhooks/receive";
 import { defaultHmacScheme, signDelivery } from "@/lib/signing/signature";
 import { createWorker, type Worker } from "@/lib/worker/worker";
 import { addSubscription, createTestDb, type TestDb } from "./db";
+import { openSql } from "./sql";
 import { envelope } from "./webhook-client";
 
 const SECRET = "whsec_queue_wake_secret";
@@ -19,9 +19,9 @@ const taken: string[] = [];
 
 beforeAll(async () => {
   t = await createTestDb();
-  const sql = new Database(t.file);
-  addSubscription(sql, "sub-wake", SECRET);
-  sql.close();
+  const sql = await openSql(t.url);
+  await addSubscription(sql, "sub-wake", SECRET);
+  await sql.close();
   // A stand-in for the job handler: records the job it was given.
   const registry = createRegistry([defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: async (p) => void taken.push(p.jobId) })]);
   worker = createWorker({ registry, concurrency: 1, leaseMs: 30_000, idleMs: 3_600_000 });

@@ -1,9 +1,9 @@
 // `npm run receiver`: the same receiver on bare node:http, over real HTTP, on its own database.
 import { spawn, type ChildProcess } from "node:child_process";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { addSubscription, createTestDb, type TestDb } from "./db";
+import { openSql, type TestSql } from "./sql";
 import { freePort, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -11,13 +11,13 @@ const SECRET = "whsec_receiver_process_secret";
 let t: TestDb;
 let child: ChildProcess;
 let url: string;
-let sql: Database.Database;
+let sql: TestSql;
 let output = "";
 
 beforeAll(async () => {
   t = await createTestDb();
-  sql = new Database(t.file);
-  addSubscription(sql, "sub-1", SECRET);
+  sql = await openSql(t.url);
+  await addSubscription(sql, "sub-1", SECRET);
   const port = await freePort();
   url = `http://127.0.0.1:${port}`;
   child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/receiver.ts", String(port)], {
@@ -31,11 +31,11 @@ beforeAll(async () => {
 });
 afterAll(async () => {
   child?.kill("SIGTERM");
-  sql?.close();
+  await sql?.close();
   await t?.cleanup();
 });
 
-const count = (q: string, ...args: unknown[]) => (sql.prepare(q).get(...args) as { n: number }).n;
+const count = async (q: string, ...args: unknown[]) => ((await sql.get(q, ...args)) as { n: number }).n;
 
 describe("npm run receiver", () => {
   it("accepts once, answers duplicates, and stores exactly one receipt and queue item under a race", async () => {
@@ -43,8 +43,8 @@ describe("npm run receiver", () => {
     const answers = await Promise.all(Array.from({ length: 16 }, () => deliver(`${url}/webhooks/geonode/sub-1`, body, { secret: SECRET })));
     expect(answers.filter((a) => a.json.status === "accepted")).toHaveLength(1);
     expect(answers.filter((a) => a.json.status === "duplicate")).toHaveLength(15);
-    expect(count(`SELECT COUNT(*) n FROM Receipt WHERE jobId = 'job-p1'`)).toBe(1);
-    expect(count(`SELECT COUNT(*) n FROM QueueItem WHERE jobId = 'job-p1' AND dedupeKey = 'job:job-p1'`)).toBe(1);
+    expect(await count(`SELECT COUNT(*) n FROM Receipt WHERE jobId = 'job-p1'`)).toBe(1);
+    expect(await count(`SELECT COUNT(*) n FROM QueueItem WHERE jobId = 'job-p1' AND dedupeKey = 'job:job-p1'`)).toBe(1);
     expect((await deliver(`${url}/webhooks/geonode`, envelope("job-p2"), { secret: SECRET })).json).toEqual({ status: "accepted" });
   });
 
@@ -64,7 +64,7 @@ describe("npm run receiver", () => {
     expect((await deliver(`${url}/webhooks/geonode/sub-1`, "", { method: "GET" })).status).toBe(405);
     expect((await deliver(`${url}/webhooks/geonode/nope`, envelope("job-x"), { secret: SECRET })).status).toBe(404);
     expect((await fetch(`${url}/api/jobs`)).status).toBe(404);
-    expect(count(`SELECT COUNT(*) n FROM Receipt WHERE jobId IN ('job-bad','job-big','job-x')`)).toBe(0);
-    expect(count(`SELECT COUNT(*) n FROM InboundDelivery WHERE status IN (401, 400, 413, 405)`)).toBeGreaterThanOrEqual(5);
+    expect(await count(`SELECT COUNT(*) n FROM Receipt WHERE jobId IN ('job-bad','job-big','job-x')`)).toBe(0);
+    expect(await count(`SELECT COUNT(*) n FROM InboundDelivery WHERE status IN (401, 400, 413, 405)`)).toBeGreaterThanOrEqual(5);
   });
 });

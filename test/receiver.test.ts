@@ -1,10 +1,10 @@
 // The receiver over real HTTP against Tally's server (what `npm start` runs): every answer of issue 4, both schemes, the
 // previous-secret window, concurrent duplicates, and receipt + queue item committed together.
 import { connect } from "node:net";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "./db";
+import { openSql, type TestSql } from "./sql";
 import { startTally, type TallyServer } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -15,20 +15,22 @@ const SHARED_SECRET = "env-shared-secret-value";
 
 let t: TestDb;
 let tally: TallyServer;
-let sql: Database.Database;
+let sql: TestSql;
 
 beforeAll(async () => {
   t = await createTestDb();
-  sql = new Database(t.file);
-  const insert = sql.prepare(
-    `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, previousSecret, previousSecretExpiresAt, createdAt, updatedAt)
-     VALUES (?, ?, 'http://x', 1, ?, ?, ?, ?, datetime('now'), datetime('now'))`,
-  );
-  const future = new Date(Date.now() + 3_600_000).toISOString().replace("Z", "+00:00");
-  const past = new Date(Date.now() - 1000).toISOString().replace("Z", "+00:00");
-  insert.run("sub-hmac", "extract_completed", "hmac", HMAC_SECRET, OLD_SECRET, future);
-  insert.run("sub-std", "batch_completed", "standard", STD_SECRET, null, null);
-  insert.run("sub-expired", "crawl_completed", "hmac", "whsec_new_crawl", "whsec_old_crawl", past);
+  sql = await openSql(t.url);
+  const insert = (...args: unknown[]) =>
+    sql.run(
+      `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, previousSecret, previousSecretExpiresAt, createdAt, updatedAt)
+       VALUES (?, ?, 'http://x', true, ?, ?, ?, ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,
+      ...args,
+    );
+  const future = new Date(Date.now() + 3_600_000);
+  const past = new Date(Date.now() - 1000);
+  await insert("sub-hmac", "extract_completed", "hmac", HMAC_SECRET, OLD_SECRET, future);
+  await insert("sub-std", "batch_completed", "standard", STD_SECRET, null, null);
+  await insert("sub-expired", "crawl_completed", "hmac", "whsec_new_crawl", "whsec_old_crawl", past);
   // Live mode against an address nobody answers, worker off: only the receiver touches the rows.
   tally = await startTally(
     {
@@ -39,21 +41,18 @@ beforeAll(async () => {
       TALLY_WORKER: "off",
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     },
-    t.file,
+    t.url,
   );
 });
 afterAll(async () => {
-  sql?.close();
+  await sql?.close();
   await tally?.stop();
   await t?.cleanup();
 });
 
-const count = (table: string, where = "1=1", ...args: unknown[]) =>
-  (sql.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args) as { n: number }).n;
-const lastLog = () =>
-  sql.prepare("SELECT * FROM InboundDelivery ORDER BY id DESC LIMIT 1").get() as Record<string, unknown>;
-async function waitFor(ok: () => boolean, ms = 5000) {
-  for (const end = Date.now() + ms; !ok() && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
+const lastLog = async () => (await sql.get("SELECT * FROM InboundDelivery ORDER BY id DESC LIMIT 1")) as Record<string, unknown>;
+async function waitFor(ok: () => Promise<boolean>, ms = 5000) {
+  for (const end = Date.now() + ms; !(await ok()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
 }
 const url = (key?: string) => `${tally.url}/webhooks/geonode${key ? `/${key}` : ""}`;
 
@@ -61,18 +60,18 @@ describe("receiver answers", () => {
   it("accepts a signed delivery: one receipt and one queue item, committed together, and a log row", async () => {
     const r = await deliver(url("sub-hmac"), envelope("job-a1"), { secret: HMAC_SECRET });
     expect(r).toEqual({ status: 200, json: { status: "accepted" } });
-    expect(count("Receipt", "jobId = ?", "job-a1")).toBe(1);
-    const item = sql.prepare("SELECT * FROM QueueItem WHERE jobId = ?").get("job-a1") as Record<string, unknown>;
+    expect(await sql.count("Receipt", "jobId = ?", "job-a1")).toBe(1);
+    const item = (await sql.get("SELECT * FROM QueueItem WHERE jobId = ?", "job-a1")) as Record<string, unknown>;
     expect(item).toMatchObject({ kind: "process_job", state: "ready", dedupeKey: "job:job-a1", attempts: 0 });
     expect(JSON.parse(String(item.payload))).toMatchObject({ jobId: "job-a1", eventType: "extract_completed", source: "webhook" });
-    expect(lastLog()).toMatchObject({ status: 200, reason: "accepted", jobId: "job-a1", subscriptionId: "sub-hmac", eventType: "extract_completed" });
+    expect(await lastLog()).toMatchObject({ status: 200, reason: "accepted", jobId: "job-a1", subscriptionId: "sub-hmac", eventType: "extract_completed" });
   });
 
   it("answers duplicate for a job already received, storing nothing more", async () => {
     const r = await deliver(url("sub-hmac"), envelope("job-a1"), { secret: HMAC_SECRET });
     expect(r).toEqual({ status: 200, json: { status: "duplicate" } });
-    expect(count("Receipt", "jobId = ?", "job-a1")).toBe(1);
-    expect(count("QueueItem", "jobId = ?", "job-a1")).toBe(1);
+    expect(await sql.count("Receipt", "jobId = ?", "job-a1")).toBe(1);
+    expect(await sql.count("QueueItem", "jobId = ?", "job-a1")).toBe(1);
   });
 
   it("stores concurrent duplicates of one job exactly once", async () => {
@@ -80,8 +79,8 @@ describe("receiver answers", () => {
     const answers = await Promise.all(Array.from({ length: 24 }, () => deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })));
     expect(answers.filter((a) => a.json.status === "accepted")).toHaveLength(1);
     expect(answers.filter((a) => a.json.status === "duplicate")).toHaveLength(23);
-    expect(count("Receipt", "jobId = ?", "job-race")).toBe(1);
-    expect(count("QueueItem", "jobId = ?", "job-race")).toBe(1);
+    expect(await sql.count("Receipt", "jobId = ?", "job-race")).toBe(1);
+    expect(await sql.count("QueueItem", "jobId = ?", "job-race")).toBe(1);
   });
 
   it("accepts the sha256= prefix", async () => {
@@ -92,15 +91,15 @@ describe("receiver answers", () => {
   });
 
   it("refuses wrong and missing signatures with 401, storing only a log row without the body", async () => {
-    const before = count("Receipt");
+    const before = await sql.count("Receipt");
     const wrong = await deliver(url("sub-hmac"), envelope("job-evil"), { secret: "not-the-secret" });
     expect(wrong).toEqual({ status: 401, json: { error: "invalid_signature" } });
-    expect(lastLog()).toMatchObject({ status: 401, jobId: null, subscriptionId: "sub-hmac", reason: "signature_mismatch" });
+    expect(await lastLog()).toMatchObject({ status: 401, jobId: null, subscriptionId: "sub-hmac", reason: "signature_mismatch" });
     const missing = await deliver(url(), envelope("job-evil"));
     expect(missing.status).toBe(401);
-    expect(count("Receipt")).toBe(before);
-    expect(count("QueueItem", "jobId = ?", "job-evil")).toBe(0);
-    expect(count("InboundDelivery", "jobId = ?", "job-evil")).toBe(0);
+    expect(await sql.count("Receipt")).toBe(before);
+    expect(await sql.count("QueueItem", "jobId = ?", "job-evil")).toBe(0);
+    expect(await sql.count("InboundDelivery", "jobId = ?", "job-evil")).toBe(0);
   });
 
   it.each([
@@ -112,19 +111,19 @@ describe("receiver answers", () => {
     ["a numeric job id", JSON.stringify({ event: "extract_completed", data: { job_id: 7 } }), /job_id must be a string/],
     ["invalid UTF-8", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /UTF-8/],
   ])("answers 400 with a reason for %s with a valid signature", async (_name, body, reason) => {
-    const before = count("Receipt");
+    const before = await sql.count("Receipt");
     const r = await deliver(url("sub-hmac"), body, { secret: HMAC_SECRET });
     expect(r.status).toBe(400);
     expect(r.json.error).toBe("bad_request");
     expect(r.json.reason).toMatch(reason);
-    expect(count("Receipt")).toBe(before);
+    expect(await sql.count("Receipt")).toBe(before);
   });
 
   it("acknowledges a signed event of an unknown type as ignored, without queueing it", async () => {
     const r = await deliver(url("sub-hmac"), envelope("job-unknown", "map_completed"), { secret: HMAC_SECRET });
     expect(r).toEqual({ status: 200, json: { status: "ignored" } });
-    expect(count("Receipt", "jobId = ?", "job-unknown")).toBe(0);
-    expect(lastLog()).toMatchObject({ status: 200, reason: "unknown event type", eventType: "map_completed" });
+    expect(await sql.count("Receipt", "jobId = ?", "job-unknown")).toBe(0);
+    expect(await lastLog()).toMatchObject({ status: 200, reason: "unknown event type", eventType: "map_completed" });
   });
 
   it("takes the event type from the subscription, or refuses with 400 on the shared path", async () => {
@@ -141,12 +140,12 @@ describe("receiver answers", () => {
     const viaHeader = JSON.stringify({ job_id: "job-flat-2" });
     const r = await deliver(url(), viaHeader, { secret: SHARED_SECRET, headers: { "X-Webhook-Event": "crawl_completed", "X-Webhook-Delivery-Id": "dlv-9" } });
     expect(r.json).toEqual({ status: "accepted" });
-    expect(sql.prepare("SELECT eventType, deliveryId FROM Receipt WHERE jobId = 'job-flat-2'").get()).toEqual({ eventType: "crawl_completed", deliveryId: "dlv-9" });
+    expect(await sql.get("SELECT eventType, deliveryId FROM Receipt WHERE jobId = 'job-flat-2'")).toEqual({ eventType: "crawl_completed", deliveryId: "dlv-9" });
   });
 
   it("tries every active subscription's secret on the shared path", async () => {
     expect((await deliver(url(), envelope("job-shared-sub"), { secret: HMAC_SECRET })).json).toEqual({ status: "accepted" });
-    expect(sql.prepare("SELECT subscriptionId FROM Receipt WHERE jobId = 'job-shared-sub'").get()).toEqual({ subscriptionId: "sub-hmac" });
+    expect(await sql.get("SELECT subscriptionId FROM Receipt WHERE jobId = 'job-shared-sub'")).toEqual({ subscriptionId: "sub-hmac" });
   });
 
   it("answers 413 for a body over the limit, with and without Content-Length", async () => {
@@ -161,7 +160,7 @@ describe("receiver answers", () => {
     });
     const res = await fetch(url("sub-hmac"), { method: "POST", body: stream, duplex: "half" } as RequestInit);
     expect(res.status).toBe(413);
-    expect(count("Receipt", "jobId = 'job-big'")).toBe(0);
+    expect(await sql.count("Receipt", "jobId = 'job-big'")).toBe(0);
   });
 
   it("answers 405 to other methods and 404 to an unknown subscription key", async () => {
@@ -172,7 +171,7 @@ describe("receiver answers", () => {
     expect((await deliver(url("no-such-key"), envelope("job-x"), { secret: HMAC_SECRET })).status).toBe(404);
     // A malformed escape in the key names no subscription: 404 and a log row, never a crash or a 5xx.
     expect(await deliver(url("sub-%E0%A4%A"), envelope("job-x"), { secret: HMAC_SECRET })).toEqual({ status: 404, json: { error: "unknown_subscription" } });
-    expect(lastLog()).toMatchObject({ status: 404, reason: "unknown subscription key" });
+    expect(await lastLog()).toMatchObject({ status: 404, reason: "unknown subscription key" });
   });
 });
 
@@ -190,9 +189,9 @@ describe("senders that go away", () => {
       });
       socket.on("error", reject);
     });
-    await waitFor(() => count("InboundDelivery", "status = 499") === 1);
-    expect(lastLog()).toMatchObject({ status: 499, subscriptionId: "sub-hmac", jobId: null });
-    expect(count("Receipt", "jobId = ?", "job-abandoned")).toBe(0);
+    await waitFor(async () => (await sql.count("InboundDelivery", "status = 499")) === 1);
+    expect(await lastLog()).toMatchObject({ status: 499, subscriptionId: "sub-hmac", jobId: null });
+    expect(await sql.count("Receipt", "jobId = ?", "job-abandoned")).toBe(0);
     expect(await deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
   });
 });
@@ -214,7 +213,7 @@ describe("schemes and secrets", () => {
     const headers = signDelivery(std, STD_SECRET, body, { id: "msg_2", timestamp: Date.now() / 1000 - 3600 });
     const r = await deliver(url("sub-std"), body, { headers });
     expect(r.status).toBe(401);
-    expect(lastLog()).toMatchObject({ status: 401, reason: "timestamp_out_of_tolerance" });
+    expect(await lastLog()).toMatchObject({ status: 401, reason: "timestamp_out_of_tolerance" });
   });
 
   it("accepts the previous secret while it has not expired, and not after", async () => {
@@ -224,7 +223,7 @@ describe("schemes and secrets", () => {
   });
 
   it("picks up a secret changed in the database within a second, without a restart", async () => {
-    sql.prepare("UPDATE Subscription SET secret = 'whsec_rotated_now', previousSecret = NULL WHERE id = 'sub-expired'").run();
+    await sql.run("UPDATE Subscription SET secret = 'whsec_rotated_now', previousSecret = NULL WHERE id = 'sub-expired'");
     await new Promise((r) => setTimeout(r, 1100));
     expect((await deliver(url("sub-expired"), envelope("job-rot-1", "crawl_completed"), { secret: "whsec_rotated_now" })).status).toBe(200);
     expect((await deliver(url("sub-expired"), envelope("job-rot-2", "crawl_completed"), { secret: "whsec_new_crawl" })).status).toBe(401);
@@ -233,15 +232,15 @@ describe("schemes and secrets", () => {
 
 describe("storage failures", () => {
   it("answers 5xx, not duplicate, when the queue item cannot be written, and keeps no receipt", async () => {
-    sql.exec('ALTER TABLE "QueueItem" RENAME TO "QueueItemAway"');
+    await sql.run('ALTER TABLE "QueueItem" RENAME TO "QueueItemAway"');
     try {
       const r = await deliver(url("sub-hmac"), envelope("job-dberr"), { secret: HMAC_SECRET });
       expect(r.status).toBeGreaterThanOrEqual(500);
       expect(r.json.status).toBeUndefined();
     } finally {
-      sql.exec('ALTER TABLE "QueueItemAway" RENAME TO "QueueItem"');
+      await sql.run('ALTER TABLE "QueueItemAway" RENAME TO "QueueItem"');
     }
-    expect(count("Receipt", "jobId = 'job-dberr'")).toBe(0);
+    expect(await sql.count("Receipt", "jobId = 'job-dberr'")).toBe(0);
     // the platform's retry then succeeds
     expect((await deliver(url("sub-hmac"), envelope("job-dberr"), { secret: HMAC_SECRET })).json).toEqual({ status: "accepted" });
   });

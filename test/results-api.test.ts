@@ -25,7 +25,7 @@ beforeAll(async () => {
   seedResults(sql, { jobId: "big-crawl", count: CRAWL, itemKey: crawlKey, at: (i) => T0 + Math.floor(i / 500) * 1000 });
   seedResults(sql, { jobId: "small-batch", count: 7, itemKey: String, metadata: (i) => ({ input_index: i }) });
   sql.close();
-  tally = await startTally({}, t.file);
+  tally = await startTally({}, t.url);
 });
 afterAll(async () => {
   await tally?.stop();

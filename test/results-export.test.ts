@@ -26,7 +26,7 @@ beforeAll(async () => {
   sql.close();
   // A short request timeout: a download that takes longer than it must still complete (the limit is
   // for a request to arrive, not for its answer to be read).
-  tally = await startTally({ TALLY_REQUEST_TIMEOUT_SECONDS: "3" }, t.file);
+  tally = await startTally({ TALLY_REQUEST_TIMEOUT_SECONDS: "3" }, t.url);
 });
 afterAll(async () => {
   await tally?.stop();

@@ -23,7 +23,7 @@ beforeAll(async () => {
   const sql = new Database(t.file);
   for (let w = 0; w < WRITERS; w++) seedJob(sql, { id: `writer-${w}`, kind: w % 2 ? "batch" : "crawl" });
   sql.close();
-  tally = await startTally({}, t.file);
+  tally = await startTally({}, t.url);
 });
 afterAll(async () => {
   await tally?.stop();

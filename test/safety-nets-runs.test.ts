@@ -1,10 +1,10 @@
 // Operation runs: single-flight by lock key (also against a row another process wrote), stale-run
 // takeover, and runs that end as succeeded or failed with their summary.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { finishRun, launchRun, RunFailed, startRun, waitForRun } from "@/lib/operations";
 import { createTestDb, type TestDb } from "./db";
+import { openSql } from "./sql";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -25,12 +25,10 @@ describe("operation runs", () => {
   });
 
   it("joins a run another process started (the unique lock key is in the database)", async () => {
-    const other = new Database(t.file);
-    const now = new Date().toISOString().replace("Z", "+00:00");
-    other
-      .prepare(`INSERT INTO OperationRun (id, kind, state, lockKey, startedBy, startedAt, heartbeatAt) VALUES ('other-proc', 'reconcile', 'running', 'k2', 'cron', ?, ?)`)
-      .run(now, now);
-    other.close();
+    const other = await openSql(t.url);
+    const now = new Date();
+    await other.run(`INSERT INTO OperationRun (id, kind, state, lockKey, startedBy, startedAt, heartbeatAt) VALUES ('other-proc', 'reconcile', 'running', 'k2', 'cron', ?, ?)`, now, now);
+    await other.close();
     expect(await startRun({ kind: "reconcile", lockKey: "k2", startedBy: "test" })).toEqual({ runId: "other-proc", created: false });
   });
 

@@ -34,7 +34,7 @@ beforeAll(async () => {
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
       TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
     },
-    t.file,
+    t.url,
   );
   setConfigForTests({ ...t.config, TALLY_PUBLIC_URL: tally.url, publicUrl: tally.url });
   const reg = await api("/api/subscriptions/register", { body: {} });

@@ -1,9 +1,9 @@
 // Secrets never reach logs, API answers (except the one-time rotation answer) or pages: register the
 // three subscriptions, rotate one through Tally, set one rotated elsewhere, let deliveries flow, then
 // grep everything Tally printed and served for every secret it holds.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createSimulator } from "@/lib/simulator";
+import { openSql } from "./sql";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const API_KEY = "secret-test-api-key-0123456789";
@@ -29,10 +29,10 @@ async function waitRun(runId: unknown) {
   throw new Error("run did not finish");
 }
 
-function storedSecrets(): string[] {
-  const sql = new Database(tally.dbUrl.replace(/^file:/, ""), { readonly: true });
-  const rows = sql.prepare(`SELECT secret, previousSecret FROM "Subscription"`).all() as { secret: string | null; previousSecret: string | null }[];
-  sql.close();
+async function storedSecrets(): Promise<string[]> {
+  const sql = await openSql(tally.dbUrl);
+  const rows = await sql.all<{ secret: string | null; previousSecret: string | null }>(`SELECT secret, previousSecret FROM "Subscription"`);
+  await sql.close();
   return rows.flatMap((r) => [r.secret, r.previousSecret]).filter((s): s is string => !!s);
 }
 
@@ -81,7 +81,7 @@ describe("secrets", () => {
   });
 
   it("no secret appears in the server's output, in later API answers or in any page", async () => {
-    const secrets = [...new Set([...storedSecrets(), ...oneTime.slice(1), ENV_SECRET, API_KEY, TEST_ENV.TALLY_API_TOKEN, TEST_ENV.TALLY_OPERATOR_PASSWORD, TEST_ENV.TALLY_SESSION_SECRET])];
+    const secrets = [...new Set([...(await storedSecrets()), ...oneTime.slice(1), ENV_SECRET, API_KEY, TEST_ENV.TALLY_API_TOKEN, TEST_ENV.TALLY_OPERATOR_PASSWORD, TEST_ENV.TALLY_SESSION_SECRET])];
     expect(secrets.length).toBeGreaterThanOrEqual(9);
     const pages: string[] = [];
     for (const p of ["/", "/subscriptions", "/settings", "/deliveries", "/operations", "/jobs", "/dead-letters"]) {

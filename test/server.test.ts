@@ -4,10 +4,10 @@ import { spawn } from "node:child_process";
 import http from "node:http";
 import { connect, createServer, type Server } from "node:net";
 import path from "node:path";
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { signDelivery, defaultHmacScheme } from "@/lib/signing/signature";
 import { addSubscription, createTestDb, type TestDb } from "./db";
+import { openSql, type TestSql } from "./sql";
 import { freePort, runToExit, SERVER_BUNDLE, startTally, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -21,18 +21,18 @@ const LIVE = {
 };
 
 let t: TestDb;
-let sql: Database.Database;
+let sql: TestSql;
 beforeAll(async () => {
   t = await createTestDb();
-  sql = new Database(t.file);
-  addSubscription(sql, "sub-1", SECRET);
+  sql = await openSql(t.url);
+  await addSubscription(sql, "sub-1", SECRET);
 });
 afterAll(async () => {
-  sql?.close();
+  await sql?.close();
   await t?.cleanup();
 });
 
-const receipts = (jobId: string) => (sql.prepare("SELECT COUNT(*) n FROM Receipt WHERE jobId = ?").get(jobId) as { n: number }).n;
+const receipts = (jobId: string) => sql.count("Receipt", "jobId = ?", jobId);
 
 const runServer = (env: Record<string, string>) => runToExit(process.execPath, [SERVER_BUNDLE], { ...TEST_ENV, ...env }, 30_000);
 
@@ -67,7 +67,7 @@ describe("start-up failures", () => {
 
 describe("stopping", () => {
   it("on SIGTERM, refuses new connections but answers and commits a delivery already in flight, then exits 0", async () => {
-    const tally = await startTally(LIVE, t.file);
+    const tally = await startTally(LIVE, t.url);
     const body = envelope("job-in-flight");
     const headers = signDelivery(defaultHmacScheme, SECRET, body, { id: "m1", timestamp: Date.now() / 1000 });
     const { port } = new URL(tally.url);
@@ -91,14 +91,14 @@ describe("stopping", () => {
     await expect(fetch(`${tally.url}/api/health`)).rejects.toThrow();
     expect(await answer).toEqual({ status: 200, text: JSON.stringify({ status: "accepted" }) });
     expect(await exit).toBe(0);
-    expect(receipts("job-in-flight")).toBe(1);
+    expect(await receipts("job-in-flight")).toBe(1);
     expect(tally.output()).toContain("Tally stopping (SIGTERM)");
   });
 });
 
 describe("slow senders", () => {
   it("a request that never arrives whole is answered 408 and its connection closed, storing nothing", async () => {
-    const tally = await startTally({ ...LIVE, TALLY_REQUEST_TIMEOUT_SECONDS: "1" }, t.file);
+    const tally = await startTally({ ...LIVE, TALLY_REQUEST_TIMEOUT_SECONDS: "1" }, t.url);
     try {
       const body = envelope("job-slowloris");
       const { port } = new URL(tally.url);
@@ -115,7 +115,7 @@ describe("slow senders", () => {
       });
       expect(answer).toMatch(/^HTTP\/1\.1 408/);
       expect(Date.now() - started).toBeLessThan(10_000);
-      expect(receipts("job-slowloris")).toBe(0);
+      expect(await receipts("job-slowloris")).toBe(0);
       // The server is fine and answers the next sender.
       expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, body, { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
     } finally {
@@ -145,7 +145,7 @@ describe("the receiver route under Next alone (next dev, next start)", () => {
       expect((await deliver(`${url}/sub-1`, envelope("job-next-big", "extract_completed", { pad: "x".repeat(5000) }), { secret: SECRET })).status).toBe(413);
       expect((await deliver(`${url}/sub-1`, "", { method: "GET" })).status).toBe(405);
       expect((await deliver(`${url}/nope`, envelope("job-next-x"), { secret: SECRET })).status).toBe(404);
-      expect([receipts("job-next"), receipts("job-next-shared"), receipts("job-next-bad"), receipts("job-next-big")]).toEqual([1, 1, 0, 0]);
+      expect(await Promise.all(["job-next", "job-next-shared", "job-next-bad", "job-next-big"].map(receipts))).toEqual([1, 1, 0, 0]);
     } finally {
       child.kill("SIGTERM");
     }

@@ -7,6 +7,7 @@ import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
 import { serverBundle } from "../scripts/server-bundle.mjs";
+import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
 
 export type TallyServer = {
   url: string;
@@ -40,17 +41,32 @@ export const TEST_ENV = {
 /** What `npm start` runs (built by `npm run build`). */
 export const SERVER_BUNDLE = serverBundle;
 
-/** Tally's server (as `npm start` runs it) against a fresh copy of the migrated template database (requires `npm run build`). */
-export async function startTally(env: Record<string, string> = {}, dbFile?: string): Promise<TallyServer> {
+/**
+ * Tally's server (as `npm start` runs it; requires `npm run build`) against `database` (a SQLite file
+ * path or a database URL, e.g. a TestDb's `url`), or else a fresh copy of the migrated template.
+ */
+export async function startTally(env: Record<string, string> = {}, database?: string): Promise<TallyServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
+  const dbFile = database && /^(file:|postgres(ql)?:\/\/)/.test(database) ? undefined : database;
   const file = dbFile ?? path.join(dir, "tally.db");
-  // A caller that names its database (PostgreSQL) brings it migrated; otherwise a copy of the template.
-  if (!dbFile && !env.DATABASE_URL) copyFileSync(inject("templateDb"), file);
+  // A caller that names its database brings it migrated; otherwise a copy of the migrated template
+  // of the store under test (a PostgreSQL database of its own, dropped at stop()).
+  let ownDatabase: string | null = null;
+  let databaseUrl = database && !dbFile ? database : `file:${file}`;
+  if (!database && !env.DATABASE_URL) {
+    if (TEST_STORE === "postgres") {
+      ownDatabase = testDatabaseName("tally_srv");
+      await adminQuery(`CREATE DATABASE "${ownDatabase}" TEMPLATE "${inject("templateDb")}"`);
+      databaseUrl = postgresUrl(ownDatabase);
+    } else {
+      copyFileSync(inject("templateDb"), file);
+    }
+  }
   const port = await freePort();
   const fullEnv: Record<string, string> = {
     ...TEST_ENV,
     PORT: String(port),
-    DATABASE_URL: `file:${file}`,
+    DATABASE_URL: databaseUrl,
     TALLY_HOST: "127.0.0.1",
     TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     TALLY_DEMO_TRAFFIC: "off",
@@ -90,7 +106,8 @@ export async function startTally(env: Record<string, string> = {}, dbFile?: stri
     async stop() {
       child.kill("SIGTERM");
       await exited(child);
-      if (!dbFile) rmSync(dir, { recursive: true, force: true });
+      if (!database) rmSync(dir, { recursive: true, force: true });
+      if (ownDatabase) await adminQuery(`DROP DATABASE IF EXISTS "${ownDatabase}" WITH (FORCE)`);
     },
   };
 }

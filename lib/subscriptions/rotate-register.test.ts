@@ -1,12 +1,13 @@
 // Registration (and its repair of drift), drift detection, and the loud failure of a rotation
 // whose new secret cannot be stored: in-process against the simulator over real HTTP.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { getRun } from "@/lib/operations";
 import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { rotateAction } from "@/lib/subscriptions/actions";
 import { createTestDb, type TestDb } from "@/test/db";
+import { openSql } from "@/test/sql";
+import { TEST_STORE } from "@/test/store";
 import { checkSubscriptionDrift } from "../safety-nets/drift";
 import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
 import { registerSubscriptions } from "./register";
@@ -60,8 +61,13 @@ describe("registration and drift", () => {
 describe("rotation whose new secret cannot be stored", () => {
   it("fails the run loudly and hands the new secret over once, in the answer only", async () => {
     const sub = await db().subscription.findFirstOrThrow({ where: { eventType: "extract_completed" }, omit: { secret: false } });
-    const sql = new Database(t.file);
-    sql.exec(`CREATE TRIGGER no_secret_writes BEFORE UPDATE OF secret ON Subscription BEGIN SELECT RAISE(ABORT, 'disk full'); END;`);
+    const sql = await openSql(t.url);
+    await sql.run(
+      TEST_STORE === "postgres"
+        ? `CREATE FUNCTION no_secret_writes() RETURNS trigger AS $$ BEGIN RAISE EXCEPTION 'disk full'; END $$ LANGUAGE plpgsql;
+           CREATE TRIGGER no_secret_writes BEFORE UPDATE OF secret ON "Subscription" FOR EACH ROW EXECUTE FUNCTION no_secret_writes();`
+        : `CREATE TRIGGER no_secret_writes BEFORE UPDATE OF secret ON Subscription BEGIN SELECT RAISE(ABORT, 'disk full'); END;`,
+    );
     try {
       const answer = await rotateAction(sub.id, "operator");
       expect(answer.status).toBe(500);
@@ -79,8 +85,8 @@ describe("rotation whose new secret cannot be stored", () => {
       expect(await db().secretRotation.count()).toBe(0);
       expect((await db().subscription.findUniqueOrThrow({ where: { id: sub.id }, omit: { secret: false } })).secret).toBe(sub.secret);
     } finally {
-      sql.exec("DROP TRIGGER no_secret_writes");
-      sql.close();
+      await sql.run(TEST_STORE === "postgres" ? `DROP TRIGGER no_secret_writes ON "Subscription"` : "DROP TRIGGER no_secret_writes");
+      await sql.close();
     }
   });
 });
