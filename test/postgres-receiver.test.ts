@@ -66,4 +66,26 @@ describe("two servers on one PostgreSQL database", () => {
     expect(r.status).toBe(400);
     expect(await db().receipt.count()).toBe(before);
   });
+
+  it("stores the rest of a batch when the database refuses one delivery, which alone is answered 5xx", async () => {
+    // A trigger stands in for data the database refuses: the batch's one statement fails, and the
+    // deliveries are written again one by one, each in a savepoint.
+    await db().$executeRawUnsafe(`CREATE FUNCTION refuse_poison() RETURNS trigger AS $$
+      BEGIN IF NEW."jobId" = 'pg-poison' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
+    await db().$executeRawUnsafe(`CREATE TRIGGER refuse_poison BEFORE INSERT ON "Receipt" FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+    try {
+      const jobs = ["pg-poison", ...Array.from({ length: 30 }, (_, i) => `pg-batch-${i}`)];
+      const answers = await Promise.all(jobs.map((jobId) => deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET })));
+      expect(answers[0].status).toBeGreaterThanOrEqual(500);
+      expect(answers.slice(1).map((a) => a.json.status)).toEqual(jobs.slice(1).map(() => "accepted"));
+      const stored = await db().receipt.findMany({ where: { jobId: { in: jobs } }, select: { jobId: true } });
+      expect(stored.map((r) => r.jobId).sort()).toEqual(jobs.slice(1).sort());
+      expect(await db().queueItem.count({ where: { jobId: { in: jobs } } })).toBe(30);
+      expect(await db().inboundDelivery.count({ where: { jobId: { in: jobs.slice(1) }, reason: "accepted" } })).toBe(30);
+    } finally {
+      await db().$executeRawUnsafe(`DROP TRIGGER refuse_poison ON "Receipt"`);
+    }
+    // The platform's retry then succeeds.
+    expect((await deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope("pg-poison"), { secret: SECRET })).json).toEqual({ status: "accepted" });
+  });
 });
