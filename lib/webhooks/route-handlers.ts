@@ -3,7 +3,7 @@ import { NextResponse } from "next/server";
 import { getConfig } from "../config";
 import { log } from "../log";
 import { readBodyLimited } from "./read-body";
-import { receive, recordRejected } from "./receive";
+import { countUnrecorded, receive, recordRejected } from "./receive";
 
 // The two receiver routes share these handlers; app/webhooks/… only wires them to paths.
 
@@ -18,6 +18,7 @@ export async function handleDelivery(req: Request, ctx: Ctx): Promise<Response> 
     const answer = await receive({ subscriptionKey: key, headers: req.headers, read, startedAt });
     return NextResponse.json(answer.body, { status: answer.status });
   } catch (err) {
+    countUnrecorded(startedAt);
     log.error("webhook delivery not recorded", { error: String(err) });
     return NextResponse.json({ error: "not_recorded", reason: "storage unavailable; retry" }, { status: 503 });
   }
