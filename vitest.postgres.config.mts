@@ -19,6 +19,8 @@ export default defineConfig({
       "lib/queue/queue.test.ts",
       "lib/jobs/*.test.ts",
       "lib/forwarding/*.test.ts",
+      "lib/alerts/*.test.ts",
+      "test/metrics.test.ts",
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
