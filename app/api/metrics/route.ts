@@ -1,6 +1,6 @@
 // GET /api/metrics — Prometheus text format; Authorization: Bearer <TALLY_METRICS_TOKEN or TALLY_API_TOKEN>
 import { NextResponse, type NextRequest } from "next/server";
-import { metricsAuthorized } from "@/lib/metrics/auth";
+import { metricsAuthorized } from "@/lib/auth/metrics-token";
 import { scrapeMetrics } from "@/lib/metrics/scrape";
 
 export const dynamic = "force-dynamic";

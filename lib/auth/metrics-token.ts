@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
-import { secretEquals } from "../auth/session";
+import { secretEquals } from "./session";
 
 // /api/metrics takes a bearer only: TALLY_METRICS_TOKEN (what a Prometheus holds) or TALLY_API_TOKEN.
 // An operator's session cookie does not open it: a scraper has none, and a page has no business there.
