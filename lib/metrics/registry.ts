@@ -17,7 +17,7 @@ function create() {
   const processTag = `${hostname()}:${process.pid}:${randomUUID().slice(0, 6)}`;
   const labelNames = <T extends string>(...names: T[]) => ["process", ...names] as Array<T | "process">;
   collectDefaultMetrics({ register: registry, labels: { process: processTag } });
-  return {
+  const m = {
     registry,
     processTag,
     deliveries: new Counter({
@@ -82,6 +82,9 @@ function create() {
       registers: [registry],
     }),
   };
+  // Zero from the start, so a scrape shows the series before the first 429 (rate() needs a base).
+  m.rateLimitedSeconds.inc({ process: processTag }, 0);
+  return m;
 }
 
 export function metrics(): Metrics {
