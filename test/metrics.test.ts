@@ -62,7 +62,7 @@ const cron = (path: string) => fetch(tally.url + path, { method: "POST", headers
 
 describe("GET /api/metrics", () => {
   it("answers 401 without a bearer, with a wrong one, and with the cron secret; 200 with the metrics token or the API token", async () => {
-    for (const headers of [{}, { authorization: "Bearer wrong-token-0123456789abcdef" }, { authorization: `Bearer ${CRON}` }, { authorization: METRICS_TOKEN }]) {
+    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong-token-0123456789abcdef" }, { authorization: `Bearer ${CRON}` }, { authorization: METRICS_TOKEN }]) {
       const res = await fetch(`${tally.url}/api/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: "unauthorized" });

@@ -14,8 +14,50 @@ function Delivery({ n }: { n: NotificationView }) {
   );
 }
 
+function StateBadge({ e }: { e: AlertEventView }) {
+  if (e.kind === "test") return <Badge tone="info">test</Badge>;
+  return <Badge tone={e.state === "firing" ? "bad" : "good"}>{e.kind === "repeat" ? "firing (repeat)" : e.state}</Badge>;
+}
+
+function Deliveries({ e }: { e: AlertEventView }) {
+  if (e.notifications.length === 0) return <span className="text-xs text-slate-500">no channel configured</span>;
+  return (
+    <ul className="space-y-1">
+      {e.notifications.map((n) => (
+        <Delivery key={n.channel} n={n} />
+      ))}
+    </ul>
+  );
+}
+
 /** Firings, repeats, resolves and tests, newest first, with what each channel did with them. */
 export function HistoryTable({ events }: { events: AlertEventView[] }) {
+  return (
+    <>
+      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white md:hidden" aria-label="Alert history">
+        {events.length === 0 && <li className="p-6 text-center text-sm text-slate-500">No alert has fired yet.</li>}
+        {events.map((e) => (
+          <li key={e.id} className="space-y-1 p-3">
+            <div className="flex flex-wrap items-center gap-2">
+              <span className="font-mono text-xs font-semibold">{e.rule}</span>
+              <StateBadge e={e} />
+              <span className="text-xs text-slate-500">
+                <Time iso={e.at} />
+              </span>
+            </div>
+            <p className="break-words text-xs text-slate-700">{e.summary}</p>
+            <Deliveries e={e} />
+          </li>
+        ))}
+      </ul>
+      <div className="hidden md:block">
+        <HistoryWide events={events} />
+      </div>
+    </>
+  );
+}
+
+function HistoryWide({ events }: { events: AlertEventView[] }) {
   return (
     <Table caption="Alert history with each channel's delivery result">
       <thead>
@@ -36,19 +78,11 @@ export function HistoryTable({ events }: { events: AlertEventView[] }) {
             </Td>
             <Td className="font-mono text-xs">{e.rule}</Td>
             <Td>
-              <Badge tone={e.state === "firing" ? (e.kind === "test" ? "info" : "bad") : "good"}>{e.kind === "alert" ? e.state : `${e.state} (${e.kind})`}</Badge>
+              <StateBadge e={e} />
             </Td>
             <Td className="break-words text-xs text-slate-700">{e.summary}</Td>
             <Td>
-              {e.notifications.length === 0 ? (
-                <span className="text-xs text-slate-500">no channel configured</span>
-              ) : (
-                <ul className="space-y-1">
-                  {e.notifications.map((n) => (
-                    <Delivery key={n.channel} n={n} />
-                  ))}
-                </ul>
-              )}
+              <Deliveries e={e} />
             </Td>
           </tr>
         ))}
