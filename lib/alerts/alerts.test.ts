@@ -66,7 +66,7 @@ afterAll(async () => {
   await t?.cleanup();
 });
 beforeEach(async () => {
-  for (const table of ["alertNotification", "alertEvent", "alertState", "deadLetter", "inboundDelivery", "secretRotation", "subscription", "operationRun"] as const) {
+  for (const table of ["alertNotification", "alertEvent", "alertState", "deadLetter", "inboundDelivery", "secretRotation", "subscription", "operationRun", "auditLog"] as const) {
     await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
   }
   hook.requests.length = 0;
@@ -232,6 +232,9 @@ describe("channels", () => {
     const view = await alertsView();
     expect(view.history[0]).toMatchObject({ rule: "test", kind: "test", notifications: [{ channel: "webhook", status: "failed" }] });
     expect(view.channels.find((c) => c.channel === "webhook")?.health).toBe("failing");
+    // Both left an audit row: who tested which channel, and whether it worked.
+    const audit = await db().auditLog.findMany({ where: { action: "alerts.test" }, orderBy: { id: "asc" } });
+    expect(audit.map((a) => [a.actor, a.target, a.ok])).toEqual([["operator", "webhook", true], ["operator", "webhook", false]]);
   });
 
   it("refuses a test to a channel that is not configured", async () => {

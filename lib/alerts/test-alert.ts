@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { Conflict } from "../errors";
+import { audited } from "../operations/audited";
 import { configuredChannels, sendToChannel } from "./channels";
 import type { Channel, TestResult } from "./contracts";
 import { alertMessageId, messageFor } from "./deliver";
@@ -10,7 +11,16 @@ import { recordEvent } from "./evaluate";
 // "Send test alert": one message to one channel now, while the operator waits, recorded in the
 // history like any other (kind "test") with its result. No retries: the operator sees the answer.
 
-export async function sendTestAlert(channel: Channel, actor: string): Promise<TestResult> {
+export function sendTestAlert(channel: Channel, actor: string): Promise<TestResult> {
+  return audited(
+    { actor, action: "alerts.test", target: channel },
+    () => send(channel, actor),
+    (r) => ({ statusCode: r.statusCode }),
+    (r) => r.ok,
+  );
+}
+
+async function send(channel: Channel, actor: string): Promise<TestResult> {
   const config = getConfig();
   if (!configuredChannels(config).includes(channel)) throw new Conflict(`The ${channel} channel is not configured (see the README's alert channel settings)`);
   const now = new Date();
