@@ -69,9 +69,9 @@ export function createReceiverHandler(): Handler {
     const header = req.headers["x-request-id"];
     const id = requestIdFrom(Array.isArray(header) ? header[0] : header);
     res.setHeader("x-request-id", id);
-    return withRequestId(id, () => answer(req, res));
+    return withRequestId(id, () => respond(req, res));
   };
-  async function answer(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const startedAt = Date.now();
     const match = PATH.exec(req.url ?? "");
     if (!match) {
