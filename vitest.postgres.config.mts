@@ -34,6 +34,8 @@ export default defineConfig({
       "test/shared-login-throttle.test.ts",
       // results out, scheduling, shared state
       "lib/forwarding/*.test.ts",
+      "lib/alerts/*.test.ts",
+      "test/metrics.test.ts",
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",

@@ -1,4 +1,5 @@
 import "server-only";
+import { startAlerts } from "./alerts/schedule";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
 import { startDemoMode } from "./demo/start";
@@ -34,9 +35,12 @@ async function start(): Promise<void> {
   // 3. The safety nets' timers (polling, scheduled reconciliation, secret clean-up), then
   // 4. retention (logs kept bounded): only with TALLY_SCHEDULER=on. Each scheduled unit is
   //    single-flight across processes, so several servers with `on` still run it once per interval.
+  //    5. The alert rules (evaluated every TALLY_ALERT_EVALUATE_SECONDS, single-flight) and their
+  //    notifications, last: they only read what the parts above write.
   if (config.TALLY_SCHEDULER === "on") {
     startSchedules(config);
     startRetention();
+    if (config.TALLY_ALERTS === "on") startAlerts(config);
   }
   printBanner(config);
 }

@@ -115,6 +115,34 @@ export const envSchema = z.object({
   TALLY_FORWARD_TIMEOUT_MS: int(10_000, 100, 120_000),
   TALLY_FORWARD_RETRY_INITIAL_MS: int(5_000, 10, 3_600_000),
   TALLY_FORWARD_RETRY_MAX_MS: int(3_600_000, 10, 86_400_000),
+  // Metrics and alerts (lib/metrics/, lib/alerts/).
+  TALLY_METRICS_TOKEN: optionalString.pipe(
+    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
+  ),
+  TALLY_ALERTS: onOff("on"),
+  TALLY_ALERT_EVALUATE_SECONDS: int(15, 1, 30),
+  TALLY_ALERT_REPEAT_MINUTES: int(60, 1, 7 * 24 * 60),
+  TALLY_ALERT_DEAD_LETTERS: int(1, 1, 1_000_000),
+  TALLY_ALERT_UNAUTHORIZED_COUNT: int(10, 1, 1_000_000),
+  TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES: int(5, 1, 24 * 60),
+  TALLY_ALERT_DRIFT_COUNT: int(1, 1, 1000),
+  TALLY_ALERT_QUEUE_STALLED_MINUTES: int(10, 1, 7 * 24 * 60),
+  TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100),
+  TALLY_ALERT_PLATFORM_ERROR_MINUTES: int(5, 1, 24 * 60),
+  TALLY_ALERT_SAFETY_NET_HOURS: int(24, 1, 30 * 24),
+  TALLY_ALERT_WEBHOOK_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  TALLY_ALERT_WEBHOOK_SECRET: optionalString.pipe(whsecSchema.optional()),
+  TALLY_ALERT_SLACK_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  TALLY_ALERT_SMTP_URL: optionalString.pipe(
+    z.url({ protocol: /^smtps?$/, error: 'must be an SMTP URL such as "smtp://user:pass@mail.example.com:587" or "smtps://…:465"' }).optional(),
+  ),
+  TALLY_ALERT_EMAIL_TO: optionalString.pipe(
+    z
+      .string()
+      .regex(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, { error: "must be one e-mail address or several separated by commas" })
+      .optional(),
+  ),
+  TALLY_ALERT_EMAIL_FROM: z.string().regex(/^[^\s@]+@[^\s@]+$/, { error: "must be an e-mail address" }).default("tally@localhost"),
   TALLY_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
     .default("info"),
@@ -169,6 +197,9 @@ export function parseConfig(env: Record<string, string | undefined>): TallyConfi
   if (e.TALLY_SCHEDULER === "external" && !e.TALLY_CRON_SECRET) {
     problems.push("TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external (the cron routes' bearer secret, at least 16 characters)");
   }
+  if (e.TALLY_ALERT_SMTP_URL && !e.TALLY_ALERT_EMAIL_TO) problems.push("TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set (who gets the alert e-mails)");
+  if (e.TALLY_ALERT_EMAIL_TO && !e.TALLY_ALERT_SMTP_URL) problems.push("TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set (the SMTP server that sends them)");
+  if (e.TALLY_ALERT_WEBHOOK_SECRET && !e.TALLY_ALERT_WEBHOOK_URL) problems.push("TALLY_ALERT_WEBHOOK_URL: required when TALLY_ALERT_WEBHOOK_SECRET is set");
   if (problems.length) throw new ConfigError(problems);
 
   const generated = !e.TALLY_OPERATOR_PASSWORD;
@@ -235,6 +266,11 @@ export const SECRET_VARIABLES = new Set([
   "TALLY_SESSION_SECRET",
   "TALLY_FORWARD_SECRET",
   "TALLY_CRON_SECRET",
+  "TALLY_METRICS_TOKEN",
+  "TALLY_ALERT_WEBHOOK_SECRET",
+  // URLs that carry credentials: a Slack webhook URL is itself the secret; an SMTP URL holds a password.
+  "TALLY_ALERT_SLACK_URL",
+  "TALLY_ALERT_SMTP_URL",
 ]);
 
 /** Names of settings safe to show to operators, with secrets masked. */

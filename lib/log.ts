@@ -1,32 +1,112 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+import { randomUUID } from "node:crypto";
+import pino, { type Logger as PinoLogger } from "pino";
 
-// Structured one-line logs. Callers never pass secrets; redact() guards the obvious keys anyway.
+// JSON lines through pino. The call sites keep one shape, `log.info(msg, fields)`; `log.child(fields)`
+// gives a logger whose every line carries those fields (a run, a queue item). A request id set with
+// withRequestId() rides along on every line written while that request is handled (AsyncLocalStorage).
+// Callers never pass secrets; redaction by path is the guard behind that.
 
 type Level = "debug" | "info" | "warn" | "error";
-const order: Record<Level, number> = { debug: 10, info: 20, warn: 30, error: 40 };
-const holder = globalThis as unknown as { __tallyLogLevel?: Level };
+export type Fields = Record<string, unknown>;
+
+export type Logger = {
+  debug(msg: string, fields?: Fields): void;
+  info(msg: string, fields?: Fields): void;
+  warn(msg: string, fields?: Fields): void;
+  error(msg: string, fields?: Fields): void;
+  child(fields: Fields): Logger;
+};
+
+const SECRET_KEYS = [
+  "secret",
+  "previousSecret",
+  "password",
+  "token",
+  "apiKey",
+  "api_key",
+  "authorization",
+  "cookie",
+  "smtpUrl",
+  "slackUrl",
+];
+/** Redacted wherever they appear at the top level or one level down (`fields.headers.authorization`). */
+export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), 'headers["x-api-key"]', 'headers["webhook-signature"]'];
+
+const requestContext = new AsyncLocalStorage<{ requestId: string }>();
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/** The caller's X-Request-Id when it is a sane token, else a fresh one. */
+export function requestIdFrom(header: string | null | undefined): string {
+  return header && REQUEST_ID.test(header) ? header : randomUUID();
+}
+
+/** Runs fn with `requestId` on every log line written inside it (awaits included). */
+export function withRequestId<T>(requestId: string, fn: () => T): T {
+  return requestContext.run({ requestId }, fn);
+}
+
+export function currentRequestId(): string | undefined {
+  return requestContext.getStore()?.requestId;
+}
+
+type Holder = { __tallyPino?: PinoLogger; __tallyLogDestination?: NodeJS.WritableStream };
+const holder = globalThis as unknown as Holder;
+
+function build(level: Level = "info"): PinoLogger {
+  return pino(
+    {
+      level,
+      base: { pid: process.pid },
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+      redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      mixin: () => {
+        const id = requestContext.getStore()?.requestId;
+        return id ? { requestId: id } : {};
+      },
+    },
+    holder.__tallyLogDestination ?? pino.destination({ dest: 1, sync: true }),
+  );
+}
+
+function root(): PinoLogger {
+  holder.__tallyPino ??= build();
+  return holder.__tallyPino;
+}
 
 export function setLogLevel(level: Level): void {
-  holder.__tallyLogLevel = level;
+  root().level = level;
 }
 
-const SECRET_KEY = /secret|password|token|authorization|api[-_]?key/i;
-
-function redact(fields: Record<string, unknown>): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(fields)) out[k] = SECRET_KEY.test(k) ? "[redacted]" : v;
-  return out;
+/** Tests capture lines: every later line goes to `stream` (undefined: back to stdout). */
+export function setLogDestinationForTests(stream: NodeJS.WritableStream | undefined, level: Level = "info"): void {
+  holder.__tallyLogDestination = stream;
+  holder.__tallyPino = build(level);
 }
 
-function write(level: Level, msg: string, fields: Record<string, unknown> = {}) {
-  if (order[level] < order[holder.__tallyLogLevel ?? "info"]) return;
-  const line = JSON.stringify({ t: new Date().toISOString(), level, msg, ...redact(fields) });
-  (level === "error" || level === "warn" ? process.stderr : process.stdout).write(`${line}\n`);
+function wrap(get: () => PinoLogger): Logger {
+  return {
+    debug: (msg, fields) => get().debug(fields ?? {}, msg),
+    info: (msg, fields) => get().info(fields ?? {}, msg),
+    warn: (msg, fields) => get().warn(fields ?? {}, msg),
+    error: (msg, fields) => get().error(fields ?? {}, msg),
+    child: (fields) => {
+      // Bound to the root of the moment, so a level change reaches children made before it.
+      let base: PinoLogger | undefined;
+      let from: PinoLogger | undefined;
+      return wrap(() => {
+        const r = get();
+        if (from !== r) {
+          from = r;
+          base = r.child(fields);
+        }
+        return base!;
+      });
+    },
+  };
 }
 
-export const log = {
-  debug: (msg: string, fields?: Record<string, unknown>) => write("debug", msg, fields),
-  info: (msg: string, fields?: Record<string, unknown>) => write("info", msg, fields),
-  warn: (msg: string, fields?: Record<string, unknown>) => write("warn", msg, fields),
-  error: (msg: string, fields?: Record<string, unknown>) => write("error", msg, fields),
-};
+export const log: Logger = wrap(root);

@@ -2,6 +2,7 @@
 // server as `npm start` runs it.
 // Refuses to run against any database outside the temp folder.
 import { spawn, spawnSync } from "node:child_process";
+import { createServer } from "node:http";
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
@@ -15,6 +16,20 @@ if (!databaseUrl.startsWith(`file:${tmpdir()}`)) {
   process.exit(1);
 }
 export const E2E_PASSWORD = "e2e operator password";
+// The alert webhook's receiver: records what it is sent; GET on any path lists it (the Alerts spec reads it).
+const received = [];
+const sink = createServer((req, res) => {
+  let body = "";
+  req.on("data", (c) => (body += c));
+  req.on("end", () => {
+    if (req.method === "GET") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received));
+    received.push({ headers: req.headers, body });
+    if (received.length > 200) received.shift();
+    res.writeHead(200).end("ok");
+  });
+});
+await new Promise((resolve) => sink.listen(0, "127.0.0.1", resolve));
+const sinkPort = sink.address().port;
 const env = {
   ...process.env,
   NODE_ENV: "production",
@@ -26,9 +41,13 @@ const env = {
   TALLY_DEMO_TRAFFIC: process.env.TALLY_DEMO_TRAFFIC ?? "on",
   // A failed outbound event waits minutes for its retry, so the Outbound spec's replay is what sends it.
   TALLY_FORWARD_RETRY_INITIAL_MS: "600000",
+  TALLY_ALERT_WEBHOOK_URL: process.env.TALLY_ALERT_WEBHOOK_URL ?? `http://127.0.0.1:${sinkPort}/alerts`,
+  TALLY_ALERT_WEBHOOK_SECRET: process.env.TALLY_ALERT_WEBHOOK_SECRET ?? `whsec_${Buffer.from("e2e-alert-signing-key-012345678").toString("base64")}`,
+  TALLY_ALERT_EVALUATE_SECONDS: process.env.TALLY_ALERT_EVALUATE_SECONDS ?? "2",
 };
 const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "inherit" });
 if (migrate.status !== 0) process.exit(migrate.status ?? 1);
 const server = spawn(process.execPath, [serverBundle], { env, stdio: "inherit" });
 for (const sig of ["SIGINT", "SIGTERM"]) process.on(sig, () => server.kill(sig));
 server.on("exit", (code) => process.exit(code ?? 0));
+sink.unref();

@@ -4,6 +4,7 @@ import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
 import { startSchedules } from "../lib/worker/schedules";
+import { startAlerts } from "../lib/alerts/schedule";
 import { listenForEnqueuesOnPostgres, workerFor } from "../lib/worker/start";
 
 const GRACE_MS = 15_000;
@@ -25,12 +26,14 @@ async function main() {
   // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too with
   // TALLY_SCHEDULER=on; each is single-flight beside the servers' own (lib/scheduling/lease.ts).
   const schedules = config.TALLY_SCHEDULER === "on" ? startSchedules(config) : null;
+  const alerts = config.TALLY_SCHEDULER === "on" && config.TALLY_ALERTS === "on" ? startAlerts(config) : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
     stopping = true;
     log.info("worker stopping", { signal, inFlight: worker.inFlight() });
     schedules?.stop();
+    alerts?.stop();
     await worker.stop(GRACE_MS);
     await disconnectAll();
     process.exit(0);

@@ -66,6 +66,34 @@ describe("configuration", () => {
     expect(parseConfig({}).TALLY_SCHEDULER).toBe("on");
   });
 
+  it("validates the metrics and alert settings, naming what is wrong and never echoing secrets", () => {
+    const c = parseConfig({});
+    expect([c.TALLY_ALERT_REPEAT_MINUTES, c.TALLY_ALERT_DEAD_LETTERS, c.TALLY_ALERT_UNAUTHORIZED_COUNT, c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES]).toEqual([60, 1, 10, 5]);
+    expect(c.TALLY_ALERT_EVALUATE_SECONDS).toBeLessThanOrEqual(30);
+    const text = problems({
+      TALLY_METRICS_TOKEN: "short-metrics",
+      TALLY_ALERT_EVALUATE_SECONDS: "60",
+      TALLY_ALERT_WEBHOOK_URL: "ftp://x",
+      TALLY_ALERT_WEBHOOK_SECRET: "plain-secret-value",
+      TALLY_ALERT_SMTP_URL: "https://mail.example.com",
+      TALLY_ALERT_EMAIL_TO: "not an address",
+    }).join("\n");
+    expect(text).toMatch(/TALLY_METRICS_TOKEN: must be at least 16 characters \(got a hidden value\)/);
+    expect(text).toMatch(/TALLY_ALERT_EVALUATE_SECONDS: must be at most 30/);
+    expect(text).toMatch(/TALLY_ALERT_WEBHOOK_URL: must be an http\(s\) URL/);
+    expect(text).toMatch(/TALLY_ALERT_WEBHOOK_SECRET: .*whsec_/);
+    expect(text).toMatch(/TALLY_ALERT_SMTP_URL: must be an SMTP URL/);
+    expect(text).toMatch(/TALLY_ALERT_EMAIL_TO: must be one e-mail address or several/);
+    expect(text).not.toContain("short-metrics");
+    expect(text).not.toContain("plain-secret-value");
+    expect(problems({ TALLY_ALERT_SMTP_URL: "smtp://mail.example.com:587" }).join()).toMatch(/TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set/);
+    expect(problems({ TALLY_ALERT_EMAIL_TO: "a@example.com" }).join()).toMatch(/TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set/);
+    const ok = parseConfig({ TALLY_ALERT_SMTP_URL: "smtp://u:hunter2hunter2@mail.example.com:587", TALLY_ALERT_EMAIL_TO: "a@example.com, b@example.com", TALLY_ALERT_SLACK_URL: "https://hooks.slack.com/services/T0/B0/SECRETPART" });
+    const shown = JSON.stringify(describeConfig(ok));
+    expect(shown).not.toContain("hunter2");
+    expect(shown).not.toContain("SECRETPART");
+  });
+
   it("documents every variable in the README's configuration table, with its default", () => {
     const readme = readFileSync("README.md", "utf8");
     const rows = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));

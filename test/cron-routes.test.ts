@@ -13,7 +13,7 @@ import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const SECRET = "cron-secret-0123456789abcdef";
-const ROUTES = ["/api/cron/poll", "/api/cron/work", "/api/cron/reconcile", "/api/cron/retention"];
+const ROUTES = ["/api/cron/poll", "/api/cron/work", "/api/cron/reconcile", "/api/cron/retention", "/api/cron/alerts"];
 
 let t: TestDb;
 let sim: Awaited<ReturnType<typeof startSim>>;
@@ -119,6 +119,25 @@ describe("cron routes", () => {
     expect(await db().queueItem.count({ where: { jobId: { in: ids }, state: { not: "done" } } })).toBe(0);
     // Idempotent: nothing left, so a further call handles nothing and says the queue is drained.
     expect((await cron("/api/cron/work?maxSeconds=5")).json).toMatchObject({ handled: 0, drained: true });
+  });
+
+  it("POST /api/cron/alerts evaluates the rules once and reports what changed; a pass already running answers 409", async () => {
+    await db().deadLetter.create({ data: { jobId: "cron-dead", kind: "process_job", errorMessage: "gave up" } });
+    const first = await cron("/api/cron/alerts");
+    expect(first.status).toBe(200);
+    expect(first.json).toMatchObject({ unit: "alerts", notifications: { attempted: 0 } });
+    expect(first.json.transitions).toContainEqual({ rule: "dead_letters", from: "ok", to: "firing", event: "firing" });
+    expect(await db().alertState.findUnique({ where: { rule: "dead_letters" } })).toMatchObject({ state: "firing" });
+    // Still firing, within the repeat interval: nothing to report.
+    expect((await cron("/api/cron/alerts")).json.transitions).toEqual([]);
+    await holdLease("alerts:evaluate", 60_000, "another-process");
+    try {
+      expect((await cron("/api/cron/alerts")).status).toBe(409);
+    } finally {
+      await releaseLease("alerts:evaluate", "another-process");
+    }
+    await db().deadLetter.updateMany({ where: { jobId: "cron-dead" }, data: { state: "discarded" } });
+    expect((await cron("/api/cron/alerts")).json.transitions).toContainEqual({ rule: "dead_letters", from: "firing", to: "ok", event: "resolved" });
   });
 
   it("POST /api/cron/poll polls what is due and reports it", async () => {

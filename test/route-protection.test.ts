@@ -70,10 +70,10 @@ describe("route protection", () => {
     },
   );
 
-  it("found the four cron routes, POST only", () => {
+  it("found the five cron routes, by POST and GET", () => {
     const cron = routes.filter((r) => isCron(r.url));
     expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
-      ["GET /api/cron/poll", "GET /api/cron/reconcile", "GET /api/cron/retention", "GET /api/cron/work", "POST /api/cron/poll", "POST /api/cron/reconcile", "POST /api/cron/retention", "POST /api/cron/work"],
+      ["GET /api/cron/alerts", "GET /api/cron/poll", "GET /api/cron/reconcile", "GET /api/cron/retention", "GET /api/cron/work", "POST /api/cron/alerts", "POST /api/cron/poll", "POST /api/cron/reconcile", "POST /api/cron/retention", "POST /api/cron/work"],
     );
   });
 

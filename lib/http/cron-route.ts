@@ -4,7 +4,7 @@ import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { BadRequest, NotSignedIn } from "../errors";
-import { log } from "../log";
+import { log, requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
 
 // The one wrapper for scheduled triggers (POST /api/cron/*): `Authorization: Bearer $TALLY_CRON_SECRET`
@@ -40,7 +40,9 @@ async function readInput(req: NextRequest): Promise<Record<string, unknown>> {
 }
 
 export function cronRoute<S extends z.ZodType>(name: string, schema: S, handler: (input: z.output<S>) => Promise<unknown>) {
-  return async (req: NextRequest): Promise<Response> => {
+  return (req: NextRequest): Promise<Response> =>
+    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req));
+  async function run(req: NextRequest): Promise<Response> {
     try {
       if (!cronAuthorized(req.headers.get("authorization"))) {
         throw new NotSignedIn("Send Authorization: Bearer <TALLY_CRON_SECRET> (sessions and the API token are not accepted here)");
@@ -56,5 +58,5 @@ export function cronRoute<S extends z.ZodType>(name: string, schema: S, handler:
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  }
 }

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session";
 import { getConfig } from "../config";
 import { BadRequest, Forbidden, NotSignedIn } from "../errors";
+import { requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
@@ -30,7 +31,9 @@ export function operatorRoute<
   spec: { body?: B; query?: Q; params?: P },
   handler: (input: OperatorInput<B, Q, P>) => Promise<unknown>,
 ) {
-  return async (req: NextRequest, ctx: Ctx): Promise<Response> => {
+  return (req: NextRequest, ctx: Ctx): Promise<Response> =>
+    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx));
+  async function run(req: NextRequest, ctx: Ctx): Promise<Response> {
     try {
       const actor = await authenticate(req);
       const params = await parseWith(spec.params, await ctx.params, "path");
@@ -41,7 +44,7 @@ export function operatorRoute<
     } catch (err) {
       return errorResponse(err);
     }
-  };
+  }
 }
 
 /** Session cookie or bearer token; mutations from a browser session must come from our own origin. */

@@ -2,6 +2,7 @@ import "server-only";
 import { db, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
 import { enqueueOutcomeEvents } from "../forwarding/outbox";
+import { countJobOutcome } from "../metrics/count";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and
 // only the call that changed the row writes the timeline event or dead letter that goes with it, so
@@ -30,6 +31,9 @@ export async function settleOutcome(
     await addEvent(tx, jobId, "outcome", { outcome, ...detail });
     // The outbox: the outbound event commits with the outcome, or neither does.
     await enqueueOutcomeEvents(tx, jobId, outcome);
+    const job = await tx.job.findUnique({ where: { id: jobId }, select: { kind: true, settledAt: true } });
+    // Counted before the commit: a rolled-back outcome (rare; the caller then retries) counts twice.
+    if (job) countJobOutcome(job.kind, outcome, job.settledAt);
   }
   return count > 0;
 }

@@ -1,5 +1,5 @@
 import "server-only";
-import { log } from "../log";
+import { log, type Logger } from "../log";
 import { finishRun, heartbeat, HEARTBEAT_MS, startRun, updateProgress, type Json, type StartOptions } from "./runs";
 import { getRun, type RunView } from "./view";
 
@@ -18,6 +18,8 @@ export type RunContext = {
   runId: string;
   /** Replaces the run's progress counts (and beats the heart). */
   progress(p: Json): Promise<void>;
+  /** A child logger: every line carries the run's id. */
+  log: Logger;
 };
 
 export type Launched = {
@@ -33,18 +35,19 @@ export type Launched = {
  * over, and whatever happens the run ends as succeeded (with the body's summary) or failed.
  */
 export function runInBackground(runId: string, body: (ctx: RunContext) => Promise<Json>): Promise<RunView> {
+  const runLog = log.child({ runId });
   const timer = setInterval(() => {
-    heartbeat(runId).catch((err) => log.warn("operation heartbeat failed", { runId, error: String(err) }));
+    heartbeat(runId).catch((err) => runLog.warn("operation heartbeat failed", { error: String(err) }));
   }, HEARTBEAT_MS);
   timer.unref();
-  const ctx: RunContext = { runId, progress: (p) => updateProgress(runId, p) };
+  const ctx: RunContext = { runId, progress: (p) => updateProgress(runId, p), log: runLog };
   const run = async () => {
     try {
       const summary = await body(ctx);
       await finishRun(runId, { state: "succeeded", summary });
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
-      log.warn("operation run failed", { runId, error: message });
+      runLog.warn("operation run failed", { error: message });
       await finishRun(runId, { state: "failed", error: message, summary: err instanceof RunFailed ? err.summary : undefined });
     } finally {
       clearInterval(timer);

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { log } from "../log";
+import { countSafetyNetRun } from "../metrics/count";
 
 // Operation runs are rows, so every process (server, worker, CLI) sees the same ones. `lockKey` is
 // set while a run is running and its unique index makes starts single-flight across processes; a
@@ -62,7 +63,10 @@ export async function startRun(opts: StartOptions): Promise<Started> {
         error: `abandoned: no heartbeat since ${holder.heartbeatAt.toISOString()} (its process stopped)`,
       },
     });
-    if (count > 0) log.warn("stale operation run taken over", { runId: holder.id, kind: holder.kind });
+    if (count > 0) {
+      log.warn("stale operation run taken over", { runId: holder.id, kind: holder.kind });
+      countSafetyNetRun(holder.kind, "failed");
+    }
   }
   throw new Error(`could not start a ${opts.kind} run: lock ${opts.lockKey} kept changing hands`);
 }
@@ -96,5 +100,9 @@ export async function finishRun(
     },
   });
   if (count === 0) log.warn("operation run already ended elsewhere", { runId, state: end.state });
+  else {
+    const run = await db().operationRun.findUnique({ where: { id: runId }, select: { kind: true } });
+    if (run) countSafetyNetRun(run.kind, end.state);
+  }
   return count > 0;
 }

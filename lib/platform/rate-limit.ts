@@ -1,4 +1,5 @@
 import "server-only";
+import { countRateLimitedMs } from "../metrics/count";
 import { RateLimited } from "./errors";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;
@@ -68,7 +69,9 @@ export class RateLimiter implements Limiter {
 
   /** Extends the global pause; a shorter wait never shortens a longer one already in force. */
   pause(ms: number): void {
-    this.pausedUntil = Math.max(this.pausedUntil, this.opts.now() + ms);
+    const now = this.opts.now();
+    countRateLimitedMs(now + ms - Math.max(this.pausedUntil, now));
+    this.pausedUntil = Math.max(this.pausedUntil, now + ms);
   }
 
   /** Milliseconds left on the global pause (0 when not paused). */

@@ -1,4 +1,5 @@
 import "server-only";
+import { countRateLimitedMs } from "../metrics/count";
 import { log } from "../log";
 import { RateLimited } from "./errors";
 import { realSleep, type AcquireOptions, type Limiter, type Sleep } from "./rate-limit";
@@ -94,8 +95,10 @@ export class SharedBudget implements Limiter {
   }
 
   pause(ms: number): void {
-    const until = this.now() + ms;
+    const now = this.now();
+    const until = now + ms;
     if (until <= this.pausedUntil) return;
+    countRateLimitedMs(until - Math.max(this.pausedUntil, now));
     this.pausedUntil = until;
     this.slots = this.slots.filter((t) => t >= until);
     this.stats.pauseWrites++;

@@ -3,6 +3,7 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { UpstreamFailure } from "../errors";
 import { log } from "../log";
+import { countPlatformCall } from "../metrics/count";
 import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
 import { SharedBudget } from "./shared-budget";
 
@@ -42,6 +43,7 @@ export function getPlatformClient(): PlatformClient {
 }
 
 function countCall(info: CallInfo): void {
+  countPlatformCall(info.endpoint, info.status);
   const s = state();
   const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
   const key = `${minute.getTime()} ${info.endpoint}`;

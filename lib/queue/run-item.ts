@@ -32,6 +32,8 @@ function askedToWait(err: unknown): number | null {
  */
 export async function runItem(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
   const settle = async (ok: Promise<boolean>, outcome: ItemOutcome): Promise<ItemOutcome> => ((await ok) ? outcome : "lost");
+  // Every line about this item carries its id, kind and job (a child logger per queue item).
+  const itemLog = log.child({ queueItemId: item.id, kind: item.kind, jobId: item.jobId });
   const def = registry.get(item.kind);
   if (!def) return settle(deadLetter(item, { code: "UNKNOWN_KIND", message: `no handler registered for "${item.kind}"` }), "dead");
   // Claims count attempts, so this is an item whose lease kept expiring (its worker died each time).
@@ -71,7 +73,7 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     return settle(ack(item), "acked");
   } catch (err) {
     if (lost) {
-      log.warn("queue item's lease was taken over; left to its new holder", { id: item.id, kind: item.kind, jobId: item.jobId });
+      itemLog.warn("queue item's lease was taken over; left to its new holder");
       return "lost";
     }
     if (opts.signal?.aborted && !timeout.aborted && opts.onAbortedByShutdown) {
@@ -81,7 +83,7 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     if (wait !== null) return settle(reschedule(item, wait), "rescheduled");
     if (err instanceof PermanentFailure) return settle(deadLetter(item, { code: err.code, message: err.message }), "dead");
     const error = timeout.aborted ? new Error(`timed out after ${opts.timeoutMs} ms`) : err;
-    log.warn("queue item failed", { id: item.id, kind: item.kind, jobId: item.jobId, attempt: item.attempts, error: describeError(error).message });
+    itemLog.warn("queue item failed", { attempt: item.attempts, error: describeError(error).message });
     const r = await retry(item, error);
     return r === "retried" ? "retried" : r;
   } finally {

@@ -1,4 +1,6 @@
 import "server-only";
+import type { ChannelView } from "../alerts/contracts";
+import { channelsView } from "../alerts/view";
 import { describeConfig, getConfig, mask, type TallyConfig } from "../config";
 import { db } from "../db";
 import { TallyError } from "../errors";
@@ -18,15 +20,18 @@ export type SettingsView = {
   subscriptions: Array<{ id: string; eventType: string; secret: string; previousSecret: string }>;
   knobs: SimulatorKnobs | null;
   knobsError: string | null;
+  /** The alert channels, targets masked (Slack's URL and SMTP passwords are secrets). */
+  alertChannels: ChannelView[];
 };
 
 export async function settingsView(config = getConfig()): Promise<SettingsView> {
-  const [subscriptions, knobs] = await Promise.all([
+  const [subscriptions, knobs, alertChannels] = await Promise.all([
     db().subscription.findMany({
       select: { id: true, eventType: true, secret: true, previousSecret: true },
       orderBy: [{ eventType: "asc" }, { id: "asc" }],
     }),
     config.mode === "demo" ? knobsOrReason(config) : Promise.resolve({ knobs: null, knobsError: null }),
+    channelsView(),
   ]);
   return {
     mode: config.mode,
@@ -42,6 +47,7 @@ export async function settingsView(config = getConfig()): Promise<SettingsView> 
       previousSecret: mask(s.previousSecret),
     })),
     ...knobs,
+    alertChannels,
   };
 }
 

@@ -1,10 +1,10 @@
 import "server-only";
 import http from "node:http";
 import { getConfig } from "../config";
-import { log } from "../log";
+import { log, requestIdFrom, withRequestId } from "../log";
 import { securityHeaders } from "../http/security-headers";
 import type { BodyRead } from "./read-body";
-import { receive, recordRejected } from "./receive";
+import { countUnrecorded, receive, recordRejected } from "./receive";
 
 // The receiver on bare node:http: the same decision (receive.ts) and the same committed writes as
 // the Next route, without the framework's request path. Tally's server (server.ts) answers
@@ -64,7 +64,14 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<
 /** Answers one request to a receiver path: every answer of receive.ts, 405 for other methods. */
 export function createReceiverHandler(): Handler {
   const limit = getConfig().TALLY_WEBHOOK_MAX_BODY_BYTES;
-  return async (req, res) => {
+  return (req, res) => {
+    // The caller's X-Request-Id (or a new one) is echoed back and carried by every log line of the request.
+    const header = req.headers["x-request-id"];
+    const id = requestIdFrom(Array.isArray(header) ? header[0] : header);
+    res.setHeader("x-request-id", id);
+    return withRequestId(id, () => respond(req, res));
+  };
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const startedAt = Date.now();
     const match = PATH.exec(req.url ?? "");
     if (!match) {
@@ -86,10 +93,11 @@ export function createReceiverHandler(): Handler {
       const answer = await receive({ subscriptionKey: key, headers, read, startedAt });
       send(res, answer.status, answer.body);
     } catch (err) {
+      countUnrecorded(startedAt);
       log.error("webhook delivery not recorded", { error: String(err) });
       send(res, 503, { error: "not_recorded", reason: "storage unavailable; retry" });
     }
-  };
+  }
 }
 
 /**

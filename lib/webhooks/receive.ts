@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { log } from "../log";
+import { countDelivery } from "../metrics/count";
 import { wakeWorkers } from "../queue/wake";
 import { isKnownEvent, parseEnvelope } from "./envelope";
 import type { BodyRead } from "./read-body";
@@ -22,7 +23,19 @@ export type Delivery = {
   startedAt: number;
 };
 
+/** Decides, then counts the answer for /api/metrics (a throw is counted by the caller's 503). */
 export async function receive(d: Delivery): Promise<Answer> {
+  const answer = await decide(d);
+  countDelivery(answer.status, answer.body.status, d.startedAt);
+  return answer;
+}
+
+/** The receiver could not record the delivery and answers 503: counted as 5xx. */
+export function countUnrecorded(startedAt: number): void {
+  countDelivery(503, undefined, startedAt);
+}
+
+async function decide(d: Delivery): Promise<Answer> {
   const headerMeta = (c?: Candidate) => ({
     subscriptionId: c?.subscriptionId ?? (d.subscriptionKey && d.subscriptionKey.length <= 64 ? d.subscriptionKey : null),
     deliveryId: null as string | null,
@@ -95,6 +108,7 @@ export async function receive(d: Delivery): Promise<Answer> {
 
 /** A request that never reached the decision (e.g. wrong method) still gets its log row. */
 export async function recordRejected(subscriptionKey: string | null, status: number, reason: string, startedAt: number) {
+  countDelivery(status, undefined, startedAt);
   await record({
     subscriptionId: subscriptionKey && subscriptionKey.length <= 64 ? subscriptionKey : null,
     deliveryId: null,

@@ -1,9 +1,9 @@
 import "server-only";
 import { NextResponse } from "next/server";
 import { getConfig } from "../config";
-import { log } from "../log";
+import { log, requestIdFrom, withRequestId } from "../log";
 import { readBodyLimited } from "./read-body";
-import { receive, recordRejected } from "./receive";
+import { countUnrecorded, receive, recordRejected } from "./receive";
 
 // The two receiver routes share these handlers; app/webhooks/… only wires them to paths.
 
@@ -11,6 +11,14 @@ import { receive, recordRejected } from "./receive";
 type Ctx = { params?: Promise<{ subscriptionKey?: string }> };
 
 export async function handleDelivery(req: Request, ctx: Ctx): Promise<Response> {
+  // The proxy does not see /webhooks/ (it must cost the receiver nothing): the request id is set here.
+  const id = requestIdFrom(req.headers.get("x-request-id"));
+  const res = await withRequestId(id, () => decideDelivery(req, ctx));
+  res.headers.set("x-request-id", id);
+  return res;
+}
+
+async function decideDelivery(req: Request, ctx: Ctx): Promise<Response> {
   const startedAt = Date.now();
   const key = (await ctx.params)?.subscriptionKey ?? null;
   try {
@@ -18,6 +26,7 @@ export async function handleDelivery(req: Request, ctx: Ctx): Promise<Response> 
     const answer = await receive({ subscriptionKey: key, headers: req.headers, read, startedAt });
     return NextResponse.json(answer.body, { status: answer.status });
   } catch (err) {
+    countUnrecorded(startedAt);
     log.error("webhook delivery not recorded", { error: String(err) });
     return NextResponse.json({ error: "not_recorded", reason: "storage unavailable; retry" }, { status: 503 });
   }

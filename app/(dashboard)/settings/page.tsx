@@ -1,5 +1,7 @@
 import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import Link from "next/link";
+import { ChannelList } from "@/components/alerts/channel-list";
 import { PageHeader } from "@/components/empty-state";
 import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
 import { settingsKeys } from "@/components/settings/query-keys";
@@ -30,6 +32,16 @@ export default async function Page() {
         )}
         <Card title="Webhook secrets">
           <SecretsTable subscriptions={view.subscriptions} />
+        </Card>
+        <Card title="Alert channels">
+          <p className="mb-3 text-sm text-slate-600">
+            Where alerts go; secrets are masked. Send a test from the{" "}
+            <Link href="/alerts" className="text-brand-600 underline">
+              Alerts page
+            </Link>
+            .
+          </p>
+          <ChannelList channels={view.alertChannels} />
         </Card>
         <Card title="Effective configuration">
           <p className="mb-3 text-sm text-slate-600">Read from the environment at start-up; change a variable and restart to change it.</p>

@@ -1,0 +1,17 @@
+import type { Metadata } from "next";
+import { PageHeader } from "@/components/empty-state";
+import { alertsView } from "@/lib/alerts/view";
+import { AlertsClient } from "./client";
+
+export const metadata: Metadata = { title: "Alerts" };
+export const dynamic = "force-dynamic";
+
+export default async function Page() {
+  const initial = await alertsView();
+  return (
+    <>
+      <PageHeader title="Alerts" />
+      <AlertsClient initial={initial} />
+    </>
+  );
+}

@@ -1,0 +1,7 @@
+// GET /api/alerts — alert rules with state and thresholds, channels with health, recent firings with delivery results
+import { alertsView } from "@/lib/alerts/view";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, () => alertsView());

@@ -1,0 +1,8 @@
+// POST (and GET, for Vercel Cron) /api/cron/alerts — evaluate the alert rules and send due notifications (single-flight)
+import { z } from "zod";
+import { runAlertPass } from "@/lib/alerts/schedule";
+import { cronRoute } from "@/lib/http/cron-route";
+
+export const POST = cronRoute("alerts", z.object({}).strict(), () => runAlertPass());
+
+export const GET = POST;

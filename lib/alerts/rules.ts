@@ -1,0 +1,213 @@
+import "server-only";
+import type { TallyConfig } from "../config";
+import { db } from "../db";
+import type { RuleName } from "./contracts";
+
+// The seven rules. Each reads the database (shared by every process) at `now` and says whether its
+// condition holds; thresholds come from configuration. A rule never sends anything: evaluate.ts
+// turns changes of state into events.
+
+export type Finding = { firing: boolean; summary: string; details: Record<string, unknown> };
+export type Rule = {
+  name: RuleName;
+  description: string;
+  /** The dashboard page an alert links to. */
+  page: string;
+  thresholds(c: TallyConfig): Array<{ setting: string; value: string }>;
+  check(c: TallyConfig, now: Date): Promise<Finding>;
+};
+
+const minutesAgo = (now: Date, m: number) => new Date(now.getTime() - m * 60_000);
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+const deadLetters: Rule = {
+  name: "dead_letters",
+  description: "Open dead letters (jobs or queue items that gave up and wait for a person)",
+  page: "/dead-letters",
+  thresholds: (c) => [{ setting: "TALLY_ALERT_DEAD_LETTERS", value: `${c.TALLY_ALERT_DEAD_LETTERS} open or more` }],
+  async check(c) {
+    const where = { state: "open" };
+    const [open, newest] = await Promise.all([
+      db().deadLetter.count({ where }),
+      db().deadLetter.findMany({ where, orderBy: { id: "desc" }, take: 5, select: { id: true, jobId: true, kind: true, errorCode: true, createdAt: true } }),
+    ]);
+    const top = newest[0];
+    return {
+      firing: open >= c.TALLY_ALERT_DEAD_LETTERS,
+      summary: `${plural(open, "open dead letter")}${top ? ` (newest: ${top.jobId ?? `queue item of kind ${top.kind}`}, ${top.errorCode ?? "no code"})` : ""}`,
+      details: { open, newest: newest.map((d) => ({ ...d, createdAt: d.createdAt.toISOString() })) },
+    };
+  },
+};
+
+const unauthorizedSpike: Rule = {
+  name: "unauthorized_spike",
+  description: "Deliveries answered 401 (bad or missing signature) for one subscription or the unkeyed route",
+  page: "/deliveries",
+  thresholds: (c) => [
+    { setting: "TALLY_ALERT_UNAUTHORIZED_COUNT", value: `${c.TALLY_ALERT_UNAUTHORIZED_COUNT} or more` },
+    { setting: "TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES", value: `within ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min` },
+  ],
+  async check(c, now) {
+    const from = minutesAgo(now, c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES);
+    const groups = await db().inboundDelivery.groupBy({
+      by: ["subscriptionId"],
+      where: { status: 401, receivedAt: { gte: from, lte: now } },
+      _count: { _all: true },
+      _min: { receivedAt: true },
+    });
+    const spikes = groups.filter((g) => g._count._all >= c.TALLY_ALERT_UNAUTHORIZED_COUNT).sort((a, b) => b._count._all - a._count._all);
+    // A rotation in the hour before the first 401 is the usual cause: a sender still signing with the old secret.
+    const withCause = await Promise.all(
+      spikes.map(async (g) => {
+        const first = g._min.receivedAt ?? from;
+        const rotation = await db().secretRotation.findFirst({
+          where: { ...(g.subscriptionId ? { subscriptionId: g.subscriptionId } : {}), at: { gte: minutesAgo(first, 60), lte: now } },
+          orderBy: { at: "desc" },
+          select: { at: true, subscriptionId: true },
+        });
+        return {
+          subscriptionId: g.subscriptionId,
+          route: g.subscriptionId ? `/webhooks/geonode/${g.subscriptionId}` : "/webhooks/geonode (unkeyed)",
+          count: g._count._all,
+          firstAt: first.toISOString(),
+          rotationPreceded: rotation !== null,
+          rotatedAt: rotation?.at.toISOString() ?? null,
+        };
+      }),
+    );
+    const top = withCause[0];
+    return {
+      firing: withCause.length > 0,
+      summary: top
+        ? `${plural(top.count, "delivery", "deliveries")} answered 401 in ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min on ${top.route}${top.rotationPreceded ? ` (a secret rotation at ${top.rotatedAt} preceded it)` : " (no rotation preceded it)"}`
+        : "no 401 spike",
+      details: { windowMinutes: c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES, spikes: withCause },
+    };
+  },
+};
+
+type DriftEntry = { subscriptionId: string | null; eventType: string; problem: string; detail?: string };
+
+const subscriptionDrift: Rule = {
+  name: "subscription_drift",
+  description: "Subscriptions that differ from the platform's copy (found by the latest reconciliation)",
+  page: "/subscriptions",
+  thresholds: (c) => [{ setting: "TALLY_ALERT_DRIFT_COUNT", value: `${c.TALLY_ALERT_DRIFT_COUNT} difference(s) or more` }],
+  async check(c) {
+    const run = await db().operationRun.findFirst({
+      where: { kind: "reconcile", state: "succeeded" },
+      orderBy: { finishedAt: "desc" },
+      select: { id: true, summary: true, finishedAt: true },
+    });
+    let drift: DriftEntry[] = [];
+    try {
+      const parsed: unknown = run?.summary ? JSON.parse(run.summary) : null;
+      const found = (parsed as { subscriptions?: { drift?: unknown } } | null)?.subscriptions?.drift;
+      if (Array.isArray(found)) drift = found as DriftEntry[];
+    } catch {
+      drift = [];
+    }
+    const top = drift[0];
+    return {
+      firing: drift.length >= c.TALLY_ALERT_DRIFT_COUNT,
+      summary: top ? `${plural(drift.length, "subscription difference")} (${top.eventType}: ${top.problem})` : "subscriptions match the platform",
+      details: { runId: run?.id ?? null, checkedAt: run?.finishedAt?.toISOString() ?? null, drift: drift.slice(0, 20) },
+    };
+  },
+};
+
+const stalePending: Rule = {
+  name: "stale_pending",
+  description: "Jobs still without an outcome long after Tally learned of them",
+  page: "/jobs?outcome=pending",
+  thresholds: (c) => [{ setting: "TALLY_PENDING_ALERT_MINUTES", value: `pending over ${c.TALLY_PENDING_ALERT_MINUTES} min` }],
+  async check(c, now) {
+    const where = { outcome: "pending", createdAt: { lt: minutesAgo(now, c.TALLY_PENDING_ALERT_MINUTES) } };
+    const [count, oldest] = await Promise.all([
+      db().job.count({ where }),
+      db().job.findMany({ where, orderBy: { createdAt: "asc" }, take: 10, select: { id: true, createdAt: true } }),
+    ]);
+    return {
+      firing: count > 0,
+      summary: count > 0 ? `${plural(count, "job")} pending for over ${c.TALLY_PENDING_ALERT_MINUTES} min (oldest ${oldest[0].id})` : "no stale pending jobs",
+      details: { count, olderThanMinutes: c.TALLY_PENDING_ALERT_MINUTES, oldest: oldest.map((j) => ({ id: j.id, createdAt: j.createdAt.toISOString() })) },
+    };
+  },
+};
+
+const queueStalled: Rule = {
+  name: "queue_stalled",
+  description: "The oldest queue item that is due has waited too long: the workers are not keeping up (or not running)",
+  page: "/operations",
+  thresholds: (c) => [{ setting: "TALLY_ALERT_QUEUE_STALLED_MINUTES", value: `oldest due item over ${c.TALLY_ALERT_QUEUE_STALLED_MINUTES} min` }],
+  async check(c, now) {
+    const where = { state: "ready", availableAt: { lte: now } };
+    const [oldest, due] = await Promise.all([
+      db().queueItem.findFirst({ where, orderBy: { availableAt: "asc" }, select: { id: true, kind: true, availableAt: true } }),
+      db().queueItem.count({ where }),
+    ]);
+    const ageMinutes = oldest ? (now.getTime() - oldest.availableAt.getTime()) / 60_000 : 0;
+    return {
+      firing: oldest !== null && ageMinutes >= c.TALLY_ALERT_QUEUE_STALLED_MINUTES,
+      summary: oldest ? `oldest due queue item waited ${ageMinutes.toFixed(1)} min (${plural(due, "item")} due)` : "nothing due in the queue",
+      details: { due, oldestId: oldest?.id ?? null, oldestKind: oldest?.kind ?? null, ageMinutes: Math.round(ageMinutes * 10) / 10 },
+    };
+  },
+};
+
+/** Fewer calls than this in the window is no rate to speak of (one failed call of one is not 100%). */
+const MIN_CALLS = 5;
+
+const platformErrors: Rule = {
+  name: "platform_errors",
+  description: `Share of platform calls answered 5xx or timed out / failed to connect (at least ${MIN_CALLS} calls in the window)`,
+  page: "/operations",
+  thresholds: (c) => [
+    { setting: "TALLY_ALERT_PLATFORM_ERROR_PERCENT", value: `${c.TALLY_ALERT_PLATFORM_ERROR_PERCENT}% or more` },
+    { setting: "TALLY_ALERT_PLATFORM_ERROR_MINUTES", value: `over ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min` },
+  ],
+  async check(c, now) {
+    const rows = await db().platformCallMinute.groupBy({
+      by: ["statusClass"],
+      where: { minute: { gte: minutesAgo(now, c.TALLY_ALERT_PLATFORM_ERROR_MINUTES), lte: now } },
+      _sum: { count: true },
+    });
+    const by = Object.fromEntries(rows.map((r) => [r.statusClass, r._sum.count ?? 0]));
+    const total = Object.values(by).reduce((a, b) => a + b, 0);
+    const errors = (by["5xx"] ?? 0) + (by["none"] ?? 0);
+    const percent = total > 0 ? (100 * errors) / total : 0;
+    return {
+      firing: total >= MIN_CALLS && percent >= c.TALLY_ALERT_PLATFORM_ERROR_PERCENT,
+      summary: `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx or no answer) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`,
+      details: { total, errors, percent: Math.round(percent * 10) / 10, byStatusClass: by, windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES },
+    };
+  },
+};
+
+const safetyNetFailed: Rule = {
+  name: "safety_net_failed",
+  description: "The latest run of a safety net (reconcile, replay, rotate, register, poll) failed",
+  page: "/operations",
+  thresholds: (c) => [{ setting: "TALLY_ALERT_SAFETY_NET_HOURS", value: `failed runs in the last ${c.TALLY_ALERT_SAFETY_NET_HOURS} h` }],
+  async check(c, now) {
+    const runs = await db().operationRun.findMany({
+      where: { state: { in: ["succeeded", "failed"] }, finishedAt: { gte: new Date(now.getTime() - c.TALLY_ALERT_SAFETY_NET_HOURS * 3_600_000) } },
+      orderBy: { finishedAt: "desc" },
+      take: 200,
+      select: { id: true, kind: true, state: true, error: true, finishedAt: true },
+    });
+    // The latest finished run of each kind: a later success clears an earlier failure.
+    const latest = new Map<string, (typeof runs)[number]>();
+    for (const r of runs) if (!latest.has(r.kind)) latest.set(r.kind, r);
+    const failed = [...latest.values()].filter((r) => r.state === "failed");
+    const top = failed[0];
+    return {
+      firing: failed.length > 0,
+      summary: top ? `${top.kind} run ${top.id} failed: ${(top.error ?? "no reason recorded").slice(0, 200)}` : "latest safety-net runs succeeded",
+      details: { failed: failed.map((r) => ({ runId: r.id, kind: r.kind, error: r.error, finishedAt: r.finishedAt?.toISOString() ?? null })) },
+    };
+  },
+};
+
+export const RULES: readonly Rule[] = [deadLetters, unauthorizedSpike, subscriptionDrift, stalePending, queueStalled, platformErrors, safetyNetFailed];

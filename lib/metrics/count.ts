@@ -1,0 +1,42 @@
+import "server-only";
+import { notePlatformCall } from "./platform-calls";
+import { metrics } from "./registry";
+
+// What the rest of lib/ calls to count: one line at each place where the thing happens.
+
+/** The receiver answered: `label` is accepted | duplicate | ignored, or the status ("401"; 5xx as "5xx"). */
+export function countDelivery(status: number, outcome: string | undefined, startedAt: number): void {
+  const m = metrics();
+  const label = status === 200 && outcome ? outcome : status >= 500 && status <= 599 ? "5xx" : String(status);
+  m.deliveries.inc({ process: m.processTag, status: label });
+  m.deliveryDuration.observe({ process: m.processTag }, Math.max(0, Date.now() - startedAt) / 1000);
+}
+
+export function countJobOutcome(kind: string, outcome: string, settledAt: Date | null, at = new Date()): void {
+  const m = metrics();
+  m.jobOutcomes.inc({ process: m.processTag, kind, outcome });
+  if (outcome === "stored" && settledAt) m.settledToStored.observe({ process: m.processTag }, Math.max(0, at.getTime() - settledAt.getTime()) / 1000);
+}
+
+export function statusClass(status: number | null): string {
+  return status === null ? "none" : `${Math.floor(status / 100)}xx`;
+}
+
+export function countPlatformCall(endpoint: string, status: number | null): void {
+  const m = metrics();
+  const cls = statusClass(status);
+  m.platformCalls.inc({ process: m.processTag, endpoint, status_class: cls });
+  notePlatformCall(cls);
+}
+
+/** A 429 extended the pause by `ms` (only the part beyond a pause already in force). */
+export function countRateLimitedMs(ms: number): void {
+  if (ms <= 0) return;
+  const m = metrics();
+  m.rateLimitedSeconds.inc({ process: m.processTag }, ms / 1000);
+}
+
+export function countSafetyNetRun(kind: string, state: string): void {
+  const m = metrics();
+  m.safetyNetRuns.inc({ process: m.processTag, kind, state });
+}

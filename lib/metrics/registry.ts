@@ -1,0 +1,93 @@
+import "server-only";
+import { hostname } from "node:os";
+import { randomUUID } from "node:crypto";
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+// Tally's Prometheus metrics. Counters and histograms count what THIS process did and carry a
+// `process` label (host:pid:random), so several servers and workers scraped apart add up in
+// Prometheus. Gauges that describe shared state (queue depth, open dead letters) carry no such label:
+// they are read from the database at scrape time (scrape.ts) and every process reports the same value.
+// Kept on globalThis: the receiver's bundle (server.ts) and Next's copy of lib/ must count into one registry.
+
+export type Metrics = ReturnType<typeof create>;
+const holder = globalThis as unknown as { __tallyMetrics?: Metrics };
+
+function create() {
+  const registry = new Registry();
+  const processTag = `${hostname()}:${process.pid}:${randomUUID().slice(0, 6)}`;
+  const labelNames = <T extends string>(...names: T[]) => ["process", ...names] as Array<T | "process">;
+  collectDefaultMetrics({ register: registry, labels: { process: processTag } });
+  const m = {
+    registry,
+    processTag,
+    deliveries: new Counter({
+      name: "tally_deliveries_total",
+      help: "Requests to the webhook receiver by answer: accepted, duplicate, ignored, or the HTTP status (401, 400, 404, 405, 413, 499, 5xx)",
+      labelNames: labelNames("status"),
+      registers: [registry],
+    }),
+    deliveryDuration: new Histogram({
+      name: "tally_delivery_duration_seconds",
+      help: "Receiver: from receipt of the request to the answer (the commit included)",
+      labelNames: labelNames(),
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    jobOutcomes: new Counter({
+      name: "tally_job_outcomes_total",
+      help: "Job outcomes recorded by this process, by job kind (extract, batch, crawl) and outcome (stored, resubmitted, dead_lettered, cancelled)",
+      labelNames: labelNames("kind", "outcome"),
+      registers: [registry],
+    }),
+    settledToStored: new Histogram({
+      name: "tally_settled_to_stored_seconds",
+      help: "From the job settling on the platform to its results stored by Tally",
+      labelNames: labelNames(),
+      buckets: [0.5, 1, 2, 5, 10, 30, 60, 120, 300, 600, 1800, 3600, 7200],
+      registers: [registry],
+    }),
+    platformCalls: new Counter({
+      name: "tally_platform_calls_total",
+      help: "Calls to the platform API by endpoint template and status class (2xx, 3xx, 4xx, 5xx; none = timeout or network error)",
+      labelNames: labelNames("endpoint", "status_class"),
+      registers: [registry],
+    }),
+    rateLimitedSeconds: new Counter({
+      name: "tally_platform_rate_limited_seconds_total",
+      help: "Seconds of 429 pause this process imposed on all platform calls (Retry-After honoured)",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    safetyNetRuns: new Counter({
+      name: "tally_safety_net_runs_total",
+      help: "Safety-net runs finished by this process, by kind (reconcile, replay, rotate, register, poll) and state (succeeded, failed)",
+      labelNames: labelNames("kind", "state"),
+      registers: [registry],
+    }),
+    // Shared state, set from the database just before each scrape.
+    queueItems: new Gauge({
+      name: "tally_queue_items",
+      help: "Queue items by state (ready, leased, done, dead), across all processes",
+      labelNames: ["state"],
+      registers: [registry],
+    }),
+    queueOldestReadyAge: new Gauge({
+      name: "tally_queue_oldest_ready_age_seconds",
+      help: "Age of the oldest queue item that is due now (0 when none): how far behind the workers are",
+      registers: [registry],
+    }),
+    deadLettersOpen: new Gauge({
+      name: "tally_dead_letters_open",
+      help: "Dead letters not yet retried or discarded",
+      registers: [registry],
+    }),
+  };
+  // Zero from the start, so a scrape shows the series before the first 429 (rate() needs a base).
+  m.rateLimitedSeconds.inc({ process: processTag }, 0);
+  return m;
+}
+
+export function metrics(): Metrics {
+  holder.__tallyMetrics ??= create();
+  return holder.__tallyMetrics;
+}

@@ -1,0 +1,25 @@
+import "server-only";
+import { db } from "../db";
+import { metrics } from "./registry";
+
+// GET /api/metrics: shared state read from the database now, then the whole registry as text.
+
+export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
+  const m = metrics();
+  const client = db();
+  const [groups, oldest, open] = await Promise.all([
+    client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
+    client.queueItem.findFirst({
+      where: { state: "ready", availableAt: { lte: now } },
+      orderBy: { availableAt: "asc" },
+      select: { availableAt: true },
+    }),
+    client.deadLetter.count({ where: { state: "open" } }),
+  ]);
+  const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
+  for (const g of groups) byState[g.state] = g._count._all;
+  for (const [state, n] of Object.entries(byState)) m.queueItems.set({ state }, n);
+  m.queueOldestReadyAge.set(oldest ? Math.max(0, now.getTime() - oldest.availableAt.getTime()) / 1000 : 0);
+  m.deadLettersOpen.set(open);
+  return { contentType: m.registry.contentType, body: await m.registry.metrics() };
+}
