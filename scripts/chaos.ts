@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
+import { serverBundle } from "./server-bundle.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -45,7 +46,8 @@ if (store !== "sqlite" && store !== "postgres") {
   process.exit(2);
 }
 
-if (!existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit" });
+// The servers run `npm start`'s bundle: build it first if it is missing.
+if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 runChaos({ jobs, kills, seed, timeoutMs, store, servers, workers, apiRps, postgres: { adminUrl: values["postgres-url"] } })
   .then((ledger) => {
     console.log("\nLedger (Tally's database against the simulator's truth):");
