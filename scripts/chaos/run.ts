@@ -209,14 +209,14 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       const subs = await store.all<{ id: string; platformId: string; eventType: string }>(`SELECT "id", "platformId", "eventType" FROM "Subscription"`);
       const byTally = subs.find((s) => s.eventType === "extract_completed");
       const elsewhere = subs.find((s) => s.eventType === "batch_completed");
-      // With several servers, the one that takes a call may be killed under it (a 502 from the
-      // balancer): the operator tries again. A rotation repeated is still a rotation.
+      // The server that takes a call may be killed under it (a 502 from the balancer, or no answer
+      // at all): the operator tries again. A rotation repeated is still a rotation.
       const again = async (f: () => Promise<unknown>) => {
         for (let attempt = 1; ; attempt++) {
           try {
             return await f();
           } catch (err) {
-            if (attempt >= (servers.length > 1 ? 10 : 1)) throw err;
+            if (attempt >= 20) throw err;
             await sleep(500);
           }
         }
