@@ -216,7 +216,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
           try {
             return await f();
           } catch (err) {
-            if (attempt >= 20) throw err;
+            if (attempt >= 60) throw err;
             await sleep(500);
           }
         }
