@@ -12,7 +12,7 @@ import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import { freePort, startSimulator, startTallyProcess, startWorkerProcess, type TallyProc, type WorkerProc } from "./processes";
-import { fetchCallRate } from "./rate";
+import { fetchCallRate, type OwnCall } from "./rate";
 import { createChaosStore, type ChaosStore, type PostgresOptions, type StoreKind } from "./store";
 
 export type ChaosOptions = {
@@ -97,6 +97,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     servers.push(...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })))));
     for (let i = 0; i < workerCount; i++) workers.push(startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
     const entry = balancer?.url ?? servers[0]!.url;
+    const ownCalls: OwnCall[] = [];
     const api = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(entry + p, {
         method,
@@ -108,9 +109,12 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       return json as Record<string, unknown>;
     };
     // The harness's own calls to the platform meet the same injected 429s and 5xx: retry them.
+    // Its /v1 calls are noted (sent, answered, status) so the rate check can leave them out.
     const simCall = async (method: string, p: string, body?: unknown) => {
       for (let attempt = 1; ; attempt++) {
+        const from = Date.now();
         const res = await fetch(sim.url + p, { method, headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        if (p.startsWith("/v1/")) ownCalls.push({ from, to: Date.now(), status: res.status });
         if (res.ok) return res.json() as Promise<Record<string, unknown>>;
         if (attempt >= 20 || (res.status !== 429 && res.status < 500)) throw new Error(`simulator ${method} ${p} → ${res.status}`);
         await sleep(300);
@@ -260,7 +264,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
     const ledger = await computeLedger(store, state);
     ledger.forwarded = await computeForwarded(store, sink, secret);
-    ledger.calls = await fetchCallRate(sim.url, apiRps);
+    ledger.calls = await fetchCallRate(sim.url, apiRps, ownCalls);
     if (balancer) log(`chaos: requests through the balancer per server: ${balancer.served.join(", ")}`);
     log(`chaos: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return ledger;
