@@ -53,6 +53,15 @@ export const CHAOS_FAULTS = {
 };
 
 export async function runChaos(o: ChaosOptions): Promise<Ledger> {
+  const store = await createChaosStore(o.store ?? "sqlite", o.postgres);
+  try {
+    return await runOnStore(o, store);
+  } finally {
+    await store.dispose().catch((err: unknown) => (o.log ?? console.log)(`chaos: could not remove the run's database: ${String(err)}`));
+  }
+}
+
+async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
   const log = o.log ?? console.log;
   const random = mulberry32(o.seed);
   const serverCount = o.servers ?? 1;
@@ -60,7 +69,6 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
   const apiRps = o.apiRps ?? 200;
   const started = Date.now();
   const deadline = started + o.timeoutMs;
-  const store: ChaosStore = await createChaosStore(o.store ?? "sqlite", o.postgres);
   const sim = await startSimulator(o.seed);
   const sink = await startChaosSink(mulberry32(o.seed + 1));
   let outage: Promise<void> | null = null;
@@ -273,7 +281,6 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     await balancer?.close().catch(() => undefined);
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
-    await store.dispose().catch((err: unknown) => log(`chaos: could not remove the run's database: ${String(err)}`));
   }
 }
 
