@@ -1,10 +1,16 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
-// Proves "none lost, none doubled" under faults, crashes and a rotation; exits non-zero otherwise.
+//                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
+// Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
+// saw more than TALLY_API_RPS × 5 calls in any 5-second window; exits non-zero otherwise.
+// --postgres-url is the server's maintenance database: the run creates a database of its own there
+// and drops it at the end.
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
+import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
+import { serverBundle } from "./server-bundle.mjs";
 
 const { values } = parseArgs({
   options: {
@@ -12,6 +18,11 @@ const { values } = parseArgs({
     kills: { type: "string", default: "3" },
     seed: { type: "string", default: String(Date.now() % 100000) },
     "timeout-minutes": { type: "string", default: "20" },
+    store: { type: "string", default: "sqlite" },
+    servers: { type: "string", default: "1" },
+    workers: { type: "string", default: "0" },
+    "api-rps": { type: "string", default: "200" },
+    "postgres-url": { type: "string", default: DEFAULT_POSTGRES_ADMIN_URL },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -26,17 +37,32 @@ const jobs = int("jobs", values.jobs, 1);
 const kills = int("kills", values.kills, 0);
 const seed = int("seed", values.seed, 0);
 const timeoutMs = int("timeout-minutes", values["timeout-minutes"], 1) * 60_000;
+const servers = int("servers", values.servers, 1);
+const workers = int("workers", values.workers, 0);
+const apiRps = int("api-rps", values["api-rps"], 1);
+const store = values.store;
+if (store !== "sqlite" && store !== "postgres") {
+  console.error('chaos: --store must be "sqlite" or "postgres"');
+  process.exit(2);
+}
 
-if (!existsSync(".next/BUILD_ID")) execFileSync("npx", ["next", "build"], { stdio: "inherit" });
-runChaos({ jobs, kills, seed, timeoutMs })
+// The servers run `npm start`'s bundle: build it first if it is missing.
+if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+runChaos({ jobs, kills, seed, timeoutMs, store, servers, workers, apiRps, postgres: { adminUrl: values["postgres-url"] } })
   .then((ledger) => {
     console.log("\nLedger (Tally's database against the simulator's truth):");
     printLedger(ledger);
     const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
     const forwarded = ledger.forwarded?.ok ?? false;
+    const withinBudget = ledger.calls?.ok ?? false;
     console.log(ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.");
     console.log(forwarded ? "OK: every outcome forwarded, signed, once per webhook-id." : "FAILED: outcome events missing, unexpected or badly signed at the sink.");
-    process.exit(ok && forwarded ? 0 : 1);
+    console.log(
+      withinBudget
+        ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
+        : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
+    );
+    process.exit(ok && forwarded && withinBudget ? 0 : 1);
   })
   .catch((err) => {
     console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);

@@ -1,6 +1,7 @@
 // The small chaos run inside npm test: a few hundred jobs, one SIGKILL, the full fault mix, a
-// rotation by Tally and one elsewhere, and a forwarding sink that fails 20% and goes down for 15 s.
-// The full run is `npm run chaos` (2,000 jobs, three kills).
+// rotation by Tally and one elsewhere, and a forwarding sink that fails 20% and goes down for 15 s;
+// the platform's calls within the rate budget. The full run is `npm run chaos` (2,000 jobs, three
+// kills); on PostgreSQL with several processes, test/postgres-chaos.test.ts.
 import { describe, expect, it } from "vitest";
 import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
@@ -24,5 +25,8 @@ describe("chaos (small)", () => {
     expect(ledger.forwarded?.uniqueIds).toBe(ledger.forwarded?.outcomes);
     expect(ledger.forwarded?.answered500).toBeGreaterThan(0);
     expect(ledger.forwarded?.refusedAttempts).toBeGreaterThan(0);
+    // The platform never saw more than TALLY_API_RPS × 5 calls in any 5 s.
+    expect(ledger.calls?.calls).toBeGreaterThan(300);
+    expect(ledger.calls?.worstWindow).toBeLessThanOrEqual(ledger.calls?.limit ?? 0);
   });
 });

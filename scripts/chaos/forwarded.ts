@@ -2,9 +2,9 @@
 // and goes down for a while (connections refused), and the "forwarded" part of the ledger: every
 // settled job's outcome event received at least once, correctly signed, and nothing else.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import Database from "better-sqlite3";
 import { startSink, type Sink, type SinkRequest } from "../../lib/forwarding/test-sink";
 import { webhookId } from "../../lib/forwarding/webhook-id";
+import type { ChaosStore } from "./store";
 
 export type Forwarded = {
   outcomes: number;
@@ -47,12 +47,11 @@ export function signatureOk(r: SinkRequest, secret: string): boolean {
   });
 }
 
-export function computeForwarded(dbFile: string, sink: ChaosSink, secret: string): Forwarded {
-  const sql = new Database(dbFile, { readonly: true });
-  const settled = sql.prepare(`SELECT id, outcome FROM "Job" WHERE outcome IN ('stored','dead_lettered','cancelled')`).all() as { id: string; outcome: string }[];
-  const refusedAttempts = (sql.prepare(`SELECT COUNT(*) n FROM "OutboundAttempt" WHERE ok = 0 AND statusCode IS NULL`).get() as { n: number }).n;
-  const outboundDeadLetters = (sql.prepare(`SELECT COUNT(*) n FROM "OutboundDelivery" WHERE status = 'dead'`).get() as { n: number }).n;
-  sql.close();
+export async function computeForwarded(store: ChaosStore, sink: ChaosSink, secret: string): Promise<Forwarded> {
+  const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql))[0]?.n ?? 0);
+  const settled = await store.all<{ id: string; outcome: string }>(`SELECT "id", "outcome" FROM "Job" WHERE "outcome" IN ('stored','dead_lettered','cancelled')`);
+  const refusedAttempts = await count(`SELECT COUNT(*) n FROM "OutboundAttempt" WHERE NOT "ok" AND "statusCode" IS NULL`);
+  const outboundDeadLetters = await count(`SELECT COUNT(*) n FROM "OutboundDelivery" WHERE "status" = 'dead'`);
   const expected = new Set(settled.map((j) => webhookId(j.id, j.outcome)));
   const good = sink.requests.filter((r) => signatureOk(r, secret));
   const received = new Set(good.map((r) => String(r.headers["webhook-id"])));

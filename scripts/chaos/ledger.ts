@@ -1,7 +1,8 @@
 // The chaos run's verdict: Tally's database checked against the simulator's own truth.
-import Database from "better-sqlite3";
 import { z } from "zod";
 import { printForwarded, type Forwarded } from "./forwarded";
+import { printCallRate, type CallRate } from "./rate";
+import type { ChaosStore } from "./store";
 
 export const simStateSchema = z.object({
   jobs: z.object({ total: z.number(), byStatus: z.record(z.string(), z.number()) }),
@@ -44,26 +45,26 @@ export type Ledger = {
   doubledIds: string[];
   /** The outlet: outcome events at the forwarding sink (set by the chaos run). */
   forwarded?: Forwarded;
+  /** The platform calls the simulator saw, against the budget (set by the chaos run). */
+  calls?: CallRate;
 };
 
-export function computeLedger(dbFile: string, sim: SimState): Ledger {
-  const sql = new Database(dbFile, { readonly: true });
-  const outcome = new Map(
-    (sql.prepare('SELECT id, outcome FROM "Job"').all() as { id: string; outcome: string }[]).map((r) => [r.id, r.outcome]),
-  );
+export async function computeLedger(store: ChaosStore, sim: SimState): Promise<Ledger> {
+  const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql))[0]?.n ?? 0);
+  const outcome = new Map((await store.all<{ id: string; outcome: string }>('SELECT "id", "outcome" FROM "Job"')).map((r) => [r.id, r.outcome]));
   // An outcome recorded twice for one job, or one failed job resubmitted twice, is double work.
-  const doubleOutcome = (sql.prepare(`SELECT jobId FROM "JobEvent" WHERE type = 'outcome' GROUP BY jobId HAVING COUNT(*) > 1`).all() as { jobId: string }[]).map((r) => r.jobId);
+  const doubleOutcome = (await store.all<{ jobId: string }>(`SELECT "jobId" FROM "JobEvent" WHERE "type" = 'outcome' GROUP BY "jobId" HAVING COUNT(*) > 1`)).map((r) => r.jobId);
   const resubmittedFrom = new Map<string, number>();
   for (const j of Object.values(sim.perJob)) if (j.resubmittedFrom) resubmittedFrom.set(j.resubmittedFrom, (resubmittedFrom.get(j.resubmittedFrom) ?? 0) + 1);
   const doubleResubmit = [...resubmittedFrom].filter(([, n]) => n > 1).map(([id]) => id);
 
-  const unauthorized = (sql.prepare(`SELECT COUNT(*) n FROM "InboundDelivery" WHERE status = 401`).get() as { n: number }).n;
-  const unauthorizedJobs = (sql.prepare(`SELECT DISTINCT jobId FROM "PlatformDelivery" WHERE httpStatus = 401 AND jobId IS NOT NULL`).all() as { jobId: string }[]).map((r) => r.jobId);
-  const describe = (id: string) => {
-    const job = sql.prepare('SELECT kind, outcome, origin, platformStatus, attempts FROM "Job" WHERE id = ?').get(id);
-    const receipt = sql.prepare('SELECT source, receivedAt FROM "Receipt" WHERE jobId = ?').get(id);
-    const items = sql.prepare('SELECT id, kind, state, attempts, lastError, availableAt FROM "QueueItem" WHERE jobId = ?').all(id);
-    const events = sql.prepare('SELECT at, type, detail FROM "JobEvent" WHERE jobId = ? ORDER BY id').all(id);
+  const unauthorized = await count(`SELECT COUNT(*) n FROM "InboundDelivery" WHERE "status" = 401`);
+  const unauthorizedJobs = (await store.all<{ jobId: string }>(`SELECT DISTINCT "jobId" FROM "PlatformDelivery" WHERE "httpStatus" = 401 AND "jobId" IS NOT NULL`)).map((r) => r.jobId);
+  const describe = async (id: string) => {
+    const [job] = await store.all('SELECT "kind", "outcome", "origin", "platformStatus", "attempts" FROM "Job" WHERE "id" = ?', id);
+    const [receipt] = await store.all('SELECT "source", "receivedAt" FROM "Receipt" WHERE "jobId" = ?', id);
+    const items = await store.all('SELECT "id", "kind", "state", "attempts", "lastError", "availableAt" FROM "QueueItem" WHERE "jobId" = ?', id);
+    const events = await store.all('SELECT "at", "type", "detail" FROM "JobEvent" WHERE "jobId" = ? ORDER BY "id"', id);
     return `${id}: job ${JSON.stringify(job ?? null)} receipt ${JSON.stringify(receipt ?? null)} items ${JSON.stringify(items)} events ${JSON.stringify(events)}`;
   };
 
@@ -86,7 +87,7 @@ export function computeLedger(dbFile: string, sim: SimState): Ledger {
     if (!o || o === "pending") {
       l.lost++;
       l.lostIds.push(id);
-      if (l.lostDetails.length < 10) l.lostDetails.push(`${describe(id)} platform ${JSON.stringify(j)}`);
+      if (l.lostDetails.length < 10) l.lostDetails.push(`${await describe(id)} platform ${JSON.stringify(j)}`);
       continue;
     }
     if (!EXPECTED[j.status]?.includes(o)) l.wrongOutcome++;
@@ -102,7 +103,6 @@ export function computeLedger(dbFile: string, sim: SimState): Ledger {
     else l.unauthorizedJobsUnrecovered++;
   }
   l.storedTwice = l.doubledIds.length;
-  sql.close();
   return l;
 }
 
@@ -131,4 +131,5 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
   for (const d of l.lostDetails) log(`    ${d}`);
   if (l.doubledIds.length) log(`  doubled: ${l.doubledIds.slice(0, 10).join(", ")}`);
   if (l.forwarded) printForwarded(l.forwarded, log);
+  if (l.calls) printCallRate(l.calls, log);
 }

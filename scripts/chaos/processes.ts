@@ -89,3 +89,40 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
     },
   };
 }
+
+export type WorkerProc = { pid: () => number | undefined; output: () => string; kill(): Promise<void>; restart(): void; stop(): Promise<void> };
+
+/**
+ * `npm run worker` with the given environment, as one node process (tsx as a loader, not its CLI,
+ * which would put a second process between us and the worker: a SIGKILL must hit the worker itself).
+ * Output keeps its last 20 kB.
+ */
+export function startWorkerProcess(env: Record<string, string>): WorkerProc {
+  let out = "";
+  let child: ChildProcess;
+  const keep = (d: Buffer) => {
+    out = (out + d.toString()).slice(-20_000);
+  };
+  const launch = () => {
+    child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
+      env: { ...process.env, ...env },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
+  };
+  launch();
+  return {
+    pid: () => child.pid,
+    output: () => out,
+    async kill() {
+      child.kill("SIGKILL");
+      await exited(child);
+    },
+    restart: launch,
+    async stop() {
+      child.kill("SIGTERM");
+      await exited(child);
+    },
+  };
+}

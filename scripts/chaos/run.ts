@@ -1,19 +1,36 @@
 // The chaos run: simulator and Tally as separate processes, N jobs under injected faults, some
-// cancelled on the platform, SIGKILLs of the Tally server at random moments, a secret rotated
+// cancelled on the platform, SIGKILLs of Tally's processes at random moments, a secret rotated
 // mid-run (one by Tally, one "elsewhere"), a forwarding destination whose sink fails a share of
 // requests and goes down for 15 s, reconciliation at the end, then the ledger against the
-// simulator's truth and the sink's record.
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { spawnSync } from "node:child_process";
-import Database from "better-sqlite3";
+// simulator's truth and the sink's record, and the platform calls against the rate budget.
+// Default: one server (its own worker inside) on SQLite. With --servers N --workers M (e.g. on
+// PostgreSQL): N servers with the worker off behind a round-robin balancer (the platform's webhooks
+// and the harness's API calls both go through it), M `npm run worker` processes, and the kills
+// alternate between a server and a worker.
 import { mulberry32 } from "../../lib/simulator/rng";
+import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
-import { freePort, startSimulator, startTallyProcess, type TallyProc } from "./processes";
+import { freePort, startSimulator, startTallyProcess, startWorkerProcess, type TallyProc, type WorkerProc } from "./processes";
+import { fetchCallRate, type OwnCall } from "./rate";
+import { createChaosStore, type ChaosStore, type PostgresOptions, type StoreKind } from "./store";
 
-export type ChaosOptions = { jobs: number; kills: number; seed: number; timeoutMs: number; log?: (s: string) => void };
+export type ChaosOptions = {
+  jobs: number;
+  kills: number;
+  seed: number;
+  timeoutMs: number;
+  /** sqlite (default) or postgres: a database created for the run and dropped after it. */
+  store?: StoreKind;
+  postgres?: PostgresOptions;
+  /** Server processes (default 1); with more than one, a round-robin balancer in front. */
+  servers?: number;
+  /** `npm run worker` processes (default 0: the server runs its own worker). */
+  workers?: number;
+  /** TALLY_API_RPS for every process (default 200): all of them together stay within it. */
+  apiRps?: number;
+  log?: (s: string) => void;
+};
 
 const TOKEN = "chaos-token-0123456789abcdef";
 const API_KEY = "chaos-api-key";
@@ -36,31 +53,43 @@ export const CHAOS_FAULTS = {
 };
 
 export async function runChaos(o: ChaosOptions): Promise<Ledger> {
+  const store = await createChaosStore(o.store ?? "sqlite", o.postgres);
+  try {
+    return await runOnStore(o, store);
+  } finally {
+    await store.dispose().catch((err: unknown) => (o.log ?? console.log)(`chaos: could not remove the run's database: ${String(err)}`));
+  }
+}
+
+async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
   const log = o.log ?? console.log;
   const random = mulberry32(o.seed);
-  const dir = mkdtempSync(path.join(tmpdir(), "tally-chaos-"));
-  const dbFile = path.join(dir, "tally.db");
+  const serverCount = o.servers ?? 1;
+  const workerCount = o.workers ?? 0;
+  const apiRps = o.apiRps ?? 200;
   const started = Date.now();
   const deadline = started + o.timeoutMs;
   const sim = await startSimulator(o.seed);
   const sink = await startChaosSink(mulberry32(o.seed + 1));
   let outage: Promise<void> | null = null;
-  let tally: TallyProc | undefined;
+  const servers: TallyProc[] = [];
+  const workers: WorkerProc[] = [];
+  let balancer: Balancer | undefined;
   try {
-    const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${dbFile}` }, encoding: "utf8" });
-    if (migrate.status !== 0) throw new Error(`migration failed: ${migrate.stderr}`);
-    const port = await freePort();
-    tally = await startTallyProcess({
-      PORT: String(port),
-      DATABASE_URL: `file:${dbFile}`,
+    const ports = await Promise.all(Array.from({ length: serverCount }, () => freePort()));
+    if (serverCount > 1) balancer = await startBalancer(ports.map((p) => `http://127.0.0.1:${p}`));
+    // Every process shares these; the platform's webhooks go to the balancer when there is one.
+    const common = {
+      DATABASE_URL: store.url,
       GEONODE_SCRAPER_API_KEY: API_KEY,
       SCRAPER_API_BASE_URL: sim.url,
       TALLY_OPERATOR_PASSWORD: "chaos operator password",
+      TALLY_SESSION_SECRET: "chaos-session-secret-0123456789abcdef012345",
       TALLY_API_TOKEN: TOKEN,
-      TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      TALLY_PUBLIC_URL: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
       TALLY_ROTATION_SETTLE_SECONDS: "2",
-      TALLY_API_RPS: "200",
+      TALLY_API_RPS: String(apiRps),
       TALLY_WORKER_CONCURRENCY: "8",
       TALLY_LEASE_SECONDS: "5",
       TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
@@ -69,10 +98,16 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       TALLY_FORWARD_RETRY_INITIAL_MS: "200",
       TALLY_FORWARD_RETRY_MAX_MS: "2000",
       TALLY_FORWARD_TIMEOUT_MS: "3000",
-    });
-    const t = tally;
+    };
+    // The reference deployment: servers with the worker off (and the schedules on: single-flight)
+    // when worker processes run beside them.
+    const serverRoles: Record<string, string> = workerCount > 0 ? { TALLY_WORKER: "off", TALLY_SCHEDULER: "on" } : {};
+    servers.push(...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })))));
+    for (let i = 0; i < workerCount; i++) workers.push(startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
+    const entry = balancer?.url ?? servers[0]!.url;
+    const ownCalls: OwnCall[] = [];
     const api = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(t.url + p, {
+      const res = await fetch(entry + p, {
         method,
         headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
@@ -82,9 +117,12 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       return json as Record<string, unknown>;
     };
     // The harness's own calls to the platform meet the same injected 429s and 5xx: retry them.
+    // Its /v1 calls are noted (sent, answered, status) so the rate check can leave them out.
     const simCall = async (method: string, p: string, body?: unknown) => {
       for (let attempt = 1; ; attempt++) {
+        const from = Date.now();
         const res = await fetch(sim.url + p, { method, headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        if (p.startsWith("/v1/")) ownCalls.push({ from, to: Date.now(), status: res.status });
         if (res.ok) return res.json() as Promise<Record<string, unknown>>;
         if (attempt >= 20 || (res.status !== 429 && res.status < 500)) throw new Error(`simulator ${method} ${p} → ${res.status}`);
         await sleep(300);
@@ -95,17 +133,36 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     const destination = await api("POST", "/api/destinations", { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
     const secret = String(destination.secret);
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
-    log(`chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}; simulator ${sim.url}, Tally ${t.url}`);
+    log(
+      `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}; simulator ${sim.url}, Tally ${entry}` +
+        (balancer || workerCount ? ` (${serverCount} servers behind a round-robin balancer, ${workerCount} workers)` : ""),
+    );
 
     // Kills happen at random points of the submission, plus at most one while the backlog drains.
     const killAt = new Set(Array.from({ length: o.kills }, () => Math.floor(random() * o.jobs)));
     const rotateAt = Math.floor(o.jobs / 2);
     let downUntil: Promise<void> | null = null;
+    let crashes = 0;
+    // Alone, the server is the one to kill (and submissions wait for it); with workers beside them,
+    // kills alternate server, worker, server …; the balancer sends around a dead server.
     const crash = async () => {
-      await t.kill();
-      log(`chaos: Tally killed (SIGKILL) at ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
+      const k = crashes++;
+      if (workers.length > 0 && k % 2 === 1) {
+        const i = Math.floor(random() * workers.length);
+        const w = workers[i]!;
+        const pid = w.pid();
+        await w.kill();
+        log(`chaos: worker ${i + 1} (pid ${pid}) killed (SIGKILL) at ${at()}`);
+        await sleep(200 + random() * 800);
+        w.restart();
+        return;
+      }
+      const i = Math.floor(random() * servers.length);
+      await servers[i]!.kill();
+      log(`chaos: ${servers.length > 1 ? `server ${i + 1}` : "Tally"} killed (SIGKILL) at ${at()}`);
       await sleep(200 + random() * 800);
-      await t.restart();
+      await servers[i]!.restart();
     };
 
     let next = 0;
@@ -144,7 +201,9 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
           const i = next++;
           if (killAt.has(i)) {
             killAt.delete(i);
-            downUntil = crash().finally(() => (downUntil = null));
+            const c = crash();
+            if (servers.length === 1 && workers.length === 0) downUntil = c.finally(() => (downUntil = null));
+            else void c.catch((err: unknown) => log(`chaos: restart failed: ${String(err)}`));
           }
           if (i === rotateAt) void rotate();
           if (i === Math.floor(o.jobs * 0.3)) {
@@ -159,18 +218,28 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
     for (let k = killAt.size; k > 0; k--) await crash();
 
     async function rotate() {
-      const sql = new Database(dbFile, { readonly: true });
-      const subs = sql.prepare(`SELECT id, platformId, eventType FROM "Subscription"`).all() as { id: string; platformId: string; eventType: string }[];
-      sql.close();
+      const subs = await store.all<{ id: string; platformId: string; eventType: string }>(`SELECT "id", "platformId", "eventType" FROM "Subscription"`);
       const byTally = subs.find((s) => s.eventType === "extract_completed");
       const elsewhere = subs.find((s) => s.eventType === "batch_completed");
+      // The server that takes a call may be killed under it (a 502 from the balancer, or no answer
+      // at all): the operator tries again. A rotation repeated is still a rotation.
+      const again = async (f: () => Promise<unknown>) => {
+        for (let attempt = 1; ; attempt++) {
+          try {
+            return await f();
+          } catch (err) {
+            if (attempt >= 60) throw err;
+            await sleep(500);
+          }
+        }
+      };
       try {
-        if (byTally) await api("POST", `/api/subscriptions/${byTally.id}/rotate`);
+        if (byTally) await again(() => api("POST", `/api/subscriptions/${byTally.id}/rotate`));
         if (elsewhere) {
           const rotated = await simCall("POST", `/v1/webhooks/${elsewhere.platformId}/rotate-secret`);
           log("chaos: batch_completed secret rotated on the platform; Tally learns it in 3 s");
           await sleep(3000);
-          await api("POST", `/api/subscriptions/${elsewhere.id}/secret`, { secret: rotated.secret });
+          await again(() => api("POST", `/api/subscriptions/${elsewhere.id}/secret`, { secret: rotated.secret }));
         }
         log("chaos: secrets rotated (extract by Tally, batch elsewhere)");
       } catch (err) {
@@ -193,7 +262,7 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       }, deadline);
       const run = await api("POST", "/api/operations/reconcile", { olderThanSeconds: 0 });
       await waitUntil(async () => (await api("GET", `/api/operations/${String(run.runId)}`)).state !== "running", deadline);
-      await waitUntil(() => queueIdle(dbFile), deadline);
+      await waitUntil(() => queueIdle(store), deadline);
       const s = simStateSchema.parse(await simCall("GET", "/_sim/state"));
       const running = (s.jobs.byStatus.queued ?? 0) + (s.jobs.byStatus.processing ?? 0);
       const appeared = s.jobs.total - jobsAtStart;
@@ -201,23 +270,23 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
       if (running === 0 && appeared === 0) break;
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
-    const ledger = computeLedger(dbFile, state);
-    ledger.forwarded = computeForwarded(dbFile, sink, secret);
+    const ledger = await computeLedger(store, state);
+    ledger.forwarded = await computeForwarded(store, sink, secret);
+    ledger.calls = await fetchCallRate(sim.url, apiRps, ownCalls);
+    if (balancer) log(`chaos: requests through the balancer per server: ${balancer.served.join(", ")}`);
     log(`chaos: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
     return ledger;
   } finally {
-    await tally?.stop().catch(() => undefined);
+    await Promise.all([...servers, ...workers].map((p) => p.stop().catch(() => undefined)));
+    await balancer?.close().catch(() => undefined);
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
-    rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function queueIdle(dbFile: string): boolean {
-  const sql = new Database(dbFile, { readonly: true });
-  const n = (sql.prepare(`SELECT COUNT(*) n FROM "QueueItem" WHERE state IN ('ready','leased')`).get() as { n: number }).n;
-  sql.close();
-  return n === 0;
+async function queueIdle(store: ChaosStore): Promise<boolean> {
+  const [row] = await store.all<{ n: number | string }>(`SELECT COUNT(*) n FROM "QueueItem" WHERE "state" IN ('ready','leased')`);
+  return Number(row?.n ?? 0) === 0;
 }
 
 async function waitUntil(check: () => boolean | Promise<boolean>, deadline: number) {
