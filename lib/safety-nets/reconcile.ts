@@ -2,11 +2,12 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
-import { isTerminal, PlatformNotFound, type JobKind, type JobListFilters, type JobStatus, type PlatformClient } from "../platform";
+import { isTerminal, PlatformNotFound, type JobListFilters } from "../platform";
 import { checkSubscriptionDrift } from "./drift";
 import { addFeed, emptyFeed, feedQueue, type Candidate } from "./feed";
 import { getPlatformClient } from "../platform/shared-client";
 import { withPurpose } from "../platform/purpose";
+import { KINDS, listJobs, settledAt } from "./list-jobs";
 import { OVERLAP_MS, readWatermarks, saveWatermark, WindowTracker, type Watermark } from "./watermark";
 
 // Reconciliation lists the platform's jobs of every kind and enqueues each settled one, old enough for
@@ -21,37 +22,6 @@ export type ReconcileScope = "recent" | "full";
 export type ReconcileParams = { olderThanSeconds?: number; since?: Date; scope?: ReconcileScope };
 type KindScope = ReconcileScope | "since";
 type KindReport = { scope: KindScope; from: string | null; to: string; listed: number; enqueued: number; pages: number; watermark: string | null };
-
-type Listed = { jobId: string; status: JobStatus; createdAt: string; completedAt: string | null; url: string | null; executionMs: number | null };
-type ListedPage = { page: number; pageCount: number; items: Listed[] };
-
-const KINDS: readonly JobKind[] = ["extract", "batch", "crawl"];
-
-async function* listJobs(client: PlatformClient, kind: JobKind, filters: JobListFilters): AsyncGenerator<ListedPage> {
-  const base = (j: { job_id: string; status: JobStatus; created_at: string; completed_at?: string | null }) => ({
-    jobId: j.job_id,
-    status: j.status,
-    createdAt: j.created_at,
-    completedAt: j.completed_at ?? null,
-  });
-  if (kind === "extract") {
-    for await (const p of client.listExtractJobs(filters)) {
-      // The contract's extract summary has no completed_at; use it when the platform sends one anyway.
-      const completedAt = (j: Record<string, unknown>) => (typeof j.completed_at === "string" ? j.completed_at : null);
-      yield { ...p, items: p.items.map((j) => ({ ...base({ ...j, completed_at: completedAt(j) }), url: j.url, executionMs: j.execution_time ?? null })) };
-    }
-  } else if (kind === "batch") {
-    for await (const p of client.listBatchJobs(filters)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: null, executionMs: null })) };
-  } else {
-    for await (const p of client.listCrawlJobs(filters)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: j.url, executionMs: null })) };
-  }
-}
-
-/** When the job settled: completed_at where the list has it, else created_at plus its run time (never in the future). */
-function settledAt(j: Listed, now: number): number {
-  if (j.completedAt) return Date.parse(j.completedAt);
-  return Math.min(now, Date.parse(j.createdAt) + (j.executionMs ?? 0));
-}
 
 export function startReconcile(params: ReconcileParams, startedBy: string): Promise<Launched> {
   const stored: Json = { olderThanSeconds: params.olderThanSeconds ?? null, since: params.since?.toISOString() ?? null, scope: params.scope ?? "auto" };
