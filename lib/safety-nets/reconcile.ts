@@ -93,7 +93,8 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
         await ctx.progress({ ...counts, kind, scope, page: page.page, pageCount: page.pageCount });
       }
       if (scope !== "since") {
-        const next = window.next(mark.createdFrom);
+        // A full scan that saw no job at all: every job is younger than its start (less the overlap).
+        const next = window.next(mark.createdFrom) ?? (scope === "full" ? new Date(startedAt) : null);
         await saveWatermark(kind, next, scope === "full" ? new Date(startedAt) : null);
         k.watermark = next?.toISOString() ?? null;
       }
