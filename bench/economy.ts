@@ -3,7 +3,9 @@
 // the real receiver (bare node:http), worker, poller and reconciliation on a fresh SQLite database
 // each, every platform call counted by purpose through the client's accounting (ApiCallMinute).
 //   webhook      200 extract jobs of 0.2–1 s, webhooks: calls per finished job, settled → stored
-//   steady       webhooks at a steady 5 jobs/s for 40 s: settled → stored p50/p95
+//   steady       webhooks at a steady 5 jobs/s for 40 s, submitted by the team's own system straight to
+//                the platform (Tally's budget carries only its own calls): settled → stored p50/p95
+//   steady-tally-submits  the same submitted through Tally (5 submits + 5 fetches a second: the whole budget)
 //   polling200   200 concurrent extract jobs of 20–60 s, polling: calls per job, settled → stored
 //   polling1000  the same with 1,000 jobs (submitted at 50/s, then polled within the default budget)
 //   reconcile    100,000 settled jobs in the platform's history, all accounted for: the pages of the
@@ -17,6 +19,7 @@ import Database from "better-sqlite3";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { db, dbReady, disconnectAll } from "@/lib/db";
 import { submitJob } from "@/lib/jobs/submit";
+import { createPlatformClient } from "@/lib/platform/client";
 import { flushApiCalls, resetPlatformClients } from "@/lib/platform/shared-client";
 import { startReconcile } from "@/lib/safety-nets/reconcile";
 import { createSimulator } from "@/lib/simulator/server";
@@ -29,7 +32,7 @@ import { startSchedules } from "@/lib/worker/schedules";
 import { createWorker } from "@/lib/worker/worker";
 import { machine } from "./common";
 
-const PARTS = ["webhook", "steady", "polling200", "polling1000", "reconcile"] as const;
+const PARTS = ["webhook", "steady", "steady-tally-submits", "polling200", "polling1000", "reconcile"] as const;
 const { values } = parseArgs({ options: { only: { type: "string" }, result: { type: "string" } }, strict: true });
 const only = values.only ? values.only.split(",") : [...PARTS];
 const say = (s: string) => process.stdout.write(`${s}\n`);
@@ -82,7 +85,7 @@ type DeliveryResult = {
   byPurpose: Record<string, number>; settledToStoredMs: { p50: number; p95: number; max: number }; peakCallsPerMinute: number;
 };
 
-async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; jobs: number; durationMs: [number, number]; submitEveryMs?: number; submitRps?: number }): Promise<DeliveryResult> {
+async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; jobs: number; durationMs: [number, number]; submitEveryMs?: number; submitRps?: number; external?: boolean }): Promise<DeliveryResult> {
   const sim = await startSim({ jobDurationMs: opts.durationMs, retainJobs: 10_000 });
   const receiver = createReceiverServer();
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
@@ -98,11 +101,17 @@ async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; j
   worker.start();
   const t0 = Date.now();
   const ids: string[] = [];
+  // The team's own system submitting straight to the platform: Tally learns of each job from its webhook.
+  const outside = createPlatformClient({ baseUrl: sim.url, apiKey: API_KEY, requestsPerSecond: 1000 });
+  const submit = (i: number) =>
+    opts.external
+      ? outside.submitExtract({ url: `https://example.com/${opts.part}/${i}` }).then((a) => ({ jobId: a.job_id }))
+      : submitJob({ kind: "extract", url: `https://example.com/${opts.part}/${i}` });
   if (opts.submitEveryMs) {
     for (let i = 0; i < opts.jobs; i++) {
       const due = t0 + i * opts.submitEveryMs;
       if (due > Date.now()) await sleep(due - Date.now());
-      void submitJob({ kind: "extract", url: `https://example.com/${opts.part}/${i}` }).then((j) => ids.push(j.jobId));
+      void submit(i).then((j) => ids.push(j.jobId));
     }
   } else {
     let next = 0;
@@ -119,8 +128,8 @@ async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; j
   say(`  ${opts.part}: ${opts.jobs} jobs submitted in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
-    const pending = await db().job.count({ where: { outcome: "pending" } });
-    if (pending === 0 && ids.length === opts.jobs) break;
+    const [pending, finished] = await Promise.all([db().job.count({ where: { outcome: "pending" } }), db().job.count({ where: { outcome: { not: "pending" } } })]);
+    if (pending === 0 && finished >= opts.jobs && ids.length === opts.jobs) break;
     if (Date.now() > deadline) throw new Error(`${opts.part}: ${pending} jobs still pending after 10 minutes`);
     await sleep(250);
   }
@@ -199,7 +208,8 @@ async function main() {
   const want = (p: string) => only.includes(p);
   const runs: Array<[string, () => Promise<DeliveryResult>]> = [
     ["webhook", () => deliveryRun({ part: "webhook", mode: "webhooks", jobs: 200, durationMs: [200, 1000] })],
-    ["steady", () => deliveryRun({ part: "steady", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200 })],
+    ["steady", () => deliveryRun({ part: "steady", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200, external: true })],
+    ["steady-tally-submits", () => deliveryRun({ part: "steady-tally-submits", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200 })],
     ["polling200", () => deliveryRun({ part: "polling200", mode: "polling", jobs: 200, durationMs: [20_000, 60_000] })],
     ["polling1000", () => deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 })],
   ];

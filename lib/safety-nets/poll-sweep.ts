@@ -27,7 +27,7 @@ export const SWEEP_HORIZON_MS = 30 * 60_000;
 export const SWEEP_SKEW_MS = 2 * 60_000;
 /** Sweeps of a kind run this far apart (within TALLY_POLL_INITIAL_MS..TALLY_POLL_MAX_MS), ±20%: a
  * settled job is noticed within about one interval, and a sweep costs the same whether it covers 4 jobs or 100. */
-export const SWEEP_INTERVAL_MS = 5_000;
+export const SWEEP_INTERVAL_MS = 4_000;
 
 export function sweepIntervalMs(): number {
   const c = getConfig();

@@ -26,7 +26,7 @@ export function BudgetClient({ initial }: { initial: BudgetView }) {
         </Card>
         <Card title="Rate limited">
           <Stat label="429 answers" value={rl.answers} tone={rl.answers > 0 ? "warn" : "good"}
-            hint={rl.pausedForMs > 0 ? `paused now: ${Math.ceil(rl.pausedForMs / 1000)} s more` : `${rl.minutesWithPause} minutes with a pause; not paused now`} />
+            hint={rl.pausedForMs > 0 ? `paused now: ${Math.ceil(rl.pausedForMs / 1000)} s more` : `${rl.minutesWithPause} minute${rl.minutesWithPause === 1 ? "" : "s"} with a pause; not paused now`} />
         </Card>
         <Card title="Per finished job">
           <Stat label="calls, submits excluded" value={perJob(data.perJob.allButSubmits)} hint={`${f.total} jobs finished in the hour`} />
