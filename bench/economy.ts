@@ -11,7 +11,8 @@
 //   reconcile    100,000 settled jobs in the platform's history, all accounted for: the pages of the
 //                first (full) scheduled reconciliation and of the next one (recent)
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -33,7 +34,7 @@ import { createWorker } from "@/lib/worker/worker";
 import { machine } from "./common";
 
 const PARTS = ["webhook", "steady", "steady-tally-submits", "polling200", "polling1000", "reconcile"] as const;
-const { values } = parseArgs({ options: { only: { type: "string" }, result: { type: "string" } }, strict: true });
+const { values } = parseArgs({ options: { only: { type: "string" }, result: { type: "string" }, scenario: { type: "string" } }, strict: true });
 const only = values.only ? values.only.split(",") : [...PARTS];
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const API_KEY = "bench-key";
@@ -41,10 +42,10 @@ const SETUP = new Set(["submit", "register"]);
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-economy-"));
 const template = path.join(dir, "template.db");
-execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${template}` }, stdio: "pipe" });
 let dbCount = 0;
 
 function freshConfig(env: Record<string, string>): TallyConfig {
+  if (dbCount === 0) execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${template}` }, stdio: "pipe" });
   const file = path.join(dir, `tally-${++dbCount}.db`);
   copyFileSync(template, file);
   const config = parseConfig({
@@ -54,7 +55,7 @@ function freshConfig(env: Record<string, string>): TallyConfig {
     TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
     GEONODE_SCRAPER_API_KEY: API_KEY,
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-    TALLY_LOG_LEVEL: "error",
+    TALLY_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
     ...env,
   });
   setConfigForTests(config);
@@ -199,43 +200,63 @@ async function reconcileRun(total: number) {
   return { part: "reconcile", historyJobs: jobs.length, runs };
 }
 
+type Scenario = () => Promise<DeliveryResult | Awaited<ReturnType<typeof reconcileRun>>>;
+const SCENARIOS: Record<string, Scenario> = {
+  webhook: () => deliveryRun({ part: "webhook", mode: "webhooks", jobs: 200, durationMs: [200, 1000] }),
+  steady: () => deliveryRun({ part: "steady", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200, external: true }),
+  "steady-tally-submits": () => deliveryRun({ part: "steady-tally-submits", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200 }),
+  polling200: () => deliveryRun({ part: "polling200", mode: "polling", jobs: 200, durationMs: [20_000, 60_000] }),
+  polling1000: () => deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 }),
+  reconcile: () => reconcileRun(100_000),
+};
+
+/** One scenario in this process (the parent runs each in a fresh process: module state and timers stay apart). */
+async function runScenario(name: string, file: string) {
+  const run = SCENARIOS[name];
+  if (!run) throw new Error(`unknown scenario ${name}; one of ${PARTS.join(", ")}`);
+  writeFileSync(file, JSON.stringify(await run()));
+}
+
 async function main() {
   say(`${machine()}\nAPI economy against the simulator (test mode, no faults); TALLY_API_RPS 10 unless said\n`);
   const results: unknown[] = [];
   const row = (r: DeliveryResult) =>
     `| ${r.part} | ${r.mode} | ${r.jobs} | ${r.callsPerJob} | ${r.settledToStoredMs.p50} | ${r.settledToStoredMs.p95} | ${r.peakCallsPerMinute} | ${Object.entries(r.byPurpose).map(([p, n]) => `${p} ${n}`).join(", ")} |`;
   const table = ["| part | mode | jobs | calls per finished job (submits, register excluded) | settled → stored p50 ms | p95 ms | peak calls/min (of 600) | calls by purpose |", "|---|---|---|---|---|---|---|---|"];
-  const want = (p: string) => only.includes(p);
-  const runs: Array<[string, () => Promise<DeliveryResult>]> = [
-    ["webhook", () => deliveryRun({ part: "webhook", mode: "webhooks", jobs: 200, durationMs: [200, 1000] })],
-    ["steady", () => deliveryRun({ part: "steady", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200, external: true })],
-    ["steady-tally-submits", () => deliveryRun({ part: "steady-tally-submits", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200 })],
-    ["polling200", () => deliveryRun({ part: "polling200", mode: "polling", jobs: 200, durationMs: [20_000, 60_000] })],
-    ["polling1000", () => deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 })],
-  ];
-  for (const [name, run] of runs) {
-    if (!want(name)) continue;
-    const r = await run();
+  let failed = false;
+  for (const name of PARTS.filter((p) => only.includes(p))) {
+    const file = path.join(dir, `${name}.json`);
+    const child = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "bench/economy.ts", "--scenario", name, "--result", file], { stdio: "inherit" });
+    let r: unknown;
+    try {
+      r = JSON.parse(readFileSync(file, "utf8"));
+    } catch {
+      say(`  ${name}: no result (exit code ${child.status})`);
+      failed = true;
+      continue;
+    }
     results.push(r);
-    table.push(row(r));
-    say(`  ${name}: ${r.callsPerJob} calls per finished job, settled → stored p50 ${r.settledToStoredMs.p50} ms p95 ${r.settledToStoredMs.p95} ms (${r.seconds} s)`);
+    if (name === "reconcile") {
+      const x = r as Awaited<ReturnType<typeof reconcileRun>>;
+      const lines = ["| run | scope | pages extract / batch / crawl | jobs listed | enqueued | seconds |", "|---|---|---|---|---|---|"];
+      for (const run of x.runs) {
+        const k = (kind: string) => run.byKind[kind]?.pages ?? 0;
+        const listed = Object.values(run.byKind).reduce((n, v) => n + v.listed, 0);
+        lines.push(`| ${run.label} | ${run.scope} | ${k("extract")} / ${k("batch")} / ${k("crawl")} | ${listed.toLocaleString("en-US")} | ${run.enqueued} | ${run.seconds} |`);
+      }
+      say(`Reconciliation with ${x.historyJobs.toLocaleString("en-US")} settled jobs in the platform's history (over a week), none new:\n${lines.join("\n")}\n`);
+    } else {
+      const d = r as DeliveryResult;
+      table.push(row(d));
+      say(`  ${name}: ${d.callsPerJob} calls per finished job, settled → stored p50 ${d.settledToStoredMs.p50} ms p95 ${d.settledToStoredMs.p95} ms (${d.seconds} s)`);
+    }
   }
   if (table.length > 2) say(`\n${table.join("\n")}\n`);
-  if (want("reconcile")) {
-    const r = await reconcileRun(100_000);
-    results.push(r);
-    const lines = ["| run | scope | pages extract / batch / crawl | jobs listed | enqueued | seconds |", "|---|---|---|---|---|---|"];
-    for (const x of r.runs) {
-      const k = (kind: string) => x.byKind[kind]?.pages ?? 0;
-      const listed = Object.values(x.byKind).reduce((n, v) => n + v.listed, 0);
-      lines.push(`| ${x.label} | ${x.scope} | ${k("extract")} / ${k("batch")} / ${k("crawl")} | ${listed.toLocaleString("en-US")} | ${x.enqueued} | ${x.seconds} |`);
-    }
-    say(`Reconciliation with ${r.historyJobs.toLocaleString("en-US")} settled jobs in the platform's history (over a week), none new:\n${lines.join("\n")}\n`);
-  }
   if (values.result) writeFileSync(values.result, `${JSON.stringify({ part: "economy", results })}\n`);
+  if (failed) process.exitCode = 1;
 }
 
-main()
+(values.scenario ? runScenario(values.scenario, values.result ?? path.join(dir, "result.json")) : main())
   .catch((err: unknown) => {
     console.error(err);
     process.exitCode = 1;

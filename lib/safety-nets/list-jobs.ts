@@ -1,5 +1,5 @@
 import "server-only";
-import type { JobKind, JobListFilters, JobStatus, PlatformClient } from "../platform";
+import type { CallOptions, JobKind, JobListFilters, JobStatus, PlatformClient } from "../platform";
 
 // The platform's job lists, all three kinds in one shape, page by page (reconciliation and the
 // polling sweep read them the same way).
@@ -9,7 +9,7 @@ export type ListedPage = { page: number; pageCount: number; items: Listed[] };
 
 export const KINDS: readonly JobKind[] = ["extract", "batch", "crawl"];
 
-export async function* listJobs(client: PlatformClient, kind: JobKind, filters: JobListFilters): AsyncGenerator<ListedPage> {
+export async function* listJobs(client: PlatformClient, kind: JobKind, filters: JobListFilters, call?: CallOptions): AsyncGenerator<ListedPage> {
   const base = (j: { job_id: string; status: JobStatus; created_at: string; completed_at?: string | null }) => ({
     jobId: j.job_id,
     status: j.status,
@@ -17,15 +17,15 @@ export async function* listJobs(client: PlatformClient, kind: JobKind, filters: 
     completedAt: j.completed_at ?? null,
   });
   if (kind === "extract") {
-    for await (const p of client.listExtractJobs(filters)) {
+    for await (const p of client.listExtractJobs(filters, call)) {
       // The contract's extract summary has no completed_at; use it when the platform sends one anyway.
       const completedAt = (j: Record<string, unknown>) => (typeof j.completed_at === "string" ? j.completed_at : null);
       yield { ...p, items: p.items.map((j) => ({ ...base({ ...j, completed_at: completedAt(j) }), url: j.url, executionMs: j.execution_time ?? null })) };
     }
   } else if (kind === "batch") {
-    for await (const p of client.listBatchJobs(filters)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: null, executionMs: null })) };
+    for await (const p of client.listBatchJobs(filters, call)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: null, executionMs: null })) };
   } else {
-    for await (const p of client.listCrawlJobs(filters)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: j.url, executionMs: null })) };
+    for await (const p of client.listCrawlJobs(filters, call)) yield { ...p, items: p.items.map((j) => ({ ...base(j), url: j.url, executionMs: null })) };
   }
 }
 

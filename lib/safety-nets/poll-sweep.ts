@@ -28,6 +28,8 @@ export const SWEEP_SKEW_MS = 2 * 60_000;
 /** Sweeps of a kind run this far apart (within TALLY_POLL_INITIAL_MS..TALLY_POLL_MAX_MS), ±20%: a
  * settled job is noticed within about one interval, and a sweep costs the same whether it covers 4 jobs or 100. */
 export const SWEEP_INTERVAL_MS = 4_000;
+/** A whole sweep (every page) gives up after this long; its jobs wait for the next one. */
+const SWEEP_DEADLINE_MS = 60_000;
 
 export function sweepIntervalMs(): number {
   const c = getConfig();
@@ -65,7 +67,8 @@ export async function sweepKind(client: PlatformClient, kind: JobKind, oldest: D
   const seen = new Set<string>();
   const settled: { c: Candidate; status: string }[] = [];
   await withPurpose("poll sweep", async () => {
-    for await (const page of listJobs(client, kind, { start_date: from, page_size: 100 })) {
+    // Bounded like a per-job poll: a sweep stuck behind a long 429 pause gives way to the next one.
+    for await (const page of listJobs(client, kind, { start_date: from, page_size: 100 }, { deadline: Date.now() + SWEEP_DEADLINE_MS })) {
       out.pages++;
       const now = Date.now();
       for (const j of page.items) {

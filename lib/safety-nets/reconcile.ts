@@ -42,7 +42,7 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
   const client = getPlatformClient();
   const startedAt = Date.now();
   const marks = await readWatermarks(KINDS);
-  const counts = { listed: 0, alreadyDone: 0, enqueued: 0, stillRunning: 0, alreadyQueued: 0, tooRecent: 0, created: 0, pages: 0 };
+  const counts = { listed: 0, pages: 0, alreadyDone: 0, enqueued: 0, stillRunning: 0, alreadyQueued: 0, tooRecent: 0, created: 0 };
   const byKind: Record<string, KindReport> = {};
   const unavailable: string[] = [];
   let fed = emptyFeed();
