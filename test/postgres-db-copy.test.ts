@@ -131,9 +131,11 @@ async function rowsOf(url: string, model: string): Promise<unknown[]> {
   const delegate = Reflect.get(db(), model[0].toLowerCase() + model.slice(1)) as { findMany(a?: object): Promise<Array<Record<string, unknown>>> };
   const omit = model === "Subscription" ? { secret: false, previousSecret: false } : model === "Destination" ? { secret: false } : undefined;
   const rows = await delegate.findMany(omit ? { omit } : {});
-  // The primary key, whatever the model calls it (id, jobId, key, name, or minute + endpoint).
+  // The primary key, whatever the model calls it (id, jobId, key, name, kind, or minute + endpoint + purpose + answer).
   const key = (r: Record<string, unknown>) =>
-    JSON.stringify("id" in r ? r.id : "jobId" in r ? r.jobId : "key" in r ? r.key : "name" in r ? r.name : [r.minute, r.endpoint]);
+    JSON.stringify(
+      "id" in r ? r.id : "jobId" in r ? r.jobId : "key" in r ? r.key : "name" in r ? r.name : "kind" in r ? r.kind : [r.minute, r.endpoint, r.purpose, r.answer],
+    );
   return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 
