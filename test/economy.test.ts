@@ -11,7 +11,7 @@ import { reconcileBodySchema } from "@/lib/operations/contracts";
 import type { CallInfo } from "@/lib/platform";
 import { CALL_PURPOSES } from "@/lib/platform/purpose";
 import { addCallObserver, flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
-import { pollDueJobs } from "@/lib/safety-nets/poller";
+import { pollDueJobs, schedulePollsForSilentJobs } from "@/lib/safety-nets/poller";
 import { startReconcile } from "@/lib/safety-nets/reconcile";
 import { startReplay } from "@/lib/safety-nets/replay";
 import { OVERLAP_MS } from "@/lib/safety-nets/watermark";
@@ -175,6 +175,25 @@ describe("list sweep", () => {
       sim.sim.setConfig({ jobDurationMs: [20, 60] });
     }
   }, 60_000);
+});
+
+describe("list sweep in webhook mode", () => {
+  it("sweeps the jobs whose webhook never came, once they are silent for long enough", async () => {
+    // Batch jobs that settled ten minutes ago; Tally submitted them but heard nothing since.
+    const silent = sim.sim.seedJobs({ count: 6, kind: "batch", status: "completed", ageSeconds: 600 });
+    const old = new Date(Date.now() - 11 * 60_000);
+    await db().job.createMany({ data: silent.map((id) => ({ id, kind: "batch", createdAt: old })) });
+    expect(await schedulePollsForSilentJobs()).toBe(6);
+    const calls: CallInfo[] = [];
+    const stop = addCallObserver((c) => calls.push(c));
+    const batch = await pollDueJobs({ limit: 50 });
+    stop();
+    expect(calls.map((c) => [c.purpose, c.endpoint])).toEqual([["poll sweep", "GET /v1/batch/jobs"]]);
+    expect(batch).toMatchObject({ sweeps: 1, settled: 6 });
+    expect(await db().receipt.count({ where: { jobId: { in: silent }, source: "poll" } })).toBe(6);
+    await drain();
+    expect(new Set((await db().job.findMany({ where: { id: { in: silent } } })).map((j) => j.outcome))).toEqual(new Set(["stored"]));
+  }, 30_000);
 });
 
 describe("accounting", () => {
