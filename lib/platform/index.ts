@@ -1,7 +1,7 @@
 import "server-only";
 
 export { createPlatformClient, type JobKind, type NormalizedJob, type ResultPageOptions, type PlatformClient } from "./client";
-export type { CallInfo, CallOptions, ClientOptions } from "./request";
+export type { CallInfo, CallObserver, CallOptions, ClientOptions } from "./request";
 export * from "./errors";
 export { pollJob, type PollOptions, type PollableClient } from "./poll";
 export { collect, paginate, type Page } from "./paginate";
