@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { getBudgetView } from "@/lib/api-budget/view";
 import { submitJob } from "@/lib/jobs/submit";
 import { reconcileBodySchema } from "@/lib/operations/contracts";
-import type { CallInfo } from "@/lib/platform";
+import { collect, type CallInfo } from "@/lib/platform";
 import { CALL_PURPOSES } from "@/lib/platform/purpose";
 import { addCallObserver, flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
 import { pollDueJobs, schedulePollsForSilentJobs } from "@/lib/safety-nets/poller";
@@ -17,7 +17,7 @@ import { startReplay } from "@/lib/safety-nets/replay";
 import { OVERLAP_MS } from "@/lib/safety-nets/watermark";
 import { registerSubscriptions } from "@/lib/subscriptions/register";
 import { rotateSubscriptionSecret } from "@/lib/subscriptions/rotate";
-import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import { API_KEY, startReceiver, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { drain } from "./safety-nets-harness";
 import { createTestDb, type TestDb } from "./db";
 
@@ -251,6 +251,47 @@ describe("accounting", () => {
       expect(rows.every((r) => r.minute.getSeconds() === 0 && CALL_PURPOSES.some((p) => p === r.purpose))).toBe(true);
     } finally {
       setConfigForTests(t.config);
+    }
+  }, 60_000);
+});
+
+describe("replay reads only what it needs", () => {
+  it("stops paging once past `since` on the newest-first log, and a replay after the mirror's mark reads only newer records", async () => {
+    sim.sim.setConfig({ deliveryRetryScheduleMs: [0] });
+    const receiver = await startReceiver(() => 503);
+    try {
+      const hook = await getPlatformClient().createWebhook({ url: receiver.url, event_type: "extract_completed" });
+      await db().subscription.create({ data: { id: "sub-mirror", eventType: "extract_completed", url: receiver.url, platformId: hook.id, secret: hook.secret } });
+      const ids = (await Promise.all(Array.from({ length: 150 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/mirror/${i}` })))).map((j) => j.jobId);
+      const log = sim.client();
+      await waitFor("150 failed deliveries", async () => {
+        const items = (await log.listDeliveries(hook.id).next()).value?.items ?? [];
+        return items.length === 100 && items.every((d) => d.status !== "pending") && (await collect(log.listDeliveries(hook.id))).length === 150;
+      }, 15_000);
+
+      type Report = { pages: number; deliveriesRead: number; failedJobs: number; enqueued: number; alreadyQueued: number };
+      // Each replay's report and the delivery-log pages it really requested.
+      const replayed = async (params: Parameters<typeof startReplay>[0]) => {
+        const calls: CallInfo[] = [];
+        const stop = addCallObserver((c) => calls.push(c));
+        const run = await (await startReplay({ subscriptionId: "sub-mirror", ...params }, "test")).done;
+        stop();
+        expect(run.error).toBeNull();
+        const requested = calls.filter((c) => c.purpose === "replay" && c.endpoint === "GET /v1/webhooks/{webhook_id}/deliveries").length;
+        return { ...(run.summary as { subscriptions: Report[] }).subscriptions[0], requested };
+      };
+      // The first reads the whole log (two pages) into the mirror.
+      expect(await replayed({})).toMatchObject({ requested: 2, pages: 2, deliveriesRead: 150, failedJobs: 150, enqueued: 150 });
+      // `since` after every record: the first page already reaches past it, so the second is never requested.
+      expect(await replayed({ since: new Date(Date.now() + 60_000) })).toMatchObject({ requested: 1, deliveriesRead: 0, failedJobs: 0 });
+      // The mirror is complete up to its mark: a replay reads only what is newer (here nothing: one page
+      // to see it) and still finds every missed job in the mirror.
+      await db().reconcileWatermark.update({ where: { kind: `deliveries:${hook.id}` }, data: { createdFrom: new Date(Date.now() + 20 * 60_000) } });
+      expect(await replayed({})).toMatchObject({ requested: 1, deliveriesRead: 0, failedJobs: 150, enqueued: 0, alreadyQueued: 150 });
+      expect(await db().queueItem.count({ where: { jobId: { in: ids } } })).toBe(150);
+    } finally {
+      await receiver.close();
+      sim.sim.setConfig({ deliveryRetryScheduleMs: [0, 20, 40] });
     }
   }, 60_000);
 });
