@@ -40,6 +40,7 @@ export default defineConfig({
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
       "test/postgres-*.test.ts",
+      "test/economy.test.ts",
     ],
   },
 });

@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see the README's Performance section).
@@ -11,7 +11,7 @@ import { z } from "zod";
 import { machine } from "./common";
 import { summaryTable, type Results } from "./summary";
 
-const PARTS = ["receiver", "reconcile", "dashboard", "polling"] as const;
+const PARTS = ["receiver", "reconcile", "dashboard", "polling", "economy"] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
@@ -53,6 +53,7 @@ if (wanted("receiver")) results.receiver = runPart("receiver", () => ["node", ["
 if (wanted("reconcile")) results.reconcile = [10_000, 100_000].map((n) => runPart(`reconcile ${n}`, tsx("bench/reconcile.ts", "--jobs", String(n))));
 if (wanted("dashboard")) results.dashboard = runPart("dashboard", tsx("bench/dashboard.ts"));
 if (wanted("polling")) results.polling = runPart("polling", tsx("bench/polling.ts"));
+if (wanted("economy")) results.economy = runPart("economy", tsx("bench/economy.ts"));
 
 console.log(`\n${machine()}\n`);
 console.log(summaryTable(results));

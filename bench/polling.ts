@@ -1,13 +1,13 @@
 // tsx --conditions=react-server bench/polling.ts [--trials 10000] [--result FILE]
 // Status calls per job in polling mode, against a fixed one-second poll, for jobs that take 5 s to
 // 30 min. Simulated on an injected clock with the real code: the poller's schedule (first poll at
-// submit + TALLY_POLL_INITIAL_MS as lib/jobs/submit.ts sets it, then fullJitter(pollCount,
-// initial, cap) after each "not yet", as lib/safety-nets/poller.ts does) and lib/platform's pollJob
+// submit + TALLY_POLL_INITIAL_MS as lib/jobs/submit.ts sets it, then spreadJitter(pollCount,
+// initial, cap) after each "not yet", as lib/safety-nets/poller.ts does for a job polled on its own) and lib/platform's pollJob
 // itself, with the configured defaults. Many jittered trials per duration; mean and p95.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { parseConfig } from "@/lib/config";
-import { extractJobSchema, fullJitter, pollJob, type NormalizedJob, type PollableClient } from "@/lib/platform";
+import { extractJobSchema, pollJob, spreadJitter, type NormalizedJob, type PollableClient } from "@/lib/platform";
 import { machine } from "./common";
 import { mulberry32 } from "../lib/simulator/rng";
 
@@ -30,7 +30,7 @@ function pollerTrial(durationMs: number, random: () => number): Trial {
   for (let pollCount = 0; ; pollCount++) {
     if (t >= DEADLINE) return { calls: pollCount, noticeMs: NaN };
     if (t >= durationMs) return { calls: pollCount + 1, noticeMs: t - durationMs };
-    t += fullJitter(pollCount, INITIAL, CAP, random);
+    t += spreadJitter(pollCount, INITIAL, CAP, random);
   }
 }
 
@@ -63,7 +63,7 @@ const stats = (xs: number[]) => {
 const label = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : `${ms / 60_000} min`);
 
 async function main(): Promise<void> {
-  say(`${machine()}\nStatus calls per job until it is seen settled: poller schedule (first poll ${INITIAL / 1000} s, full jitter doubling, cap ${CAP / 1000} s) vs a fixed 1 s poll; ${TRIALS.toLocaleString("en-US")} trials each\n`);
+  say(`${machine()}\nStatus calls per job until it is seen settled: poller schedule (first poll ${INITIAL / 1000} s, ±20% jitter doubling, cap ${CAP / 1000} s) vs a fixed 1 s poll; ${TRIALS.toLocaleString("en-US")} trials each\n`);
   const rows = [];
   for (const d of DURATIONS) {
     const random = mulberry32(d);

@@ -2,7 +2,7 @@
 // area | what was measured | figure | notes, with the load average each part started under.
 import { z } from "zod";
 
-export type Results = { loads: Record<string, number>; receiver?: unknown; reconcile?: unknown[]; dashboard?: unknown; polling?: unknown };
+export type Results = { loads: Record<string, number>; receiver?: unknown; reconcile?: unknown[]; dashboard?: unknown; polling?: unknown; economy?: unknown };
 
 const receiverSchema = z.object({
   n: z.number(),
@@ -18,6 +18,15 @@ const dashboardSchema = z.object({
 });
 const pollingSchema = z.object({
   rows: z.array(z.object({ duration: z.string(), fixedCalls: z.number(), pollerCallsMean: z.number(), pollerCallsP95: z.number(), callsSaved: z.string(), pollerNoticeMeanS: z.number() })),
+});
+
+const economySchema = z.object({
+  results: z.array(
+    z.union([
+      z.object({ part: z.string(), mode: z.string(), jobs: z.number(), callsPerJob: z.number(), settledToStoredMs: z.object({ p50: z.number(), p95: z.number() }), peakCallsPerMinute: z.number() }),
+      z.object({ part: z.literal("reconcile"), historyJobs: z.number(), runs: z.array(z.object({ label: z.string(), scope: z.string(), byKind: z.record(z.string(), z.object({ pages: z.number() })) })) }),
+    ]),
+  ),
 });
 
 const n = (v: number) => Math.round(v).toLocaleString("en-US");
@@ -72,6 +81,23 @@ export function summaryTable(r: Results): string {
       for (const x of p.data.rows) {
         rows.push(["Polling", `status calls for a job that takes ${x.duration}`, `poller ${x.pollerCallsMean} (p95 ${x.pollerCallsP95}) vs fixed 1 s poll ${x.fixedCalls}`,
           `${x.callsSaved} fewer calls; seen ${x.pollerNoticeMeanS} s after settling on average (fixed: within 1 s)`]);
+      }
+    }
+  }
+  if (r.economy !== undefined) {
+    const p = economySchema.safeParse(r.economy);
+    if (!p.success) missing("API economy");
+    else {
+      for (const x of p.data.results) {
+        if ("runs" in x) {
+          for (const run of x.runs) {
+            const pages = ["extract", "batch", "crawl"].map((k) => run.byKind[k]?.pages ?? 0).join(" / ");
+            rows.push(["API economy", `reconciliation, ${run.label}, ${n(x.historyJobs)} settled jobs in the history`, `${run.scope}: ${pages} list pages (extract / batch / crawl)`, `${load(r, "economy")}`]);
+          }
+        } else {
+          rows.push(["API economy", `${x.part}: ${n(x.jobs)} extract jobs, ${x.mode}`, `${x.callsPerJob} calls per finished job · settled → stored p50 ${n(x.settledToStoredMs.p50)} ms, p95 ${n(x.settledToStoredMs.p95)} ms`,
+            `submits excluded; peak ${n(x.peakCallsPerMinute)} calls/min of 600`]);
+        }
       }
     }
   }

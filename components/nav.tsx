@@ -11,6 +11,7 @@ export const SECTIONS = [
   { href: "/dead-letters", label: "Dead letters" },
   { href: "/outbound", label: "Outbound" },
   { href: "/operations", label: "Operations" },
+  { href: "/budget", label: "API budget" },
   { href: "/alerts", label: "Alerts" },
   { href: "/settings", label: "Settings" },
 ] as const;

@@ -14,13 +14,17 @@ test("run reconciliation now: progress, then a summary, then the run in the hist
   await expect(runs).toBeVisible();
 
   const button = page.getByRole("button", { name: "Run reconciliation now" });
+  // Recent is the default; a full scan of the whole history is the operator's explicit choice.
+  await expect(page.getByRole("radio", { name: /^Recent/ })).toBeChecked();
+  await page.getByRole("radio", { name: /^Full/ }).check();
   await button.click();
   const progress = page.getByText("Reconciliation", { exact: true }).locator("xpath=ancestor::div[@aria-live='polite']");
   await expect(progress).toBeVisible();
   // While it runs the button stays disabled; the counts show as they come.
   await expect(progress.getByText(/^(running|succeeded|failed)$/)).toBeVisible();
   await expect(progress.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 90_000 });
-  for (const label of ["Listed", "Already done", "Enqueued", "Still running"]) await expect(progress.getByText(label, { exact: true })).toBeVisible();
+  for (const label of ["Listed", "Already done", "Enqueued", "Still running", "Pages", "Scope"]) await expect(progress.getByText(label, { exact: true })).toBeVisible();
+  await expect(progress.getByText("full", { exact: true })).toBeVisible();
   await expect(button).toBeEnabled();
 
   await expect(runs.locator("tbody tr").filter({ hasText: "reconcile" }).filter({ hasText: "succeeded" }).first()).toBeVisible({ timeout: 20_000 });

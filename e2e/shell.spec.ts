@@ -8,6 +8,7 @@ const SECTIONS = [
   ["/dead-letters", "Dead letters"],
   ["/outbound", "Outbound"],
   ["/operations", "Operations"],
+  ["/budget", "API budget"],
   ["/alerts", "Alerts"],
   ["/settings", "Settings"],
 ] as const;

@@ -82,6 +82,13 @@ export const envSchema = z.object({
     .max(24 * 60, { error: `must be at most ${24 * 60}` })
     .default(10),
   TALLY_RECONCILE_THRESHOLD_SECONDS: int(600, 0, 7 * 86_400),
+  // Scheduled reconciliations read only what is new since their watermark; a full scan of the platform's
+  // history at most this often (0: every scheduled run is a full scan). Fractions allowed.
+  TALLY_RECONCILE_FULL_SCAN_HOURS: z.coerce
+    .number({ error: "must be a number of hours" })
+    .min(0, { error: "must be at least 0" })
+    .max(30 * 24, { error: `must be at most ${30 * 24} (30 days)` })
+    .default(24),
   TALLY_PENDING_ALERT_MINUTES: int(60, 1, 7 * 24 * 60),
   TALLY_WORKER: onOff("on"),
   // on: this process runs the schedules (single-flight across processes); off: none of them;

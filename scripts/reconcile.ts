@@ -1,16 +1,16 @@
-// npm run reconcile -- [--since ISO] [--older-than SECONDS]
-// Lists the platform's jobs and enqueues every settled one whose outcome is missing here.
+// npm run reconcile -- [--scope recent|full] [--since ISO] [--older-than SECONDS]
+// Lists the platform's jobs (new since the watermark, or all of them) and enqueues every settled one whose outcome is missing here.
 import { reconcileAction } from "@/lib/safety-nets/actions";
 import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
 import { reconcileBodySchema } from "@/lib/operations/contracts";
 
-const USAGE = "npm run reconcile -- [--since 2026-01-31T00:00:00Z] [--older-than 600]";
+const USAGE = "npm run reconcile -- [--scope recent|full] [--since 2026-01-31T00:00:00Z] [--older-than 600]";
 
 function parse() {
-  const args = parseCliArgs({ since: { type: "string" }, "older-than": { type: "string" } }, USAGE);
+  const args = parseCliArgs({ since: { type: "string" }, "older-than": { type: "string" }, scope: { type: "string" } }, USAGE);
   const olderThan = args["older-than"];
   // The same schema as POST /api/operations/reconcile, so the CLI and the API accept the same input.
-  const parsed = reconcileBodySchema.safeParse({ since: args.since, olderThanSeconds: olderThan === undefined ? undefined : Number(olderThan) });
+  const parsed = reconcileBodySchema.safeParse({ since: args.since, scope: args.scope, olderThanSeconds: olderThan === undefined ? undefined : Number(olderThan) });
   if (!parsed.success) throw new UsageError(`${parsed.error.issues[0]?.message ?? "bad arguments"}\nusage: ${USAGE}`);
   return parsed.data;
 }

@@ -23,6 +23,7 @@ describe("configuration", () => {
     expect(c.apiBaseUrl).toBeUndefined();
     expect(c.publicUrl).toBe("http://127.0.0.1:3000");
     expect(c.TALLY_RECONCILE_INTERVAL_MINUTES).toBe(10);
+    expect(c.TALLY_RECONCILE_FULL_SCAN_HOURS).toBe(24);
     expect(c.TALLY_WEBHOOK_MAX_BODY_BYTES).toBe(1_048_576);
   });
 
@@ -40,6 +41,7 @@ describe("configuration", () => {
       TALLY_DELIVERY_MODE: "carrier-pigeon",
       TALLY_API_TOKEN: "short-secret",
       TALLY_PUBLIC_URL: "not a url",
+      TALLY_RECONCILE_FULL_SCAN_HOURS: "daily",
     });
     const text = p.join("\n");
     expect(text).toMatch(/PORT: must be a number/);
@@ -47,6 +49,8 @@ describe("configuration", () => {
     expect(text).toMatch(/TALLY_DELIVERY_MODE: must be "webhooks", "polling" or "both"/);
     expect(text).toMatch(/TALLY_API_TOKEN: must be at least 16 characters \(got a hidden value\)/);
     expect(text).toMatch(/TALLY_PUBLIC_URL: must be an http\(s\) URL/);
+    expect(text).toMatch(/TALLY_RECONCILE_FULL_SCAN_HOURS: must be a number of hours \(got "daily"\)/);
+    expect(problems({ TALLY_RECONCILE_FULL_SCAN_HOURS: "1000" }).join("\n")).toMatch(/TALLY_RECONCILE_FULL_SCAN_HOURS: must be at most 720 \(30 days\)/);
     expect(text).not.toContain("short-secret");
   });
 

@@ -81,7 +81,8 @@ async function seedTheRest() {
   await d.deadLetter.create({ data: { jobId: "j-dead", kind: "process_job", errorCode: "boom", errorMessage: "it broke", attempts: 10, resolvedAt: INSTANT } });
   await d.platformDelivery.create({ data: { id: "pd-1", webhookId: "wh-1", status: "failed", httpStatus: 401, createdAt: INSTANT, deliveredAt: null } });
   await d.operationRun.create({ data: { id: "run-1", kind: "reconcile", state: "succeeded", params: JSON_TEXT, summary: JSON_TEXT, startedBy: "operator", finishedAt: INSTANT } });
-  await d.apiCallMinute.create({ data: { minute: INSTANT, endpoint: "status", count: 7 } });
+  await d.apiCallMinute.create({ data: { minute: INSTANT, endpoint: "status", purpose: "poll sweep", answer: "429", count: 7 } });
+  await d.reconcileWatermark.create({ data: { kind: "extract", createdFrom: INSTANT, lastFullScanAt: INSTANT } });
   await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
   await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });
   await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
@@ -130,9 +131,11 @@ async function rowsOf(url: string, model: string): Promise<unknown[]> {
   const delegate = Reflect.get(db(), model[0].toLowerCase() + model.slice(1)) as { findMany(a?: object): Promise<Array<Record<string, unknown>>> };
   const omit = model === "Subscription" ? { secret: false, previousSecret: false } : model === "Destination" ? { secret: false } : undefined;
   const rows = await delegate.findMany(omit ? { omit } : {});
-  // The primary key, whatever the model calls it (id, jobId, key, name, or minute + endpoint).
+  // The primary key, whatever the model calls it (id, jobId, key, name, kind, or minute + endpoint + purpose + answer).
   const key = (r: Record<string, unknown>) =>
-    JSON.stringify("id" in r ? r.id : "jobId" in r ? r.jobId : "key" in r ? r.key : "name" in r ? r.name : [r.minute, r.endpoint]);
+    JSON.stringify(
+      "id" in r ? r.id : "jobId" in r ? r.jobId : "key" in r ? r.key : "name" in r ? r.name : "kind" in r ? r.kind : [r.minute, r.endpoint, r.purpose, r.answer],
+    );
   return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
 

@@ -39,15 +39,16 @@ describe("CLI scripts", () => {
   it("exit 0 on success, 1 on failure and 2 on bad usage", async () => {
     // First, alone: registration would repair sub-gone (missing on the platform) if it ran at the same time.
     const noLog = await run("replay", ["--webhook", "sub-gone"]);
-    const [registered, unreachable, badSince] = await Promise.all([
+    const [registered, unreachable, badSince, badScope] = await Promise.all([
       run("register-webhooks", []),
       run("reconcile", [], { SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_API_TIMEOUT_MS: "500" }),
       run("replay", ["--since", "yesterday"]),
+      run("reconcile", ["--scope", "everything"]),
     ]);
     // After the failed one: two reconciliations at once would be one run (single-flight across processes).
     const extract = await db().subscription.findFirstOrThrow({ where: { eventType: "extract_completed" }, select: { platformId: true } });
     const [reconciled, rotated] = await Promise.all([
-      run("reconcile", ["--older-than", "0"]),
+      run("reconcile", ["--older-than", "0", "--scope", "full"]),
       run("rotate", ["--webhook", String(extract.platformId)], { TALLY_ROTATION_SETTLE_SECONDS: "0" }),
     ]);
     expect(registered, registered.out).toMatchObject({ code: 0 });
@@ -55,6 +56,9 @@ describe("CLI scripts", () => {
     expect(reconciled, reconciled.out).toMatchObject({ code: 0 });
     expect(reconciled.out).toMatch(/run \S+ succeeded/);
     expect(reconciled.out).toContain('"listed"');
+    expect(reconciled.out).toMatch(/"scope": ?"full"/);
+    expect(badScope, badScope.out).toMatchObject({ code: 2 });
+    expect(badScope.out).toContain('scope must be "recent" or "full"');
     expect(unreachable, unreachable.out).toMatchObject({ code: 1 });
     expect(unreachable.out).toMatch(/run \S+ failed/);
     expect(badSince, badSince.out).toMatchObject({ code: 2 });

@@ -1,6 +1,7 @@
 // The safety nets against a real Tally (what `npm start` runs: receiver, JSON API, runs in the server) and the
 // simulator over real HTTP. The server's own worker is off so each test decides when the queue is
 // drained (by the real worker, in this process, on the same database).
+import { budgetViewSchema } from "@/lib/api-budget/contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -74,6 +75,9 @@ describe("JSON API", () => {
     expect(bad.status).toBe(400);
     expect(String(bad.json.message)).toContain("olderThanSeconds");
     expect((await api("/api/operations/reconcile", { body: { since: "yesterday" } })).status).toBe(400);
+    const badScope = await api("/api/operations/reconcile", { body: { scope: "all" } });
+    expect(badScope.status).toBe(400);
+    expect(String(badScope.json.message)).toContain('scope must be "recent" or "full"');
     expect((await api("/api/operations/replay", { body: { subscriptionId: "nope" } })).status).toBe(404);
     expect((await api("/api/subscriptions/nope/rotate", { body: {} })).status).toBe(404);
     expect((await api(`/api/subscriptions/${subs.crawl_completed.id}/secret`, { body: { secret: "short" } })).status).toBe(400);
@@ -142,9 +146,18 @@ describe("reconciliation", () => {
     await db().queueItem.updateMany({ where: { jobId }, data: { state: "done", dedupeKey: null } });
     await waitFor("the job to settle", async () => (await getPlatformClient().getJob("extract", jobId)).status === "completed", 5000);
 
-    const start = await api("/api/operations/reconcile", { body: { olderThanSeconds: 0 } });
+    // A recent run (the watermark was set by the runs before) still finds a job created since.
+    const start = await api("/api/operations/reconcile", { body: { olderThanSeconds: 0, scope: "recent" } });
     const run = await waitRun(api, String(start.json.runId));
     expect((run.summary as Record<string, unknown>).enqueuedIds).toEqual([jobId]);
+    expect(run.summary).toMatchObject({ scope: "recent", byKind: { extract: { scope: "recent", from: expect.any(String) } } });
+    // The server's own calls, by purpose, in the API budget (its counts flushed by the request itself).
+    const budget = await api("/api/budget");
+    expect(budget.status).toBe(200);
+    const view = budgetViewSchema.parse(budget.json);
+    expect(view.byPurpose.find((p) => p.purpose === "reconcile")?.calls).toBeGreaterThan(0);
+    expect(view.byPurpose.find((p) => p.purpose === "drift check")?.calls).toBeGreaterThan(0);
+    expect(view.budgetPerMinute).toBe(view.requestsPerSecond * 60);
     await drain();
     expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ outcome: "stored", resultCount: 1 });
     expect(await outcomeEventsPerJob([jobId])).toEqual([1]);

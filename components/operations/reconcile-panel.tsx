@@ -8,7 +8,7 @@ import { RunProgress } from "./run-progress";
 import { useRunBusy } from "./use-operation-run";
 import { useStartReconcile } from "./use-start-reconcile";
 
-/** "Run reconciliation now", with optional threshold and start date, then the run's live progress. */
+/** "Run reconciliation now" (recent or full), with optional threshold and start date, then the run's live progress. */
 export function ReconcilePanel() {
   const id = useId();
   const start = useStartReconcile();
@@ -16,11 +16,13 @@ export function ReconcilePanel() {
   const running = useRunBusy(runId);
   const [olderThan, setOlderThan] = useState("");
   const [since, setSince] = useState("");
+  const [scope, setScope] = useState<"recent" | "full">("recent");
 
   function submit(e: React.FormEvent) {
     e.preventDefault();
     start.mutate(
       {
+        scope,
         ...(olderThan !== "" ? { olderThanSeconds: Number(olderThan) } : {}),
         ...(since !== "" ? { since: new Date(since).toISOString() } : {}),
       },
@@ -36,6 +38,19 @@ export function ReconcilePanel() {
         Lists the platform&apos;s jobs and processes every settled one whose outcome is missing here: dropped webhooks, early
         webhooks, crashed workers. Also checks that the subscriptions still point at Tally.
       </p>
+      <fieldset className="mb-3 text-sm">
+        <legend className="mb-1 text-slate-700">Scope</legend>
+        <div className="flex flex-wrap gap-x-5 gap-y-1">
+          <label className="flex items-center gap-2">
+            <input type="radio" name={`${id}-scope`} value="recent" checked={scope === "recent"} onChange={() => setScope("recent")} />
+            <span>Recent: jobs created since the last complete pass (a few pages)</span>
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="radio" name={`${id}-scope`} value="full" checked={scope === "full"} onChange={() => setScope("full")} />
+            <span>Full: the platform&apos;s whole job history (one page per 100 jobs)</span>
+          </label>
+        </div>
+      </fieldset>
       <details className="mb-3 text-sm">
         <summary className="cursor-pointer text-slate-700">Options</summary>
         <div className="mt-2 flex flex-wrap gap-4">

@@ -6,7 +6,7 @@ import { Time } from "@/components/ui/time";
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** The counts an operator looks for first, in this order, when a run reports them. */
-export const HEADLINE = ["listed", "alreadyDone", "enqueued", "stillRunning", "alreadyQueued", "created"] as const;
+export const HEADLINE = ["listed", "pages", "alreadyDone", "enqueued", "stillRunning", "alreadyQueued", "created"] as const;
 
 export function humanize(key: string): string {
   const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
@@ -51,7 +51,10 @@ export function RunFacts({ value, compact = false }: { value: Json | null | unde
   if (compact) {
     // lists count in a one-line summary (e.g. "Registered: 3"); nested objects wait for the run's detail
     const brief = (v: Json): React.ReactNode => (Array.isArray(v) ? v.length : scalar(v));
-    const parts = [...headline.map((k) => [k, value[k] ?? null] as const), ...rest.filter(([, v]) => brief(v) !== null)].slice(0, 6);
+    // A reconciliation's scope (recent or full) leads: it says what the counts cover.
+    const scope = typeof value.scope === "string" ? [["scope", value.scope] as const] : [];
+    const others = rest.filter(([k, v]) => k !== "scope" && brief(v) !== null);
+    const parts = [...scope, ...headline.map((k) => [k, value[k] ?? null] as const), ...others].slice(0, 6 + scope.length);
     return (
       <span className="text-xs text-slate-700">
         {parts.map(([k, v], i) => (

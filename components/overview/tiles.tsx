@@ -48,6 +48,7 @@ export function DeadLettersTile({ open }: { open: number }) {
 
 // The reconciler's summary counters, in words; a counter not listed here is shown by its name.
 const RECONCILE_LABELS: Record<string, string> = {
+  scope: "scope (recent: since the watermark; full: all history)",
   listed: "jobs listed on the platform",
   enqueued: "missing outcomes found and queued",
   alreadyDone: "already had an outcome",

@@ -7,6 +7,7 @@ import { getPlatformClient } from "../platform/shared-client";
 import { asPlatformError } from "../platform/error-fields";
 import { fetchState, stateUrl, type PlatformState } from "../platform/job-state";
 import { isJobKind, KIND_FOR_EVENT } from "../platform/events";
+import { withPurpose } from "../platform/purpose";
 import type { ProcessJobPayload } from "./process-job";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
@@ -41,7 +42,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
   if (!kind) throw new PermanentFailure("UNKNOWN_KIND", `job ${p.jobId}: no kind in the payload and no local record`);
 
   const client = getPlatformClient();
-  const state = await fetchState(client, kind, p.jobId, ctx.signal, pageSize).catch((err: unknown) => {
+  const state = await withPurpose("worker refetch", () => fetchState(client, kind, p.jobId, ctx.signal, pageSize)).catch((err: unknown) => {
     // A job the platform does not know (a stale replay, a job id from another account): a few tries
     // in case the platform is slow to list it, then a dead letter instead of the full retry budget.
     if (asPlatformError(err)?.status === 404 && ctx.item.attempts >= NOT_FOUND_ATTEMPTS) {
@@ -53,13 +54,13 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
 
   switch (state.status) {
     case "completed":
-      return storeCompleted(client, state, ctx.signal, pageSize);
+      return withPurpose("result pages", () => storeCompleted(client, state, ctx.signal, pageSize));
     case "cancelled":
       await markCancelled(job.id);
       return;
     case "failed": {
       const error = state.error ?? { code: "UNKNOWN", message: "failed without an error object", retryable: false };
-      if (error.retryable) return resubmitJob(client, job, error, ctx.item, ctx.signal);
+      if (error.retryable) return withPurpose("submit", () => resubmitJob(client, job, error, ctx.item, ctx.signal));
       await deadLetterJob(job.id, ctx.item, { code: error.code, message: error.message });
       return;
     }

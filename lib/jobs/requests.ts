@@ -41,7 +41,7 @@ export type Accepted = { jobId: string; status: string };
 
 /** One POST to the platform; never retried by the client (a retried POST could create two jobs). */
 export async function sendToPlatform(client: PlatformClient, req: SubmitRequest, signal?: AbortSignal): Promise<Accepted> {
-  const call = { signal };
+  const call = { signal, purpose: "submit" as const };
   const a =
     req.kind === "extract"
       ? await client.submitExtract(extractBody.parse(req), call)

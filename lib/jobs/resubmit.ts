@@ -25,7 +25,7 @@ const sameUrl = (a: string, b: string) => a.replace(/\/+$/, "").toLowerCase() ==
 /** A job submitted since `since` that matches the request and Tally has no row for, oldest first. */
 async function findOrphan(client: PlatformClient, req: SubmitRequest, since: number, signal: AbortSignal): Promise<Accepted | null> {
   const from = since - CLOCK_SKEW_MS;
-  const call = { signal };
+  const call = { signal, purpose: "submit" as const };
   const filters = { start_date: new Date(from), page_size: 100, ...(req.kind === "batch" ? {} : { url: req.url }) };
   const pages =
     req.kind === "extract"

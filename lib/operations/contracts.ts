@@ -74,6 +74,8 @@ export const reconcileBodySchema = z.strictObject({
     .max(7 * 86_400, { error: "olderThanSeconds must be at most 604800 (7 days)" })
     .optional(),
   since: since.optional(),
+  /** recent: only jobs created since the watermark (minus an overlap); full: the whole history; absent: full when due, else recent. */
+  scope: z.enum(["recent", "full"], { error: 'scope must be "recent" or "full"' }).optional(),
 });
 export type ReconcileBody = z.output<typeof reconcileBodySchema>;
 

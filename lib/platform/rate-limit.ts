@@ -122,3 +122,15 @@ export class RateLimiter implements Limiter {
 export function fullJitter(attempt: number, baseMs: number, capMs: number, random: () => number): number {
   return Math.floor(random() * Math.min(capMs, baseMs * 2 ** attempt));
 }
+
+/**
+ * Exponential delay with a ±20% spread around it: the mean stays the nominal delay. For scheduled
+ * polls, not retries: full jitter (uniform in [0, d)) halves the mean delay and so doubles the calls a
+ * poll schedule makes, and polls have no crowd to break up after a shared failure (the rate budget
+ * already queues them); a proportional spread is enough to keep jobs submitted together from polling in
+ * lockstep.
+ */
+export function spreadJitter(attempt: number, baseMs: number, capMs: number, random: () => number): number {
+  const d = Math.min(capMs, baseMs * 2 ** attempt);
+  return Math.round(d * (0.8 + 0.4 * random()));
+}

@@ -2,6 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream } from "./errors";
 import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type Sleep } from "./rate-limit";
+import { answerClass, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
 
 export type ClientOptions = {
@@ -25,13 +26,17 @@ export type ClientOptions = {
   now?: () => number;
   sleep?: Sleep;
   random?: () => number;
-  onCall?: (info: CallInfo) => void;
+  /** Observers of every attempt (one function or several: the API budget counter, a metrics exporter…). */
+  onCall?: CallObserver | readonly CallObserver[];
 };
 
-export type CallInfo = { method: string; path: string; endpoint: string; status: number | null };
+/** One attempt's facts; `answer` classes the status (null status: timeout or network error). */
+export type CallInfo = { method: string; path: string; endpoint: string; status: number | null; purpose: CallPurpose; answer: AnswerClass };
+export type CallObserver = (info: CallInfo) => void;
 
-/** Per call: the caller's cancellation and an absolute deadline (ms, same clock as `now`). */
-export type CallOptions = { signal?: AbortSignal; deadline?: number };
+/** Per call: the caller's cancellation, an absolute deadline (ms, same clock as `now`) and, when the
+ * ambient one (withPurpose) is not right, the purpose it is accounted under. */
+export type CallOptions = { signal?: AbortSignal; deadline?: number; purpose?: CallPurpose };
 
 export type Method = "GET" | "POST" | "PATCH" | "DELETE";
 export type QueryValue = string | number | boolean | Date | null | undefined;
@@ -76,6 +81,12 @@ export function createTransport(opts: ClientOptions): Transport {
   const retryBaseMs = opts.retryBaseMs ?? 250;
   const retryCapMs = opts.retryCapMs ?? 30_000;
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
+  const observers: readonly CallObserver[] = opts.onCall === undefined ? [] : typeof opts.onCall === "function" ? [opts.onCall] : opts.onCall;
+  const observe = (spec: { method: string; path: string; endpoint: string }, call: CallOptions, status: number | null, timedOut = false) => {
+    if (observers.length === 0) return;
+    const info: CallInfo = { method: spec.method, path: spec.path, endpoint: spec.endpoint, status, purpose: call.purpose ?? currentPurpose(), answer: answerClass(status, timedOut) };
+    for (const o of observers) o(info);
+  };
   const limiter =
     opts.limiter ??
     new RateLimiter({
@@ -118,7 +129,7 @@ export function createTransport(opts: ClientOptions): Transport {
       });
       text = await res.text();
     } catch (err) {
-      opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: null });
+      observe(spec, call, null, timedOut);
       if (call.signal?.aborted) throw call.signal.reason;
       if (timedOut) throw new Timeout(`${spec.endpoint}: no response within ${budget} ms`);
       throw new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err);
@@ -132,7 +143,7 @@ export function createTransport(opts: ClientOptions): Transport {
         ? (parseRetryAfter(res.headers.get("retry-after"), now()) ?? Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
         : 0;
     if (res.status === 429) limiter.pause(retryAfterMs);
-    opts.onCall?.({ method: spec.method, path: spec.path, endpoint: spec.endpoint, status: res.status });
+    observe(spec, call, res.status);
 
     if (res.status < 200 || res.status >= 300) {
       throw errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });

@@ -5,22 +5,47 @@ import { UpstreamFailure } from "../errors";
 import { log } from "../log";
 import { countPlatformCall } from "../metrics/count";
 import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
+import type { CallObserver } from "./request";
 import { SharedBudget } from "./shared-budget";
 
 // One platform client per base URL and process. Its rate budget and 429 pause live in the database
 // (shared-budget.ts), so every process on it, servers and workers alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.
-// Calls are counted per minute and endpoint in memory and flushed in one write every few seconds:
-// a database write per API call would cost more than the call it counts.
+// Calls are counted per minute, endpoint, purpose and answer class in memory and flushed in one
+// transaction every few seconds (ApiCallMinute, read by the API budget view): a database write per
+// API call would cost more than the call it counts. Other observers (a metrics exporter) attach with
+// addCallObserver; every client built here calls them all.
 
 const FLUSH_MS = 5000;
 
+type Count = { minute: Date; endpoint: string; purpose: string; answer: string; count: number };
 type State = {
   clients: Map<string, PlatformClient>;
-  counts: Map<string, { minute: Date; endpoint: string; count: number }>;
+  counts: Map<string, Count>;
+  observers: CallObserver[];
   timer?: NodeJS.Timeout;
 };
 const holder = globalThis as unknown as { __tallyPlatform?: State };
-const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map() });
+const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map(), observers: [countCall] });
+
+/** Adds an observer of every platform call (of clients built before and after); returns its removal. */
+export function addCallObserver(observer: CallObserver): () => void {
+  const s = state();
+  s.observers.push(observer);
+  return () => {
+    const i = s.observers.indexOf(observer);
+    if (i >= 0) s.observers.splice(i, 1);
+  };
+}
+
+function notifyObservers(info: CallInfo): void {
+  for (const o of state().observers) {
+    try {
+      o(info);
+    } catch (err) {
+      log.warn("a platform call observer failed", { error: String(err) });
+    }
+  }
+}
 
 /** The shared client for the configured platform (the simulator in demo mode). */
 export function getPlatformClient(): PlatformClient {
@@ -35,7 +60,7 @@ export function getPlatformClient(): PlatformClient {
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
       limiter: new SharedBudget({ key: `platform ${baseUrl}`, requestsPerSecond: config.TALLY_API_RPS }),
-      onCall: countCall,
+      onCall: notifyObservers,
     });
     s.clients.set(baseUrl, client);
   }
@@ -46,12 +71,14 @@ function countCall(info: CallInfo): void {
   countPlatformCall(info.endpoint, info.status);
   const s = state();
   const minute = new Date(Math.floor(Date.now() / 60_000) * 60_000);
-  const key = `${minute.getTime()} ${info.endpoint}`;
+  const key = keyOf({ minute, endpoint: info.endpoint, purpose: info.purpose, answer: info.answer });
   const entry = s.counts.get(key);
   if (entry) entry.count++;
-  else s.counts.set(key, { minute, endpoint: info.endpoint, count: 1 });
+  else s.counts.set(key, { minute, endpoint: info.endpoint, purpose: info.purpose, answer: info.answer, count: 1 });
   scheduleFlush(s);
 }
+
+const keyOf = (c: Omit<Count, "count">) => `${c.minute.getTime()}|${c.endpoint}|${c.purpose}|${c.answer}`;
 
 function scheduleFlush(s: State): void {
   if (s.timer) return;
@@ -71,13 +98,13 @@ export async function flushApiCalls(): Promise<void> {
     await db().$transaction(
       pending.map(
         (p) => db().$executeRaw`
-          INSERT INTO "ApiCallMinute" ("minute", "endpoint", "count") VALUES (${p.minute}, ${p.endpoint}, ${p.count})
-          ON CONFLICT ("minute", "endpoint") DO UPDATE SET "count" = "ApiCallMinute"."count" + excluded."count"`,
+          INSERT INTO "ApiCallMinute" ("minute", "endpoint", "purpose", "answer", "count") VALUES (${p.minute}, ${p.endpoint}, ${p.purpose}, ${p.answer}, ${p.count})
+          ON CONFLICT ("minute", "endpoint", "purpose", "answer") DO UPDATE SET "count" = "ApiCallMinute"."count" + excluded."count"`,
       ),
     );
   } catch (err) {
     for (const p of pending) {
-      const key = `${p.minute.getTime()} ${p.endpoint}`;
+      const key = keyOf(p);
       const entry = s.counts.get(key);
       if (entry) entry.count += p.count;
       else s.counts.set(key, p);

@@ -15,7 +15,8 @@ import {
 
 export type DeliveryFilters = {
   status?: DeliveryStatus;
-  /** Applied client-side on `created_at` (the platform has no such filter). */
+  /** Applied client-side on `created_at` (the platform has no such filter); paging stops once past it
+   * when the log is seen to be newest first (the contract does not promise an order, so it is checked). */
   since?: Date;
   pageSize?: number;
 };
@@ -66,7 +67,9 @@ export function createWebhookApi(request: Transport["request"]) {
         call,
       ),
 
-    /** Every page of the delivery log; pages whose items all fall before `since` yield nothing. */
+    /** The delivery log page by page, only records at or after `since`. While every record read so far
+     * came newest first, a page that reaches back past `since` is the last one read; out of order, every
+     * page is read. */
     async *listDeliveries(webhookId: string, filters: DeliveryFilters = {}, call?: CallOptions): AsyncGenerator<Page<Delivery>, void, undefined> {
       const since = filters.since?.getTime();
       const pages = paginate(async (page) => {
@@ -82,9 +85,17 @@ export function createWebhookApi(request: Transport["request"]) {
         );
         return { items: doc.items, pageCount: doc.page_count };
       });
+      let ordered = true;
+      let previous = Infinity;
       for await (const page of pages) {
+        for (const d of page.items) {
+          const t = Date.parse(d.created_at);
+          if (t > previous) ordered = false;
+          previous = t;
+        }
         const items = since === undefined ? page.items : page.items.filter((d) => Date.parse(d.created_at) >= since);
         if (items.length > 0) yield { ...page, items };
+        if (since !== undefined && ordered && previous < since) return;
       }
     },
   };

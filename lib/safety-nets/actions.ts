@@ -11,7 +11,7 @@ export type Accepted = { runId: string; alreadyRunning: boolean };
 
 export function reconcileAction(body: ReconcileBody, actor: string): Promise<Accepted> {
   return audited(
-    { actor, action: "operations.reconcile", detail: { olderThanSeconds: body.olderThanSeconds, since: body.since?.toISOString() } },
+    { actor, action: "operations.reconcile", detail: { olderThanSeconds: body.olderThanSeconds, since: body.since?.toISOString(), scope: body.scope } },
     async () => {
       const run = await startReconcile(body, actor);
       return { runId: run.runId, alreadyRunning: !run.created };

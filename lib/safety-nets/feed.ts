@@ -38,10 +38,11 @@ export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult
   };
 }
 
-/** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. */
-export async function feedQueue(candidates: Candidate[], source: FeedSource, runId: string | null): Promise<FeedResult> {
+/** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. `pendingIds`: the
+ * candidates with no outcome yet (queued now or before), which a watermark must not pass. */
+export async function feedQueue(candidates: Candidate[], source: FeedSource, runId: string | null): Promise<FeedResult & { pendingIds: string[] }> {
   const byId = new Map(candidates.map((c) => [c.jobId, c]));
-  if (byId.size === 0) return emptyFeed();
+  if (byId.size === 0) return { ...emptyFeed(), pendingIds: [] };
   const ids = [...byId.keys()];
   const known = await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } });
   const outcome = new Map(known.map((j) => [j.id, j.outcome]));
@@ -84,5 +85,6 @@ export async function feedQueue(candidates: Candidate[], source: FeedSource, run
     created: unknown.length,
     // The ids sent to the queue (a racing producer may have won a few of them; harmless either way).
     enqueuedIds: todo.map((c) => c.jobId),
+    pendingIds: pending,
   };
 }

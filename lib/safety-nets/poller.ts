@@ -4,23 +4,27 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { processJobItem } from "../jobs/process-job";
 import { enqueue } from "../queue";
-import { fullJitter, isTerminal, PlatformNotFound, RateLimited, type JobKind } from "../platform";
+import { isTerminal, PlatformNotFound, RateLimited, spreadJitter, type JobKind } from "../platform";
+import { claimTick } from "../scheduling/lease";
+import { sweepIntervalMs, sweepKind, sweepWindow, SWEEP_MIN_JOBS } from "./poll-sweep";
 import { EVENT_FOR_KIND, isJobKind } from "../platform/events";
 import { getPlatformClient } from "../platform/shared-client";
 
 // The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
 // one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the
-// shared client (one rate budget, one 429 pause), and given their next time with exponential
-// backoff and full jitter. The deadline is checked before every call, so a long 429 storm cannot
+// shared client (one rate budget, one 429 pause). When more than a few jobs of a kind are being
+// polled, one list sweep (poll-sweep.ts) checks them all; the rest, and stragglers outside its window,
+// get a status call each and their next time by exponential backoff with a ±20% spread (spreadJitter
+// says why not full jitter). The deadline is checked before every call, so a long 429 storm cannot
 // keep a job polling forever (the source article's bug); an expired job is left to reconciliation.
 
-export type PollBatch = { claimed: number; settled: number; notYet: number; expired: number; rateLimited: boolean; errors: number };
+export type PollBatch = { claimed: number; settled: number; notYet: number; expired: number; rateLimited: boolean; errors: number; sweeps: number; sweepPages: number };
 
 /** This process's running totals, for the dashboard and tests (status calls are also counted per minute by the client). */
-export type PollerStats = { batches: number; polls: number; settled: number; expired: number; rateLimited: number; errors: number };
+export type PollerStats = { batches: number; polls: number; settled: number; expired: number; rateLimited: number; errors: number; sweeps: number; sweepPages: number };
 const statsHolder = globalThis as unknown as { __tallyPollerStats?: PollerStats };
 export function pollerStats(): PollerStats {
-  statsHolder.__tallyPollerStats ??= { batches: 0, polls: 0, settled: 0, expired: 0, rateLimited: 0, errors: 0 };
+  statsHolder.__tallyPollerStats ??= { batches: 0, polls: 0, settled: 0, expired: 0, rateLimited: 0, errors: 0, sweeps: 0, sweepPages: 0 };
   return statsHolder.__tallyPollerStats;
 }
 
@@ -35,6 +39,7 @@ const rowSchema = z.object({
   kind: z.string(),
   pollCount: z.union([z.number(), z.bigint()]).transform(Number),
   pollDeadlineAt: z.coerce.date().nullable(),
+  since: z.coerce.date(),
 });
 
 /** Webhook mode: jobs with no receipt after TALLY_POLL_NO_WEBHOOK_SECONDS start being polled. */
@@ -55,7 +60,7 @@ async function claimDue(limit: number, now: Date) {
     WHERE "id" IN (SELECT "id" FROM "Job" WHERE "outcome" = 'pending' AND "pollExpiredAt" IS NULL AND "nextPollAt" <= ${now}
                    ORDER BY "nextPollAt" LIMIT ${limit})
       AND "outcome" = 'pending' AND "nextPollAt" <= ${now}
-    RETURNING "id", "kind", "pollCount", "pollDeadlineAt"`;
+    RETURNING "id", "kind", "pollCount", "pollDeadlineAt", COALESCE("platformCreatedAt", "createdAt") AS "since"`;
   return rowSchema.array().parse(rows);
 }
 
@@ -64,29 +69,67 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
   const c = getConfig();
   const now = new Date();
   const jobs = await claimDue(opts.limit ?? 20, now);
-  const out: PollBatch = { claimed: jobs.length, settled: 0, notYet: 0, expired: 0, rateLimited: false, errors: 0 };
+  const out: PollBatch = { claimed: jobs.length, settled: 0, notYet: 0, expired: 0, rateLimited: false, errors: 0, sweeps: 0, sweepPages: 0 };
   if (jobs.length === 0) return out;
   const client = getPlatformClient();
   const later = (job: (typeof jobs)[number], ms: number, polled = true) =>
     db().job.update({ where: { id: job.id }, data: { nextPollAt: new Date(Date.now() + ms), ...(polled ? { pollCount: { increment: 1 } } : {}) } });
 
-  const queue = [...jobs];
+  // Deadlines first; then one sweep per kind with enough polled jobs; per-job calls for what is left.
+  const live: typeof jobs = [];
+  for (const job of jobs) {
+    if (job.pollDeadlineAt && Date.now() >= job.pollDeadlineAt.getTime()) await expire(job);
+    else live.push(job);
+  }
+  const queue: typeof jobs = [];
+  for (const kind of new Set(live.map((j) => (isJobKind(j.kind) ? j.kind : "extract")))) {
+    const mine = live.filter((j) => (isJobKind(j.kind) ? j.kind : "extract") === kind);
+    const handled = out.rateLimited ? new Set<string>() : await trySweep(kind, mine, now);
+    queue.push(...mine.filter((j) => !handled.has(j.id)));
+  }
+
+  async function expire(job: (typeof jobs)[number]) {
+    await db().job.update({ where: { id: job.id }, data: { pollExpiredAt: new Date(), nextPollAt: null } });
+    await db().jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ expired: true, polls: job.pollCount }) } });
+    out.expired++;
+  }
+
+  async function trySweep(kind: JobKind, mine: typeof jobs, at: Date): Promise<Set<string>> {
+    const w = await sweepWindow(kind, at);
+    const oldest = w.oldest;
+    if (w.count <= SWEEP_MIN_JOBS || !oldest) return new Set();
+    const interval = sweepIntervalMs();
+    // One sweep per kind and interval across all processes; a job due in between waits for the next one.
+    if (!(await claimTick(`poll-sweep:${kind}`, Math.round(interval * 0.8)))) {
+      const waiting = mine.filter((j) => j.since.getTime() >= oldest.getTime());
+      for (const j of waiting) await later(j, spreadJitter(0, interval, interval, Math.random), false);
+      return new Set(waiting.map((j) => j.id));
+    }
+    try {
+      const r = await sweepKind(client, kind, oldest);
+      out.sweeps++;
+      out.sweepPages += r.pages;
+      out.settled += r.settled;
+      out.notYet += r.notYet;
+      return r.handled;
+    } catch (err) {
+      if (err instanceof RateLimited) out.rateLimited = true;
+      else out.errors++;
+      return new Set();
+    }
+  }
+
   const pollOne = async (job: (typeof jobs)[number]) => {
     const kind: JobKind = isJobKind(job.kind) ? job.kind : "extract";
     // Deadline first, on every path: a job past it is marked and left to reconciliation.
-    if (job.pollDeadlineAt && Date.now() >= job.pollDeadlineAt.getTime()) {
-      await db().job.update({ where: { id: job.id }, data: { pollExpiredAt: new Date(), nextPollAt: null } });
-      await db().jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ expired: true, polls: job.pollCount }) } });
-      out.expired++;
-      return;
-    }
+    if (job.pollDeadlineAt && Date.now() >= job.pollDeadlineAt.getTime()) return expire(job);
     if (out.rateLimited) return later(job, client.rateLimitPauseMs() + Math.random() * c.TALLY_POLL_INITIAL_MS, false);
     const deadline = Math.min(job.pollDeadlineAt?.getTime() ?? Infinity, Date.now() + CALL_BUDGET_MS);
     try {
-      const state = await client.getJob(kind, job.id, { deadline });
+      const state = await client.getJob(kind, job.id, { deadline, purpose: "poll" });
       if (!isTerminal(state.status)) {
         out.notYet++;
-        await later(job, fullJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
+        await later(job, spreadJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
         return;
       }
       await db().$transaction(async (tx) => {
@@ -107,7 +150,7 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
       }
       out.errors++;
       const gone = err instanceof PlatformNotFound;
-      await later(job, gone ? c.TALLY_POLL_MAX_MS : fullJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
+      await later(job, gone ? c.TALLY_POLL_MAX_MS : spreadJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
     }
   };
   const lanes = Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, async () => {
@@ -117,6 +160,8 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
   const stats = pollerStats();
   stats.batches++;
   stats.polls += out.settled + out.notYet + out.errors;
+  stats.sweeps += out.sweeps;
+  stats.sweepPages += out.sweepPages;
   stats.settled += out.settled;
   stats.expired += out.expired;
   stats.errors += out.errors;

@@ -1,4 +1,5 @@
 import "server-only";
+import { z } from "zod";
 import { db } from "../db";
 import { NotFound } from "../errors";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
@@ -7,10 +8,15 @@ import { mirrorDeliveries } from "./delivery-mirror";
 import { kindForEvent } from "../platform/events";
 import { addFeed, emptyFeed, feedQueue, type Candidate, type FeedResult } from "./feed";
 import { getPlatformClient } from "../platform/shared-client";
+import { withPurpose } from "../platform/purpose";
+import { OVERLAP_MS } from "./watermark";
 
-// Replay reads a webhook's whole delivery log (every page of 100), takes each job whose attempts
-// include no 2xx (no http_status counts as a failure) into a Set, and feeds the ones without an
-// outcome to the queue. `only401` narrows it to the jobs a secret rotation locked out.
+// Replay reads a webhook's delivery log into the mirror (PlatformDelivery), finds in it each job whose
+// attempts include no 2xx (no http_status counts as a failure), and feeds the ones without an outcome
+// to the queue. `only401` narrows it to the jobs a secret rotation locked out. It reads only what it
+// needs: paging stops once past `since` when the log comes newest first, and the mirror is incremental
+// (a per-webhook mark says below which created_at it is complete), so a second replay reads only the
+// records that are new since the first, plus an overlap.
 
 export type ReplayParams = { subscriptionId?: string; since?: Date; only401?: boolean; trigger?: string };
 
@@ -18,8 +24,6 @@ export const NO_DELIVERY_LOG = "the platform has no delivery log for this webhoo
 const PAGE_SIZE = 100;
 
 type Sub = { id: string; platformId: string | null; eventType: string };
-
-const ok = (status: number | null | undefined) => typeof status === "number" && status >= 200 && status < 300;
 
 export async function startReplay(params: ReplayParams, startedBy: string): Promise<Launched> {
   if (params.subscriptionId) {
@@ -30,7 +34,7 @@ export async function startReplay(params: ReplayParams, startedBy: string): Prom
   const stored: Json = { subscriptionId: params.subscriptionId ?? null, since: params.since?.toISOString() ?? null, only401: params.only401 ?? false, trigger: params.trigger ?? null };
   return launchRun(
     { kind: "replay", lockKey: params.only401 ? `replay-401:${scope}` : `replay:${scope}`, params: stored, startedBy },
-    (ctx) => replay(ctx, params),
+    (ctx) => withPurpose("replay", () => replay(ctx, params)),
   );
 }
 
@@ -74,29 +78,37 @@ async function replayOne(
   ctx: RunContext,
   sofar: () => Json,
 ): Promise<{ fed: FeedResult; report: Json }> {
-  const failed = new Map<string, Candidate>();
-  const succeeded = new Set<string>();
+  // The mirror holds every record created before `complete` (a previous read went all the way down):
+  // read only what is newer (less an overlap for records still pending then), unless `since` asks for less.
+  const markKey = `deliveries:${sub.platformId}`;
+  const mark = await db().reconcileWatermark.findUnique({ where: { kind: markKey } });
+  const complete = mark?.createdFrom ? new Date(mark.createdFrom.getTime() - OVERLAP_MS) : null;
+  const since = params.since;
+  const bound = complete && (!since || since < complete) ? complete : since;
   let pages = 0;
-  let deliveries = 0;
-  let status401 = 0;
-  for await (const page of client.listDeliveries(sub.platformId, { since: params.since, pageSize: PAGE_SIZE })) {
+  let read = 0;
+  let newest: number | null = null;
+  for await (const page of client.listDeliveries(sub.platformId, { since: bound, pageSize: PAGE_SIZE })) {
     await mirrorDeliveries(page.items, sub.platformId, sub.id);
-    for (const d of page.items) {
-      deliveries++;
-      if (d.http_status === 401) status401++;
-      if (!d.job_id) continue;
-      if (ok(d.http_status)) succeeded.add(d.job_id);
-      else if (!params.only401 || d.http_status === 401) {
-        const kind = kindForEvent(d.event_type) ?? kindForEvent(sub.eventType);
-        const deliveryId = typeof d.delivery_id === "string" ? d.delivery_id : null;
-        if (kind) failed.set(d.job_id, { jobId: d.job_id, kind, deliveryId, subscriptionId: sub.id });
-      }
-    }
+    read += page.items.length;
+    for (const d of page.items) newest = Math.max(newest ?? 0, Date.parse(d.created_at));
     pages++;
-    await ctx.progress({ ...sofar(), subscriptionId: sub.id, pages, pageCount: page.pageCount, deliveries, failedJobs: failed.size });
+    await ctx.progress({ ...sofar(), subscriptionId: sub.id, pages, pageCount: page.pageCount, deliveries: read });
   }
-  // A job counts as missed only if none of its attempts (on any page) got a 2xx.
-  const missed = [...failed.values()].filter((c) => !succeeded.has(c.jobId));
+  // Everything below `newest` is mirrored now only if this read reached what was already complete.
+  if (newest !== null && (!since || (complete !== null && since <= complete))) {
+    await db().reconcileWatermark.upsert({ where: { kind: markKey }, create: { kind: markKey, createdFrom: new Date(newest) }, update: { createdFrom: new Date(newest) } });
+  }
+
+  // A job counts as missed only if none of its attempts (since `since`) got a 2xx: one grouped query on the mirror.
+  const groups = await missedFromMirror(sub.platformId, since);
+  const failed = groups.filter((g) => g.failures > 0 && (!params.only401 || g.status401 > 0));
+  const missed: Candidate[] = [];
+  for (const g of failed) {
+    if (g.successes > 0) continue;
+    const kind = (g.eventType ? kindForEvent(g.eventType) : undefined) ?? kindForEvent(sub.eventType);
+    if (kind) missed.push({ jobId: g.jobId, kind, deliveryId: null, subscriptionId: sub.id });
+  }
   let fed = emptyFeed();
   for (let i = 0; i < missed.length; i += PAGE_SIZE) fed = addFeed(fed, await feedQueue(missed.slice(i, i + PAGE_SIZE), "replay", ctx.runId));
   const report: Json = {
@@ -104,13 +116,37 @@ async function replayOne(
     webhookId: sub.platformId,
     eventType: sub.eventType,
     pages,
-    deliveries,
-    status401,
-    failedJobs: failed.size,
-    recoveredByRetry: failed.size - missed.length,
+    deliveries: groups.reduce((n, g) => n + g.attempts, 0),
+    deliveriesRead: read,
+    readFrom: bound?.toISOString() ?? null,
+    status401: groups.reduce((n, g) => n + g.status401, 0),
+    failedJobs: failed.length,
+    recoveredByRetry: failed.filter((g) => g.successes > 0).length,
     enqueued: fed.enqueued,
     alreadyDone: fed.alreadyDone,
     alreadyQueued: fed.alreadyQueued,
   };
   return { fed, report };
+}
+
+const groupRow = z.object({
+  jobId: z.string(),
+  eventType: z.string().nullable(),
+  attempts: z.union([z.number(), z.bigint()]).transform(Number),
+  successes: z.union([z.number(), z.bigint()]).transform(Number),
+  failures: z.union([z.number(), z.bigint()]).transform(Number),
+  status401: z.union([z.number(), z.bigint()]).transform(Number),
+});
+
+/** Per job of this webhook's mirrored log (since `since`): attempts, 2xx answers, failures, 401s. */
+async function missedFromMirror(webhookId: string, since: Date | undefined) {
+  const from = since ?? new Date(0);
+  const rows = await db().$queryRaw`
+    SELECT "jobId", MAX("eventType") AS "eventType", COUNT(*) AS "attempts",
+      SUM(CASE WHEN "httpStatus" >= 200 AND "httpStatus" < 300 THEN 1 ELSE 0 END) AS "successes",
+      SUM(CASE WHEN "httpStatus" >= 200 AND "httpStatus" < 300 THEN 0 ELSE 1 END) AS "failures",
+      SUM(CASE WHEN "httpStatus" = 401 THEN 1 ELSE 0 END) AS "status401"
+    FROM "PlatformDelivery" WHERE "webhookId" = ${webhookId} AND "jobId" IS NOT NULL AND "createdAt" >= ${from}
+    GROUP BY "jobId"`;
+  return groupRow.array().parse(rows);
 }

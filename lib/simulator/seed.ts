@@ -15,8 +15,10 @@ export const seedRequestSchema = z.strictObject({
   count: z.number().int().min(1).max(200_000),
   kind: z.enum(["extract", "batch", "crawl"]).default("extract"),
   status: z.enum(["completed", "failed", "cancelled"]).default("completed"),
-  /** How long ago the newest of them settled; the others settled one second apart before it. */
+  /** How long ago the newest of them settled; the others settled `spacingSeconds` apart before it. */
   ageSeconds: z.number().int().min(0).max(365 * 86_400).default(3600),
+  /** Seconds between two of them (a history of 100,000 jobs one second apart is a busy day, not a month). */
+  spacingSeconds: z.number().min(0.001).max(86_400).default(1),
 });
 export type SeedRequest = z.input<typeof seedRequestSchema>;
 
@@ -43,7 +45,7 @@ export function seedJobs(core: SimCore, input: unknown): SeedResult {
   if (core.mode !== "test") return { ok: false, reason: "seeding is only available in test mode" };
   const parsed = seedRequestSchema.safeParse(input);
   if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ") };
-  const { count, kind, status, ageSeconds } = parsed.data;
+  const { count, kind, status, ageSeconds, spacingSeconds } = parsed.data;
   const cfg = core.config();
   const ids = core.streams().ids;
   const now = Date.now();
@@ -54,7 +56,7 @@ export function seedJobs(core: SimCore, input: unknown): SeedResult {
   // Oldest first, so the list's newest-first order matches their times.
   for (let i = count - 1; i >= 0; i--) {
     const input = newJob(kind, offset + count - i);
-    const completedAt = now - ageSeconds * 1000 - i * 1000;
+    const completedAt = now - ageSeconds * 1000 - Math.round(i * spacingSeconds * 1000);
     const durationMs = rng.range(cfg.jobDurationMs);
     const fail = status === "failed";
     const error = fail ? jobError(rng, rng.chance(cfg.retryableShare)) : null;

@@ -10,6 +10,7 @@ import { invalidateSecretCache } from "../webhooks/secrets";
 import { redact } from "./secrets";
 import { receiverUrl } from "../webhooks/urls";
 import { EVENT_TYPES } from "../platform/events";
+import { withPurpose } from "../platform/purpose";
 import { getPlatformClient } from "../platform/shared-client";
 
 // One action registers the three subscriptions at Tally's receiver. Tally picks each subscription's
@@ -35,7 +36,7 @@ export async function registerSubscriptions(actor: string): Promise<RegisterResu
     return { runId: run.id, registered: list(s.registered), repaired: list(s.repaired), unchanged: list(s.unchanged) };
   }
   try {
-    const result = await register(getPlatformClient(), config.publicUrl);
+    const result = await withPurpose("register", () => register(getPlatformClient(), config.publicUrl));
     await finishRun(started.runId, { state: "succeeded", summary: result });
     return { runId: started.runId, ...result };
   } catch (err) {

@@ -38,7 +38,7 @@ export async function rotateSubscriptionSecret(subscriptionId: string, actor: st
   let secret: string;
   const rotationStart = new Date();
   try {
-    secret = (await getPlatformClient().rotateWebhookSecret(sub.platformId)).secret;
+    secret = (await getPlatformClient().rotateWebhookSecret(sub.platformId, { purpose: "rotate" })).secret;
   } catch (err) {
     const message = platformMessage(err, sub.platformId);
     await finishRun(runId, { state: "failed", error: message });

@@ -1,4 +1,4 @@
-// POST /api/operations/reconcile — start (or join) a reconciliation; optional {olderThanSeconds, since}; 202 {runId}
+// POST /api/operations/reconcile — start (or join) a reconciliation; optional {olderThanSeconds, since, scope: "recent"|"full"}; 202 {runId}
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { reconcileAction } from "@/lib/safety-nets/actions";

@@ -1,0 +1,7 @@
+// GET /api/budget — platform calls of the last hour by purpose and answer class against the rate budget, 429 pauses, calls per finished job
+import { getBudgetView } from "@/lib/api-budget/view";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({}, () => getBudgetView());

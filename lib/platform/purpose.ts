@@ -1,0 +1,44 @@
+import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
+
+// Why a platform call was made, for the API budget view. Set once around a unit of work
+// (`withPurpose("reconcile", run)`) and read by the transport for every call made inside it, so no
+// call site has to thread a label through; a nested purpose wins (a drift check inside a reconciliation).
+
+export const CALL_PURPOSES = [
+  "submit",
+  "worker refetch",
+  "result pages",
+  "poll",
+  "poll sweep",
+  "reconcile",
+  "replay",
+  "register",
+  "rotate",
+  "drift check",
+  "other",
+] as const;
+export type CallPurpose = (typeof CALL_PURPOSES)[number];
+
+/** How the platform answered: by status class, with 429 apart; no answer is a timeout or a network error. */
+export const ANSWER_CLASSES = ["2xx", "4xx", "429", "5xx", "timeout", "network", "other"] as const;
+export type AnswerClass = (typeof ANSWER_CLASSES)[number];
+
+const store = new AsyncLocalStorage<CallPurpose>();
+
+export function withPurpose<T>(purpose: CallPurpose, fn: () => T): T {
+  return store.run(purpose, fn);
+}
+
+export function currentPurpose(): CallPurpose {
+  return store.getStore() ?? "other";
+}
+
+export function answerClass(status: number | null, timedOut: boolean): AnswerClass {
+  if (status === null) return timedOut ? "timeout" : "network";
+  if (status === 429) return "429";
+  if (status >= 200 && status < 300) return "2xx";
+  if (status >= 400 && status < 500) return "4xx";
+  if (status >= 500) return "5xx";
+  return "other";
+}
