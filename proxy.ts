@@ -1,7 +1,10 @@
-// Proxy — every page and /api route needs an operator session or the bearer token; the receiver
-// under /webhooks/ never reaches this file (see matcher) so it pays nothing for it.
+// Proxy — every page and /api route needs a live session or an API token; the receiver under
+// /webhooks/ never reaches this file (see matcher) so it pays nothing for it. The session or token is
+// looked up once here (one indexed read: a revoked session is refused at once) and handed on, signed,
+// to the route or page in PRINCIPAL_HEADER, so it is not read a second time.
 import { NextResponse, type NextRequest } from "next/server";
-import { bearerActor, SESSION_COOKIE, verifySessionToken } from "@/lib/auth/session";
+import { encodeForwarded, PRINCIPAL_HEADER, resolvePrincipal } from "@/lib/auth/resolve";
+import { SESSION_COOKIE } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
 
@@ -13,11 +16,12 @@ const CRON_PREFIX = "/api/cron/";
 export async function proxy(req: NextRequest) {
   const { pathname, search } = req.nextUrl;
   const isApi = pathname.startsWith("/api/");
+  const headers = new Headers(req.headers);
+  // Only this proxy may say who the caller is.
+  headers.delete(PRINCIPAL_HEADER);
   if (!PUBLIC.has(pathname) && !pathname.startsWith(CRON_PREFIX)) {
-    const actor =
-      bearerActor(req.headers.get("authorization")) ??
-      (await verifySessionToken(req.cookies.get(SESSION_COOKIE)?.value));
-    if (!actor) {
+    const principal = await resolvePrincipal(req.headers.get("authorization"), req.cookies.get(SESSION_COOKIE)?.value);
+    if (!principal) {
       if (isApi) {
         return NextResponse.json(
           { error: "unauthorized", message: "Sign in, or send Authorization: Bearer <TALLY_API_TOKEN>" },
@@ -26,14 +30,17 @@ export async function proxy(req: NextRequest) {
       }
       const login = new URL("/login", req.url);
       if (pathname !== "/") login.searchParams.set("next", `${pathname}${search}`);
-      return NextResponse.redirect(login);
+      const res = NextResponse.redirect(login);
+      // A cookie that names no live session (revoked, expired) is cleared.
+      if (req.cookies.has(SESSION_COOKIE)) res.cookies.set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 0 });
+      return res;
     }
+    headers.set(PRINCIPAL_HEADER, encodeForwarded(principal));
   }
-  if (isApi) return NextResponse.next();
+  if (isApi) return NextResponse.next({ request: { headers } });
   // Pages get a per-request nonce; Next applies it to its own inline scripts.
   const nonce = btoa(crypto.randomUUID());
   const csp = contentSecurityPolicy(nonce, getConfig().NODE_ENV === "development");
-  const headers = new Headers(req.headers);
   headers.set("x-nonce", nonce);
   headers.set("content-security-policy", csp);
   const res = NextResponse.next({ request: { headers } });
