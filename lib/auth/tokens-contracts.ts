@@ -27,5 +27,6 @@ export const tokenRowSchema = z.object({
   expiresAt: z.string().nullable(),
   lastUsedAt: z.string().nullable(),
   revokedAt: z.string().nullable(),
+  state: z.enum(["active", "expired", "revoked"]),
 });
 export type TokenRow = z.infer<typeof tokenRowSchema>;

@@ -71,6 +71,7 @@ export async function listTokens(p: Principal): Promise<TokenRow[]> {
     orderBy: [{ createdAt: "desc" }],
     take: 500,
   });
+  const now = Date.now();
   return rows.map((t) => ({
     id: t.id,
     name: t.name,
@@ -82,6 +83,7 @@ export async function listTokens(p: Principal): Promise<TokenRow[]> {
     expiresAt: t.expiresAt?.toISOString() ?? null,
     lastUsedAt: t.lastUsedAt?.toISOString() ?? null,
     revokedAt: t.revokedAt?.toISOString() ?? null,
+    state: t.revokedAt ? "revoked" : t.expiresAt && t.expiresAt.getTime() <= now ? "expired" : "active",
   }));
 }
 
