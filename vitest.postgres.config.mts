@@ -23,6 +23,8 @@ export default defineConfig({
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
       "test/shared-login-throttle.test.ts",
+      "test/accounts.test.ts",
+      "test/route-roles.test.ts",
       "test/postgres-*.test.ts",
     ],
   },
