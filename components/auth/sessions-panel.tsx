@@ -26,7 +26,7 @@ export function SessionsPanel() {
       {revokeAll.error && <ErrorNotice title="Not signed out" message={errorText(revokeAll.error)} />}
       <Table caption="Sessions">
         <thead>
-          <tr>{all && <Th>User</Th>}<Th>Client</Th><Th>Signed in</Th><Th>Last seen</Th><Th><span className="sr-only">Actions</span></Th></tr>
+          <tr>{all && <Th>User</Th>}<Th>Client</Th><Th>Signed in</Th><Th>Last seen</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((s) => (

@@ -82,7 +82,7 @@ export function TokensTable() {
       {revoke.error && <ErrorNotice title="Not revoked" message={errorText(revoke.error)} />}
       <Table caption="API tokens">
         <thead>
-          <tr><Th>Token</Th><Th>Role</Th>{showOwner && <Th>Owner</Th>}<Th>Expires</Th><Th>Last used</Th><Th>State</Th><Th><span className="sr-only">Actions</span></Th></tr>
+          <tr><Th>Token</Th><Th>Role</Th>{showOwner && <Th>Owner</Th>}<Th>Expires</Th><Th>Last used</Th><Th>State</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((t) => {

@@ -67,7 +67,7 @@ export function UsersTable() {
       {disable.error && <ErrorNotice title="Not disabled" message={errorText(disable.error)} />}
       <Table caption="Users">
         <thead>
-          <tr><Th>User</Th><Th>Role</Th><Th>State</Th><Th>Added</Th><Th><span className="sr-only">Actions</span></Th></tr>
+          <tr><Th>User</Th><Th>Role</Th><Th>State</Th><Th>Added</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((u) => (
