@@ -3,6 +3,7 @@
 // log. (Each role against every mutating route: test/route-roles.test.ts.)
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ensureBootstrapAdmin } from "@/lib/auth/bootstrap";
+import { encodeForwarded, PRINCIPAL_HEADER } from "@/lib/auth/resolve";
 import { resetPassword } from "@/lib/auth/users";
 import { db } from "@/lib/db";
 import { call, cookieOf, PASSWORD, sessionFor, shortSessionId, signIn } from "./accounts-helpers";
@@ -145,6 +146,19 @@ describe("sessions end at once", () => {
     expect((await call(tally, admin, "POST", `/api/users/${id}/disable`)).status).toBe(200);
     expect((await call(tally, { cookie: again }, "GET", "/api/auth/me")).status).toBe(401);
     expect((await signIn(tally, { email: "ed@example.com", password: "another long password" })).status).toBe(401);
+  });
+});
+
+describe("the proxy's hand-over", () => {
+  it("cannot be sent by a client, even signed with the server's key: the proxy replaces it", async () => {
+    const forged = encodeForwarded({ kind: "token", tokenId: null, name: "forged", role: "admin", userId: null });
+    const bare = await fetch(`${tally.url}/api/auth/me`, { headers: { [PRINCIPAL_HEADER]: forged } });
+    expect(bare.status).toBe(401);
+    const page = await fetch(`${tally.url}/settings/users`, { headers: { [PRINCIPAL_HEADER]: forged }, redirect: "manual" });
+    expect(page.status).toBe(307);
+    const viewer = await sessionFor(tally, "ana@example.com");
+    const r = await fetch(`${tally.url}/api/auth/me`, { headers: { cookie: viewer, [PRINCIPAL_HEADER]: forged } });
+    expect(await r.json()).toMatchObject({ email: "ana@example.com", role: "operator" });
   });
 });
 

@@ -44,7 +44,7 @@ export function LoginForm({ next }: { next: string }) {
         type="email"
         autoComplete="username"
         autoFocus
-        placeholder="admin@localhost"
+        placeholder="you@example.com"
         aria-describedby="email-hint"
         className="w-full rounded border border-slate-300 px-3 py-2"
       />

@@ -88,7 +88,7 @@ export function TokensTable() {
           {data?.items.map((t) => {
             return (
               <tr key={t.id}>
-                <Td><div className="font-medium">{t.name}</div><div className="font-mono text-xs text-slate-500">tly_…{t.last4}</div></Td>
+                <Td className="whitespace-nowrap"><div className="font-medium">{t.name}</div><div className="font-mono text-xs text-slate-500">tly_…{t.last4}</div></Td>
                 <Td><Badge>{t.role}</Badge></Td>
                 {showOwner && <Td className="break-all text-xs">{t.owner ?? "—"}</Td>}
                 <Td className="whitespace-nowrap">{t.expiresAt ? <Time iso={t.expiresAt} /> : "never"}</Td>
