@@ -25,6 +25,7 @@ export default defineConfig({
       "test/shared-login-throttle.test.ts",
       "test/accounts.test.ts",
       "test/route-roles.test.ts",
+      "test/user-cli.test.ts",
       "test/postgres-*.test.ts",
     ],
   },
