@@ -1,5 +1,6 @@
 // npm run user: accounts without a browser. Exit 0 done, 1 failed (with the reason), 2 bad usage
 // (with the usage); passwords from standard input or generated and printed once, stored as Argon2id.
+// Each case starts a process (tsx): seconds each on a busy machine, hence the long timeouts.
 import { spawn } from "node:child_process";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -66,7 +67,7 @@ describe("npm run user", () => {
       ["system", "users.disable", "bo@example.com"],
     ]);
     expect(JSON.parse(audit[0].detail ?? "{}")).toMatchObject({ via: "cli", role: "operator" });
-  });
+  }, 180_000);
 
   it("says what is wrong: 2 with the usage for bad usage, 1 with the reason for a failure; nothing changes", async () => {
     const before = await db().user.count();
@@ -88,5 +89,5 @@ describe("npm run user", () => {
       expect(r.out, args.join(" ")).toMatch(message);
     }
     expect(await db().user.count()).toBe(before);
-  });
+  }, 180_000);
 });
