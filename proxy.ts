@@ -24,7 +24,7 @@ export async function proxy(req: NextRequest) {
     if (!principal) {
       if (isApi) {
         return NextResponse.json(
-          { error: "unauthorized", message: "Sign in, or send Authorization: Bearer <TALLY_API_TOKEN>" },
+          { error: "unauthorized", message: "Sign in, or send Authorization: Bearer <an API token>" },
           { status: 401 },
         );
       }
