@@ -149,6 +149,26 @@ describe("sessions end at once", () => {
   });
 });
 
+describe("changing one's own password", () => {
+  it("needs the current one, ends one's other sessions and keeps this one", async () => {
+    await addUser("fay@example.com", "viewer");
+    const here = await sessionFor(tally, "fay@example.com");
+    const elsewhere = await sessionFor(tally, "fay@example.com");
+    const before = await hashOf("fay@example.com");
+    const wrong = await call(tally, { cookie: here }, "POST", "/api/auth/password", { currentPassword: "not it at all", newPassword: "a brand new password" });
+    expect(wrong).toEqual({ status: 400, json: { error: "bad_request", message: "The current password is wrong" } });
+    expect(await hashOf("fay@example.com")).toBe(before);
+    expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(200);
+    const ok = await call(tally, { cookie: here }, "POST", "/api/auth/password", { currentPassword: PASSWORD, newPassword: "a brand new password" });
+    expect(ok).toEqual({ status: 200, json: { endedSessions: 1 } });
+    expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(401);
+    expect((await call(tally, { cookie: here }, "GET", "/api/auth/me")).status).toBe(200);
+    expect((await signIn(tally, { email: "fay@example.com", password: PASSWORD })).status).toBe(401);
+    expect((await signIn(tally, { email: "fay@example.com", password: "a brand new password" })).status).toBe(200);
+    expect(await hashOf("fay@example.com")).toMatch(/^\$argon2id\$/);
+  });
+});
+
 describe("the proxy's hand-over", () => {
   it("cannot be sent by a client, even signed with the server's key: the proxy replaces it", async () => {
     const forged = encodeForwarded({ kind: "token", tokenId: null, name: "forged", role: "admin", userId: null });

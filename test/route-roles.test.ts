@@ -4,7 +4,7 @@
 // new mutating route fails here until someone decides its role. Runs on SQLite and PostgreSQL.
 import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { createUser } from "@/lib/auth/users";
+import { createUser, resetPassword } from "@/lib/auth/users";
 import { ROLES, roleAtLeast, type Role } from "@/lib/auth/roles";
 import { db } from "@/lib/db";
 import { call, PASSWORD, sessionFor, shortSessionId, type As } from "./accounts-helpers";
@@ -51,7 +51,12 @@ const destination = (admin: As) =>
 const throwawayUser = async () => (await createUser({ email: `x-${unique()}@roles.test`, name: "Throwaway", role: "viewer", password: PASSWORD })).id;
 
 // The contract: the lowest role for each mutating route, and a request that succeeds for it.
-const MUTATIONS: Record<string, { role: Role; request: (c: Ctx) => Promise<Request> }> = {
+const MUTATIONS: Record<string, { role: Role; request: (c: Ctx) => Promise<Request>; after?: (c: Ctx) => Promise<unknown> }> = {
+  "POST /api/auth/password": {
+    role: "viewer",
+    request: async () => ({ path: "/api/auth/password", body: { currentPassword: PASSWORD, newPassword: `${PASSWORD} changed` } }),
+    after: (c) => resetPassword(email(c.role), PASSWORD),
+  },
   "POST /api/auth/logout": { role: "viewer", request: async () => ({ path: "/api/auth/logout" }) },
   "POST /api/auth/sessions/revoke-all": { role: "viewer", request: async () => ({ path: "/api/auth/sessions/revoke-all" }) },
   "POST /api/auth/sessions/{id}/revoke": {
@@ -107,6 +112,7 @@ describe("roles against every mutating route", () => {
     if (allowed) {
       expect(r.status, JSON.stringify(r.json)).toBeGreaterThanOrEqual(200);
       expect(r.status, JSON.stringify(r.json)).toBeLessThan(300);
+      await m.after?.(ctx);
     } else {
       expect(r.status).toBe(403);
       expect(r.json).toEqual({ error: "forbidden", message: `POST ${req.path} needs the ${needed} role; ${email(role)} is a${role === "operator" ? "n" : ""} ${role}` });

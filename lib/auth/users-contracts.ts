@@ -20,6 +20,12 @@ export const createUserSchema = z.object({
 });
 export type CreateUser = z.infer<typeof createUserSchema>;
 
+export const changePasswordSchema = z.object({
+  currentPassword: z.string().min(1, { error: "enter your current password" }).max(1024),
+  newPassword: newPasswordSchema,
+});
+export type ChangePassword = z.infer<typeof changePasswordSchema>;
+
 export const setRoleSchema = z.object({ role: roleSchema });
 export const userParamsSchema = z.object({ id: z.string().min(1).max(64) });
 

@@ -5,6 +5,7 @@ import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
 import { settingsKeys } from "@/components/settings/query-keys";
 import { ModeSummary } from "@/components/settings/mode-summary";
 import { accountKeys } from "@/components/auth/query-keys";
+import { PasswordForm } from "@/components/auth/password-form";
 import { SessionsPanel } from "@/components/auth/sessions-panel";
 import { requireOperator } from "@/lib/auth/current";
 import { listSessions } from "@/lib/auth/sessions";
@@ -31,6 +32,11 @@ export default async function Page() {
             <Link className="font-medium text-brand-700 underline" href="/settings/tokens">API tokens</Link> (for scripts)
           </p>
         </Card>
+        {me.kind === "user" && (
+          <Card title="Your password">
+            <PasswordForm />
+          </Card>
+        )}
         <div id="sessions" className="scroll-mt-4">
           <Card title="Sessions">
             <HydrationBoundary state={dehydrate(queries)}>
