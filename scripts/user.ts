@@ -1,4 +1,4 @@
-// npm run user -- add|list|disable|enable|reset-password … — accounts for people without a browser.
+// npm run user -- add|list|disable|enable|reset-password|token … — accounts for people without a browser.
 // Passwords never go on the command line (shell history, `ps`): they are read from standard input
 // with --password-stdin, or generated and printed once.
 import { randomBytes } from "node:crypto";
@@ -6,7 +6,9 @@ import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { audit } from "@/lib/operations/audit";
 import { isRole, ROLES, type Role } from "@/lib/auth/roles";
-import { createUser, disableUser, enableUser, listUsers, resetPassword } from "@/lib/auth/users";
+import { createToken } from "@/lib/auth/tokens";
+import { createTokenSchema } from "@/lib/auth/tokens-contracts";
+import { createUser, disableUser, enableUser, findUser, listUsers, resetPassword } from "@/lib/auth/users";
 import { createUserSchema } from "@/lib/auth/users-contracts";
 import { configOrExit } from "@/lib/config";
 import { dbReady, disconnectAll } from "@/lib/db";
@@ -18,6 +20,8 @@ const USAGE = `usage:
   npm run user -- disable EMAIL          (ends the person's sessions and revokes their tokens)
   npm run user -- enable EMAIL
   npm run user -- reset-password EMAIL [--password-stdin]   (ends the person's sessions)
+  npm run user -- token EMAIL --name TOKEN_NAME --role ${ROLES.join("|")} [--expires-days N]
+                                         (a personal API token of that person, printed once)
 Without --password-stdin a password is generated and printed once.
 Example: echo 'a long passphrase' | npm run user -- add ana@example.com --name "Ana" --role operator --password-stdin`;
 
@@ -28,7 +32,13 @@ function parse() {
     return parseArgs({
       allowPositionals: true,
       strict: true,
-      options: { name: { type: "string" }, role: { type: "string" }, "password-stdin": { type: "boolean" }, help: { type: "boolean", short: "h" } },
+      options: {
+        name: { type: "string" },
+        role: { type: "string" },
+        "expires-days": { type: "string" },
+        "password-stdin": { type: "boolean" },
+        help: { type: "boolean", short: "h" },
+      },
     });
   } catch (err) {
     throw new Usage(err instanceof Error ? err.message : String(err));
@@ -65,7 +75,7 @@ async function main(): Promise<number> {
   const { values, positionals } = parse();
   const command = positionals[0];
   if (values.help || !command) throw new Usage(values.help ? "" : "name a command");
-  if (!["list", "add", "disable", "enable", "reset-password"].includes(command)) throw new Usage(`unknown command "${command}"`);
+  if (!["list", "add", "disable", "enable", "reset-password", "token"].includes(command)) throw new Usage(`unknown command "${command}"`);
   configOrExit();
   await dbReady();
   if (command === "list") {
@@ -85,6 +95,20 @@ async function main(): Promise<number> {
     await audit({ ...SYSTEM, action: "users.create", target: u.email, detail: { role: u.role, ...via() } });
     console.log(`added ${u.email} (${u.role})`);
     if (generated) console.log(`password (shown once): ${password}`);
+    return 0;
+  }
+  if (command === "token") {
+    const expires = values["expires-days"];
+    const input = createTokenSchema.safeParse({ name: values.name, role: values.role, ...(expires === undefined ? {} : { expiresInDays: Number(expires) }) });
+    if (!input.success) throw new Usage(`token: ${input.error.issues.map((i) => `${i.path.join(".") || "token"}: ${i.message}`).join("; ")}`);
+    const u = await findUser(email);
+    if (u.disabledAt) throw new Error(`${u.email} is disabled`);
+    if (!isRole(u.role)) throw new Error(`${u.email} has an unknown role`);
+    const owner = { kind: "user", userId: u.id, email: u.email, name: u.name, role: u.role, sessionId: "" } as const;
+    const t = await createToken(owner, input.data);
+    await audit({ ...SYSTEM, action: "tokens.create", target: `token:${t.name}`, detail: { owner: u.email, role: t.role, ...via() } });
+    console.log(`token ${t.name} (${t.role}) for ${u.email}${t.expiresAt ? `, expires ${t.expiresAt}` : ""}`);
+    console.log(`token (shown once): ${t.token}`);
     return 0;
   }
   if (command === "disable" || command === "enable") {

@@ -56,14 +56,20 @@ describe("npm run user", () => {
     expect(reset).toEqual({ code: 0, out: "password of bo@example.com reset; its sessions have ended\n" });
     expect(await verify(await hashOf("bo@example.com"), "another long one")).toBe(true);
 
+    const token = await user(["token", "bo@example.com", "--name", "bo-ci", "--role", "viewer", "--expires-days", "7"]);
+    expect(token.code, token.out).toBe(0);
+    expect(token.out).toMatch(/^token bo-ci \(viewer\) for bo@example\.com, expires \S+\ntoken \(shown once\): tly_\S+\n$/);
+    expect(await db().apiToken.findUniqueOrThrow({ where: { name: "bo-ci" } })).toMatchObject({ role: "viewer", createdBy: "bo@example.com", revokedAt: null });
+    expect((await user(["token", "bo@example.com", "--name", "bo-admin", "--role", "admin"])).out).toMatch(/A token's role cannot be higher than yours \(viewer\)/);
     expect(await user(["disable", "bo@example.com"])).toEqual({ code: 0, out: "bo@example.com is disabled: its sessions and tokens no longer work\n" });
     expect((await db().user.findUniqueOrThrow({ where: { email: "bo@example.com" } })).disabledAt).not.toBeNull();
 
-    const audit = await db().auditLog.findMany({ where: { target: { in: ["ana@example.com", "bo@example.com"] } }, orderBy: { id: "asc" } });
+    const audit = await db().auditLog.findMany({ where: { target: { in: ["ana@example.com", "bo@example.com", "token:bo-ci"] } }, orderBy: { id: "asc" } });
     expect(audit.map((a) => [a.actor, a.action, a.target])).toEqual([
       ["system", "users.create", "ana@example.com"],
       ["system", "users.create", "bo@example.com"],
       ["system", "users.reset_password", "bo@example.com"],
+      ["system", "tokens.create", "token:bo-ci"],
       ["system", "users.disable", "bo@example.com"],
     ]);
     expect(JSON.parse(audit[0].detail ?? "{}")).toMatchObject({ via: "cli", role: "operator" });
@@ -82,6 +88,8 @@ describe("npm run user", () => {
       [["add", "ana@example.com", "--name", "Ana", "--role", "viewer"], 1, /user: A user with the e-mail ana@example.com exists already/],
       [["disable", "nobody@example.com"], 1, /user: No user nobody@example.com/],
       [["reset-password", "ana@example.com", "--password-stdin"], 2, /standard input was empty/],
+      [["token", "ana@example.com", "--role", "viewer"], 2, /token: name: name is required/],
+      [["token", "ana@example.com", "--name", "x", "--role", "viewer", "--expires-days", "soon"], 2, /expiresInDays: expiresInDays must be a number of days/],
     ];
     for (const [args, code, message] of cases) {
       const r = await user(args);

@@ -5,13 +5,18 @@ import { roleSchema } from "./roles";
 
 export const createTokenSchema = z.object({
   name: z
-    .string()
+    .string({ error: "name is required" })
     .trim()
     .min(1, { error: "name is required" })
     .max(60)
     .regex(/^[A-Za-z0-9][A-Za-z0-9._-]*$/, { error: "name: letters, digits, dot, dash and underscore" }),
   role: roleSchema,
-  expiresInDays: z.number().int().min(1).max(3650).optional(),
+  expiresInDays: z
+    .number({ error: "expiresInDays must be a number of days" })
+    .int({ error: "expiresInDays must be a whole number of days" })
+    .min(1, { error: "expiresInDays must be at least 1" })
+    .max(3650, { error: "expiresInDays must be at most 3650 (ten years)" })
+    .optional(),
 });
 export type CreateToken = z.infer<typeof createTokenSchema>;
 export const tokenParamsSchema = z.object({ id: z.string().min(1).max(64) });
