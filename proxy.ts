@@ -1,9 +1,12 @@
-// Proxy — every page and /api route needs an operator session or the bearer token; the receiver
-// under /webhooks/ never reaches this file (see matcher) so it pays nothing for it. Every request
-// gets a request id (the caller's X-Request-Id when sane, else a new one), passed on to the route
-// (lib/http wrappers log with it) and echoed back on the answer.
+// Proxy — every page and /api route needs a live session or an API token; the receiver under
+// /webhooks/ never reaches this file (see matcher) so it pays nothing for it. The session or token is
+// looked up once here (one indexed read: a revoked session is refused at once) and handed on, signed,
+// to the route or page in PRINCIPAL_HEADER, so it is not read a second time. Every request gets a
+// request id (the caller's X-Request-Id when sane, else a new one), passed on to the route (lib/http
+// wrappers log with it) and echoed back on the answer.
 import { NextResponse, type NextRequest } from "next/server";
-import { bearerActor, SESSION_COOKIE, verifySessionToken } from "@/lib/auth/session";
+import { encodeForwarded, PRINCIPAL_HEADER, resolvePrincipal } from "@/lib/auth/resolve";
+import { SESSION_COOKIE } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
 
@@ -30,24 +33,28 @@ export async function proxy(req: NextRequest) {
 
 async function decide(req: NextRequest, isApi: boolean, id: string): Promise<NextResponse> {
   const { pathname, search } = req.nextUrl;
+  const headers = new Headers(req.headers);
+  headers.set("x-request-id", id);
+  // Only this proxy may say who the caller is.
+  headers.delete(PRINCIPAL_HEADER);
   if (!PUBLIC.has(pathname) && !pathname.startsWith(CRON_PREFIX) && pathname !== METRICS) {
-    const actor =
-      bearerActor(req.headers.get("authorization")) ??
-      (await verifySessionToken(req.cookies.get(SESSION_COOKIE)?.value));
-    if (!actor) {
+    const principal = await resolvePrincipal(req.headers.get("authorization"), req.cookies.get(SESSION_COOKIE)?.value);
+    if (!principal) {
       if (isApi) {
         return NextResponse.json(
-          { error: "unauthorized", message: "Sign in, or send Authorization: Bearer <TALLY_API_TOKEN>" },
+          { error: "unauthorized", message: "Sign in, or send Authorization: Bearer <an API token>" },
           { status: 401 },
         );
       }
       const login = new URL("/login", req.url);
       if (pathname !== "/") login.searchParams.set("next", `${pathname}${search}`);
-      return NextResponse.redirect(login);
+      const res = NextResponse.redirect(login);
+      // A cookie that names no live session (revoked, expired) is cleared.
+      if (req.cookies.has(SESSION_COOKIE)) res.cookies.set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 0 });
+      return res;
     }
+    headers.set(PRINCIPAL_HEADER, encodeForwarded(principal));
   }
-  const headers = new Headers(req.headers);
-  headers.set("x-request-id", id);
   if (isApi) return NextResponse.next({ request: { headers } });
   // Pages get a per-request nonce; Next applies it to its own inline scripts.
   const nonce = btoa(crypto.randomUUID());

@@ -33,6 +33,7 @@ test("sign out ends the session", async ({ browser }) => {
   await page.getByLabel("Password").fill("e2e operator password");
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
+  await page.getByTestId("user-menu").locator("summary").click();
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/login/);
   await page.goto("/settings");

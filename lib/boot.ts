@@ -1,5 +1,6 @@
 import "server-only";
 import { startAlerts } from "./alerts/schedule";
+import { ensureBootstrapAdmin } from "./auth/bootstrap";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
 import { startDemoMode } from "./demo/start";
@@ -24,7 +25,10 @@ async function start(): Promise<void> {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
-  // 0. The destination named by TALLY_FORWARD_URL, in step with the environment.
+  // 0. No lock-out: on a database without users, the first admin (admin@localhost) from
+  //    TALLY_OPERATOR_PASSWORD or demo mode's generated password.
+  await ensureBootstrapAdmin(config);
+  //    The destination named by TALLY_FORWARD_URL, in step with the environment.
   await ensureDefaultDestination(config);
   // 1. Demo mode first: the worker and the pollers need the platform's address, which the simulator
   //    has only once it listens (its webhook registration goes on in the background).
@@ -52,8 +56,8 @@ function printBanner(config: TallyConfig) {
     `  Open   http://localhost:${config.PORT}`,
     `  Roles  worker ${config.TALLY_SCHEDULER === "external" ? "off (external scheduler)" : config.TALLY_WORKER}, scheduler ${config.TALLY_SCHEDULER}`,
     config.operatorPasswordGenerated
-      ? `  Login  password ${config.operatorPassword}  (generated for this run; set TALLY_OPERATOR_PASSWORD to choose one)`
-      : "  Login  with TALLY_OPERATOR_PASSWORD",
+      ? `  Login  admin@localhost, password ${config.operatorPassword}  (generated for this run; set TALLY_OPERATOR_PASSWORD to choose one)`
+      : "  Login  admin@localhost with TALLY_OPERATOR_PASSWORD (until its password is reset; `npm run user -- list` shows the accounts)",
     "",
   ];
   // Printed once, straight to the terminal: the only place a generated password ever appears.

@@ -10,7 +10,12 @@ import { getConfig, storeOf, type Store } from "./config";
 // more than once. DATABASE_URL picks the store: SQLite (file:) or PostgreSQL (postgresql://), through
 // the same models. Secret columns are omitted unless a query asks for them.
 
-const omit = { subscription: { secret: true, previousSecret: true }, destination: { secret: true } } as const;
+const omit = {
+  subscription: { secret: true, previousSecret: true },
+  destination: { secret: true },
+  user: { passwordHash: true },
+  apiToken: { hash: true },
+} as const;
 
 /**
  * The adapter opens transactions with a deferred BEGIN. In WAL mode a deferred transaction that

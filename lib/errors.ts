@@ -38,7 +38,7 @@ export class BadRequest extends TallyError {
   }
 }
 export class NotSignedIn extends TallyError {
-  constructor(message = "Sign in, or send Authorization: Bearer <TALLY_API_TOKEN>") {
+  constructor(message = "Sign in, or send Authorization: Bearer <an API token>") {
     super("unauthorized", message);
   }
 }

@@ -86,6 +86,9 @@ async function seedTheRest() {
   await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
   await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });
   await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
+  await d.user.create({ data: { id: "u-1", email: "copy@example.com", name: "Copy", role: "operator", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", disabledAt: INSTANT } });
+  await d.session.create({ data: { id: "s".repeat(64), userId: "u-1", clientAddress: "10.0.0.1", userAgent: null, expiresAt: INSTANT, revokedAt: INSTANT } });
+  await d.apiToken.create({ data: { id: "tok-1", name: "copy-ci", role: "viewer", hash: "h".repeat(64), last4: "abcd", userId: "u-1", createdBy: "copy@example.com", expiresAt: null, lastUsedAt: INSTANT } });
   await d.destination.create({ data: { id: "dst-1", url: "http://sink", events: "job.stored", secret: "whsec_dst", secretLast4: "_dst", enabled: false, disabledAt: INSTANT } });
   const od = await d.outboundDelivery.create({ data: { destinationId: "dst-1", eventId: "evt-1", eventType: "job.stored", jobId: "j-x", outcome: "stored", retryUntil: INSTANT } });
   await d.outboundAttempt.create({ data: { deliveryId: od.id, destinationId: "dst-1", attempt: 1, ok: false, statusCode: 500, latencyMs: 12 } });

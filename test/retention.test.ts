@@ -56,11 +56,12 @@ describe("retention", () => {
       "finished queue items": 0,
       "outbound attempts": 0,
       "finished outbound deliveries": 0,
+      "ended sessions": 0,
     });
     expect(await Promise.all(["InboundDelivery", "PlatformDelivery", "ApiCallMinute"].map(count))).toEqual([41, 2, 1]);
     expect(await db().inboundDelivery.count({ where: { receivedAt: { lt: new Date(now - 14 * DAY) } } })).toBe(0);
     // Nothing left to do: a second run deletes nothing.
-    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
   it("deletes alert history (with its notifications) and platform-call counts past the history retention; a rule's state stays", async () => {
@@ -112,5 +113,22 @@ describe("retention", () => {
     } finally {
       await tally.stop();
     }
+  });
+
+  it("deletes sessions that ended before the history retention, never live ones", async () => {
+    const now = Date.now();
+    await db().user.create({ data: { id: "u-ret", email: "ret@example.com", name: "Ret", role: "viewer", passwordHash: "$argon2id$x" } });
+    const at = (days: number) => new Date(now - days * DAY);
+    await db().session.createMany({
+      data: [
+        { id: "old-ended", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(40), expiresAt: at(39) },
+        { id: "old-revoked", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(40), expiresAt: at(31), revokedAt: at(40) },
+        // created long ago but still live (a long TTL): kept
+        { id: "old-live", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(1), expiresAt: new Date(now + DAY) },
+        { id: "recent-ended", userId: "u-ret", clientAddress: "x", createdAt: at(2), lastSeenAt: at(2), expiresAt: at(1) },
+      ],
+    });
+    expect(await pruneHistory({ now: new Date(now) })).toMatchObject({ "ended sessions": 2 });
+    expect((await db().session.findMany({ orderBy: { id: "asc" } })).map((s) => s.id)).toEqual(["old-live", "recent-ended"]);
   });
 });

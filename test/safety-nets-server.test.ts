@@ -85,9 +85,9 @@ describe("JSON API", () => {
     expect((await api("/api/operations", { auth: false })).status).toBe(401);
     const audit = await db().auditLog.findMany({ where: { action: { in: ["subscriptions.register", "operations.replay"] } }, orderBy: { id: "asc" } });
     expect(audit.map((a) => [a.action, a.actor, a.ok])).toEqual([
-      ["subscriptions.register", "api-token", true],
-      ["subscriptions.register", "api-token", true],
-      ["operations.replay", "api-token", false],
+      ["subscriptions.register", "token:env", true],
+      ["subscriptions.register", "token:env", true],
+      ["operations.replay", "token:env", false],
     ]);
   });
 });
@@ -210,7 +210,7 @@ describe("secret rotation", () => {
     expect(shown).toMatchObject({ secretLast4: secret.slice(-4) });
     expect(shown?.rotatedAt).not.toBeNull();
     expect(list.text + JSON.stringify(run) + tally.output()).not.toContain(secret);
-    expect(await db().secretRotation.findMany({ where: { subscriptionId: sub.id }, select: { source: true, actor: true } })).toEqual([{ source: "rotated", actor: "api-token" }]);
+    expect(await db().secretRotation.findMany({ where: { subscriptionId: sub.id }, select: { source: true, actor: true } })).toEqual([{ source: "rotated", actor: "token:env" }]);
     sim.sim.setConfig({ deliveryRetryScheduleMs: [0, 20, 40], jobDurationMs: [20, 60] });
   });
 

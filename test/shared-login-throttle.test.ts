@@ -3,7 +3,8 @@
 // PostgreSQL (requires `npm run build`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { addressKey, loginBlockedFor, recordLoginFailure } from "@/lib/auth/throttle";
+import { ACCOUNT_FACTOR, addressKey, loginBlockedFor, recordLoginFailure } from "@/lib/auth/throttle";
+import { createUser } from "@/lib/auth/users";
 import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
@@ -19,11 +20,11 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-function login(server: TallyServer, password: string, client: string) {
+function login(server: TallyServer, password: string, client: string, email?: string) {
   return fetch(`${server.url}/api/auth/login`, {
     method: "POST",
     headers: { "content-type": "application/json", origin: server.url, "x-forwarded-for": client },
-    body: JSON.stringify({ password }),
+    body: JSON.stringify(email ? { email, password } : { password }),
   });
 }
 
@@ -53,5 +54,23 @@ describe("the login throttle shared by two servers on one database", () => {
     await recordLoginFailure(addressKey("10.9.1.2"), start + window + 1);
     const rows = await db().$queryRaw<{ key: string }[]>`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'ip:10.9.1.%'`;
     expect(rows.map((r) => r.key)).toEqual(["ip:10.9.1.2"]);
+  });
+
+  it("counts failures per account across servers and addresses, and answers 429 for that account only", async () => {
+    const [a, b] = servers;
+    await createUser({ email: "shared@example.com", name: "Shared", role: "operator", password: "the right password" });
+    // Spread over many addresses (none reaches its own limit of 3) and both servers.
+    for (let i = 0; i < 3 * ACCOUNT_FACTOR; i++) {
+      expect((await login(i % 2 ? b : a, "wrong", `10.9.2.${i}`, "shared@example.com")).status).toBe(401);
+    }
+    for (const server of [a, b]) {
+      const blocked = await login(server, "the right password", `10.9.3.${server === a ? 1 : 2}`, "shared@example.com");
+      expect(blocked.status).toBe(429);
+      expect(blocked.headers.get("set-cookie")).toBeNull();
+    }
+    // Another account, from an address that took part, is not affected.
+    expect((await login(a, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.2.0")).status).toBe(200);
+    const rows = await db().$queryRaw<{ failures: number | bigint }[]>`SELECT "failures" FROM "LoginThrottle" WHERE "key" = 'account:shared@example.com'`;
+    expect(Number(rows[0].failures)).toBe(3 * ACCOUNT_FACTOR);
   });
 });

@@ -10,12 +10,15 @@ export function LoginForm({ next }: { next: string }) {
     e.preventDefault();
     setPending(true);
     setError(null);
-    const password = String(new FormData(e.currentTarget).get("password") ?? "");
+    const form = new FormData(e.currentTarget);
+    const password = String(form.get("password") ?? "");
+    const email = String(form.get("email") ?? "").trim();
     try {
       const res = await fetch("/api/auth/login", {
         method: "POST",
         headers: { "content-type": "application/json" },
-        body: JSON.stringify({ password }),
+        // Without an e-mail the password is the first admin's (admin@localhost).
+        body: JSON.stringify(email ? { email, password } : { password }),
       });
       if (res.ok) {
         window.location.assign(next);
@@ -32,6 +35,20 @@ export function LoginForm({ next }: { next: string }) {
 
   return (
     <form onSubmit={onSubmit} className="mt-4 space-y-3">
+      <label className="block text-sm font-medium" htmlFor="email">
+        E-mail
+      </label>
+      <input
+        id="email"
+        name="email"
+        type="email"
+        autoComplete="username"
+        autoFocus
+        placeholder="you@example.com"
+        aria-describedby="email-hint"
+        className="w-full rounded border border-slate-300 px-3 py-2"
+      />
+      <p id="email-hint" className="text-xs text-slate-500">Leave empty to sign in as the first admin (admin@localhost).</p>
       <label className="block text-sm font-medium" htmlFor="password">
         Password
       </label>
@@ -41,7 +58,6 @@ export function LoginForm({ next }: { next: string }) {
         type="password"
         autoComplete="current-password"
         required
-        autoFocus
         className="w-full rounded border border-slate-300 px-3 py-2"
       />
       {error && (

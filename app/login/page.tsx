@@ -11,7 +11,7 @@ export default async function LoginPage({ searchParams }: { searchParams: Promis
     <main className="flex min-h-screen items-center justify-center p-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">
         <h1 className="text-xl font-semibold">Tally</h1>
-        <p className="mt-1 text-sm text-slate-600">Sign in as the operator.</p>
+        <p className="mt-1 text-sm text-slate-600">Sign in with your account.</p>
         <LoginForm next={target} />
       </div>
     </main>

@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
@@ -8,12 +9,32 @@ import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { useAuditLog } from "./use-audit-log";
 
-/** Who did what: every operator action of every page lands here. */
+/** Who did what: every operator action of every page lands here; filtered by who on demand. */
 export function AuditTable() {
-  const pages = useCursorStack("audit");
-  const { data, error } = useAuditLog({ cursor: pages.cursor });
+  const [actor, setActor] = useState("");
+  const pages = useCursorStack(`audit:${actor}`);
+  const { data, error } = useAuditLog({ cursor: pages.cursor, actor });
   return (
     <div>
+      <form
+        className="mb-3 flex flex-wrap items-end gap-2"
+        aria-label="Filter the audit log"
+        onSubmit={(e) => {
+          e.preventDefault();
+          setActor(String(new FormData(e.currentTarget).get("actor") ?? "").trim());
+        }}
+      >
+        <label className="flex flex-col text-xs font-medium text-slate-700">
+          Who (an e-mail, token:name or system)
+          <input name="actor" defaultValue={actor} placeholder="anyone" className="w-64 max-w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm" />
+        </label>
+        <button type="submit" className="rounded border border-slate-300 bg-white px-3 py-1.5 text-sm hover:bg-slate-50">Filter</button>
+        {actor && (
+          <button type="button" className="text-sm text-slate-600 underline" onClick={() => setActor("")}>
+            Show everyone
+          </button>
+        )}
+      </form>
       {error && <ErrorNotice title="Could not load the audit log" message={errorText(error)} />}
       <Table caption="Operator actions, newest first">
         <thead>

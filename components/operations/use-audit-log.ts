@@ -8,6 +8,7 @@ import { operationKeys, type AuditKey } from "./query-keys";
 export function fetchAudit(q: AuditKey, signal?: AbortSignal): Promise<AuditPage> {
   const p = new URLSearchParams({ limit: "20" });
   if (q.cursor) p.set("cursor", q.cursor);
+  if (q.actor) p.set("actor", q.actor);
   return getParsed(`/api/audit?${p}`, auditPageSchema, signal);
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { useCan } from "@/components/auth/role-context";
 import type { DeliveryRow } from "@/lib/forwarding/contracts";
 import { REPLAYABLE } from "@/lib/forwarding/contracts";
 import { errorText } from "@/lib/browser/parsed";
@@ -42,7 +43,8 @@ export function destinationHost(url: string): string {
 
 export function ReplayButton({ row }: { row: DeliveryRow }) {
   const replay = useReplayOutbound();
-  if (!REPLAYABLE.includes(row.status as (typeof REPLAYABLE)[number])) return null;
+  const can = useCan("operator");
+  if (!can || !REPLAYABLE.includes(row.status as (typeof REPLAYABLE)[number])) return null;
   return (
     <span className="flex flex-col items-start gap-1">
       <Button variant="secondary" pending={replay.isPending} pendingLabel="Replaying…" aria-label={`Replay ${row.eventType} for job ${row.jobId}`}

@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
 import type { DestinationHealth, DestinationView } from "@/lib/forwarding/contracts";
 import { errorText } from "@/lib/browser/parsed";
@@ -59,14 +60,14 @@ export function DestinationCard({ destination: d, health: h }: { destination: De
           Last error <Time iso={h.lastErrorAt} relative />: {h.lastError}
         </p>
       )}
-      <div className="mt-3 flex flex-wrap items-end gap-2">
+      <Can role="admin"><div className="mt-3 flex flex-wrap items-end gap-2">
         {d.enabled ? (
           <Button variant="secondary" onClick={() => setConfirming(true)}>Disable</Button>
         ) : (
           <Button variant="secondary" pending={toggle.isPending} onClick={() => toggle.mutate({ id: d.id, enabled: true })}>Enable</Button>
         )}
-      </div>
-      {d.enabled && <ReplaySinceForm destinationId={d.id} />}
+      </div></Can>
+      {d.enabled && <Can role="operator"><ReplaySinceForm destinationId={d.id} /></Can>}
       {toggle.error && <div className="mt-2"><ErrorNotice title="Not changed" message={errorText(toggle.error)} /></div>}
       <ConfirmDialog
         open={confirming}

@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
 import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
 import { SPIKE_WINDOW_MINUTES } from "@/lib/subscriptions/unauthorized-contracts";
@@ -28,9 +29,9 @@ export function SpikeBanner({ spike, ongoing, onStarted, onDismiss }: { spike: S
         signs with a secret Tally does not have yet: rotate here, or set the secret rotated elsewhere, then replay.
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <Button variant="danger" pending={replay.isPending || running} pendingLabel={running ? "Replaying…" : "Starting…"} onClick={() => replay.mutate(spike.subscriptionId, { onSuccess: (r) => { setRunId(r.runId); onStarted(spike); } })}>
+        <Can role="operator"><Button variant="danger" pending={replay.isPending || running} pendingLabel={running ? "Replaying…" : "Starting…"} onClick={() => replay.mutate(spike.subscriptionId, { onSuccess: (r) => { setRunId(r.runId); onStarted(spike); } })}>
           Replay 401s since rotation
-        </Button>
+        </Button></Can>
         {!ongoing && <Button variant="ghost" onClick={onDismiss}>Dismiss</Button>}
       </div>
       {replay.error && <div className="mt-2"><ErrorNotice title="The replay did not start" message={errorText(replay.error)} /></div>}

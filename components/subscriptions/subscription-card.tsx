@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
@@ -23,8 +24,10 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
         <dd>{s.rotatedAt ? <><Time iso={s.rotatedAt} relative /> (<Time iso={s.rotatedAt} />)</> : "never"}</dd>
       </dl>
       <div className="mt-3 space-y-3">
-        <RotateSecret subscription={s} />
-        <SetSecretForm subscription={s} />
+        <Can role="admin">
+          <RotateSecret subscription={s} />
+          <SetSecretForm subscription={s} />
+        </Can>
       </div>
     </article>
   );

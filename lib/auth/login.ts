@@ -1,22 +1,33 @@
 import "server-only";
-import { audit } from "../operations/audit";
+import { db } from "../db";
 import { NotSignedIn, TooManyRequests } from "../errors";
-import { createSessionToken, passwordMatches } from "./session";
-import { addressKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
+import { audit } from "../operations/audit";
+import { burnVerifyTime, passwordMatches } from "./password";
+import { createSession } from "./sessions";
+import { accountKey, addressKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
+import { BOOTSTRAP_EMAIL } from "./users";
 
-/** Checks the operator password (throttled per client) and returns a new session token. */
-export async function login(password: string, client: string) {
-  const key = addressKey(client);
-  const wait = await loginBlockedFor(key);
-  if (wait > 0) {
-    throw new TooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
+// Sign-in: e-mail and password, or the password alone for the first admin (admin@localhost), which
+// keeps today's scripts and demo mode working. Throttled per client address and per account, in the
+// database, so every server counts the same failures. One answer for every failure, so the answer
+// does not tell which accounts exist.
+
+export type Client = { address: string; userAgent: string | null };
+
+export async function login(input: { email?: string; password: string }, client: Client) {
+  const email = input.email ?? BOOTSTRAP_EMAIL;
+  const keys = [addressKey(client.address), accountKey(email)];
+  const wait = Math.max(...(await Promise.all(keys.map((k) => loginBlockedFor(k)))));
+  if (wait > 0) throw new TooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
+  const user = await db().user.findUnique({ where: { email }, omit: { passwordHash: false } });
+  const ok = user ? await passwordMatches(user.passwordHash, input.password) : (await burnVerifyTime(input.password), false);
+  if (!user || !ok || user.disabledAt) {
+    for (const k of keys) await recordLoginFailure(k);
+    await audit({ actor: email, action: "login", ok: false, detail: { client: client.address, reason: !user ? "no such user" : !ok ? "wrong password" : "disabled" } });
+    throw new NotSignedIn(input.email ? "Wrong e-mail or password" : "Wrong password");
   }
-  if (!passwordMatches(password)) {
-    await recordLoginFailure(key);
-    await audit({ actor: `client:${client}`, action: "login", ok: false });
-    throw new NotSignedIn("Wrong password");
-  }
-  await clearLoginFailures(key);
-  await audit({ actor: "operator", action: "login", detail: { client } });
-  return createSessionToken("operator");
+  for (const k of keys) await clearLoginFailures(k);
+  const session = await createSession(user.id, client);
+  await audit({ actor: user.email, action: "login", detail: { client: client.address } });
+  return session;
 }

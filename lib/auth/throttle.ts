@@ -5,19 +5,25 @@ import { db } from "../db";
 // Login throttling: at most TALLY_LOGIN_MAX_ATTEMPTS failed sign-ins per key per window of
 // TALLY_LOGIN_WINDOW_SECONDS, counted in the database (LoginThrottle) so that every server behind a
 // load balancer counts the same failures: alternating servers gains an attacker nothing. Keys name
-// their kind — `ip:<address>` today — so a per-account key (`account:<name>`) can be counted beside
-// it later without a migration. A fixed window starting at the first failure: one upsert per failure,
+// their kind — `ip:<address>` and `account:<email>` — and a sign-in is refused while either is over. A fixed window starting at the first failure: one upsert per failure,
 // one primary-key read per attempt. Rows whose window has ended are deleted on write (indexed), so the
 // table holds only the clients that failed within the last window.
 
-/** The throttle key for a client address (the only kind so far). */
+/** The throttle key for a client address. */
 export const addressKey = (address: string) => `ip:${address}`;
+/** The throttle key for an account (the e-mail tried, whether or not it exists). */
+export const accountKey = (email: string) => `account:${email.trim().toLowerCase()}`;
 
 type Row = { failures: bigint | number; windowStart: bigint | number };
 
+/** An account allows this many times the failures of one address: one address meets its own limit
+ * first (so it cannot lock a person out alone), while guesses spread over many addresses still stop. */
+export const ACCOUNT_FACTOR = 3;
+
 /** Seconds until the key may try again, or 0 when it may try now. */
 export async function loginBlockedFor(key: string, now = Date.now()): Promise<number> {
-  const { TALLY_LOGIN_MAX_ATTEMPTS: max, TALLY_LOGIN_WINDOW_SECONDS: window } = getConfig();
+  const { TALLY_LOGIN_WINDOW_SECONDS: window } = getConfig();
+  const max = getConfig().TALLY_LOGIN_MAX_ATTEMPTS * (key.startsWith("account:") ? ACCOUNT_FACTOR : 1);
   const rows = await db().$queryRaw<Row[]>`SELECT "failures", "windowStart" FROM "LoginThrottle" WHERE "key" = ${key}`;
   if (rows.length === 0) return 0;
   const ends = Number(rows[0].windowStart) + window * 1000;

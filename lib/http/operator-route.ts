@@ -1,14 +1,19 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { bearerActor, SESSION_COOKIE, verifySessionToken } from "../auth/session";
+import { actorOf, requireRole, type Principal } from "../auth/principal";
+import { principalOf } from "../auth/resolve";
+import type { Role } from "../auth/roles";
+import { SESSION_COOKIE } from "../auth/session";
 import { getConfig } from "../config";
 import { BadRequest, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
 
-// The one wrapper for operator JSON routes: authentication (session or bearer), CSRF on mutations,
-// zod parsing of params, query and body; typed errors become answers through lib/http/errors.ts.
+// The one wrapper for operator JSON routes: authentication (session or bearer), the route's required
+// role (declared by every route: `role` is not optional, so a route without one does not compile),
+// CSRF on mutations, zod parsing of params, query and body; typed errors become answers through
+// lib/http/errors.ts (a role too low: 403 {"error":"forbidden","message"}).
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -17,8 +22,19 @@ export type OperatorInput<B, Q, P> = {
   body: Out<B>;
   query: Out<Q>;
   params: Out<P>;
+  /** Who asked, and with which role. */
+  principal: Principal;
+  /** The principal as the audit log names it: the user's e-mail or `token:{name}`. */
   actor: string;
   req: NextRequest;
+};
+
+export type RouteSpec<B, Q, P> = {
+  /** The lowest role that may call the route (README: "Roles and routes"). */
+  role: Role;
+  body?: B;
+  query?: Q;
+  params?: P;
 };
 
 const MAX_JSON_BYTES = 256 * 1024;
@@ -28,18 +44,19 @@ export function operatorRoute<
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
 >(
-  spec: { body?: B; query?: Q; params?: P },
+  spec: RouteSpec<B, Q, P>,
   handler: (input: OperatorInput<B, Q, P>) => Promise<unknown>,
 ) {
   return (req: NextRequest, ctx: Ctx): Promise<Response> =>
     withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx));
   async function run(req: NextRequest, ctx: Ctx): Promise<Response> {
     try {
-      const actor = await authenticate(req);
+      const principal = await authenticate(req);
+      requireRole(principal, spec.role, `${req.method} ${req.nextUrl.pathname}`);
       const params = await parseWith(spec.params, await ctx.params, "path");
       const query = await parseWith(spec.query, Object.fromEntries(req.nextUrl.searchParams), "query");
       const body = spec.body ? await parseWith(spec.body, await readJson(req), "body") : undefined;
-      const result = await handler({ body, query, params, actor, req } as OperatorInput<B, Q, P>);
+      const result = await handler({ body, query, params, principal, actor: actorOf(principal), req } as OperatorInput<B, Q, P>);
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (err) {
       return errorResponse(err);
@@ -48,15 +65,15 @@ export function operatorRoute<
 }
 
 /** Session cookie or bearer token; mutations from a browser session must come from our own origin. */
-export async function authenticate(req: NextRequest): Promise<string> {
-  const bearer = bearerActor(req.headers.get("authorization"));
-  if (bearer) return bearer;
-  const actor = await verifySessionToken(req.cookies.get(SESSION_COOKIE)?.value);
-  if (!actor) throw new NotSignedIn();
-  if (req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
+export async function authenticate(req: NextRequest): Promise<Principal> {
+  const principal = await principalOf(req.headers, req.cookies.get(SESSION_COOKIE)?.value);
+  if (!principal) throw new NotSignedIn();
+  // A bearer token is not sent by browsers on their own, so only cookie sessions need the origin check.
+  const cookieSession = principal.kind === "user";
+  if (cookieSession && req.method !== "GET" && req.method !== "HEAD" && !sameOrigin(req)) {
     throw new Forbidden("Cross-origin request refused (CSRF check)");
   }
-  return actor;
+  return principal;
 }
 
 export function sameOrigin(req: NextRequest): boolean {

@@ -1,9 +1,10 @@
 import { z } from "zod";
 
-// GET /api/audit: operator actions, newest first.
+// GET /api/audit: operator actions, newest first; `actor` filters by who (an e-mail, `token:{name}`, `system`).
 
 export const auditQuerySchema = z.object({
   action: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(100).optional()),
+  actor: z.preprocess((v) => (v === "" ? undefined : v), z.string().trim().max(300).optional()),
   cursor: z.preprocess((v) => (v === "" ? undefined : v), z.string().max(300).optional()),
   limit: z.coerce.number().int().min(1).max(100).default(20),
 });

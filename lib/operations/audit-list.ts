@@ -5,7 +5,8 @@ import { db } from "../db";
 import type { AuditPage, AuditQuery } from "./audit-contracts";
 import { decodeCursor, pageOf } from "../keyset";
 
-// Operator actions for the Operations page, keyset-paged on (at, id) through the at and (action, at) indexes.
+// Operator actions for the Operations page, keyset-paged on (at, id) through the at, (action, at) and
+// (actor, at) indexes.
 // Details are shortened (they are for a glance; the full row stays in the table) and, as a second
 // line of defence behind the writers, any field named like a secret is blanked before it leaves.
 
@@ -27,6 +28,7 @@ export async function listAuditPage(q: AuditQuery): Promise<AuditPage> {
   const cursor = decodeCursor(q.cursor, z.number().int());
   const where: Prisma.AuditLogWhereInput = {
     ...(q.action ? { action: q.action } : {}),
+    ...(q.actor ? { actor: q.actor } : {}),
     ...(cursor ? { AND: [{ at: { lte: cursor.at } }, { OR: [{ at: { lt: cursor.at } }, { id: { lt: cursor.id } }] }] } : {}),
   };
   const rows = await db().auditLog.findMany({ where, orderBy: [{ at: "desc" }, { id: "desc" }], take: q.limit + 1 });

@@ -48,7 +48,10 @@ export function printOutcome(run: RunView, ctx: CliContext): number {
 /** `parse` checks the arguments before anything is opened; `main` returns the exit code. */
 export async function runCli<A>(name: string, parse: () => A, main: (ctx: CliContext, args: A) => Promise<number>): Promise<never> {
   const print = (line: string) => process.stdout.write(`[${name}] ${line}\n`);
-  const ctx: CliContext = { actor: `cli:${safeUser()}`, print };
+  // Whoever runs a script holds the server itself, outside Tally's accounts: the audit log and the
+  // run's "started by" name the system (audit actors are an e-mail, token:{name} or system).
+  const ctx: CliContext = { actor: "system", print };
+  print(`acting as "system" (OS user ${safeUser()})`);
   let code = 1;
   try {
     const args = parse();

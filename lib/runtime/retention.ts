@@ -50,6 +50,14 @@ const TARGETS: Target[] = [
     days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
     also: () => Prisma.sql`AND "status" IN ('delivered', 'skipped')`,
   },
+  // Sign-ins that have ended (expired, or revoked and expired since): live sessions are never touched.
+  {
+    name: "ended sessions",
+    table: "Session",
+    column: "createdAt",
+    days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
+    also: (cutoff) => Prisma.sql`AND "expiresAt" < ${cutoff}`,
+  },
 ];
 
 export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };

@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import Link from "next/link";
 import { useState } from "react";
 import { DeadLetterActions } from "@/components/dead-letters/dead-letter-actions";
@@ -41,7 +42,7 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
       <p className="text-sm text-slate-700" data-testid="dead-letter-total">
         {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter{data.total === 1 ? "" : "s"} match.
       </p>
-      <DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} />
+      <Can role="operator"><DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} /></Can>
       <DeadLetterTable rows={data.items} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
       <nav aria-label="Pages" className="flex gap-3 text-sm">
         {query.cursor && (

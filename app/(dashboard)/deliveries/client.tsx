@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { usePathname, useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
 import { filterToParams, type DeliveryFilter } from "@/lib/deliveries/contracts";
@@ -34,7 +35,7 @@ export function DeliveriesClient({ filter, filterProblem, subscriptions }: { fil
   return (
     <div className="space-y-6">
       <Card title="Replay failures">
-        <ReplayPanel subscriptions={subscriptions} />
+        <Can role="operator"><ReplayPanel subscriptions={subscriptions} /></Can>
       </Card>
       <Card>
         {filterProblem && <div className="mb-3"><Notice tone="warn">Some filters in the address were ignored ({filterProblem}).</Notice></div>}

@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { AuditTable } from "@/components/operations/audit-table";
 import { ReconcilePanel } from "@/components/operations/reconcile-panel";
 import { RunHistory } from "@/components/operations/run-history";
@@ -9,7 +10,7 @@ export function OperationsClient() {
   return (
     <div className="space-y-6">
       <Card title="Reconciliation">
-        <ReconcilePanel />
+        <Can role="operator"><ReconcilePanel /></Can>
       </Card>
       <Card title="Runs">
         <RunHistory />

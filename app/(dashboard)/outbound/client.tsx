@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
 import { errorText } from "@/lib/browser/parsed";
@@ -49,7 +50,7 @@ export function OutboundClient({ initialFilter }: { initialFilter: OutboundFilte
         </div>
       </section>
       <Card title="Add a destination">
-        <DestinationForm />
+        <Can role="admin"><DestinationForm /></Can>
       </Card>
       <Card title="Deliveries">
         <DeliveryFilters value={filter} destinations={items} onChange={apply} />

@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { errorText } from "@/lib/browser/parsed";
 import { SimulatorKnobsForm } from "@/components/settings/simulator-knobs-form";
 import { useSimulatorKnobs } from "@/components/settings/use-simulator-knobs";
@@ -15,7 +16,9 @@ export function SimulatorKnobsClient({ initialError }: { initialError: string | 
         <p className="mb-4 text-sm text-slate-600">
           How often the simulator misbehaves. Turn faults up to watch the safety nets (replay, reconciliation, retries) catch them.
         </p>
-        <SimulatorKnobsForm knobs={knobs.data} />
+        <Can role="admin" fallback={<p className="text-sm text-slate-600">Only an admin changes the simulator&apos;s faults.</p>}>
+          <SimulatorKnobsForm knobs={knobs.data} />
+        </Can>
       </>
     );
   }

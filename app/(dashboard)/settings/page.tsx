@@ -6,6 +6,11 @@ import { PageHeader } from "@/components/empty-state";
 import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
 import { settingsKeys } from "@/components/settings/query-keys";
 import { ModeSummary } from "@/components/settings/mode-summary";
+import { accountKeys } from "@/components/auth/query-keys";
+import { PasswordForm } from "@/components/auth/password-form";
+import { SessionsPanel } from "@/components/auth/sessions-panel";
+import { requireOperator } from "@/lib/auth/current";
+import { listSessions } from "@/lib/auth/sessions";
 import { Card } from "@/components/ui/card";
 import { settingsView } from "@/lib/settings/view";
 import { SimulatorKnobsClient } from "./client";
@@ -13,13 +18,33 @@ import { SimulatorKnobsClient } from "./client";
 export const metadata: Metadata = { title: "Settings" };
 
 export default async function Page() {
+  const me = await requireOperator();
   const view = await settingsView();
   const queries = new QueryClient();
+  queries.setQueryData(accountKeys.sessions(), { items: await listSessions(me) });
   if (view.knobs) queries.setQueryData(settingsKeys.simulator(), view.knobs);
   return (
     <>
       <PageHeader title="Settings" />
       <div className="space-y-6">
+        <Card title="Accounts">
+          <p className="text-sm text-slate-600">
+            {me.role === "admin" && <><Link className="font-medium text-brand-700 underline" href="/settings/users">Users</Link> (who can sign in, and their roles) · </>}
+            <Link className="font-medium text-brand-700 underline" href="/settings/tokens">API tokens</Link> (for scripts)
+          </p>
+        </Card>
+        {me.kind === "user" && (
+          <Card title="Your password">
+            <PasswordForm />
+          </Card>
+        )}
+        <div id="sessions" className="scroll-mt-4">
+          <Card title="Sessions">
+            <HydrationBoundary state={dehydrate(queries)}>
+              <SessionsPanel />
+            </HydrationBoundary>
+          </Card>
+        </div>
         <Card title="Mode">
           <ModeSummary view={view} />
         </Card>

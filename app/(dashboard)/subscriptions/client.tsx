@@ -1,5 +1,6 @@
 "use client";
 
+import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
 import { missingEventTypes } from "@/lib/subscriptions/contracts";
 import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
@@ -33,7 +34,7 @@ export function SubscriptionsClient() {
       {subs.error && <ErrorNotice title="Could not load the subscriptions" message={errorText(subs.error)} />}
       {missing.length > 0 && (
         <Card title="Register webhooks">
-          <RegisterWebhooks missing={missing} none={items.length === 0} />
+          <Can role="admin"><RegisterWebhooks missing={missing} none={items.length === 0} /></Can>
         </Card>
       )}
       <Card title="401s per minute, last hour">

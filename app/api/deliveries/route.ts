@@ -3,6 +3,6 @@ import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
 import { listInbound, listPlatform } from "@/lib/deliveries/list";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ query: deliveryQuerySchema }, ({ query }) =>
+export const GET = operatorRoute({ role: "viewer", query: deliveryQuerySchema }, ({ query }) =>
   query.log === "platform" ? listPlatform(query) : listInbound(query),
 );

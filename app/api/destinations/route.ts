@@ -7,9 +7,9 @@ import { listDestinations } from "@/lib/forwarding/destinations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({}, async () => ({ items: await listDestinations() }));
+export const GET = operatorRoute({ role: "viewer" }, async () => ({ items: await listDestinations() }));
 
-export const POST = operatorRoute({ body: createDestinationSchema }, async ({ body, actor }) => {
+export const POST = operatorRoute({ role: "admin", body: createDestinationSchema }, async ({ body, actor }) => {
   const created = await createDestinationAction(body, actor);
   // The only answer that ever carries a destination's whole secret: never cache it anywhere.
   return NextResponse.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });

@@ -7,8 +7,8 @@ import { submitJob } from "@/lib/jobs/submit";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ query: jobListQuerySchema }, ({ query }) => listJobs(query));
+export const GET = operatorRoute({ role: "viewer", query: jobListQuerySchema }, ({ query }) => listJobs(query));
 
-export const POST = operatorRoute({ body: submitRequestSchema }, async ({ body, actor, req }) =>
+export const POST = operatorRoute({ role: "operator", body: submitRequestSchema }, async ({ body, actor, req }) =>
   NextResponse.json(await submitJob(body, { actor, signal: req.signal }), { status: 201 }),
 );

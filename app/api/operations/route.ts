@@ -5,6 +5,6 @@ import { listRuns } from "@/lib/operations/history";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ query: runListQuerySchema }, async ({ query }) => ({
+export const GET = operatorRoute({ role: "viewer", query: runListQuerySchema }, async ({ query }) => ({
   items: (await listRuns({ kind: query.kind, limit: query.limit })).items,
 }));

@@ -5,4 +5,4 @@ import { readFeed } from "@/lib/results/feed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ query: feedQuerySchema }, ({ query }) => readFeed(query));
+export const GET = operatorRoute({ role: "viewer", query: feedQuerySchema }, ({ query }) => readFeed(query));

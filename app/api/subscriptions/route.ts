@@ -4,4 +4,4 @@ import { listSubscriptions } from "@/lib/subscriptions/list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({}, async () => ({ items: await listSubscriptions() }));
+export const GET = operatorRoute({ role: "viewer" }, async () => ({ items: await listSubscriptions() }));

@@ -6,4 +6,4 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 const body = z.object({ channel: channelSchema }).strict();
 
-export const POST = operatorRoute({ body }, ({ body, actor }) => sendTestAlert(body.channel, actor));
+export const POST = operatorRoute({ role: "operator", body }, ({ body, actor }) => sendTestAlert(body.channel, actor));

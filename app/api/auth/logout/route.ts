@@ -1,12 +1,12 @@
-// POST /api/auth/logout — end the session
+// POST /api/auth/logout — end this session (the row is revoked, not only the cookie cleared)
 import { NextResponse } from "next/server";
-import { audit } from "@/lib/operations/audit";
-import { SESSION_COOKIE } from "@/lib/auth/session";
+import { logoutAction } from "@/lib/auth/actions";
+import { clearedSessionCookie, SESSION_COOKIE } from "@/lib/auth/session";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({}, async ({ actor }) => {
-  await audit({ actor, action: "logout" });
+export const POST = operatorRoute({ role: "viewer" }, async ({ principal }) => {
+  await logoutAction(principal);
   const res = NextResponse.json({ status: "signed_out" });
-  res.cookies.set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 0 });
+  res.cookies.set(SESSION_COOKIE, "", clearedSessionCookie);
   return res;
 });

@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ jobId: z.string().min(1).max(200) });
 
-export const GET = operatorRoute({ params }, ({ params }) => getJob(params.jobId));
+export const GET = operatorRoute({ role: "viewer", params }, ({ params }) => getJob(params.jobId));

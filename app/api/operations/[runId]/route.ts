@@ -5,4 +5,4 @@ import { runParamsSchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ params: runParamsSchema }, ({ params }) => getRunOr404(params.runId));
+export const GET = operatorRoute({ role: "viewer", params: runParamsSchema }, ({ params }) => getRunOr404(params.runId));

@@ -3,4 +3,4 @@ import { historyQuerySchema } from "@/lib/operations/contracts";
 import { listRuns } from "@/lib/operations/history";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ query: historyQuerySchema }, ({ query }) => listRuns(query));
+export const GET = operatorRoute({ role: "viewer", query: historyQuerySchema }, ({ query }) => listRuns(query));

@@ -6,6 +6,6 @@ import { reconcileBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ body: reconcileBodySchema }, async ({ body, actor }) =>
+export const POST = operatorRoute({ role: "operator", body: reconcileBodySchema }, async ({ body, actor }) =>
   NextResponse.json(await reconcileAction(body, actor), { status: 202 }),
 );

@@ -6,6 +6,6 @@ import { replayBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ body: replayBodySchema }, async ({ body, actor }) =>
+export const POST = operatorRoute({ role: "operator", body: replayBodySchema }, async ({ body, actor }) =>
   NextResponse.json(await replayAction(body, actor), { status: 202 }),
 );

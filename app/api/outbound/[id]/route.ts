@@ -7,4 +7,4 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ id: z.coerce.number({ error: "id must be a number" }).int().positive({ error: "id must be a positive number" }).max(2 ** 53) });
 
-export const GET = operatorRoute({ params }, async ({ params }) => deliveryAttempts(params.id));
+export const GET = operatorRoute({ role: "viewer", params }, async ({ params }) => deliveryAttempts(params.id));

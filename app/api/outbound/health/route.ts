@@ -4,4 +4,4 @@ import { destinationHealth } from "@/lib/forwarding/health";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({}, async () => ({ items: await destinationHealth() }));
+export const GET = operatorRoute({ role: "viewer" }, async () => ({ items: await destinationHealth() }));

@@ -5,7 +5,7 @@ import { exportResults } from "@/lib/results/export";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ query: exportQuerySchema }, async ({ query }) => {
+export const GET = operatorRoute({ role: "viewer", query: exportQuerySchema }, async ({ query }) => {
   const out = exportResults(query);
   return new Response(out.body, {
     headers: {

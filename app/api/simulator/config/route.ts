@@ -3,6 +3,6 @@ import { simulatorKnobsPatchSchema } from "@/lib/demo/knobs-contracts";
 import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/demo/knobs";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({}, () => readSimulatorKnobs());
+export const GET = operatorRoute({ role: "viewer" }, () => readSimulatorKnobs());
 
-export const POST = operatorRoute({ body: simulatorKnobsPatchSchema }, ({ body, actor }) => saveSimulatorKnobs(body, actor));
+export const POST = operatorRoute({ role: "admin", body: simulatorKnobsPatchSchema }, ({ body, actor }) => saveSimulatorKnobs(body, actor));

@@ -4,4 +4,4 @@ import { registerAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({}, ({ actor }) => registerAction(actor));
+export const POST = operatorRoute({ role: "admin" }, ({ actor }) => registerAction(actor));

@@ -5,6 +5,6 @@ import { listJobResults } from "@/lib/results/job-results";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ params: jobResultsParamsSchema, query: jobResultsQuerySchema }, ({ params, query }) =>
+export const GET = operatorRoute({ role: "viewer", params: jobResultsParamsSchema, query: jobResultsQuerySchema }, ({ params, query }) =>
   listJobResults(params.jobId, query),
 );

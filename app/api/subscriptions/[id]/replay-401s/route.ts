@@ -6,7 +6,7 @@ import { replay401sAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ params: subscriptionParamsSchema }, async ({ params, actor }) => {
+export const POST = operatorRoute({ role: "operator", params: subscriptionParamsSchema }, async ({ params, actor }) => {
   const a = await replay401sAction(params.id, actor);
   return NextResponse.json(a.body, { status: a.status });
 });

@@ -6,7 +6,7 @@ import { rotateAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ params: subscriptionParamsSchema }, async ({ params, actor }) => {
+export const POST = operatorRoute({ role: "admin", params: subscriptionParamsSchema }, async ({ params, actor }) => {
   const a = await rotateAction(params.id, actor);
   // The only answer that ever carries a whole secret: never cache it anywhere.
   return NextResponse.json(a.body, { status: a.status, headers: { "Cache-Control": "no-store" } });

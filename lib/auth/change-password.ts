@@ -1,0 +1,30 @@
+import "server-only";
+import { db } from "../db";
+import { BadRequest, Forbidden, TooManyRequests } from "../errors";
+import { audit } from "../operations/audit";
+import { hashPassword, passwordMatches } from "./password";
+import type { Principal } from "./principal";
+import { accountKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
+import type { ChangePassword } from "./users-contracts";
+
+// A person changes their own password: the current one is checked (a wrong one counts against the
+// account's sign-in throttle), and every other session of theirs ends at once; this one stays.
+
+export async function changeOwnPassword(p: Principal, input: ChangePassword): Promise<{ endedSessions: number }> {
+  if (p.kind !== "user") throw new Forbidden("A token has no password; sign in to change yours");
+  const key = accountKey(p.email);
+  const wait = await loginBlockedFor(key);
+  if (wait > 0) throw new TooManyRequests(`Too many failed attempts; try again in ${wait} s`, wait);
+  const user = await db().user.findUniqueOrThrow({ where: { id: p.userId }, omit: { passwordHash: false } });
+  if (!(await passwordMatches(user.passwordHash, input.currentPassword))) {
+    await recordLoginFailure(key);
+    await audit({ actor: p.email, action: "users.change_password", ok: false, detail: { reason: "wrong current password" } });
+    throw new BadRequest("The current password is wrong");
+  }
+  if (input.currentPassword === input.newPassword) throw new BadRequest("The new password is the current one");
+  await clearLoginFailures(key);
+  await db().user.update({ where: { id: p.userId }, data: { passwordHash: await hashPassword(input.newPassword), bootstrap: false } });
+  const ended = await db().session.updateMany({ where: { userId: p.userId, revokedAt: null, id: { not: p.sessionId } }, data: { revokedAt: new Date() } });
+  await audit({ actor: p.email, action: "users.change_password", detail: { endedSessions: ended.count } });
+  return { endedSessions: ended.count };
+}
