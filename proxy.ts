@@ -42,5 +42,6 @@ export async function proxy(req: NextRequest) {
 }
 
 export const config = {
-  matcher: ["/((?!webhooks/|webhooks$|_next/static|_next/image|favicon.ico).*)"],
+  // The icons are public: a browser asks for them before (and on) the login page.
+  matcher: ["/((?!webhooks/|webhooks$|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png).*)"],
 };
