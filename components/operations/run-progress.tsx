@@ -5,7 +5,8 @@ import type { Run } from "@/lib/operations/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { ErrorNotice } from "@/components/ui/feedback";
-import { RunFacts } from "./run-facts";
+import { describeRun } from "@/lib/operations/describe";
+import { RunDescription } from "./run-description";
 import { useOperationRun } from "./use-operation-run";
 
 const STATE_TONE = { running: "info", succeeded: "good", failed: "bad" } as const;
@@ -23,24 +24,13 @@ export function RunProgress({ runId, title, onFinished }: { runId: string; title
         <span className="font-medium">{title}</span>
         {run ? <RunStateBadge state={run.state} /> : <Badge>starting</Badge>}
         {run?.state === "running" && <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-sky-600 border-t-transparent" />}
-        <Link href="/operations" className="ml-auto text-xs text-brand-700 underline">
-          All runs
+        <Link href={`/operations/${encodeURIComponent(runId)}`} className="ml-auto text-xs text-brand-700 underline">
+          Open this run
         </Link>
       </div>
       {error && !run && <ErrorNotice title="Could not follow the run" message={errorText(error)} />}
-      {run?.state === "running" && (run.progress ? <RunFacts value={run.progress} /> : <p className="text-sm text-slate-600">Working…</p>)}
-      {run && run.state !== "running" && (
-        <>
-          {run.state === "failed" && <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />}
-          {run.summary ? (
-            <div className="mt-2">
-              <RunFacts value={run.summary} />
-            </div>
-          ) : (
-            run.state === "succeeded" && <p className="text-sm">Done.</p>
-          )}
-        </>
-      )}
+      {run?.state === "running" && !run.progress && <p className="text-sm text-slate-600">Working…</p>}
+      {run && (run.state !== "running" || run.progress) && <RunDescription d={describeRun(run)} />}
     </div>
   );
 }

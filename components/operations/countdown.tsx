@@ -1,0 +1,20 @@
+"use client";
+
+import { useEffect, useState } from "react";
+
+/** Seconds left until `until`, ticking every second; "any moment now" once it has passed. */
+export function Countdown({ until, label }: { until: string; label: string }) {
+  const [now, setNow] = useState<number | null>(null);
+  useEffect(() => {
+    setNow(Date.now());
+    const t = setInterval(() => setNow(Date.now()), 1000);
+    return () => clearInterval(t);
+  }, []);
+  if (now === null) return null;
+  const left = Math.max(0, Math.ceil((Date.parse(until) - now) / 1000));
+  return (
+    <span role="timer" aria-live="off" className="tabular-nums" data-testid="countdown">
+      {left > 0 ? `${label} in ${left} s` : `${label} any moment now`}
+    </span>
+  );
+}
