@@ -2,7 +2,7 @@
 
 import Link from "next/link";
 import { usePathname, useRouter } from "next/navigation";
-import { useEffect, useState } from "react";
+import { useState } from "react";
 
 /** The dashboard's sections, one list: a new page adds one entry here and appears in both layouts. */
 export const SECTIONS = [
@@ -26,8 +26,9 @@ function isActive(href: string, path: string): boolean {
  */
 export function Nav({ children }: { children?: React.ReactNode }) {
   const path = usePathname();
-  const [open, setOpen] = useState(false);
-  useEffect(() => setOpen(false), [path]);
+  // Open for the page it was opened on: navigating closes it without an effect.
+  const [openOn, setOpenOn] = useState<string | null>(null);
+  const open = openOn === path;
   const current = SECTIONS.find((s) => isActive(s.href, path));
   return (
     <>
@@ -36,7 +37,7 @@ export function Nav({ children }: { children?: React.ReactNode }) {
         className="ml-auto inline-flex items-center gap-2 rounded border border-slate-300 px-3 py-1.5 text-sm md:hidden"
         aria-expanded={open}
         aria-controls="sections-nav"
-        onClick={() => setOpen((o) => !o)}
+        onClick={() => setOpenOn(open ? null : path)}
       >
         <span aria-hidden>{open ? "✕" : "☰"}</span>
         Menu{current ? <span className="sr-only">: {current.label}</span> : null}

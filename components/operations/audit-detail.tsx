@@ -1,4 +1,3 @@
-import Link from "next/link";
 import { ShortId } from "@/components/ui/short-id";
 import { humanize } from "./run-facts";
 

@@ -6,9 +6,13 @@ import { useEffect, useState } from "react";
 export function Countdown({ until, label }: { until: string; label: string }) {
   const [now, setNow] = useState<number | null>(null);
   useEffect(() => {
-    setNow(Date.now());
+    // first tick at once, after hydration (the server render shows nothing, so both agree)
+    const first = setTimeout(() => setNow(Date.now()), 0);
     const t = setInterval(() => setNow(Date.now()), 1000);
-    return () => clearInterval(t);
+    return () => {
+      clearTimeout(first);
+      clearInterval(t);
+    };
   }, []);
   if (now === null) return null;
   const left = Math.max(0, Math.ceil((Date.parse(until) - now) / 1000));
