@@ -104,7 +104,8 @@ test("/jobs/new: field errors from the API's schemas, then each kind submitted",
     await expect(page.getByTestId("job-id")).toHaveText(/\S{8,}/);
     await expect(page.getByText(`e2e-form/${tag}`).first()).toBeVisible();
   }
-  expect(errors(), "console errors").toEqual([]);
+  // The browser logs each 400 it was answered (the bad inputs above); nothing else may be logged.
+  expect(errors().filter((e) => !/status of 400/.test(e)), "console errors").toEqual([]);
 });
 
 test("cancel a running batch from its page; the jobs and dead-letter CSV downloads hold the filtered rows", async ({ page }) => {
@@ -149,7 +150,7 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
   await page.goto("/operations");
   // register: run by demo mode at start-up
   await page.getByRole("combobox", { name: "Kind" }).selectOption("register");
-  await page.getByTestId("run-link").first().click();
+  await page.getByTestId("run-link").filter({ hasText: "Webhook registration" }).first().click();
   await expect(page.getByRole("heading", { level: 1, name: "Webhook registration" })).toBeVisible();
   await expect(page.getByTestId("run-started-by")).toHaveText("demo mode at start-up");
   await expect(page.getByTestId("run-result")).toContainText(/Registered 3 subscriptions|No new subscription/);
