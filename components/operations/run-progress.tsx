@@ -30,6 +30,7 @@ export function RunProgress({ runId, title, onFinished }: { runId: string; title
       </div>
       {error && !run && <ErrorNotice title="Could not follow the run" message={errorText(error)} />}
       {run?.state === "running" && !run.progress && <p className="text-sm text-slate-600">Working…</p>}
+      {run?.state === "failed" && <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />}
       {run && (run.state !== "running" || run.progress) && <RunDescription d={describeRun(run)} />}
     </div>
   );
