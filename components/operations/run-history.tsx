@@ -8,7 +8,7 @@ import { errorText } from "@/lib/browser/parsed";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
-import { Time } from "@/components/ui/time";
+import { Time, useFormatTime } from "@/components/ui/time";
 import { RunStateBadge } from "./run-progress";
 import { useRunHistory } from "./use-run-history";
 
@@ -20,7 +20,7 @@ export function duration(ms: number | null): string {
 }
 
 function Row({ run }: { run: HistoryRow }) {
-  const d = describeRun(run);
+  const d = describeRun(run, [], useFormatTime());
   return (
     <tr>
       <Td className="font-medium">

@@ -5,6 +5,7 @@ import type { Run } from "@/lib/operations/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { ErrorNotice } from "@/components/ui/feedback";
+import { useFormatTime } from "@/components/ui/time";
 import { describeRun } from "@/lib/operations/describe";
 import { RunDescription } from "./run-description";
 import { useOperationRun } from "./use-operation-run";
@@ -18,6 +19,7 @@ export function RunStateBadge({ state }: { state: Run["state"] }) {
 /** Live progress of one run, then its summary or its error; announced politely to screen readers. */
 export function RunProgress({ runId, title, onFinished }: { runId: string; title: string; onFinished?: (run: Run) => void }) {
   const { data: run, error } = useOperationRun(runId, onFinished);
+  const formatTime = useFormatTime();
   return (
     <div className="mt-3 rounded-lg border border-slate-200 bg-slate-50 p-3" aria-live="polite" aria-busy={run?.state === "running"}>
       <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
@@ -31,7 +33,7 @@ export function RunProgress({ runId, title, onFinished }: { runId: string; title
       {error && !run && <ErrorNotice title="Could not follow the run" message={errorText(error)} />}
       {run?.state === "running" && !run.progress && <p className="text-sm text-slate-600">Working…</p>}
       {run?.state === "failed" && <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />}
-      {run && (run.state !== "running" || run.progress) && <RunDescription d={describeRun(run)} />}
+      {run && (run.state !== "running" || run.progress) && <RunDescription d={describeRun(run, [], formatTime)} />}
     </div>
   );
 }

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
-import { Time } from "@/components/ui/time";
+import { Time, useFormatTime } from "@/components/ui/time";
 import { describeRun } from "@/lib/operations/describe";
 import type { Overview } from "@/lib/overview/overview";
 
@@ -56,6 +56,7 @@ export function DeadLettersTile({ open }: { open: number }) {
 // The reconciler's summary counters, in words; a counter not listed here is shown by its name.
 /** The last reconciliation in words (the same sentences as its run page), linked to that page. */
 export function ReconcileTile({ run, className = "" }: { run: Overview["lastReconciliation"]; className?: string }) {
+  const formatTime = useFormatTime();
   const d = run
     ? describeRun({
         id: run.id,
@@ -65,7 +66,7 @@ export function ReconcileTile({ run, className = "" }: { run: Overview["lastReco
         error: run.error,
         summary: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
         progress: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
-      })
+      }, [], formatTime)
     : null;
   return (
     <Card title="Last reconciliation" className={className} actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>

@@ -57,9 +57,10 @@ function subName(id: string | null, subs: SubscriptionName[]): string {
   return s ? `the ${s.eventType} subscription` : `subscription ${id.slice(0, 8)}`;
 }
 
-function when(iso: string | null): string {
-  return iso ? new Date(iso).toLocaleString() : "";
-}
+/** How times inside sentences are written; the browser passes one that uses the operator's zone. */
+export type FormatTime = (iso: string) => string;
+const utc: FormatTime = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
+
 
 function startedBy(run: RunLike): Described["by"] {
   const p = obj(run.params);
@@ -122,7 +123,8 @@ function replayResult(s: Record<string, J>, params: Record<string, J>, subs: Sub
   return { sentences, tables: rows.length ? [{ caption: "By subscription", columns: ["Subscription", "Deliveries", "401s", "Failed jobs", "Queued", "Already done"], rows }] : [] };
 }
 
-export function describeRun(run: RunLike, subs: SubscriptionName[] = []): Described {
+export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatTime: FormatTime = utc): Described {
+  const when = (iso: string | null) => (iso ? formatTime(iso) : "");
   const p = obj(run.params);
   const s = obj(run.state === "running" ? run.progress : (run.summary ?? run.progress));
   const title = KIND_TITLE[run.kind] ?? run.kind;

@@ -11,7 +11,7 @@ import { operationKeys } from "@/components/operations/query-keys";
 import { fetchRun } from "@/components/operations/use-operation-run";
 import { Card } from "@/components/ui/card";
 import { ShortId } from "@/components/ui/short-id";
-import { Time } from "@/components/ui/time";
+import { Time, useFormatTime } from "@/components/ui/time";
 import type { Run } from "@/lib/operations/contracts";
 import { describeRun, type SubscriptionName } from "@/lib/operations/describe";
 
@@ -33,7 +33,7 @@ export function RunDetailClient({ initial, subscriptions }: { initial: Run; subs
     refetchInterval: (q) => (q.state.data?.state === "running" ? 1000 : false),
   });
   const run = data ?? initial;
-  const d = describeRun(run, subscriptions);
+  const d = describeRun(run, subscriptions, useFormatTime());
   const started = run.startedAt ?? initial.startedAt ?? null;
   const finished = run.finishedAt ?? null;
   return (
