@@ -186,3 +186,38 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
   await expect(page.getByTestId("run-started-by")).toContainText("the secret rotation it belongs to");
   await expect(page.getByTestId("run-asked")).toContainText("refused with 401");
 });
+
+test("the 401 chart: a spike after bad signatures, a labelled marker after a rotation, a link to those deliveries", async ({ page }) => {
+  test.setTimeout(150_000);
+  await page.goto("/subscriptions");
+  const subs = (await (await page.request.get("/api/subscriptions")).json()) as { items: Array<{ id: string; eventType: string; url: string }> };
+  const batch = subs.items.find((s) => s.eventType === "batch_completed");
+  expect(batch).toBeTruthy();
+  // Bad signatures on the batch subscription's URL: refused 401, counted per subscription.
+  for (let i = 0; i < 8; i++) {
+    const res = await page.request.post(`/webhooks/geonode/${batch?.id}`, {
+      data: { event_type: "batch_completed", job_id: `bad-${i}` },
+      headers: { "content-type": "application/json", "x-webhook-signature": "sha256=00" },
+    });
+    expect(res.status()).toBe(401);
+  }
+  await post(page, `/api/subscriptions/${batch?.id}/rotate`);
+  await page.reload();
+  const chart = page.getByRole("region", { name: "401s per minute, last hour" });
+  const panel = chart.locator('[data-testid="chart-panel"][data-subscription="batch_completed"]');
+  await expect(panel).toBeVisible({ timeout: 30_000 });
+  await expect(panel).toContainText(/\d+ × 401 · peak \d+\/min/);
+  const peak = Number(/peak (\d+)\/min/.exec((await panel.textContent()) ?? "")?.[1] ?? 0);
+  expect(peak).toBeGreaterThanOrEqual(8);
+  // red bars drawn, and the rotation's dashed line says whose rotation it was
+  expect(await panel.locator('path[fill="#dc2626"], rect[fill="#dc2626"]').count()).toBeGreaterThan(0);
+  await expect(panel.getByText(/batch_completed rotated \d/)).toBeVisible({ timeout: 20_000 });
+  await page.screenshot({ path: "test-results/screenshots/chart-401.png", fullPage: true });
+  // The panel's link opens the deliveries page filtered to these 401s.
+  await panel.getByRole("link", { name: "these deliveries" }).click();
+  await expect(page).toHaveURL(/\/deliveries\?.*status=401/);
+  await expect(page).toHaveURL(new RegExp(`subscriptionId=${batch?.id}`));
+  const inbound = page.getByRole("table", { name: /Inbound deliveries/ });
+  await expect(inbound.locator("tbody tr").first()).toContainText("401");
+  for (const text of await inbound.locator("tbody tr").allTextContents()) expect(text).toContain("401");
+});
