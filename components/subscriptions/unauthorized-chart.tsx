@@ -73,10 +73,15 @@ function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Po
             if (typeof t === "number") router.push(deliveriesHref(series.key, t, t + MINUTE));
           }}
         />
-        {markers.map((m, i) => (
-          <ReferenceLine key={`${m.at}-${i}`} x={Math.floor(Date.parse(m.at) / MINUTE) * MINUTE} stroke="#d97706" strokeDasharray="4 2" strokeWidth={2}
-            label={{ value: `${series.label} ${m.source === "rotated" ? "rotated" : "secret set"} ${hhmm(Date.parse(m.at))}`, position: "insideTopLeft", fontSize: 11, fill: "#92400e" }} />
-        ))}
+        {markers.map((m, i) => {
+          const x = Math.floor(Date.parse(m.at) / MINUTE) * MINUTE;
+          // the label sits on the side of its line that has room
+          const right = data.findIndex((p) => p.t === x) > data.length / 2;
+          return (
+            <ReferenceLine key={`${m.at}-${i}`} x={x} stroke="#d97706" strokeDasharray="4 2" strokeWidth={2}
+              label={{ value: `${series.label} ${m.source === "rotated" ? "rotated" : "secret set"} ${hhmm(Date.parse(m.at))}`, position: right ? "insideTopRight" : "insideTopLeft", fontSize: 11, fill: "#92400e" }} />
+          );
+        })}
       </BarChart>
     </div>
   );
@@ -87,7 +92,7 @@ function Plot({ chart }: { chart: UnauthorizedChart }) {
   const shown = chart.series.filter((s) => s.total > 0 || chart.markers.some((m) => m.subscriptionId === s.key));
   if (shown.length === 0) return <p className="py-8 text-center text-sm text-slate-600">No 401s and no rotations in the last hour: every signed delivery was accepted.</p>;
   return (
-    <div className="grid gap-3 lg:grid-cols-2">
+    <div className={`grid gap-3 ${shown.length > 1 ? "lg:grid-cols-2" : ""}`}>
       {shown.map((s) => (
         <Panel key={s.key} chart={chart} points={points} series={s} />
       ))}
