@@ -195,3 +195,39 @@ describe("CSV exports", () => {
     expect((await fetch(`${tally.url}/api/jobs/export`)).status).toBe(401);
   });
 });
+
+describe("GET /api/overview/throughput", () => {
+  it("counts deliveries and outcomes per minute over the last hour and per hour over the day; bad range 400", async () => {
+    const now = Date.now();
+    await db().inboundDelivery.createMany({
+      data: [
+        { receivedAt: new Date(now - 2 * 60_000), status: 200, latencyMs: 1, bodyBytes: 1 },
+        { receivedAt: new Date(now - 2 * 60_000), status: 401, latencyMs: 1, bodyBytes: 1 },
+        { receivedAt: new Date(now - 3 * 3_600_000), status: 200, latencyMs: 1, bodyBytes: 1 },
+      ],
+    });
+    await db().job.createMany({
+      data: [
+        { id: "tp-1", kind: "extract", platformStatus: "completed", outcome: "stored", outcomeAt: new Date(now - 2 * 60_000) },
+        { id: "tp-2", kind: "extract", platformStatus: "failed", outcome: "dead_lettered", outcomeAt: new Date(now - 3 * 3_600_000) },
+      ],
+    });
+    const hour = await api("/api/overview/throughput?range=hour");
+    expect(hour.status).toBe(200);
+    const points = z.array(z.object({ t: z.number(), accepted: z.number(), refused: z.number(), stored: z.number(), dead_lettered: z.number() })).parse(hour.json.points);
+    expect(points).toHaveLength(60);
+    const minute = Math.floor((now - 2 * 60_000) / 60_000) * 60_000;
+    expect(points.find((p) => p.t === minute)).toMatchObject({ accepted: expect.any(Number), refused: 1, stored: 1 });
+    // the hour starts 59 minutes back: the day-old rows are not in it
+    expect(points[0]?.t).toBeGreaterThan(now - 61 * 60_000);
+    const hourDead = z.object({ dead_lettered: z.number() }).parse(hour.json.totals).dead_lettered;
+    const day = await api("/api/overview/throughput?range=day");
+    expect(day.status).toBe(200);
+    expect(z.array(z.unknown()).parse(day.json.points)).toHaveLength(24);
+    // tp-2, three hours ago, is in the day and not in the hour (other tests' jobs may add to both)
+    expect(z.object({ dead_lettered: z.number() }).parse(day.json.totals).dead_lettered).toBe(hourDead + 1);
+    const bad = await api("/api/overview/throughput?range=week");
+    expect(bad.status).toBe(400);
+    expect(String(bad.json.message)).toContain("range");
+  });
+});
