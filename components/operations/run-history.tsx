@@ -27,12 +27,13 @@ function Row({ run }: { run: HistoryRow }) {
         <Link href={`/operations/${encodeURIComponent(run.id)}`} className="text-brand-600 underline" data-testid="run-link">
           {d.title}
         </Link>
+        <div className="mt-1 sm:hidden"><RunStateBadge state={run.state} /></div>
       </Td>
-      <Td><RunStateBadge state={run.state} /></Td>
+      <Td className="max-sm:hidden"><RunStateBadge state={run.state} /></Td>
       <Td className="max-sm:hidden">{d.by.runId ? "its secret rotation" : d.by.text}</Td>
       <Td className="whitespace-nowrap max-sm:hidden"><Time iso={run.startedAt} /></Td>
       <Td className="whitespace-nowrap tabular-nums max-sm:hidden">{run.state === "running" ? "running…" : duration(run.durationMs)}</Td>
-      <Td className="min-w-48 text-xs text-slate-700">{d.sentences[0] ?? ""}</Td>
+      <Td className="text-xs text-slate-700 sm:min-w-48">{d.sentences[0] ?? ""}</Td>
     </tr>
   );
 }
@@ -56,7 +57,7 @@ export function RunHistory() {
       {error && <ErrorNotice title="Could not load the runs" message={errorText(error)} />}
       <Table caption="Operation runs, newest first">
         <thead>
-          <tr><Th>Run</Th><Th>State</Th><Th className="max-sm:hidden">Started by</Th><Th className="max-sm:hidden">Started</Th><Th className="max-sm:hidden">Duration</Th><Th>Result</Th></tr>
+          <tr><Th>Run</Th><Th className="max-sm:hidden">State</Th><Th className="max-sm:hidden">Started by</Th><Th className="max-sm:hidden">Started</Th><Th className="max-sm:hidden">Duration</Th><Th>Result</Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((run) => <Row key={run.id} run={run} />)}

@@ -1,5 +1,6 @@
 import type { SettingsView } from "@/lib/settings/view";
 import { Badge } from "@/components/ui/badge";
+import { ShortId } from "@/components/ui/short-id";
 import { Table, Td, Th } from "@/components/ui/table";
 
 const SOURCE_WORD = { set: "set", default: "default", derived: "derived", unset: "not set" } as const;
@@ -37,7 +38,7 @@ export function SecretsTable({ subscriptions }: { subscriptions: SettingsView["s
       <tbody className="divide-y divide-slate-100">
         {subscriptions.map((s) => (
           <tr key={s.id}>
-            <Td>{s.eventType} <span className="font-mono text-xs text-slate-500">{s.id}</span></Td>
+            <Td>{s.eventType} <ShortId id={s.id} /></Td>
             <Td className="font-mono">{s.secret}</Td>
             <Td className="font-mono">{s.previousSecret}</Td>
           </tr>

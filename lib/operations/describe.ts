@@ -108,7 +108,7 @@ function replayResult(s: Record<string, J>, params: Record<string, J>, subs: Sub
   const failed = perSub.reduce((n, x) => n + num(x.failedJobs), 0);
   const only401 = params.only401 === true;
   const sentences = [
-    `Checked ${count(deliveries, "delivery", "deliveries")} in the platform's log of ${perSub.length === 1 ? subName(str(perSub[0]?.subscriptionId ?? null), subs) : count(perSub.length, "subscription")}: ${count(failed, only401 ? "job refused with 401" : "job whose webhook failed", only401 ? "jobs refused with 401" : "jobs whose webhook failed")}.`,
+    `Checked ${count(deliveries, "delivery", "deliveries")} in the platform's log of ${perSub.length === 1 ? (str(perSub[0]?.eventType) ? `the ${str(perSub[0]?.eventType)} subscription` : subName(str(perSub[0]?.subscriptionId ?? null), subs)) : count(perSub.length, "subscription")}: ${count(failed, only401 ? "job refused with 401" : "job whose webhook failed", only401 ? "jobs refused with 401" : "jobs whose webhook failed")}.`,
   ];
   if (failed || num(s.enqueued) || num(s.alreadyDone) || num(s.alreadyQueued)) {
     const parts = [count(num(s.enqueued), "job queued again", "jobs queued again", "none queued again")];
