@@ -24,6 +24,7 @@ export default defineConfig({
       "test/shared-budget.test.ts",
       "test/shared-login-throttle.test.ts",
       "test/postgres-*.test.ts",
+      "test/jobs-cancel-export.test.ts",
     ],
   },
 });

@@ -43,7 +43,7 @@ beforeAll(async () => {
       state: i < 9 ? "open" : "discarded",
     })),
   });
-  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000" }, t.file);
+  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000", DATABASE_URL: t.url }, t.file);
 });
 afterAll(async () => {
   await tally?.stop();
