@@ -67,5 +67,6 @@ async function decide(req: NextRequest, isApi: boolean, id: string): Promise<Nex
 }
 
 export const config = {
-  matcher: ["/((?!webhooks/|webhooks$|_next/static|_next/image|favicon.ico).*)"],
+  // The icons are public: a browser asks for them before (and on) the login page.
+  matcher: ["/((?!webhooks/|webhooks$|_next/static|_next/image|favicon.ico|icon.svg|apple-icon.png).*)"],
 };

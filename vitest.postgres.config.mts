@@ -44,6 +44,7 @@ export default defineConfig({
       "test/user-cli.test.ts",
       "test/postgres-*.test.ts",
       "test/economy.test.ts",
+      "test/jobs-cancel-export.test.ts",
     ],
   },
 });

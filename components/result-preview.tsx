@@ -19,7 +19,7 @@ export function ResultPreview({ result }: { result: Result }) {
         <Badge tone={result.status === "completed" ? "good" : result.status === "failed" ? "bad" : "neutral"}>{result.status}</Badge>
         <span className="text-xs text-slate-500">item {revealControls(result.itemKey).slice(0, 120)}</span>
         <span className="text-xs text-slate-500">{result.format}</span>
-        {result.tokensCharged > 0 && <span className="text-xs text-slate-500">{result.tokensCharged} tokens</span>}
+        {result.tokensCharged > 0 && <span className="text-xs text-slate-500">{result.tokensCharged} {result.tokensCharged === 1 ? "token" : "tokens"}</span>}
         <span className="min-w-0 text-xs">
           <SafeUrl url={result.url} />
         </span>

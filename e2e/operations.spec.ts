@@ -23,17 +23,18 @@ test("run reconciliation now: progress, then a summary, then the run in the hist
   // While it runs the button stays disabled; the counts show as they come.
   await expect(progress.getByText(/^(running|succeeded|failed)$/)).toBeVisible();
   await expect(progress.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 90_000 });
-  for (const label of ["Listed", "Already done", "Enqueued", "Still running", "Pages", "Scope"]) await expect(progress.getByText(label, { exact: true })).toBeVisible();
-  await expect(progress.getByText("full", { exact: true })).toBeVisible();
+  // The result in words: what was checked and what was missing.
+  await expect(progress.getByTestId("run-result")).toContainText(/Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)/);
+  await expect(progress.getByTestId("run-result")).toContainText("A full scan");
   await expect(button).toBeEnabled();
 
-  await expect(runs.locator("tbody tr").filter({ hasText: "reconcile" }).filter({ hasText: "succeeded" }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(runs.locator("tbody tr").filter({ hasText: "Reconciliation" }).filter({ hasText: "succeeded" }).first()).toBeVisible({ timeout: 20_000 });
   const audit = page.getByRole("table", { name: "Operator actions, newest first" });
   await expect(audit.getByText(/reconcile/).first()).toBeVisible({ timeout: 20_000 });
   await page.screenshot({ path: "test-results/screenshots/operations.png", fullPage: true });
 
   await page.getByRole("region", { name: "Runs" }).getByLabel("Kind").selectOption("reconcile");
-  await expect(runs.locator("tbody tr").first()).toContainText("reconcile");
+  await expect(runs.locator("tbody tr").first()).toContainText("Reconciliation");
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page);
   expect(hydration(), "the server render hydrated without a mismatch").toEqual([]);

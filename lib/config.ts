@@ -166,6 +166,8 @@ export type TallyConfig = Env & {
   operatorPassword: string;
   operatorPasswordGenerated: boolean;
   sessionSecret: string;
+  /** The variables the environment set (not defaulted), for Settings' "source" column. */
+  setVariables?: readonly string[];
 };
 
 export class ConfigError extends Error {
@@ -221,6 +223,7 @@ export function parseConfig(env: Record<string, string | undefined>): TallyConfi
     operatorPasswordGenerated: generated,
     // Without an explicit secret, sessions are keyed by a fresh random value per process.
     sessionSecret: e.TALLY_SESSION_SECRET ?? randomBytes(32).toString("base64url"),
+    setVariables: Object.keys(envSchema.shape).filter((name) => env[name] !== undefined),
   };
 }
 
@@ -280,12 +283,34 @@ export const SECRET_VARIABLES = new Set([
   "TALLY_ALERT_SMTP_URL",
 ]);
 
-/** Names of settings safe to show to operators, with secrets masked. */
-export function describeConfig(config: TallyConfig): Array<{ name: string; value: string }> {
+export type ConfigSource = "set" | "default" | "derived" | "unset";
+
+/**
+ * Names of settings safe to show to operators, with secrets masked.
+ * Every variable with the value in effect and where it came from: `set` in the environment, the
+ * schema's `default`, `derived` from other settings at start-up (the public URL from the port, the
+ * platform's URL from the mode or the simulator, a generated password or session key), or `unset`.
+ */
+export function describeConfig(config: TallyConfig): Array<{ name: string; value: string; source: ConfigSource; note?: string }> {
+  const set = new Set(config.setVariables ?? []);
+  const derived: Record<string, { value: string | undefined; note: string }> = {
+    TALLY_PUBLIC_URL: { value: config.publicUrl, note: "from PORT" },
+    SCRAPER_API_BASE_URL: {
+      value: config.apiBaseUrl,
+      note: config.mode === "demo" ? "the built-in simulator (demo mode)" : "the platform's production URL (live mode)",
+    },
+    TALLY_OPERATOR_PASSWORD: { value: config.operatorPassword, note: "generated at start (printed once in the server log)" },
+    TALLY_SESSION_SECRET: { value: config.sessionSecret, note: "random per process (sessions end on restart)" },
+  };
   return Object.keys(envSchema.shape).map((name) => {
     const raw = (config as unknown as Record<string, unknown>)[name];
+    const d = derived[name];
+    if (!set.has(name) && d && d.value !== undefined && d.value !== "") {
+      return { name, value: SECRET_VARIABLES.has(name) ? mask(d.value) : d.value, source: "derived" as const, note: d.note };
+    }
     const value = raw === undefined ? "" : String(raw);
-    return { name, value: SECRET_VARIABLES.has(name) ? mask(value) : value };
+    const source: ConfigSource = set.has(name) ? "set" : value === "" ? "unset" : "default";
+    return { name, value: SECRET_VARIABLES.has(name) ? mask(value) : value, source };
   });
 }
 

@@ -118,4 +118,23 @@ describe("configuration", () => {
     expect(shown.PORT).toBe("3000");
     expect(shown.TALLY_PREVIOUS_SECRET_TTL_SECONDS).toBe("300"); // a duration, not a secret
   });
+
+  it("says where each effective value came from: set, default, derived or not set", () => {
+    const c = parseConfig({ PORT: "4321", TALLY_DELIVERY_MODE: "both" });
+    const row = (name: string) => describeConfig(c).find((e) => e.name === name);
+    expect(row("PORT")).toMatchObject({ value: "4321", source: "set" });
+    expect(row("TALLY_DELIVERY_MODE")).toMatchObject({ value: "both", source: "set" });
+    expect(row("TALLY_LEASE_SECONDS")).toMatchObject({ value: "60", source: "default" });
+    // not "(not set)" while a value is in use: the public URL follows the port, the password is generated
+    expect(row("TALLY_PUBLIC_URL")).toMatchObject({ value: "http://127.0.0.1:4321", source: "derived" });
+    expect(row("TALLY_OPERATOR_PASSWORD")).toMatchObject({ source: "derived" });
+    expect(row("TALLY_OPERATOR_PASSWORD")?.value).toMatch(/^••••/);
+    expect(row("TALLY_SESSION_SECRET")?.value).toMatch(/^••••/);
+    expect(row("TALLY_API_TOKEN")).toMatchObject({ value: "(not set)" });
+    const live = parseConfig({ GEONODE_SCRAPER_API_KEY: "key-0123456789", TALLY_OPERATOR_PASSWORD: "a long password", TALLY_PUBLIC_URL: "https://t.example" });
+    const liveRow = (name: string) => describeConfig(live).find((e) => e.name === name);
+    expect(liveRow("SCRAPER_API_BASE_URL")).toMatchObject({ value: "https://scraper.geonode.io", source: "derived" });
+    expect(liveRow("TALLY_PUBLIC_URL")).toMatchObject({ value: "https://t.example", source: "set" });
+    expect(liveRow("TALLY_OPERATOR_PASSWORD")).toMatchObject({ source: "set" });
+  });
 });

@@ -76,6 +76,15 @@ const MUTATIONS: Record<string, { role: Role; request: (c: Ctx) => Promise<Reque
     role: "viewer",
     request: async (c) => ({ path: `/api/tokens/${await adminCreated("/api/tokens", { name: `t-${unique()}`, role: "viewer" }, (j) => String(j.id), c.as)}/revoke` }),
   },
+  "POST /api/jobs/{id}/cancel": {
+    role: "operator",
+    request: async (c) => {
+      // A batch that keeps running for a minute, so there is something to cancel.
+      await adminCreated("/api/simulator/config", { jobDurationMs: [60_000, 60_000] }, () => null, c.admin);
+      const jobId = await adminCreated("/api/jobs", { kind: "batch", urls: ["https://example.com/a", "https://example.com/b"] }, (j) => String(j.jobId), c.admin);
+      return { path: `/api/jobs/${jobId}/cancel` };
+    },
+  },
   "POST /api/jobs": { role: "operator", request: async () => ({ path: "/api/jobs", body: { kind: "extract", url: "https://example.com/page" } }) },
   "POST /api/operations/replay": { role: "operator", request: async () => ({ path: "/api/operations/replay", body: {} }) },
   "POST /api/operations/reconcile": { role: "operator", request: async () => ({ path: "/api/operations/reconcile", body: {} }) },

@@ -54,7 +54,8 @@ describe("operation runs", () => {
     const joined = await launchRun({ kind: "reconcile", lockKey: "k4", startedBy: "test" }, async () => ({}));
     expect(joined).toMatchObject({ runId: ok.runId, created: false });
     open();
-    expect(await ok.done).toMatchObject({ state: "succeeded", progress: { listed: 5 }, summary: { listed: 10 }, error: null });
+    // finished: progress is the final state (the summary), not the last count reported on the way
+    expect(await ok.done).toMatchObject({ state: "succeeded", progress: { listed: 10 }, summary: { listed: 10 }, error: null });
     expect((await joined.done).state).toBe("succeeded");
 
     const bad = await launchRun({ kind: "replay", lockKey: "k5", startedBy: "test" }, async () => {

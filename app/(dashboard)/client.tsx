@@ -3,6 +3,7 @@
 import { LedgerCard } from "@/components/overview/ledger-card";
 import { SubscriptionAlerts } from "@/components/overview/subscription-alerts";
 import { DeadLettersTile, DeliveriesTile, PlatformStatusTile, QueueTile, ReconcileTile } from "@/components/overview/tiles";
+import { ThroughputChart } from "@/components/overview/throughput-chart";
 import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
@@ -20,11 +21,12 @@ export function OverviewClient({ initial }: { initial: Overview }) {
       <SubscriptionAlerts alerts={data.subscriptionAlerts} />
       <div className="grid gap-4 lg:grid-cols-3">
         <LedgerCard ledger={data.ledger} />
+        <ThroughputChart />
         <PlatformStatusTile rows={data.byPlatformStatus} />
         <QueueTile queue={data.queue} />
         <DeliveriesTile deliveries={data.deliveries} />
         <DeadLettersTile open={data.deadLettersOpen} />
-        <ReconcileTile run={data.lastReconciliation} />
+        <ReconcileTile run={data.lastReconciliation} className="lg:col-span-2" />
       </div>
     </div>
   );

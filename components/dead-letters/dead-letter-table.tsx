@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ShortId } from "@/components/ui/short-id";
 import { Time } from "@/components/ui/time";
 import { SafeUrl } from "@/components/jobs/safe-url";
 import type { DeadLetterRow } from "@/lib/dead-letters/list";
@@ -34,17 +35,17 @@ export function DeadLetterTable({
               onChange={(e) => onToggleAll(open, e.target.checked)}
             />
           </Th>
-          <Th>Dead since</Th>
+          <Th className="max-sm:hidden">Dead since</Th>
           <Th>Job</Th>
           <Th>Error</Th>
-          <Th>Attempts</Th>
+          <Th className="max-sm:hidden">Attempts</Th>
           <Th>State</Th>
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.length === 0 && <EmptyRow colSpan={6}>No dead letters match. Jobs that cannot be stored land here.</EmptyRow>}
         {rows.map((r) => (
-          <tr key={r.id} data-testid={`dead-letter-${r.id}`}>
+          <tr key={r.id} data-testid={`dead-letter-${r.id}`} data-job={r.jobId ?? undefined}>
             <Td>
               <input
                 type="checkbox"
@@ -54,14 +55,12 @@ export function DeadLetterTable({
                 onChange={() => onToggle(r.id)}
               />
             </Td>
-            <Td className="whitespace-nowrap">
+            <Td className="whitespace-nowrap max-sm:hidden">
               <Time iso={r.createdAt} />
             </Td>
             <Td className="max-w-xs">
               {r.jobId ? (
-                <Link href={`/jobs/${encodeURIComponent(r.jobId)}`} className="break-all font-mono text-xs text-brand-600 underline">
-                  {r.jobId}
-                </Link>
+                <ShortId id={r.jobId} href={`/jobs/${encodeURIComponent(r.jobId)}`} />
               ) : (
                 <span className="text-slate-500">queue item {r.queueItemId ?? "?"}</span>
               )}
@@ -75,16 +74,16 @@ export function DeadLetterTable({
                 )}
               </div>
               {r.job?.url && (
-                <div className="mt-1 text-xs">
-                  <SafeUrl url={r.job.url} />
+                <div className="mt-1 max-w-[14rem] text-xs sm:max-w-xs">
+                  <SafeUrl url={r.job.url} truncate />
                 </div>
               )}
             </Td>
-            <Td className="min-w-60 max-w-md">
+            <Td className="max-w-md sm:min-w-60">
               {r.errorCode && <Badge tone="bad">{r.errorCode}</Badge>}
               <p className="mt-1 whitespace-pre-wrap break-words text-xs text-slate-700">{r.errorMessage}</p>
             </Td>
-            <Td className="tabular-nums">{r.attempts}</Td>
+            <Td className="tabular-nums max-sm:hidden">{r.attempts}</Td>
             <Td className="max-w-xs">
               <Badge tone={stateTone(r.state)}>{r.state}</Badge>
               {r.resolution && <p className="mt-1 whitespace-pre-wrap break-words text-xs text-slate-600" data-testid="resolution">{r.resolution}</p>}

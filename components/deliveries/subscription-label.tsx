@@ -2,14 +2,11 @@
 
 export type SubscriptionOption = { id: string; eventType: string };
 
-export function SubscriptionLabel({ id, subscriptions }: { id: string | null; subscriptions: SubscriptionOption[] }) {
-  if (!id) return <span className="text-slate-400">none</span>;
+/** By its event type (the name operators know it by); the id on hover. A delivery's own event type names an unknown id. */
+export function SubscriptionLabel({ id, subscriptions, eventType }: { id: string | null; subscriptions: SubscriptionOption[]; eventType?: string | null }) {
+  if (!id) return <span className="text-slate-400">{eventType ?? "none"}</span>;
   const sub = subscriptions.find((s) => s.id === id);
-  return (
-    <span title={id}>
-      {sub ? sub.eventType : "unknown"} <span className="font-mono text-xs text-slate-500">…{id.slice(-6)}</span>
-    </span>
-  );
+  return <span title={`subscription ${id}`}>{sub?.eventType ?? eventType ?? `unknown subscription ${id.slice(0, 8)}`}</span>;
 }
 
 /** A labelled choice of one subscription or all of them, for the filters and the replay form. */
@@ -25,7 +22,7 @@ export function SubscriptionSelect({ id, value, onChange, subscriptions, classNa
       <span>Subscription</span>
       <select id={id} value={value} onChange={(e) => onChange(e.target.value)} className={className}>
         <option value="">all subscriptions</option>
-        {subscriptions.map((s) => <option key={s.id} value={s.id}>{s.eventType} ({s.id.slice(-6)})</option>)}
+        {subscriptions.map((s) => <option key={s.id} value={s.id}>{s.eventType}</option>)}
       </select>
     </label>
   );

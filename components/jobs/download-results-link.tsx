@@ -12,9 +12,20 @@ export function exportHref(params: Record<string, string>, format: "csv" | "json
 
 const link = "rounded border border-slate-300 bg-white px-2 py-1 text-sm text-brand-600 underline";
 
+/** The jobs list itself as CSV: the same filters plus the order, from GET /api/jobs/export. */
+export function jobsExportHref(params: Record<string, string>): string {
+  const qs = new URLSearchParams();
+  for (const k of [...EXPORTED, "sort"]) if (params[k]) qs.set(k, params[k]);
+  const s = qs.toString();
+  return s ? `/api/jobs/export?${s}` : "/api/jobs/export";
+}
+
 export function DownloadResultsLink({ params }: { params: Record<string, string> }) {
   return (
-    <span className="flex items-center gap-2">
+    <span className="flex flex-wrap items-center gap-2">
+      <a href={jobsExportHref(params)} download className={link} data-testid="download-jobs">
+        Download jobs (CSV)
+      </a>
       <a href={exportHref(params, "csv")} download className={link} data-testid="download-results">
         Download results
       </a>

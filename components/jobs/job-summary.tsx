@@ -3,7 +3,7 @@ import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import type { JobDetail } from "@/lib/jobs/detail";
-import { PlatformStatusBadge } from "./jobs-table";
+import { ORIGIN, PlatformStatusBadge } from "./jobs-table";
 import { SafeUrl } from "./safe-url";
 import { revealControls } from "./safe-text";
 
@@ -33,7 +33,7 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
             </span>
           </Fact>
           <Fact label="Kind">{job.kind}</Fact>
-          <Fact label="Heard of through">{job.origin}</Fact>
+          <Fact label="Origin">{ORIGIN[job.origin] ?? `heard of through ${job.origin}`}</Fact>
           <Fact label="Created">
             <Time iso={job.createdAt} />
           </Fact>

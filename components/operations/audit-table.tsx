@@ -7,6 +7,7 @@ import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
+import { AuditDetail, AuditTarget } from "./audit-detail";
 import { useAuditLog } from "./use-audit-log";
 
 /** Who did what: every operator action of every page lands here; filtered by who on demand. */
@@ -38,17 +39,17 @@ export function AuditTable() {
       {error && <ErrorNotice title="Could not load the audit log" message={errorText(error)} />}
       <Table caption="Operator actions, newest first">
         <thead>
-          <tr><Th>When</Th><Th>Who</Th><Th>Action</Th><Th>Target</Th><Th>Result</Th><Th>Detail</Th></tr>
+          <tr><Th className="max-sm:hidden">When</Th><Th className="max-sm:hidden">Who</Th><Th>Action</Th><Th className="max-sm:hidden">Target</Th><Th>Result</Th><Th className="max-sm:hidden">Detail</Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((a) => (
             <tr key={a.id}>
-              <Td className="whitespace-nowrap"><Time iso={a.at} /></Td>
-              <Td>{a.actor}</Td>
+              <Td className="whitespace-nowrap max-sm:hidden"><Time iso={a.at} /></Td>
+              <Td className="max-sm:hidden">{a.actor}</Td>
               <Td className="font-mono text-xs">{a.action}</Td>
-              <Td className="font-mono text-xs">{a.target ?? "—"}</Td>
+              <Td className="text-xs max-sm:hidden"><AuditTarget action={a.action} target={a.target} /></Td>
               <Td><Badge tone={a.ok ? "good" : "bad"}>{a.ok ? "ok" : "failed"}</Badge></Td>
-              <Td className="max-w-md break-all font-mono text-xs text-slate-600">{a.detail ?? ""}</Td>
+              <Td className="max-w-md text-xs max-sm:hidden"><AuditDetail detail={a.detail} /></Td>
             </tr>
           ))}
           {data && data.items.length === 0 && <EmptyRow colSpan={6}>No operator actions yet.</EmptyRow>}

@@ -1,13 +1,14 @@
 "use client";
 
+import Link from "next/link";
 import { useId, useState } from "react";
+import { describeRun } from "@/lib/operations/describe";
 import { RUN_KINDS, type HistoryRow } from "@/lib/operations/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
-import { Time } from "@/components/ui/time";
-import { RunFacts } from "./run-facts";
+import { Time, useFormatTime } from "@/components/ui/time";
 import { RunStateBadge } from "./run-progress";
 import { useRunHistory } from "./use-run-history";
 
@@ -19,18 +20,20 @@ export function duration(ms: number | null): string {
 }
 
 function Row({ run }: { run: HistoryRow }) {
-  const facts = run.state === "running" ? run.progress : run.summary;
+  const d = describeRun(run, [], useFormatTime());
   return (
     <tr>
-      <Td className="font-medium">{run.kind}</Td>
-      <Td><RunStateBadge state={run.state} /></Td>
-      <Td>{run.startedBy}</Td>
-      <Td className="whitespace-nowrap"><Time iso={run.startedAt} /></Td>
-      <Td className="whitespace-nowrap tabular-nums">{run.state === "running" ? "running…" : duration(run.durationMs)}</Td>
-      <Td className="min-w-64">
-        {run.error && <p className="text-xs text-red-700">{run.error}</p>}
-        <RunFacts value={facts} compact />
+      <Td className="font-medium">
+        <Link href={`/operations/${encodeURIComponent(run.id)}`} className="text-brand-600 underline" data-testid="run-link">
+          {d.title}
+        </Link>
+        <div className="mt-1 sm:hidden"><RunStateBadge state={run.state} /></div>
       </Td>
+      <Td className="max-sm:hidden"><RunStateBadge state={run.state} /></Td>
+      <Td className="max-sm:hidden">{d.by.runId ? "its secret rotation" : d.by.text}</Td>
+      <Td className="whitespace-nowrap max-sm:hidden"><Time iso={run.startedAt} /></Td>
+      <Td className="whitespace-nowrap tabular-nums max-sm:hidden">{run.state === "running" ? "running…" : duration(run.durationMs)}</Td>
+      <Td className="text-xs text-slate-700 sm:min-w-48">{d.sentences[0] ?? ""}</Td>
     </tr>
   );
 }
@@ -54,7 +57,7 @@ export function RunHistory() {
       {error && <ErrorNotice title="Could not load the runs" message={errorText(error)} />}
       <Table caption="Operation runs, newest first">
         <thead>
-          <tr><Th>Kind</Th><Th>State</Th><Th>Started by</Th><Th>Started</Th><Th>Duration</Th><Th>Summary</Th></tr>
+          <tr><Th>Run</Th><Th className="max-sm:hidden">State</Th><Th className="max-sm:hidden">Started by</Th><Th className="max-sm:hidden">Started</Th><Th className="max-sm:hidden">Duration</Th><Th>Result</Th></tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((run) => <Row key={run.id} run={run} />)}

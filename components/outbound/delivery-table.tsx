@@ -1,15 +1,13 @@
 "use client";
 
-import Link from "next/link";
 import type { DeliveryRow } from "@/lib/forwarding/contracts";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
+import { ShortId } from "@/components/ui/short-id";
 import { Time } from "@/components/ui/time";
 import { AttemptHistory } from "./attempt-history";
 import { destinationHost, LastAnswer, ReplayButton, StatusBadge } from "./delivery-parts";
 
-const JobLink = ({ id }: { id: string }) => (
-  <Link className="break-all font-mono text-brand-700 underline" href={`/jobs/${encodeURIComponent(id)}`}>{id}</Link>
-);
+const JobLink = ({ id }: { id: string }) => <ShortId id={id} href={`/jobs/${encodeURIComponent(id)}`} />;
 
 /** Outbound deliveries, newest first: one row per event and destination (a list on narrow screens). */
 export function DeliveryTable({ rows, filtered }: { rows: DeliveryRow[]; filtered: boolean }) {

@@ -51,6 +51,17 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
           ))}
         </div>
       )}
+      {known > 0 && (
+        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Legend" data-testid="ledger-legend">
+          {PARTS.map((p) => (
+            <li key={p.key} className="flex items-center gap-1.5">
+              <span aria-hidden className={`inline-block h-2.5 w-2.5 rounded-sm ${p.color}`} />
+              {p.label} {known > 0 ? `${Math.round((byOutcome[p.key] / known) * 100)} %` : ""}
+            </li>
+          ))}
+        </ul>
+      )}
+      {known === 0 && <p className="mt-3 text-sm text-slate-600">No jobs yet: submitted and heard-of jobs are counted here.</p>}
       <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Pending by age</h3>
       <div className="mt-2 grid grid-cols-2 gap-4 sm:grid-cols-4">
         {pendingByAge.map((b) => {

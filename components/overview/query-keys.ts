@@ -2,4 +2,5 @@
 export const overviewKeys = {
   all: ["overview"] as const,
   summary: () => [...overviewKeys.all, "summary"] as const,
+  throughput: (range: string) => [...overviewKeys.all, "throughput", range] as const,
 };

@@ -2,7 +2,8 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
-import { Time } from "@/components/ui/time";
+import { Time, useFormatTime } from "@/components/ui/time";
+import { describeRun } from "@/lib/operations/describe";
 import type { Overview } from "@/lib/overview/overview";
 
 // The overview's small tiles. Tones mark what needs a look: a backlog, 401s, open dead letters.
@@ -13,9 +14,15 @@ export function QueueTile({ queue }: { queue: Overview["queue"] }) {
     <Card title="Queue">
       <div className="grid grid-cols-2 gap-4">
         <Stat label="Due now" value={formatCount(queue.dueNow)} hint={`${formatCount(queue.ready)} ready in all`} />
-        <Stat label="Oldest due item" value={formatDuration(queue.oldestReadyAgeMs)} tone={behind ? "warn" : "neutral"} hint="waiting for a worker" />
+        <Stat
+          label="Oldest due item"
+          value={queue.oldestReadyAgeMs === null ? "—" : formatDuration(queue.oldestReadyAgeMs)}
+          tone={behind ? "warn" : "neutral"}
+          hint={queue.oldestReadyAgeMs === null ? "nothing queued" : "waiting for a worker"}
+        />
         <Stat label="Being worked on" value={formatCount(queue.leased)} hint={queue.expiredLeases > 0 ? `${queue.expiredLeases} lease(s) expired` : undefined} />
-        <Stat label="Dead items" value={formatCount(queue.dead)} tone={queue.dead > 0 ? "warn" : "neutral"} />
+        {/* "Dead letter" means one thing across the app: a job that needs an operator. These are queue items that ran out of attempts. */}
+        <Stat label="Out of attempts" value={formatCount(queue.dead)} tone={queue.dead > 0 ? "warn" : "neutral"} hint="queue items given up; their jobs are in Dead letters" />
       </div>
     </Card>
   );
@@ -47,39 +54,35 @@ export function DeadLettersTile({ open }: { open: number }) {
 }
 
 // The reconciler's summary counters, in words; a counter not listed here is shown by its name.
-const RECONCILE_LABELS: Record<string, string> = {
-  scope: "scope (recent: since the watermark; full: all history)",
-  listed: "jobs listed on the platform",
-  enqueued: "missing outcomes found and queued",
-  alreadyDone: "already had an outcome",
-  alreadyQueued: "already queued",
-  stillRunning: "still running",
-  tooRecent: "settled too recently to judge",
-  created: "unknown to Tally before",
-  pages: "pages read",
-};
-
-export function ReconcileTile({ run }: { run: Overview["lastReconciliation"] }) {
+/** The last reconciliation in words (the same sentences as its run page), linked to that page. */
+export function ReconcileTile({ run, className = "" }: { run: Overview["lastReconciliation"]; className?: string }) {
+  const formatTime = useFormatTime();
+  const d = run
+    ? describeRun({
+        id: run.id,
+        kind: "reconcile",
+        state: run.state === "succeeded" || run.state === "failed" ? run.state : "running",
+        startedBy: run.startedBy,
+        error: run.error,
+        summary: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
+        progress: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
+      }, [], formatTime)
+    : null;
   return (
-    <Card title="Last reconciliation" actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>
-      {run ? (
+    <Card title="Last reconciliation" className={className} actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>
+      {run && d ? (
         <div className="space-y-2 text-sm">
           <p className="flex flex-wrap items-center gap-2">
             <Badge tone={run.state === "succeeded" ? "good" : run.state === "failed" ? "bad" : "info"}>{run.state}</Badge>
             <Time iso={run.finishedAt ?? run.startedAt} relative />
-            <span className="text-slate-500">by {run.startedBy}</span>
+            <span className="text-slate-500">by {d.by.text}</span>
           </p>
-          {run.error && <p className="break-words text-red-700">{run.error}</p>}
-          {run.figures.length > 0 && (
-            <dl className="space-y-0.5">
-              {run.figures.map((f) => (
-                <div key={f.name} className="flex justify-between gap-2">
-                  <dt className="text-slate-600">{RECONCILE_LABELS[f.name] ?? f.name}</dt>
-                  <dd className="font-medium tabular-nums">{f.value}</dd>
-                </div>
-              ))}
-            </dl>
-          )}
+          {d.sentences.map((line) => (
+            <p key={line} className="break-words">{line}</p>
+          ))}
+          <Link href={`/operations/${encodeURIComponent(run.id)}`} className="text-brand-600 underline">
+            Open this run →
+          </Link>
         </div>
       ) : (
         <p className="text-sm text-slate-600">No reconciliation has run yet.</p>

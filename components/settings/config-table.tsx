@@ -1,18 +1,27 @@
 import type { SettingsView } from "@/lib/settings/view";
+import { Badge } from "@/components/ui/badge";
+import { ShortId } from "@/components/ui/short-id";
 import { Table, Td, Th } from "@/components/ui/table";
 
-/** Every setting as Tally resolved it at start-up; secrets arrive here already masked. */
+const SOURCE_WORD = { set: "set", default: "default", derived: "derived", unset: "not set" } as const;
+const SOURCE_TONE = { set: "info", default: "neutral", derived: "warn", unset: "neutral" } as const;
+
+/** Every setting as Tally resolved it at start-up, and where its value came from; secrets arrive here already masked. */
 export function ConfigTable({ settings }: { settings: SettingsView["settings"] }) {
   return (
     <Table caption="Effective configuration; secrets masked">
       <thead>
-        <tr><Th>Variable</Th><Th>Value</Th></tr>
+        <tr><Th>Variable</Th><Th>Value</Th><Th>Source</Th></tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
         {settings.map((s) => (
-          <tr key={s.name}>
-            <Td className="font-mono text-xs">{s.name}</Td>
+          <tr key={s.name} data-source={s.source}>
+            <Td className="break-all font-mono text-xs">{s.name}</Td>
             <Td className="break-all font-mono text-xs">{s.value === "" ? <span className="text-slate-400">(not set)</span> : s.value}</Td>
+            <Td className="text-xs">
+              <Badge tone={SOURCE_TONE[s.source]}>{SOURCE_WORD[s.source]}</Badge>
+              {s.note && <div className="mt-0.5 text-slate-500">{s.note}</div>}
+            </Td>
           </tr>
         ))}
       </tbody>
@@ -29,7 +38,7 @@ export function SecretsTable({ subscriptions }: { subscriptions: SettingsView["s
       <tbody className="divide-y divide-slate-100">
         {subscriptions.map((s) => (
           <tr key={s.id}>
-            <Td>{s.eventType} <span className="font-mono text-xs text-slate-500">{s.id}</span></Td>
+            <Td>{s.eventType} <ShortId id={s.id} /></Td>
             <Td className="font-mono">{s.secret}</Td>
             <Td className="font-mono">{s.previousSecret}</Td>
           </tr>

@@ -1,6 +1,7 @@
 "use client";
 
 import { Can } from "@/components/auth/role-context";
+import { ShortId } from "@/components/ui/short-id";
 import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
@@ -13,7 +14,7 @@ export function SubscriptionCard({ subscription: s }: { subscription: Subscripti
       <header className="flex flex-wrap items-center gap-2">
         <h3 className="font-semibold">{s.eventType}</h3>
         <Badge tone={s.isActive ? "good" : "bad"}>{s.isActive ? "active" : "inactive"}</Badge>
-        <span className="ml-auto font-mono text-xs text-slate-500" title="Tally's subscription id">{s.id}</span>
+        <span className="ml-auto text-slate-500"><ShortId id={s.id} /></span>
       </header>
       <dl className="mt-3 grid grid-cols-1 gap-x-4 gap-y-2 text-sm sm:grid-cols-[auto_1fr]">
         <dt className="text-slate-600">URL</dt>

@@ -13,14 +13,14 @@ export function Table({ caption, children }: { caption: string; children: React.
 
 export function Th({ children, className = "" }: { children?: React.ReactNode; className?: string }) {
   return (
-    <th scope="col" className={`whitespace-nowrap bg-slate-50 px-3 py-2 text-left text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}>
+    <th scope="col" className={`whitespace-nowrap bg-slate-50 px-2 py-2 text-left sm:px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}>
       {children}
     </th>
   );
 }
 
 export function Td({ children, className = "" }: { children?: React.ReactNode; className?: string }) {
-  return <td className={`px-3 py-2 align-top ${className}`}>{children}</td>;
+  return <td className={`px-2 py-2 align-top sm:px-3 ${className}`}>{children}</td>;
 }
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {

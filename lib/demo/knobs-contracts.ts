@@ -18,9 +18,11 @@ export const simulatorKnobsSchema = z.object({
   webhookDelayRate: rate,
   earlyWebhookRate: rate,
   webhookDelayMs: z.tuple([ms, ms]).refine(([min, max]) => min <= max, { error: "the shortest delay must not exceed the longest" }),
+  /** How long a job runs on the platform, shortest and longest (a long one can be cancelled in time). */
+  jobDurationMs: z.tuple([ms, ms]).refine(([min, max]) => min <= max, { error: "the shortest duration must not exceed the longest" }),
 });
 export type SimulatorKnobs = z.infer<typeof simulatorKnobsSchema>;
-export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs">;
+export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs" | "jobDurationMs">;
 
 /** A save sends any subset; unknown names are refused so a typo cannot pass silently. */
 export const simulatorKnobsPatchSchema = simulatorKnobsSchema.partial().strict();

@@ -54,11 +54,23 @@ export const jobIdSchema = z.string().trim().min(1).max(200);
 const cut = (s: string | null) => (s !== null && s.length > PREVIEW_CHARS ? s.slice(0, PREVIEW_CHARS) : s);
 const iso = (d: Date | null) => d?.toISOString() ?? null;
 
+/**
+ * GET /api/jobs/{id}: the job, its raw events and the same timeline the job's page shows (deliveries
+ * that named the job included), built by the one function both use.
+ */
+export async function getJobWithTimeline(jobId: string) {
+  const job = await getJob(jobId);
+  const deliveries = await db().inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN });
+  return { ...job, timeline: timeline(job, deliveries) };
+}
+
+const DELIVERIES_SHOWN = 200;
+
 export async function getJobDetail(jobId: string): Promise<JobDetail> {
   const job = await getJob(jobId);
   const client = db();
   const [deliveries, results, deadLetters, lineage] = await Promise.all([
-    client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: 200 }),
+    client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN }),
     client.result.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN }),
     client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
     client.job.findMany({

@@ -26,11 +26,47 @@ function asRecord(v: unknown): Record<string, unknown> {
 
 const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
 
+/** Words for the keys the worker writes into event details; an unknown key is split into words. */
+const LABELS: Record<string, string> = {
+  source: "how",
+  deliveryId: "delivery",
+  queueAttempt: "queue attempt",
+  status: "platform status",
+  latencyMs: "answered in",
+  subscription: "subscription",
+  event: "event",
+  delivery: "delivery",
+  kind: "kind",
+  code: "error",
+  reason: "reason",
+  chainDepth: "resubmission depth",
+  how: "how",
+  by: "by",
+  inFlight: "items still finishing",
+  deadLetter: "dead letter",
+  discardedBy: "discarded by",
+  retriedBy: "retried by",
+  action: "action",
+  ignored: "ignored",
+};
+const SOURCE_WORDS: Record<string, string> = { webhook: "webhook", replay: "replay", reconcile: "reconciliation", poll: "polling", retry: "dead-letter retry" };
+
+function label(key: string): string {
+  return LABELS[key] ?? key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+}
+
+function value(key: string, v: unknown): string {
+  if (key === "latencyMs" && typeof v === "number") return `${v} ms`;
+  if (key === "source" && typeof v === "string") return SOURCE_WORDS[v] ?? v;
+  if (key === "queueAttempt" && typeof v === "number") return `#${v}`;
+  return text(v);
+}
+
 function facts(d: Record<string, unknown>, skip: string[] = []): TimelineEntry["facts"] {
   return Object.entries(d)
     .filter(([k, v]) => !skip.includes(k) && v !== undefined && v !== null)
     .slice(0, 8)
-    .map(([name, v]) => ({ name, value: text(v).slice(0, 500) }));
+    .map(([name, v]) => ({ name: label(name), value: value(name, v).slice(0, 500) }));
 }
 
 const jobLink = (id: unknown, label: string) => (typeof id === "string" && id ? { href: `/jobs/${encodeURIComponent(id)}`, label } : undefined);
@@ -52,7 +88,8 @@ function fromEvent(e: Job["events"][number]): TimelineEntry {
     case "outcome": {
       const outcome = text(d.outcome ?? "?");
       const tone = outcome === "stored" ? "good" : outcome === "dead_lettered" ? "bad" : outcome === "resubmitted" ? "info" : "neutral";
-      return { at, type: "outcome", title: `Outcome: ${outcome.replace("_", " ")}`, tone, facts: facts(d, ["outcome", "newJobId"]), link: jobLink(d.newJobId, "the new job") };
+      // the "resubmitted" event beside it links the new job; one link is enough
+      return { at, type: "outcome", title: `Outcome: ${outcome.replace("_", " ")}`, tone, facts: facts(d, ["outcome", "newJobId"]) };
     }
     case "enqueued":
       return { at, type: "enqueued", title: "Queued for processing", tone: "neutral", facts: facts(d) };
@@ -68,14 +105,14 @@ function fromDelivery(d: InboundDelivery): TimelineEntry {
     type: "delivery",
     title: `Webhook delivery received: answered ${d.status}${d.reason ? ` (${d.reason})` : ""}`,
     tone: ok ? "good" : d.status === 401 ? "bad" : "warn",
-    facts: facts({ event: d.eventType, subscription: d.subscriptionId, delivery: d.deliveryId, latencyMs: d.latencyMs }),
+    facts: facts({ event: d.eventType, delivery: d.deliveryId, latencyMs: d.latencyMs }),
   };
 }
 
 export function timeline(job: Job, deliveries: InboundDelivery[]): TimelineEntry[] {
   const entries = [...job.events.map(fromEvent), ...deliveries.map(fromDelivery)];
   if (!job.events.some((e) => e.type === "submitted")) {
-    entries.push({ at: job.createdAt.toISOString(), type: "heard", title: `First heard of through ${job.origin}`, tone: "neutral", facts: [] });
+    entries.push({ at: job.createdAt.toISOString(), type: "heard", title: `First heard of through ${SOURCE_WORDS[job.origin] ?? job.origin}`, tone: "neutral", facts: [] });
   }
   // Stable: equal times keep their source order (events by id, then deliveries).
   return entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i).map(({ e }) => e);

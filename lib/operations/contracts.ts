@@ -17,6 +17,7 @@ export const runSchema = z.object({
   id: z.string(),
   kind: z.string(),
   state: runStateSchema,
+  params: json.nullish(),
   progress: json.nullish(),
   summary: json.nullish(),
   error: z.string().nullish(),

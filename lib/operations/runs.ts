@@ -96,6 +96,8 @@ export async function finishRun(
       finishedAt: new Date(),
       heartbeatAt: new Date(),
       summary: end.summary ? JSON.stringify(end.summary) : undefined,
+      // A finished run's progress is its final state, not the last page it happened to be on.
+      progress: end.summary ? JSON.stringify(end.summary) : undefined,
       error: end.error?.slice(0, 2000) ?? null,
     },
   });

@@ -16,7 +16,7 @@ export type SettingsView = {
   webhookScheme: "hmac" | "standard";
   publicUrl: string;
   apiBaseUrl: string | null;
-  settings: Array<{ name: string; value: string }>;
+  settings: ReturnType<typeof describeConfig>;
   subscriptions: Array<{ id: string; eventType: string; secret: string; previousSecret: string }>;
   knobs: SimulatorKnobs | null;
   knobsError: string | null;

@@ -110,7 +110,8 @@ async function settleThenReplay(
   o: { subscriptionId: string; source: SecretSource; since: Date; secretLast4: string; actor: string; settle?: boolean },
 ): Promise<Json> {
   const settleSeconds = o.settle === false ? 0 : getConfig().TALLY_ROTATION_SETTLE_SECONDS;
-  await progress({ phase: "settling", settleSeconds });
+  // replayAt lets the dashboard count down to the replay
+  await progress({ phase: "settling", settleSeconds, replayAt: new Date(Date.now() + settleSeconds * 1000).toISOString() });
   // Deliveries signed with the new secret before we stored it are still being attempted; wait for them.
   if (settleSeconds > 0) await new Promise((r) => setTimeout(r, settleSeconds * 1000));
   await progress({ phase: "replaying" });

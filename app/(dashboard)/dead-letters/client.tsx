@@ -39,9 +39,19 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
     <div className="space-y-4">
       <DeadLetterFilters filter={query} kinds={data.facets.kinds} errorCodes={data.facets.errorCodes} />
       {error && <ErrorNotice title="Refresh failed; showing the last list" message={error.message} />}
-      <p className="text-sm text-slate-700" data-testid="dead-letter-total">
-        {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter{data.total === 1 ? "" : "s"} match.
-      </p>
+      <div className="flex flex-wrap items-center justify-between gap-2">
+        <p className="text-sm text-slate-700" data-testid="dead-letter-total">
+          {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter{data.total === 1 ? "" : "s"} match.
+        </p>
+        <a
+          href={`/api/dead-letters/export${deadLetterSearch(firstPage)}`}
+          download
+          className="rounded border border-slate-300 bg-white px-2 py-1 text-sm text-brand-600 underline"
+          data-testid="download-dead-letters"
+        >
+          Download CSV
+        </a>
+      </div>
       <Can role="operator"><DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} /></Can>
       <DeadLetterTable rows={data.items} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
       <nav aria-label="Pages" className="flex gap-3 text-sm">

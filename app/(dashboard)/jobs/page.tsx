@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
@@ -14,7 +15,11 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   const page = await listJobsPage(query);
   return (
     <>
-      <PageHeader title="Jobs" />
+      <PageHeader title="Jobs">
+        <Link href="/jobs/new" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+          New job
+        </Link>
+      </PageHeader>
       <JobsClient params={params} page={page} problems={problems} />
     </>
   );

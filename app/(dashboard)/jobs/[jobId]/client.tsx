@@ -2,11 +2,13 @@
 
 import Link from "next/link";
 import { PageHeader } from "@/components/empty-state";
+import { CancelJob } from "@/components/jobs/cancel-job";
 import { JobSummary } from "@/components/jobs/job-summary";
 import { JobTimeline } from "@/components/jobs/job-timeline";
 import { LiveRefresh } from "@/components/jobs/live-refresh";
 import { ResultPreview } from "@/components/result-preview";
 import { Card } from "@/components/ui/card";
+import { CopyButton } from "@/components/ui/short-id";
 import type { JobDetail } from "@/lib/jobs/detail";
 
 export function JobDetailClient({ detail }: { detail: JobDetail }) {
@@ -20,9 +22,11 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
         {/* Follows a job until it has an outcome; a settled job does not change. */}
         <LiveRefresh everyMs={job.outcome === "pending" ? 3000 : undefined} />
       </PageHeader>
-      <p className="-mt-3 break-all font-mono text-sm text-slate-700" data-testid="job-id">
-        {job.id}
+      <p className="-mt-3 flex items-center font-mono text-sm text-slate-700">
+        <span className="break-all" data-testid="job-id">{job.id}</span>
+        <CopyButton value={job.id} />
       </p>
+      {job.outcome === "pending" && <CancelJob jobId={job.id} kind={job.kind} />}
       <JobSummary detail={detail} />
       <Card title="Timeline">
         <JobTimeline entries={detail.timeline} />

@@ -1,0 +1,10 @@
+// POST /api/jobs/:jobId/cancel — cancel a queued or running batch/crawl job on the platform; outcome `cancelled`
+import { z } from "zod";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { cancelJob } from "@/lib/jobs/cancel";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ jobId: z.string().trim().min(1, { error: "jobId is empty" }).max(200, { error: "jobId is too long" }) });
+
+export const POST = operatorRoute({ role: "operator", params }, ({ params, actor, req }) => cancelJob(params.jobId, { actor, signal: req.signal }));

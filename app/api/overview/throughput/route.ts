@@ -1,0 +1,8 @@
+// GET /api/overview/throughput?range=hour|day — deliveries and outcomes per minute (hour) or per hour (day)
+import { operatorRoute } from "@/lib/http/operator-route";
+import { throughput } from "@/lib/overview/throughput";
+import { throughputQuerySchema } from "@/lib/overview/throughput-contracts";
+
+export const dynamic = "force-dynamic";
+
+export const GET = operatorRoute({ role: "viewer", query: throughputQuerySchema }, ({ query }) => throughput(query.range));

@@ -1,0 +1,3 @@
+-- CreateIndex
+CREATE INDEX "Job_outcomeAt_idx" ON "Job"("outcomeAt");
+
