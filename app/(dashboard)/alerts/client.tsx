@@ -1,6 +1,7 @@
 "use client";
 
 import { useState } from "react";
+import { Can } from "@/components/auth/role-context";
 import { ChannelList } from "@/components/alerts/channel-list";
 import { HistoryTable } from "@/components/alerts/history-table";
 import { RuleTable } from "@/components/alerts/rule-table";
@@ -12,6 +13,14 @@ import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import type { AlertsView, Channel, ChannelView } from "@/lib/alerts/contracts";
 
 function TestButton({ channel }: { channel: ChannelView }) {
+  return (
+    <Can role="operator">
+      <SendTest channel={channel} />
+    </Can>
+  );
+}
+
+function SendTest({ channel }: { channel: ChannelView }) {
   const send = useSendTestAlert();
   const [last, setLast] = useState<Channel | null>(null);
   const result = last === channel.channel ? send.data : undefined;

@@ -1,4 +1,5 @@
 import Link from "next/link";
+import { Can } from "@/components/auth/role-context";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
@@ -16,9 +17,11 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   return (
     <>
       <PageHeader title="Jobs">
-        <Link href="/jobs/new" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
-          New job
-        </Link>
+        <Can role="operator">
+          <Link href="/jobs/new" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+            New job
+          </Link>
+        </Can>
       </PageHeader>
       <JobsClient params={params} page={page} problems={problems} />
     </>

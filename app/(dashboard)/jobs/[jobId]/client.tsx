@@ -1,6 +1,7 @@
 "use client";
 
 import Link from "next/link";
+import { Can } from "@/components/auth/role-context";
 import { PageHeader } from "@/components/empty-state";
 import { CancelJob } from "@/components/jobs/cancel-job";
 import { JobSummary } from "@/components/jobs/job-summary";
@@ -26,7 +27,11 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
         <span className="break-all" data-testid="job-id">{job.id}</span>
         <CopyButton value={job.id} />
       </p>
-      {job.outcome === "pending" && <CancelJob jobId={job.id} kind={job.kind} />}
+      {job.outcome === "pending" && (
+        <Can role="operator">
+          <CancelJob jobId={job.id} kind={job.kind} />
+        </Can>
+      )}
       <JobSummary detail={detail} />
       <Card title="Timeline">
         <JobTimeline entries={detail.timeline} />
