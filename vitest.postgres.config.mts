@@ -40,6 +40,7 @@ export default defineConfig({
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
       "test/accounts.test.ts",
+      "test/bootstrap-race.test.ts",
       "test/route-roles.test.ts",
       "test/user-cli.test.ts",
       "test/postgres-*.test.ts",

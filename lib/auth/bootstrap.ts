@@ -1,6 +1,7 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
+import { Conflict } from "../errors";
 import { log } from "../log";
 import { audit } from "../operations/audit";
 import { hashPassword, passwordMatches } from "./password";
@@ -22,8 +23,9 @@ export async function ensureBootstrapAdmin(config: Pick<TallyConfig, "operatorPa
       log.info("first admin created", { email: BOOTSTRAP_EMAIL });
       return "created";
     } catch (err) {
-      // Another server starting on the same database made it first.
-      if (!isUniqueViolation(err)) throw err;
+      // Another server starting on the same database made it first (createUser reports the
+      // unique violation as a Conflict).
+      if (!(err instanceof Conflict) && !isUniqueViolation(err)) throw err;
     }
   }
   const admin = await db().user.findUnique({ where: { email: BOOTSTRAP_EMAIL }, omit: { passwordHash: false } });
