@@ -82,6 +82,10 @@ async function seedTheRest() {
   await d.platformDelivery.create({ data: { id: "pd-1", webhookId: "wh-1", status: "failed", httpStatus: 401, createdAt: INSTANT, deliveredAt: null } });
   await d.operationRun.create({ data: { id: "run-1", kind: "reconcile", state: "succeeded", params: JSON_TEXT, summary: JSON_TEXT, startedBy: "operator", finishedAt: INSTANT } });
   await d.apiCallMinute.create({ data: { minute: INSTANT, endpoint: "status", purpose: "poll sweep", answer: "429", count: 7 } });
+  await d.alertState.create({ data: { rule: "dead_letters", state: "firing", since: INSTANT, lastNotifiedAt: INSTANT, summary: "1 open", details: JSON_TEXT, evaluatedAt: INSTANT } });
+  const ev = await d.alertEvent.create({ data: { rule: "dead_letters", state: "firing", summary: "1 open", details: JSON_TEXT, startedAt: INSTANT } });
+  await d.alertNotification.create({ data: { eventId: ev.id, channel: "webhook", status: "failed", attempts: 8, lastStatusCode: 500, lastError: "boom", nextAttemptAt: null } });
+  await d.platformCallMinute.create({ data: { minute: INSTANT, statusClass: "5xx", count: 2 } });
   await d.reconcileWatermark.create({ data: { kind: "extract", createdFrom: INSTANT, lastFullScanAt: INSTANT } });
   await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
   await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });
@@ -186,6 +190,8 @@ describe("db:copy from SQLite to PostgreSQL", () => {
     const serial = await pgQuery<{ table_name: string }>(
       target, `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%' ORDER BY 1`);
     const inserts: Record<string, string> = {
+      AlertEvent: `INSERT INTO "AlertEvent" (rule, state, summary, details, "startedAt") VALUES ('r', 'firing', 's', '{}', now()) RETURNING id`,
+      AlertNotification: `INSERT INTO "AlertNotification" ("eventId", channel, "updatedAt") SELECT min(id), 'slack', now() FROM "AlertEvent" RETURNING id`,
       AuditLog: `INSERT INTO "AuditLog" (actor, action) VALUES ('t', 'after.copy') RETURNING id`,
       DeadLetter: `INSERT INTO "DeadLetter" (kind, "errorMessage", "updatedAt") VALUES ('k', 'm', now()) RETURNING id`,
       InboundDelivery: `INSERT INTO "InboundDelivery" (status, "latencyMs", "bodyBytes") VALUES (200, 1, 1) RETURNING id`,

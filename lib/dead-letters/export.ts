@@ -8,7 +8,7 @@ import { filterWhere, type DeadLetterFilter } from "./list";
 
 export const DEAD_LETTER_CSV_COLUMNS = ["id", "jobId", "kind", "state", "errorCode", "errorMessage", "attempts", "jobUrl", "jobOutcome", "resolution", "resolvedBy", "resolvedAt", "createdAt"] as const;
 
-export function exportDeadLetters(filter: DeadLetterFilter, now = new Date()): CsvExport {
+export function exportDeadLetters(filter: DeadLetterFilter, now = new Date()): Promise<CsvExport> {
   const where = filterWhere(filter);
   return csvStream<number>({
     name: "dead-letters",

@@ -102,6 +102,12 @@ async function readJson(req: NextRequest): Promise<unknown> {
 
 async function parseWith(schema: z.ZodType | undefined, value: unknown, where: string) {
   if (!schema) return undefined;
+  // No text Tally keeps or filters on holds a NUL, and PostgreSQL refuses one in any text value:
+  // refused here, on both stores, instead of failing deep inside a query.
+  if (where !== "body" && value && typeof value === "object") {
+    const bad = Object.entries(value).find(([, v]) => typeof v === "string" && v.includes("\u0000"));
+    if (bad) throw new BadRequest(`Invalid ${where}: ${bad[0]} contains a NUL character`);
+  }
   const parsed = await schema.safeParseAsync(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));

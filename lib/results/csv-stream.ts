@@ -10,27 +10,33 @@ export type CsvExport = { body: ReadableStream<Uint8Array>; contentType: string;
 
 export const CSV_PAGE = 500;
 
-/** `nextPage(after)` returns up to CSV_PAGE rows after the position it was given and the new position. */
-export function csvStream<P>(opts: {
+/**
+ * `nextPage(after)` returns up to CSV_PAGE rows after the position it was given and the new position.
+ * The first page is read before the answer starts, so a query the database refuses becomes an error
+ * answer with its status, not a download that breaks off after its headers.
+ */
+export async function csvStream<P>(opts: {
   name: string;
   header: readonly string[];
   nextPage: (after: P | null) => Promise<{ rows: CsvCells[]; position: P | null }>;
   now?: Date;
-}): CsvExport {
+}): Promise<CsvExport> {
   const encoder = new TextEncoder();
-  let position: P | null = null;
-  let started = false;
+  let next: { rows: CsvCells[]; position: P | null } | null = await opts.nextPage(null);
+  let chunk = csvLine([...opts.header]);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const page = await opts.nextPage(position);
-          let chunk = started ? "" : csvLine([...opts.header]);
-          started = true;
+          const page = next ?? { rows: [], position: null };
           for (const r of page.rows) chunk += csvLine(r);
-          if (chunk) controller.enqueue(encoder.encode(chunk));
-          if (page.rows.length < CSV_PAGE || page.position === null) controller.close();
-          else position = page.position;
+          controller.enqueue(encoder.encode(chunk));
+          chunk = "";
+          if (page.rows.length < CSV_PAGE || page.position === null) {
+            controller.close();
+            return;
+          }
+          next = await opts.nextPage(page.position);
         } catch (err) {
           // Headers are sent already: the download ends short (the client sees the stream fail).
           log.error(`${opts.name} export failed`, { error: String(err) });

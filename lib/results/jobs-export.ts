@@ -15,7 +15,7 @@ export const JOB_CSV_COLUMNS = ["jobId", "kind", "url", "platformStatus", "outco
 
 type Position = { t: number; i: string };
 
-export function exportJobs(query: JobExportQuery, now = new Date()): CsvExport {
+export function exportJobs(query: JobExportQuery, now = new Date()): Promise<CsvExport> {
   return csvStream<Position>({
     name: "jobs",
     header: JOB_CSV_COLUMNS,

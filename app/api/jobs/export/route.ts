@@ -5,4 +5,4 @@ import { exportJobs, jobExportQuerySchema } from "@/lib/results/jobs-export";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: jobExportQuerySchema }, async ({ query }) => csvResponse(exportJobs(query)));
+export const GET = operatorRoute({ role: "viewer", query: jobExportQuerySchema }, async ({ query }) => csvResponse(await exportJobs(query)));
