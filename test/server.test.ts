@@ -87,7 +87,9 @@ describe("stopping", () => {
     });
     await new Promise((r) => setTimeout(r, 300));
     const exit = tally.signal("SIGTERM");
-    await new Promise((r) => setTimeout(r, 200));
+    // The server has begun stopping (listener closed) once it says so; a loaded machine may take a while.
+    for (let i = 0; i < 60 && !tally.output().includes("Tally stopping (SIGTERM)"); i++) await new Promise((r) => setTimeout(r, 10));
+    await new Promise((r) => setTimeout(r, 50));
     await expect(fetch(`${tally.url}/api/health`)).rejects.toThrow();
     expect(await answer).toEqual({ status: 200, text: JSON.stringify({ status: "accepted" }) });
     expect(await exit).toBe(0);
