@@ -1,5 +1,6 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
 //                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
+//                  [--delivery webhooks|polling]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window; exits non-zero otherwise.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
@@ -23,6 +24,7 @@ const { values } = parseArgs({
     workers: { type: "string", default: "0" },
     "api-rps": { type: "string", default: "200" },
     "postgres-url": { type: "string", default: DEFAULT_POSTGRES_ADMIN_URL },
+    delivery: { type: "string", default: "webhooks" },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -46,9 +48,15 @@ if (store !== "sqlite" && store !== "postgres") {
   process.exit(2);
 }
 
+const delivery = values.delivery;
+if (delivery !== "webhooks" && delivery !== "polling") {
+  console.error('chaos: --delivery must be "webhooks" or "polling"');
+  process.exit(2);
+}
+
 // The servers run `npm start`'s bundle: build it first if it is missing.
 if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-runChaos({ jobs, kills, seed, timeoutMs, store, servers, workers, apiRps, postgres: { adminUrl: values["postgres-url"] } })
+runChaos({ jobs, kills, seed, timeoutMs, store, servers, workers, apiRps, delivery, postgres: { adminUrl: values["postgres-url"] } })
   .then((ledger) => {
     console.log("\nLedger (Tally's database against the simulator's truth):");
     printLedger(ledger);

@@ -39,6 +39,8 @@ export type Ledger = {
   unauthorized: number;
   unauthorizedJobsRecovered: number;
   unauthorizedJobsUnrecovered: number;
+  /** How Tally first heard of each settled job (Receipt.source: webhook, poll, replay, reconcile, submit). */
+  noticedBy: Record<string, number>;
   lostIds: string[];
   /** For each lost job (at most 10): what Tally's database knows of it, to find where it stopped. */
   lostDetails: string[];
@@ -68,10 +70,13 @@ export async function computeLedger(store: ChaosStore, sim: SimState): Promise<L
     return `${id}: job ${JSON.stringify(job ?? null)} receipt ${JSON.stringify(receipt ?? null)} items ${JSON.stringify(items)} events ${JSON.stringify(events)}`;
   };
 
+  const noticedBy: Record<string, number> = {};
+  for (const r of await store.all<{ source: string; n: number | string }>(`SELECT "source", COUNT(*) n FROM "Receipt" GROUP BY "source" ORDER BY "source"`)) noticedBy[r.source] = Number(r.n);
+
   const l: Ledger = {
     platformJobs: 0, submitted: 0, resubmissions: 0, stored: 0, resubmitted: 0, resubmittedThenStored: 0, deadLettered: 0, cancelled: 0,
     stillRunningOnPlatform: 0, lost: 0, wrongOutcome: 0, storedTwice: 0, droppedWebhooks: 0, duplicatedWebhooks: 0, unauthorized,
-    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, lostIds: [], lostDetails: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
+    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, noticedBy, lostIds: [], lostDetails: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
   };
   for (const [id, j] of Object.entries(sim.perJob)) {
     l.platformJobs++;
@@ -117,6 +122,7 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
     ["dead-lettered", l.deadLettered],
     ["cancelled", l.cancelled],
     ["still running on the platform", l.stillRunningOnPlatform],
+    ["noticed by (first receipt)", Object.entries(l.noticedBy).map(([k, v]) => `${k} ${v}`).join(", ") || "none"],
     ["webhooks dropped by the platform", l.droppedWebhooks],
     ["webhooks duplicated by the platform", l.duplicatedWebhooks],
     ["401s answered (rotation)", l.unauthorized],

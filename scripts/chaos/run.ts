@@ -29,8 +29,15 @@ export type ChaosOptions = {
   workers?: number;
   /** TALLY_API_RPS for every process (default 200): all of them together stay within it. */
   apiRps?: number;
+  /**
+   * TALLY_DELIVERY_MODE for every process (default webhooks). In polling mode no webhook is
+   * registered (so there is nothing to rotate): Tally must notice every job by polling alone.
+   */
+  delivery?: DeliveryMode;
   log?: (s: string) => void;
 };
+
+export type DeliveryMode = "webhooks" | "polling";
 
 const TOKEN = "chaos-token-0123456789abcdef";
 const API_KEY = "chaos-api-key";
@@ -67,6 +74,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
   const serverCount = o.servers ?? 1;
   const workerCount = o.workers ?? 0;
   const apiRps = o.apiRps ?? 200;
+  const delivery = o.delivery ?? "webhooks";
   const started = Date.now();
   const deadline = started + o.timeoutMs;
   const sim = await startSimulator(o.seed);
@@ -90,6 +98,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
       TALLY_ROTATION_SETTLE_SECONDS: "2",
       TALLY_API_RPS: String(apiRps),
+      TALLY_DELIVERY_MODE: delivery,
       TALLY_WORKER_CONCURRENCY: "8",
       TALLY_LEASE_SECONDS: "5",
       TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
@@ -129,12 +138,12 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       }
     };
 
-    await api("POST", "/api/subscriptions/register");
+    if (delivery === "webhooks") await api("POST", "/api/subscriptions/register");
     const destination = await api("POST", "/api/destinations", { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
     const secret = String(destination.secret);
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
     log(
-      `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}; simulator ${sim.url}, Tally ${entry}` +
+      `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}, ${delivery}; simulator ${sim.url}, Tally ${entry}` +
         (balancer || workerCount ? ` (${serverCount} servers behind a round-robin balancer, ${workerCount} workers)` : ""),
     );
 
@@ -205,7 +214,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
             if (servers.length === 1 && workers.length === 0) downUntil = c.finally(() => (downUntil = null));
             else void c.catch((err: unknown) => log(`chaos: restart failed: ${String(err)}`));
           }
-          if (i === rotateAt) void rotate();
+          if (i === rotateAt && delivery === "webhooks") void rotate();
           if (i === Math.floor(o.jobs * 0.3)) {
             log("chaos: forwarding sink down for 15 s (connections refused)");
             outage = sink.outage(15_000);
@@ -260,6 +269,10 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         jobsAtStart = s.jobs.total;
         return running === 0 && (s.deliveries.byStatus.pending ?? 0) === 0;
       }, deadline);
+      // In polling mode the first round gives the polls time to notice every job Tally knows of
+      // before reconciliation looks (the ledger's "noticed by" then shows polling did the work):
+      // until no job is pending, or two polling caps.
+      if (delivery === "polling" && round === 1) await waitUntil(async () => (await pendingJobs(store)) === 0, Math.min(deadline, Date.now() + 60_000)).catch(() => undefined);
       const run = await api("POST", "/api/operations/reconcile", { olderThanSeconds: 0 });
       await waitUntil(async () => (await api("GET", `/api/operations/${String(run.runId)}`)).state !== "running", deadline);
       await waitUntil(() => queueIdle(store), deadline);
@@ -282,6 +295,11 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
   }
+}
+
+async function pendingJobs(store: ChaosStore): Promise<number> {
+  const [row] = await store.all<{ n: number | string }>(`SELECT COUNT(*) n FROM "Job" WHERE "outcome" = 'pending'`);
+  return Number(row?.n ?? 0);
 }
 
 async function queueIdle(store: ChaosStore): Promise<boolean> {
