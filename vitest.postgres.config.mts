@@ -39,6 +39,7 @@ export default defineConfig({
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",
+      "test/budget-priority.test.ts",
       "test/accounts.test.ts",
       "test/bootstrap-race.test.ts",
       "test/route-roles.test.ts",

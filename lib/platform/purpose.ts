@@ -20,6 +20,14 @@ export const CALL_PURPOSES = [
 ] as const;
 export type CallPurpose = (typeof CALL_PURPOSES)[number];
 
+/**
+ * Calls that fetch the results of jobs already settled on the platform go before everything else in
+ * the rate budget (shared-budget.ts): drain before fill. When submits alone could fill the budget,
+ * the team's new jobs wait a little longer, not the results of the finished ones (settled → stored).
+ */
+const URGENT: ReadonlySet<CallPurpose> = new Set(["worker refetch", "result pages"]);
+export const isUrgentPurpose = (purpose: CallPurpose): boolean => URGENT.has(purpose);
+
 /** How the platform answered: by status class, with 429 apart; no answer is a timeout or a network error. */
 export const ANSWER_CLASSES = ["2xx", "4xx", "429", "5xx", "timeout", "network", "other"] as const;
 export type AnswerClass = (typeof ANSWER_CLASSES)[number];

@@ -34,7 +34,11 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
   return Number.isNaN(at) ? null : Math.max(0, at - nowMs);
 }
 
-export type AcquireOptions = { signal?: AbortSignal; deadline?: number };
+/**
+ * `urgent`: a call that fetches the results of a settled job; a limiter that queues callers serves
+ * these first (the shared budget does; the in-memory bucket, used only by one-off clients, ignores it).
+ */
+export type AcquireOptions = { signal?: AbortSignal; deadline?: number; urgent?: boolean };
 
 /**
  * What the client needs of a rate budget. RateLimiter keeps it in this process's memory; a shared

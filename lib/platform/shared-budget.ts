@@ -44,6 +44,16 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * round trip (and leases the next batch while using the last); a process calling below the budget
  * leases one or two at a time and wastes little.
  *
+ * PRIORITY. Urgent callers (results of settled jobs: lib/platform/purpose.ts) go first within a
+ * process: an ordinary caller takes a leased slot only while more slots are left than urgent callers
+ * wait for, and otherwise waits for the next lease like a caller that found none. So 200 submits
+ * queued in a server do not hold up the result fetch of a job that settled meanwhile by their whole
+ * queue, only by the slots already leased to callers (a lease and the one prefetched beside it: about
+ * one horizon, 1 s; test/budget-priority.test.ts). Ordinary callers are not served in order of
+ * arrival (all that wait for a lease race for its slots). Across processes the schedule stays first
+ * come, first served: a worker process's fetches do not queue behind a server's submits anyway,
+ * they lease slots of their own.
+ *
  * COST. One lease per lease size calls (1 below the budget, up to MAX_LEASE = half the horizon's
  * slots when saturated), plus one pause read per PAUSE_CACHE_MS when no lease refreshed it (in the
  * background: it never delays a call); one write per 429.
@@ -80,6 +90,8 @@ export class SharedBudget implements Limiter {
   private pauseReading: Promise<void> | null = null;
   /** Callers that hold a slot and sleep until it. */
   private holding = 0;
+  /** Urgent callers that hold no slot yet: ordinary callers leave them the slots. */
+  private urgentNeedy = 0;
   /** Adaptive lease size, and how the slots of the last lease fared. */
   private size = 1;
   private lastLease = { granted: 0, expired: 0 };
@@ -111,8 +123,15 @@ export class SharedBudget implements Limiter {
     return Math.max(0, this.pausedUntil - this.now());
   }
 
-  async acquire({ signal, deadline }: AcquireOptions = {}): Promise<void> {
+  async acquire({ signal, deadline, urgent = false }: AcquireOptions = {}): Promise<void> {
     this.waiting++;
+    // Whether this caller is counted in urgentNeedy: from arrival until it holds a slot.
+    let needy = urgent;
+    const setNeedy = (v: boolean) => {
+      if (urgent && v !== needy) this.urgentNeedy += v ? 1 : -1;
+      needy = urgent && v;
+    };
+    if (urgent) this.urgentNeedy++;
     try {
       // Only the very first call waits for the pause to be read; later ones use the cached value and
       // refresh it in the background, so a read never makes a call miss its slot.
@@ -129,12 +148,15 @@ export class SharedBudget implements Limiter {
           this.slots.shift();
           this.lastLease.expired++;
         }
-        const slot = this.slots.shift();
+        // An ordinary caller leaves the slots to urgent callers still without one.
+        const mayTake = urgent || this.slots.length > this.urgentNeedy;
+        const slot = mayTake ? this.slots.shift() : undefined;
         if (slot === undefined) {
           if (this.retryAt > now) await this.wait(this.retryAt - now, now, deadline, signal);
           else await this.lease();
           continue;
         }
+        setNeedy(false);
         this.prefetch();
         if (slot > now) {
           if (deadline !== undefined && slot > deadline) {
@@ -149,9 +171,13 @@ export class SharedBudget implements Limiter {
           }
           const at = this.now();
           // Paused meanwhile, or sent too late to keep the spacing: this slot is lost, try again.
-          if (this.pausedUntil > at) continue;
+          if (this.pausedUntil > at) {
+            setNeedy(true);
+            continue;
+          }
           if (at > slot + LATE_MS) {
             this.lastLease.expired++;
+            setNeedy(true);
             continue;
           }
         }
@@ -160,6 +186,7 @@ export class SharedBudget implements Limiter {
       }
     } finally {
       this.waiting--;
+      setNeedy(false);
     }
   }
 
