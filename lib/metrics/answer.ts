@@ -1,5 +1,5 @@
 import "server-only";
-import { metricsAuthorized } from "../auth/metrics-token";
+import { metricsAuthorized } from "./token";
 import { log } from "../log";
 import { scrapeMetrics } from "./scrape";
 

@@ -1,8 +1,7 @@
 import "server-only";
 import http from "node:http";
-import { sendJson } from "../http/node-answer";
+import { isMetricsPath, sendJson, serveMetrics } from "../http/node-answer";
 import { log, requestIdFrom, withRequestId } from "../log";
-import { isMetricsPath, serveMetrics } from "../metrics/node-endpoint";
 import { checkHealth } from "../runtime/health";
 
 // `npm run worker` with TALLY_METRICS_PORT: a tiny node:http server so Prometheus can scrape this
