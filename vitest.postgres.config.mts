@@ -36,6 +36,7 @@ export default defineConfig({
       "lib/forwarding/*.test.ts",
       "lib/alerts/*.test.ts",
       "test/metrics.test.ts",
+      "test/worker-metrics.test.ts",
       "test/cron-routes.test.ts",
       "test/scheduler-roles.test.ts",
       "test/shared-budget.test.ts",

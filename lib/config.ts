@@ -126,6 +126,15 @@ export const envSchema = z.object({
   TALLY_METRICS_TOKEN: optionalString.pipe(
     z.string().min(16, { error: "must be at least 16 characters" }).optional(),
   ),
+  // `npm run worker` only: the port of its own GET /api/metrics and /api/health (unset: none).
+  TALLY_METRICS_PORT: optionalString.pipe(
+    z.coerce
+      .number<string>({ error: "must be a number" })
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(65535, { error: "must be at most 65535" })
+      .optional(),
+  ),
   TALLY_ALERTS: onOff("on"),
   TALLY_ALERT_EVALUATE_SECONDS: int(15, 1, 30),
   TALLY_ALERT_REPEAT_MINUTES: int(60, 1, 7 * 24 * 60),

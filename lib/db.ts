@@ -97,6 +97,31 @@ export function db(): Db {
   return entry().client;
 }
 
+// What must happen only once a transaction has committed (counting an outcome in the metrics): a
+// rolled-back transaction, retried by its caller, must not have counted the first time.
+const commitHooks = new WeakMap<object, Array<() => void>>();
+
+/**
+ * db().$transaction with an "after commit" list: hooks added with afterCommit(tx, …) inside `fn` run
+ * once the transaction has committed, and never when it rolls back.
+ */
+export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
+  const hooks: Array<() => void> = [];
+  const result = await db().$transaction((tx) => {
+    commitHooks.set(tx, hooks);
+    return fn(tx);
+  });
+  for (const hook of hooks) hook();
+  return result;
+}
+
+/** Runs `hook` after `tx` commits; `tx` must come from transaction() (a plain $transaction has no list). */
+export function afterCommit(tx: Tx, hook: () => void): void {
+  const hooks = commitHooks.get(tx);
+  if (!hooks) throw new Error("afterCommit: open the transaction with transaction() from lib/db.ts, not db().$transaction");
+  hooks.push(hook);
+}
+
 /** Resolves once the connection's pragmas are set; await it at start-up. */
 export async function dbReady(): Promise<Db> {
   const e = entry();

@@ -6,6 +6,7 @@ import { log, setLogLevel } from "../lib/log";
 import { startSchedules } from "../lib/worker/schedules";
 import { startAlerts } from "../lib/alerts/schedule";
 import { listenForEnqueuesOnPostgres, workerFor } from "../lib/worker/start";
+import { closeWorkerMetrics, listenWorkerMetrics, MetricsPortError } from "../lib/worker/metrics-server";
 
 const GRACE_MS = 15_000;
 
@@ -19,6 +20,16 @@ async function main() {
   if (!config.apiBaseUrl) {
     process.stderr.write("No platform to talk to: set GEONODE_SCRAPER_API_KEY (live) or SCRAPER_API_BASE_URL (e.g. the simulator's URL).\n");
     process.exit(1);
+  }
+  // Listening comes first, so a taken port fails before anything starts.
+  const metricsServer = config.TALLY_METRICS_PORT === undefined ? null : await listenWorkerMetrics(config.TALLY_METRICS_PORT).catch(exitOnPortError);
+  if (metricsServer) {
+    log.info(`worker metrics on http://0.0.0.0:${config.TALLY_METRICS_PORT}/api/metrics (bearer TALLY_METRICS_TOKEN or the API token; health at /api/health)`, {
+      port: config.TALLY_METRICS_PORT,
+    });
+    if (!config.TALLY_METRICS_TOKEN && !config.TALLY_API_TOKEN) log.warn("TALLY_METRICS_PORT is set but neither TALLY_METRICS_TOKEN nor TALLY_API_TOKEN is: every scrape will be refused (401)");
+  } else {
+    log.info("worker metrics not exposed: this process's counters (job outcomes, platform calls, safety-net runs, process_*) are seen by no scrape; set TALLY_METRICS_PORT to serve GET /api/metrics from this worker");
   }
   await dbReady();
   const worker = workerFor(config);
@@ -34,13 +45,21 @@ async function main() {
     log.info("worker stopping", { signal, inFlight: worker.inFlight() });
     schedules?.stop();
     alerts?.stop();
-    await worker.stop(GRACE_MS);
+    await Promise.all([worker.stop(GRACE_MS), metricsServer ? closeWorkerMetrics(metricsServer) : undefined]);
     await disconnectAll();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));
   process.on("SIGINT", () => void stop("SIGINT"));
   worker.start();
+}
+
+function exitOnPortError(err: unknown): never {
+  if (err instanceof MetricsPortError) {
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+  throw err;
 }
 
 void main();

@@ -98,6 +98,16 @@ describe("configuration", () => {
     expect(shown).not.toContain("SECRETPART");
   });
 
+  it("TALLY_METRICS_PORT: unset means no listener; otherwise a whole port number 1-65535", () => {
+    expect(parseConfig({}).TALLY_METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ TALLY_METRICS_PORT: "" }).TALLY_METRICS_PORT).toBeUndefined();
+    expect(parseConfig({ TALLY_METRICS_PORT: "9464" }).TALLY_METRICS_PORT).toBe(9464);
+    expect(problems({ TALLY_METRICS_PORT: "metrics" }).join()).toMatch(/TALLY_METRICS_PORT: must be a number \(got "metrics"\)/);
+    expect(problems({ TALLY_METRICS_PORT: "0" }).join()).toMatch(/TALLY_METRICS_PORT: must be at least 1/);
+    expect(problems({ TALLY_METRICS_PORT: "65536" }).join()).toMatch(/TALLY_METRICS_PORT: must be at most 65535/);
+    expect(problems({ TALLY_METRICS_PORT: "94.5" }).join()).toMatch(/TALLY_METRICS_PORT: must be a whole number/);
+  });
+
   it("documents every variable in the README's configuration table, with its default", () => {
     const readme = readFileSync("README.md", "utf8");
     const rows = new Map([...readme.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));

@@ -8,6 +8,7 @@ import { db } from "@/lib/db";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
+import { metricValue as value } from "./metrics-text";
 import { deliver, envelope } from "./webhook-client";
 
 const CRON = "cron-secret-0123456789abcdef";
@@ -44,18 +45,6 @@ async function scrape(token = METRICS_TOKEN): Promise<string> {
   expect(res.status).toBe(200);
   expect(res.headers.get("content-type")).toMatch(/^text\/plain; version=0\.0\.4/);
   return res.text();
-}
-
-/** The sum of a series over every `process` (and any label not named), 0 when absent. */
-function value(text: string, name: string, labels: Record<string, string> = {}): number {
-  let sum = 0;
-  for (const line of text.split("\n")) {
-    const m = /^([a-zA-Z_:][\w:]*)(?:\{(.*)\})? (\S+)$/.exec(line);
-    if (!m || m[1] !== name) continue;
-    const have = Object.fromEntries([...(m[2] ?? "").matchAll(/(\w+)="((?:[^"\\]|\\.)*)"/g)].map((x) => [x[1], x[2]]));
-    if (Object.entries(labels).every(([k, v]) => have[k] === v)) sum += Number(m[3]);
-  }
-  return sum;
 }
 
 const cron = (path: string) => fetch(tally.url + path, { method: "POST", headers: { authorization: `Bearer ${CRON}` } }).then(async (r) => ({ status: r.status, json: z.record(z.string(), z.unknown()).parse(await r.json()) }));

@@ -2,7 +2,7 @@
 // every outcome is delivered signed (retries visible as attempt rows), a sink that is down loses
 // nothing, a disabled destination gets nothing, inline results vs resultsUrl, replay, dead letters.
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
+import { db, transaction } from "@/lib/db";
 import { settleOutcome } from "@/lib/jobs/outcomes";
 import { claim, createRegistry, runItem } from "@/lib/queue";
 import { verifyDelivery } from "@/lib/signing/signature";
@@ -38,7 +38,7 @@ async function settle(outcome: "stored" | "dead_lettered" | "cancelled" | "resub
   const id = `job-${++n}-${outcome}`;
   await db().job.create({ data: { id, kind: "extract", url: `https://example.com/${n}` } });
   if (outcome === "stored") await db().result.create({ data: { jobId: id, itemKey: "0", url: `https://example.com/${n}`, format: "markdown", markdown } });
-  await db().$transaction((tx) => settleOutcome(tx, id, outcome));
+  await transaction((tx) => settleOutcome(tx, id, outcome));
   return id;
 }
 
@@ -121,7 +121,7 @@ describe("the outbox", () => {
     await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
     await db().job.create({ data: { id: "atomic-1", kind: "extract" } });
     await expect(
-      db().$transaction(async (tx) => {
+      transaction(async (tx) => {
         await settleOutcome(tx, "atomic-1", "stored");
         throw new Error("crash before commit");
       }),
@@ -130,7 +130,7 @@ describe("the outbox", () => {
     expect(await db().queueItem.count()).toBe(0);
     expect((await db().job.findUniqueOrThrow({ where: { id: "atomic-1" } })).outcome).toBe("pending");
 
-    await db().$transaction((tx) => settleOutcome(tx, "atomic-1", "stored"));
+    await transaction((tx) => settleOutcome(tx, "atomic-1", "stored"));
     const d = await db().outboundDelivery.findFirstOrThrow();
     expect(await db().queueItem.findFirstOrThrow()).toMatchObject({ kind: "forward_event", dedupeKey: `forward:${d.id}`, state: "ready" });
   });

@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { audit } from "../operations/audit";
 import { PlatformConflict, PlatformNotFound } from "../platform";
@@ -35,7 +35,7 @@ export async function cancelJob(jobId: string, opts: { actor: string; signal?: A
     throw err;
   }
   const inFlight = accepted.in_flight_urls ?? accepted.in_flight_pages ?? null;
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await tx.job.update({ where: { id: jobId }, data: { platformStatus: "cancelled" } });
     await settleOutcome(tx, jobId, "cancelled", {}, { by: opts.actor, ...(inFlight === null ? {} : { inFlight }) });
   });

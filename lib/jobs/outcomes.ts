@@ -1,5 +1,5 @@
 import "server-only";
-import { db, type Tx } from "../db";
+import { afterCommit, db, transaction, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
 import { enqueueOutcomeEvents } from "../forwarding/outbox";
 import { countJobOutcome } from "../metrics/count";
@@ -15,7 +15,10 @@ export async function addEvent(tx: Tx | ReturnType<typeof db>, jobId: string, ty
   await tx.jobEvent.create({ data: { jobId, type, detail: detail === undefined ? null : JSON.stringify(detail) } });
 }
 
-/** Sets a final outcome if none is set yet; true when this call set it. */
+/**
+ * Sets a final outcome if none is set yet; true when this call set it. `tx` must come from
+ * transaction() (lib/db.ts): the outcome is counted in the metrics once it has committed.
+ */
 export async function settleOutcome(
   tx: Tx,
   jobId: string,
@@ -32,19 +35,19 @@ export async function settleOutcome(
     // The outbox: the outbound event commits with the outcome, or neither does.
     await enqueueOutcomeEvents(tx, jobId, outcome);
     const job = await tx.job.findUnique({ where: { id: jobId }, select: { kind: true, settledAt: true } });
-    // Counted before the commit: a rolled-back outcome (rare; the caller then retries) counts twice.
-    if (job) countJobOutcome(job.kind, outcome, job.settledAt);
+    // Counted once committed: a rolled-back outcome (the caller then retries) must not count twice.
+    if (job) afterCommit(tx, () => countJobOutcome(job.kind, outcome, job.settledAt));
   }
   return count > 0;
 }
 
 export async function markCancelled(jobId: string): Promise<boolean> {
-  return db().$transaction((tx) => settleOutcome(tx, jobId, "cancelled"));
+  return transaction((tx) => settleOutcome(tx, jobId, "cancelled"));
 }
 
 /** Dead-letters the job itself (not only the queue item): outcome dead_lettered plus an open DeadLetter. */
 export async function deadLetterJob(jobId: string, item: ClaimedItem, error: { code: string; message: string }): Promise<boolean> {
-  return db().$transaction(async (tx) => {
+  return transaction(async (tx) => {
     const changed = await settleOutcome(tx, jobId, "dead_lettered", {}, { code: error.code, reason: error.message });
     if (changed) {
       await tx.deadLetter.create({

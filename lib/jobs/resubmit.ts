@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import type { Job } from "@/generated/prisma/client";
 import type { ClaimedItem } from "../queue";
 import type { JobError, PlatformClient } from "../platform";
@@ -55,7 +55,7 @@ export async function resubmitJob(client: PlatformClient, job: Job, error: JobEr
   if (job.resubmittedAsId) {
     // Recorded by an earlier run; only the outcome may be missing (it is written in the same
     // transaction, so this is belt and braces).
-    await db().$transaction((tx) => settleOutcome(tx, job.id, "resubmitted", {}, { newJobId: job.resubmittedAsId }));
+    await transaction((tx) => settleOutcome(tx, job.id, "resubmitted", {}, { newJobId: job.resubmittedAsId }));
     return;
   }
   const max = getConfig().TALLY_RESUBMIT_MAX_CHAIN;
@@ -92,7 +92,7 @@ export async function resubmitJob(client: PlatformClient, job: Job, error: JobEr
     }
   }
   const newJob = accepted;
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     await recordSubmission(tx, req, newJob, { resubmittedFromId: job.id, chainDepth: job.chainDepth + 1 });
     const settled = await settleOutcome(tx, job.id, "resubmitted", { resubmittedAsId: newJob.jobId }, { newJobId: newJob.jobId });
     if (!settled) await tx.job.updateMany({ where: { id: job.id, resubmittedAsId: null }, data: { resubmittedAsId: newJob.jobId } });

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import { settleOutcome } from "./outcomes";
 import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
@@ -108,7 +108,7 @@ export async function storeCompleted(
   }
   // Write first, then read: the transaction takes the write lock at its first statement instead of
   // upgrading from a read, which SQLite may refuse (SQLITE_BUSY_SNAPSHOT) when another write slipped in.
-  await db().$transaction(async (tx) => {
+  await transaction(async (tx) => {
     if (!(await settleOutcome(tx, jobId, "stored", {}, {}))) return;
     const agg = await tx.result.aggregate({ where: { jobId }, _count: { _all: true }, _sum: { tokensCharged: true } });
     const resultCount = agg._count._all;

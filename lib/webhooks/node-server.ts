@@ -2,7 +2,7 @@ import "server-only";
 import http from "node:http";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
-import { securityHeaders } from "../http/security-headers";
+import { isMetricsPath, sendJson as send, serveMetrics } from "../http/node-answer";
 import type { BodyRead } from "./read-body";
 import { countUnrecorded, receive, recordRejected } from "./receive";
 
@@ -36,20 +36,6 @@ function readLimited(req: http.IncomingMessage, limit: number): Promise<BodyRead
   });
 }
 
-// The headers next.config.js puts on every answer, in writeHead's shape.
-const SECURITY_HEADERS = Object.fromEntries(securityHeaders.map((h) => [h.key, h.value]));
-
-function send(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}) {
-  const json = JSON.stringify(body);
-  res.writeHead(status, {
-    ...SECURITY_HEADERS,
-    "content-type": "application/json",
-    "content-length": String(Buffer.byteLength(json)),
-    ...headers,
-  });
-  res.end(json);
-}
-
 // A malformed escape cannot name a subscription: kept as is, it answers 404 unknown_subscription.
 function decodeKey(raw: string): string {
   try {
@@ -76,7 +62,7 @@ export function createReceiverHandler(): Handler {
     const match = PATH.exec(req.url ?? "");
     if (!match) {
       req.resume();
-      return send(res, 404, { error: "not_found", message: "only /webhooks/geonode[/{subscriptionKey}] is served here" });
+      return send(res, 404, { error: "not_found", message: "only /webhooks/geonode[/{subscriptionKey}] and /api/metrics are served here" });
     }
     const key = match[1] ? decodeKey(match[1]) : null;
     try {
@@ -110,8 +96,21 @@ export function publicServerOptions(): http.ServerOptions {
   return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.min(Math.max(250, ms / 4), 5_000) };
 }
 
-/** The receiver alone on its own server (`npm run receiver`). */
+/**
+ * The receiver alone on its own server (`npm run receiver`), which also answers GET /api/metrics as
+ * the app does (its tally_deliveries_total exists in this process only).
+ */
 export function createReceiverServer(): http.Server {
   const handle = createReceiverHandler();
-  return http.createServer(publicServerOptions(), (req, res) => void handle(req, res));
+  return http.createServer(publicServerOptions(), (req, res) => {
+    if (!isMetricsPath(req.url)) return void handle(req, res);
+    const header = req.headers["x-request-id"];
+    const id = requestIdFrom(Array.isArray(header) ? header[0] : header);
+    res.setHeader("x-request-id", id);
+    void withRequestId(id, () => serveMetrics(req, res)).catch((err: unknown) => {
+      log.error("metrics request failed", { error: String(err) });
+      if (!res.headersSent) send(res, 500, { error: "internal_error" });
+      else res.end();
+    });
+  });
 }
