@@ -85,7 +85,6 @@ async function seedTheRest() {
   await d.alertState.create({ data: { rule: "dead_letters", state: "firing", since: INSTANT, lastNotifiedAt: INSTANT, summary: "1 open", details: JSON_TEXT, evaluatedAt: INSTANT } });
   const ev = await d.alertEvent.create({ data: { rule: "dead_letters", state: "firing", summary: "1 open", details: JSON_TEXT, startedAt: INSTANT } });
   await d.alertNotification.create({ data: { eventId: ev.id, channel: "webhook", status: "failed", attempts: 8, lastStatusCode: 500, lastError: "boom", nextAttemptAt: null } });
-  await d.platformCallMinute.create({ data: { minute: INSTANT, statusClass: "5xx", count: 2 } });
   await d.reconcileWatermark.create({ data: { kind: "extract", createdFrom: INSTANT, lastFullScanAt: INSTANT } });
   await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
   await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });

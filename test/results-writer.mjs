@@ -14,8 +14,16 @@ const insert = db.prepare(`INSERT INTO "Result" ("jobId","itemKey","url","status
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (n) => Atomics.wait(pause, 0, 0, n);
 const deadline = Date.now() + Number(ms);
+// Writers commit in the first half of every wall-clock second and rest in the second half (all of them
+// at once: the clock is shared), so a reader on a loaded machine still reaches the tail while they write.
+const WRITE_PHASE_MS = 500;
 let rows = 0;
 while (Date.now() < deadline) {
+  const intoSecond = Date.now() % 1000;
+  if (intoSecond >= WRITE_PHASE_MS) {
+    sleep(1000 - intoSecond);
+    continue;
+  }
   // As insertRows does: one createdAt for a page of results, written in several short transactions,
   // with the next platform call in between; other writers commit rows with later times meanwhile.
   const createdAt = new Date().toISOString().replace("Z", "+00:00");

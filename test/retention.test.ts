@@ -51,7 +51,6 @@ describe("retention", () => {
       "inbound deliveries": 2_500,
       "platform delivery mirror": 2,
       "API calls per minute": 2,
-      "platform calls per status class": 0,
       "alert history": 0,
       "finished queue items": 0,
       "outbound attempts": 0,
@@ -61,10 +60,10 @@ describe("retention", () => {
     expect(await Promise.all(["InboundDelivery", "PlatformDelivery", "ApiCallMinute"].map(count))).toEqual([41, 2, 1]);
     expect(await db().inboundDelivery.count({ where: { receivedAt: { lt: new Date(now - 14 * DAY) } } })).toBe(0);
     // Nothing left to do: a second run deletes nothing.
-    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    expect(Object.values(await pruneHistory({ now: new Date(now) }))).toEqual([0, 0, 0, 0, 0, 0, 0, 0]);
   });
 
-  it("deletes alert history (with its notifications) and platform-call counts past the history retention; a rule's state stays", async () => {
+  it("deletes alert history (with its notifications) past the history retention; a rule's state stays", async () => {
     const now = Date.now();
     const at = (days: number) => new Date(now - days * DAY);
     for (const [days, rule] of [[31, "old"], [29, "recent"]] as const) {
@@ -73,13 +72,11 @@ describe("retention", () => {
       });
     }
     await db().alertState.create({ data: { rule: "dead_letters", state: "firing", since: at(60) } });
-    await db().platformCallMinute.createMany({ data: [{ minute: at(31), statusClass: "5xx", count: 3 }, { minute: at(1), statusClass: "2xx", count: 9 }] });
     const deleted = await pruneHistory({ now: new Date(now) });
-    expect(deleted).toMatchObject({ "alert history": 1, "platform calls per status class": 1 });
+    expect(deleted).toMatchObject({ "alert history": 1 });
     expect((await db().alertEvent.findMany()).map((e) => e.rule)).toEqual(["recent"]);
     expect(await db().alertNotification.count()).toBe(1);
     expect(await db().alertState.count()).toBe(1);
-    expect(await db().platformCallMinute.count()).toBe(1);
   });
 
   it("deletes finished queue items past the history retention, never dead or live ones", async () => {

@@ -1,6 +1,7 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
+import type { AnswerClass } from "../platform/purpose";
 import type { RuleName } from "./contracts";
 
 // The seven rules. Each reads the database (shared by every process) at `now` and says whether its
@@ -158,6 +159,8 @@ const queueStalled: Rule = {
 
 /** Fewer calls than this in the window is no rate to speak of (one failed call of one is not 100%). */
 const MIN_CALLS = 5;
+/** The answers that count as the platform failing; a 4xx or 429 is an answer about the request. */
+const PLATFORM_ERROR_ANSWERS: readonly AnswerClass[] = ["5xx", "timeout", "network"];
 
 const platformErrors: Rule = {
   name: "platform_errors",
@@ -168,19 +171,21 @@ const platformErrors: Rule = {
     { setting: "TALLY_ALERT_PLATFORM_ERROR_MINUTES", value: `over ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min` },
   ],
   async check(c, now) {
-    const rows = await db().platformCallMinute.groupBy({
-      by: ["statusClass"],
+    // Every process's calls, as the API budget view counts them (ApiCallMinute, flushed every few
+    // seconds): the in-memory counters would describe this process alone.
+    const rows = await db().apiCallMinute.groupBy({
+      by: ["answer"],
       where: { minute: { gte: minutesAgo(now, c.TALLY_ALERT_PLATFORM_ERROR_MINUTES), lte: now } },
       _sum: { count: true },
     });
-    const by = Object.fromEntries(rows.map((r) => [r.statusClass, r._sum.count ?? 0]));
-    const total = Object.values(by).reduce((a, b) => a + b, 0);
-    const errors = (by["5xx"] ?? 0) + (by["none"] ?? 0);
+    const byAnswer = Object.fromEntries(rows.map((r) => [r.answer, r._sum.count ?? 0]));
+    const total = Object.values(byAnswer).reduce((a, b) => a + b, 0);
+    const errors = PLATFORM_ERROR_ANSWERS.reduce((sum, a) => sum + (byAnswer[a] ?? 0), 0);
     const percent = total > 0 ? (100 * errors) / total : 0;
     return {
       firing: total >= MIN_CALLS && percent >= c.TALLY_ALERT_PLATFORM_ERROR_PERCENT,
-      summary: `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx or no answer) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`,
-      details: { total, errors, percent: Math.round(percent * 10) / 10, byStatusClass: by, windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES },
+      summary: `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx, timeout or no connection) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`,
+      details: { total, errors, percent: Math.round(percent * 10) / 10, byAnswer, windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES },
     };
   },
 };

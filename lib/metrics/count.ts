@@ -1,5 +1,4 @@
 import "server-only";
-import { notePlatformCall } from "./platform-calls";
 import { metrics } from "./registry";
 
 // What the rest of lib/ calls to count: one line at each place where the thing happens.
@@ -26,7 +25,6 @@ export function countPlatformCall(endpoint: string, status: number | null): void
   const m = metrics();
   const cls = statusClass(status);
   m.platformCalls.inc({ process: m.processTag, endpoint, status_class: cls });
-  notePlatformCall(cls);
 }
 
 /** A 429 extended the pause by `ms` (only the part beyond a pause already in force). */

@@ -28,7 +28,6 @@ const TARGETS: Target[] = [
   { name: "inbound deliveries", table: "InboundDelivery", column: "receivedAt", days: (c) => c.TALLY_INBOUND_LOG_RETENTION_DAYS },
   { name: "platform delivery mirror", table: "PlatformDelivery", column: "createdAt", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
   { name: "API calls per minute", table: "ApiCallMinute", column: "minute", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
-  { name: "platform calls per status class", table: "PlatformCallMinute", column: "minute", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
   // Alert history (firings, repeats, resolves, tests; their notifications go with them). A rule's
   // current state is its AlertState row, never pruned.
   { name: "alert history", table: "AlertEvent", column: "at", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },

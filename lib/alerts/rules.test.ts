@@ -1,0 +1,185 @@
+// The five alert rules beyond dead_letters and unauthorized_spike (alerts.test.ts), each driven by the
+// real thing it watches where it can be: reconciliation runs and platform calls against the simulator
+// over real HTTP, jobs submitted through Tally, the real worker; on a real database (SQLite, and
+// PostgreSQL through vitest.postgres.config.mts). The clock is passed to the evaluation, so the
+// "for N minutes" thresholds are checked without waiting.
+import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { processJobItem } from "@/lib/jobs/process-job";
+import { submitJob } from "@/lib/jobs/submit";
+import { enqueue } from "@/lib/queue";
+import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
+import { createTestDb, type TestDb } from "@/test/db";
+import { drain } from "@/test/safety-nets-harness";
+import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
+import { startReconcile } from "../safety-nets/reconcile";
+import { registerSubscriptions } from "../subscriptions/register";
+import type { RuleName } from "./contracts";
+import { evaluateAlerts } from "./evaluate";
+
+let sim: Awaited<ReturnType<typeof startSim>>;
+let t: TestDb;
+
+beforeAll(async () => {
+  sim = await startSim();
+  resetPlatformClients();
+  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_PUBLIC_URL: "http://tally.test:3000", TALLY_API_RPS: "1000" });
+});
+afterAll(async () => {
+  await flushApiCalls().catch(() => undefined);
+  await sim?.close();
+  await t?.cleanup();
+});
+beforeEach(async () => {
+  await faults(0);
+  await flushApiCalls(); // the earlier tests' calls, before their table is emptied
+  for (const table of ["alertNotification", "alertEvent", "alertState", "apiCallMinute", "operationRun"] as const) {
+    await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
+  }
+});
+
+const minutes = (base: Date, m: number) => new Date(base.getTime() + m * 60_000);
+/** The platform answers this share of API calls with a 500, 502 or 503. */
+const faults = async (serverErrorRate: number) => expect((await sim.control("/_sim/config", { serverErrorRate })).status).toBe(200);
+
+async function rule(name: RuleName, now: Date) {
+  const transition = (await evaluateAlerts({ now })).find((x) => x.rule === name)!;
+  const state = await db().alertState.findUniqueOrThrow({ where: { rule: name } });
+  return { ...transition, summary: state.summary ?? "", details: JSON.parse(state.details ?? "{}") as Record<string, unknown> };
+}
+
+async function reconcile() {
+  return (await startReconcile({ olderThanSeconds: 0, scope: "full" }, "test")).done;
+}
+
+describe("subscription_drift", () => {
+  it("fires when the latest reconciliation found a subscription changed on the platform, and resolves once registration repaired it", async () => {
+    const now = new Date();
+    await registerSubscriptions("test");
+    expect((await reconcile()).error).toBeNull();
+    expect(await rule("subscription_drift", now)).toMatchObject({ to: "ok", event: null, summary: "subscriptions match the platform" });
+
+    const sub = await db().subscription.findFirstOrThrow({ where: { eventType: "batch_completed" } });
+    await getPlatformClient().updateWebhook(String(sub.platformId), { url: "https://elsewhere.example/hook" });
+    expect((await reconcile()).error).toBeNull();
+    const fired = await rule("subscription_drift", minutes(now, 1));
+    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
+    expect(fired.summary).toBe("1 subscription difference (batch_completed: url_mismatch)");
+    expect(fired.details.drift).toEqual([expect.objectContaining({ eventType: "batch_completed", problem: "url_mismatch" })]);
+
+    await registerSubscriptions("test");
+    expect((await reconcile()).error).toBeNull();
+    expect(await rule("subscription_drift", minutes(now, 2))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+  });
+});
+
+describe("safety_net_failed", () => {
+  it("fires when the latest run of a safety net failed, names it, and resolves when a later run of the same kind succeeds", async () => {
+    const now = new Date();
+    await faults(1);
+    const failed = await reconcile();
+    expect(failed.state).toBe("failed");
+    const fired = await rule("safety_net_failed", now);
+    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
+    expect(fired.summary).toMatch(new RegExp(`^reconcile run ${failed.id} failed: listing extract jobs failed`));
+    expect(fired.details.failed).toEqual([expect.objectContaining({ runId: failed.id, kind: "reconcile" })]);
+
+    await faults(0);
+    expect((await reconcile()).state).toBe("succeeded");
+    expect(await rule("safety_net_failed", minutes(now, 1))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+  });
+});
+
+describe("platform_errors", () => {
+  /** Every process's calls as the rule reads them: the shared client's per-minute counts, flushed. */
+  async function counted() {
+    await flushApiCalls();
+    const rows = await db().apiCallMinute.groupBy({ by: ["answer"], _sum: { count: true } });
+    return Object.fromEntries(rows.map((r) => [r.answer, r._sum.count ?? 0]));
+  }
+
+  // Submits are never retried, so each refused one is exactly one failed call.
+  const refusedSubmit = (client: ReturnType<typeof getPlatformClient>, i: number) =>
+    expect(client.submitExtract({ url: `https://example.com/refused/${i}` })).rejects.toThrow();
+
+  it("fires when 20% or more of the platform calls of the last 5 minutes answered 5xx (all processes' counts), not below; resolves when the window moves on", async () => {
+    const client = getPlatformClient();
+    for (let i = 0; i < 12; i++) await client.listWebhooks();
+    expect(await counted()).toEqual({ "2xx": 12 });
+    const now = new Date();
+    expect(await rule("platform_errors", now)).toMatchObject({ to: "ok", event: null, summary: "0.0% of 12 platform calls failed (5xx, timeout or no connection) in 5 min" });
+
+    await faults(1);
+    for (let i = 0; i < 2; i++) await refusedSubmit(client, i);
+    expect(await counted()).toEqual({ "2xx": 12, "5xx": 2 });
+    expect(await rule("platform_errors", minutes(now, 1))).toMatchObject({ to: "ok", event: null, summary: "14.3% of 14 platform calls failed (5xx, timeout or no connection) in 5 min" });
+
+    await refusedSubmit(client, 2);
+    await flushApiCalls();
+    const fired = await rule("platform_errors", minutes(now, 1));
+    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing", summary: "20.0% of 15 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(fired.details).toEqual({ total: 15, errors: 3, percent: 20, byAnswer: { "2xx": 12, "5xx": 3 }, windowMinutes: 5 });
+
+    // A GET the platform fails is retried: every attempt is a failed call.
+    await expect(client.listWebhooks()).rejects.toThrow();
+    expect((await counted())["5xx"]).toBe(3 + 4);
+
+    await faults(0);
+    expect(await rule("platform_errors", minutes(now, 4))).toMatchObject({ to: "firing", event: null });
+    expect(await rule("platform_errors", minutes(now, 7))).toMatchObject({ from: "firing", to: "ok", event: "resolved", summary: "0.0% of 0 platform calls failed (5xx, timeout or no connection) in 5 min" });
+  });
+
+  it("does not fire on 4xx answers, nor on fewer than 5 calls even if all of them failed", async () => {
+    const client = getPlatformClient();
+    for (let i = 0; i < 10; i++) await expect(client.getExtractJob(`missing-${i}`)).rejects.toThrow();
+    expect(await counted()).toEqual({ "4xx": 10 });
+    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "ok", event: null, summary: "0.0% of 10 platform calls failed (5xx, timeout or no connection) in 5 min" });
+
+    await db().apiCallMinute.deleteMany();
+    await faults(1);
+    for (let i = 0; i < 4; i++) await refusedSubmit(client, i);
+    expect(await counted()).toEqual({ "5xx": 4 });
+    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "ok", event: null, summary: "100.0% of 4 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    await refusedSubmit(client, 4);
+    await flushApiCalls();
+    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "firing", event: "firing" });
+  });
+});
+
+describe("stale_pending", () => {
+  it("fires for a job submitted through Tally still without an outcome after TALLY_PENDING_ALERT_MINUTES (60), names it, and resolves once it is stored", async () => {
+    const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/stale" });
+    const now = new Date();
+    expect(await rule("stale_pending", minutes(now, 59))).toMatchObject({ to: "ok", event: null, summary: "no stale pending jobs" });
+    const fired = await rule("stale_pending", minutes(now, 61));
+    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
+    expect(fired.summary).toBe(`1 job pending for over 60 min (oldest ${jobId})`);
+
+    // The safety net finds it settled on the platform and the worker stores it.
+    await new Promise((r) => setTimeout(r, 200));
+    expect((await reconcile()).error).toBeNull();
+    await drain();
+    expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).outcome).not.toBe("pending");
+    expect(await rule("stale_pending", minutes(now, 62))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+  });
+});
+
+describe("queue_stalled", () => {
+  it("fires when the oldest due queue item has waited TALLY_ALERT_QUEUE_STALLED_MINUTES (10), not for one due later, and resolves once the worker handled it", async () => {
+    const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/stalled" });
+    await new Promise((r) => setTimeout(r, 200));
+    expect(await enqueue(db(), processJobItem({ jobId, kind: "extract", source: "poll" }))).toBe(true);
+    const now = new Date();
+    // Scheduled for later (a poll's next look): not due, so not waiting.
+    expect(await enqueue(db(), processJobItem({ jobId: "due-later", kind: "extract", source: "poll" }, { availableAt: minutes(now, 30) }))).toBe(true);
+    expect(await rule("queue_stalled", minutes(now, 9))).toMatchObject({ to: "ok", event: null });
+    const fired = await rule("queue_stalled", minutes(now, 11));
+    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
+    expect(fired.summary).toMatch(/^oldest due queue item waited 11\.\d min \(1 item due\)$/);
+    expect(fired.details).toMatchObject({ due: 1, oldestKind: "process_job" });
+
+    await drain();
+    expect((await db().queueItem.findMany({ where: { state: "ready" } })).map((q) => q.jobId)).toEqual(["due-later"]);
+    expect(await rule("queue_stalled", minutes(now, 12))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+  });
+});
