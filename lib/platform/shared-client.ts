@@ -23,6 +23,8 @@ type State = {
   counts: Map<string, Count>;
   observers: CallObserver[];
   timer?: NodeJS.Timeout;
+  /** The flush under way, if any: the next one waits for it. */
+  flushing?: Promise<void>;
 };
 const holder = globalThis as unknown as { __tallyPlatform?: State };
 const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map(), observers: [countCall] });
@@ -86,9 +88,26 @@ function scheduleFlush(s: State): void {
   s.timer.unref();
 }
 
-/** Writes the pending counts (also called at shutdown and by tests). Counts survive a failed write. */
-export async function flushApiCalls(): Promise<void> {
+/**
+ * Writes the pending counts (also called at shutdown, by the budget view and by tests). Counts survive
+ * a failed write. Flushes run one after another: a caller returns only once every count noted before
+ * its call is written, including those a flush already under way (the timer's) took.
+ */
+export function flushApiCalls(): Promise<void> {
   const s = state();
+  const previous = s.flushing;
+  const run = (async () => {
+    await previous?.catch(() => undefined);
+    await writePending(s);
+  })();
+  s.flushing = run;
+  void run.catch(() => undefined).finally(() => {
+    if (s.flushing === run) s.flushing = undefined;
+  });
+  return run;
+}
+
+async function writePending(s: State): Promise<void> {
   clearTimeout(s.timer);
   s.timer = undefined;
   const pending = [...s.counts.values()];
