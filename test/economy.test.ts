@@ -20,6 +20,8 @@ import { rotateSubscriptionSecret } from "@/lib/subscriptions/rotate";
 import { API_KEY, startReceiver, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { drain } from "./safety-nets-harness";
 import { createTestDb, type TestDb } from "./db";
+import { openSql } from "./sql";
+import { TEST_STORE } from "./store";
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 let t: TestDb;
@@ -197,6 +199,26 @@ describe("list sweep in webhook mode", () => {
 });
 
 describe("accounting", () => {
+  // PostgreSQL only: SQLite's driver waits for a lock synchronously in this very process, so no other
+  // connection here could hold the table and then let go of it.
+  it.runIf(TEST_STORE === "postgres")("a flush returns only once the counts of a flush already under way are written too", async () => {
+    await flushApiCalls();
+    await db().apiCallMinute.deleteMany({});
+    await getPlatformClient().listWebhooks({ purpose: "drift check" });
+    // Another connection holds the table, so the first flush (the timer's, say) waits on it.
+    const lock = await openSql(t.url);
+    await lock.run(`BEGIN; LOCK TABLE "ApiCallMinute" IN EXCLUSIVE MODE;`);
+    const first = flushApiCalls();
+    let secondDone = false;
+    const second = flushApiCalls().then(() => (secondDone = true));
+    await new Promise((r) => setTimeout(r, 300));
+    expect(secondDone).toBe(false); // it has nothing of its own to write, but the first has not landed
+    await lock.run("COMMIT;");
+    await lock.close();
+    await Promise.all([first, second]);
+    expect((await db().apiCallMinute.findMany()).map((r) => [r.purpose, r.count])).toEqual([["drift check", 1]]);
+  });
+
   it("counts the calls of every purpose and answer class, per minute in the database", async () => {
     await flushApiCalls();
     await db().apiCallMinute.deleteMany({});

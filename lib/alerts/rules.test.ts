@@ -8,7 +8,7 @@ import { db } from "@/lib/db";
 import { processJobItem } from "@/lib/jobs/process-job";
 import { submitJob } from "@/lib/jobs/submit";
 import { enqueue } from "@/lib/queue";
-import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
+import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "@/test/db";
 import { drain } from "@/test/safety-nets-harness";
 import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
@@ -47,6 +47,9 @@ async function rule(name: RuleName, now: Date) {
   const state = await db().alertState.findUniqueOrThrow({ where: { rule: name } });
   return { ...transition, summary: state.summary ?? "", details: JSON.parse(state.details ?? "{}") as Record<string, unknown> };
 }
+
+/** The platform has finished the job (the simulator's jobs take tens of milliseconds). */
+const settledOnPlatform = (jobId: string) => waitFor("job settled on the platform", () => ["completed", "failed"].includes(sim.sim.state().perJob[jobId]?.status ?? ""));
 
 async function reconcile() {
   return (await startReconcile({ olderThanSeconds: 0, scope: "full" }, "test")).done;
@@ -156,7 +159,7 @@ describe("stale_pending", () => {
     expect(fired.summary).toBe(`1 job pending for over 60 min (oldest ${jobId})`);
 
     // The safety net finds it settled on the platform and the worker stores it.
-    await new Promise((r) => setTimeout(r, 200));
+    await settledOnPlatform(jobId);
     expect((await reconcile()).error).toBeNull();
     await drain();
     expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).outcome).not.toBe("pending");
@@ -167,7 +170,7 @@ describe("stale_pending", () => {
 describe("queue_stalled", () => {
   it("fires when the oldest due queue item has waited TALLY_ALERT_QUEUE_STALLED_MINUTES (10), not for one due later, and resolves once the worker handled it", async () => {
     const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/stalled" });
-    await new Promise((r) => setTimeout(r, 200));
+    await settledOnPlatform(jobId);
     expect(await enqueue(db(), processJobItem({ jobId, kind: "extract", source: "poll" }))).toBe(true);
     const now = new Date();
     // Scheduled for later (a poll's next look): not due, so not waiting.

@@ -23,7 +23,7 @@ type State = {
   counts: Map<string, Count>;
   observers: CallObserver[];
   timer?: NodeJS.Timeout;
-  /** The flush under way, if any: the next one waits for it. */
+  /** The last flush, settled or not (never rejects): the next one starts after it. */
   flushing?: Promise<void>;
 };
 const holder = globalThis as unknown as { __tallyPlatform?: State };
@@ -95,15 +95,8 @@ function scheduleFlush(s: State): void {
  */
 export function flushApiCalls(): Promise<void> {
   const s = state();
-  const previous = s.flushing;
-  const run = (async () => {
-    await previous?.catch(() => undefined);
-    await writePending(s);
-  })();
-  s.flushing = run;
-  void run.catch(() => undefined).finally(() => {
-    if (s.flushing === run) s.flushing = undefined;
-  });
+  const run = (s.flushing ?? Promise.resolve()).then(() => writePending(s));
+  s.flushing = run.catch(() => undefined); // a failed flush put its counts back for the next one
   return run;
 }
 
