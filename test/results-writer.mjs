@@ -3,22 +3,22 @@
 // Like lib/jobs/store-results.ts it takes createdAt once per page and commits that page in several
 // statements, so rows often commit after other writers' rows with a later createdAt: a createdAt
 // cursor would skip them. Prints its row count.
-// Usage: node test/results-writer.mjs <db file> <job id> <milliseconds>
+// Usage: node test/results-writer.mjs <db file> <job id> <stop file> (writes until the stop file exists)
+import { existsSync } from "node:fs";
 import Database from "better-sqlite3";
 
-const [file, jobId, ms] = process.argv.slice(2);
+const [file, jobId, stopFile] = process.argv.slice(2);
 const db = new Database(file, { timeout: 10_000 });
 db.pragma("journal_mode = WAL");
 const insert = db.prepare(`INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","tokensCharged","createdAt")
   VALUES (?,?,NULL,'completed','markdown',?,1,?)`);
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (n) => Atomics.wait(pause, 0, 0, n);
-const deadline = Date.now() + Number(ms);
 // Writers commit in the first half of every wall-clock second and rest in the second half (all of them
 // at once: the clock is shared), so a reader on a loaded machine still reaches the tail while they write.
 const WRITE_PHASE_MS = 500;
 let rows = 0;
-while (Date.now() < deadline) {
+while (!existsSync(stopFile)) {
   const intoSecond = Date.now() % 1000;
   if (intoSecond >= WRITE_PHASE_MS) {
     sleep(1000 - intoSecond);
