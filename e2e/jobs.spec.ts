@@ -31,9 +31,10 @@ test("jobs: filters in the URL, keyset pages, readable bad values", async ({ pag
   await page.screenshot({ path: "test-results/screenshots/jobs.png", fullPage: true });
 
   // Two per page: the second page holds the third job, none repeated.
+  // The table fills after the page loads: wait for the rows before reading them.
   await page.goto(`/jobs?q=example.com/${tag}&limit=2`);
+  await expect(rows(page)).toHaveCount(2);
   const first = await rows(page).allTextContents();
-  expect(first).toHaveLength(2);
   await page.getByRole("link", { name: "Next page →" }).click();
   await expect(page).toHaveURL(/cursor=/);
   await expect(rows(page)).toHaveCount(1);
