@@ -1,5 +1,6 @@
 import path from "node:path";
 import { defineConfig } from "vitest/config";
+import { SlowestFirst } from "./test/sequencer.mts";
 
 export default defineConfig({
   resolve: {
@@ -21,5 +22,6 @@ export default defineConfig({
     // Most files wait on servers, sockets and databases, not the CPU: three at a time on the two
     // cores here takes the SQLite run from about 6 minutes to about 2.
     maxWorkers: 3,
+    sequence: { sequencer: SlowestFirst },
   },
 });

@@ -1,10 +1,13 @@
 // npm run user: accounts without a browser. Exit 0 done, 1 failed (with the reason), 2 bad usage
 // (with the usage); passwords from standard input or generated and printed once, stored as Argon2id.
-// Each case starts a process (tsx): seconds each on a busy machine, hence the long timeouts.
+// The cases run the CLI in-process (lib/auth/user-cli.ts); the last one starts the script itself
+// (seconds per process on a busy machine) to prove the exit codes and streams a shell sees.
 import { spawn } from "node:child_process";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verify } from "@node-rs/argon2";
+import { userCli } from "@/lib/auth/user-cli";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";
 import { TEST_ENV } from "./tally-server";
@@ -17,17 +20,26 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-function user(args: string[], stdin = ""): Promise<{ code: number | null; out: string }> {
+type Ran = { code: number | null; out: string };
+
+async function user(args: string[], stdin = ""): Promise<Ran> {
+  let out = "";
+  const code = await userCli(args, { stdin: Readable.from([stdin]), out: (line) => (out += `${line}\n`), err: (text) => (out += text) });
+  return { code, out };
+}
+
+function userProcess(args: string[], stdin = ""): Promise<Ran & { stdout: string }> {
   return new Promise((resolve) => {
     const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/user.ts", ...args], {
       env: { ...process.env, ...TEST_ENV, DATABASE_URL: t.url, TALLY_LOG_LEVEL: "error" },
       stdio: ["pipe", "pipe", "pipe"],
     });
     let out = "";
-    child.stdout.on("data", (d) => (out += d));
+    let stdout = "";
+    child.stdout.on("data", (d) => ((out += d), (stdout += d)));
     child.stderr.on("data", (d) => (out += d));
     child.stdin.end(stdin);
-    child.on("exit", (code) => resolve({ code, out }));
+    child.on("exit", (code) => resolve({ code, out, stdout }));
   });
 }
 
@@ -73,7 +85,7 @@ describe("npm run user", () => {
       ["system", "users.disable", "bo@example.com"],
     ]);
     expect(JSON.parse(audit[0].detail ?? "{}")).toMatchObject({ via: "cli", role: "operator" });
-  }, 180_000);
+  }, 60_000);
 
   it("says what is wrong: 2 with the usage for bad usage, 1 with the reason for a failure; nothing changes", async () => {
     const before = await db().user.count();
@@ -97,5 +109,14 @@ describe("npm run user", () => {
       expect(r.out, args.join(" ")).toMatch(message);
     }
     expect(await db().user.count()).toBe(before);
-  }, 180_000);
+  }, 60_000);
+
+  it("as a process: exit 0 with the result on standard output, 2 with the usage and 1 with the reason on standard error", async () => {
+    const added = await userProcess(["add", "dee@example.com", "--name", "Dee", "--role", "viewer", "--password-stdin"], "a long passphrase here\n");
+    expect(added).toEqual({ code: 0, out: "added dee@example.com (viewer)\n", stdout: "added dee@example.com (viewer)\n" });
+    const usage = await userProcess(["remove", "dee@example.com"]);
+    expect(usage).toMatchObject({ code: 2, stdout: "" });
+    expect(usage.out).toMatch(/^user: unknown command "remove"\nusage:/);
+    expect(await userProcess(["disable", "nobody@example.com"])).toEqual({ code: 1, out: "user: No user nobody@example.com\n", stdout: "" });
+  }, 120_000);
 });
