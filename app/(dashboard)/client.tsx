@@ -6,6 +6,7 @@ import { DeadLettersTile, DeliveriesTile, PlatformStatusTile, QueueTile, Reconci
 import { ThroughputChart } from "@/components/overview/throughput-chart";
 import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
 import { ErrorNotice } from "@/components/ui/feedback";
+import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
 import type { Overview } from "@/lib/overview/overview";
 
@@ -15,7 +16,7 @@ export function OverviewClient({ initial }: { initial: Overview }) {
     <div className="space-y-4">
       <p className="text-xs text-slate-500" aria-live="polite">
         {data.mode} mode · {data.deliveryMode} · updated <Time iso={data.generatedAt} /> · refreshes every {OVERVIEW_REFRESH_MS / 1000} s
-        {isFetching ? " · refreshing…" : ""}
+        <RefreshingNote active={isFetching} />
       </p>
       {error && <ErrorNotice title="Live refresh failed; showing the last figures" message={error.message} />}
       <SubscriptionAlerts alerts={data.subscriptionAlerts} />

@@ -5,6 +5,7 @@ import { PurposeTable } from "@/components/budget/purpose-table";
 import { BUDGET_REFRESH_MS, useBudget } from "@/components/budget/use-budget";
 import { Card, Stat } from "@/components/ui/card";
 import { ErrorNotice } from "@/components/ui/feedback";
+import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
 import type { BudgetView } from "@/lib/api-budget/contracts";
 
@@ -17,7 +18,7 @@ export function BudgetClient({ initial }: { initial: BudgetView }) {
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" aria-live="polite">
-        last hour, every process · updated <Time iso={data.generatedAt} /> · refreshes every {BUDGET_REFRESH_MS / 1000} s{isFetching ? " · refreshing…" : ""}
+        last hour, every process · updated <Time iso={data.generatedAt} /> · refreshes every {BUDGET_REFRESH_MS / 1000} s<RefreshingNote active={isFetching} />
       </p>
       {error && <ErrorNotice title="Live refresh failed; showing the last figures" message={error.message} />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
