@@ -1,4 +1,5 @@
-import { expect, test, type Browser, type Page } from "@playwright/test";
+import { expect, test } from "./fixtures";
+import type { Browser, Page } from "@playwright/test";
 
 // Accounts in the browser: an admin adds a viewer; the viewer sees no action buttons and the server
 // refuses a direct POST with 403; "Sign out everywhere" ends the session of another browser.

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test, operatorPage } from "./fixtures";
 import { CALM, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 // A job made to fail for good becomes a dead letter; the alert schedule (every 2 s here) fires
@@ -8,9 +8,9 @@ import { CALM, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 let previous: Record<string, number | number[]> = {};
 let jobId = "";
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ browser, tally }) => {
   test.setTimeout(150_000);
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  const page = await operatorPage(browser, tally);
   previous = await setKnobs(page, { ...CALM, failureRate: 1, retryableShare: 0 });
   try {
     jobId = await submitJob(page, { kind: "extract", url: `https://example.com/e2e-alerts/${Date.now()}` });
@@ -20,8 +20,8 @@ test.beforeAll(async ({ browser }) => {
     await page.close();
   }
 });
-test.afterAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.afterAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   await setKnobs(page, previous);
   await page.close();
 });

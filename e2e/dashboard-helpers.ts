@@ -64,3 +64,11 @@ export async function expectNoSidewaysScroll(page: Page): Promise<void> {
     )
     .toBeLessThanOrEqual(1);
 }
+
+/** POSTs JSON to Tally's API with the page's session, as the dashboard's buttons do; expects a 2xx. */
+export async function postJson(page: Page, path: string, data: unknown = {}): Promise<Record<string, unknown>> {
+  const { request, headers } = await api(page);
+  const res = await request.post(path, { data, headers });
+  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
+  return res.json() as Promise<Record<string, unknown>>;
+}

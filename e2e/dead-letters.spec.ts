@@ -1,4 +1,5 @@
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, operatorPage } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { CALM, outcomeOf, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 // Two jobs are made to fail for good (every job fails, none retryable), so each lands in Dead
@@ -9,9 +10,9 @@ let previous: Record<string, number | number[]> = {};
 let toRetry = "";
 let toDiscard = "";
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ browser, tally }) => {
   test.setTimeout(150_000);
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  const page = await operatorPage(browser, tally);
   previous = await setKnobs(page, { ...CALM, failureRate: 1, retryableShare: 0 });
   try {
     toRetry = await submitJob(page, { kind: "extract", url: `https://example.com/e2e-dead/retry-${Date.now()}` });
@@ -23,8 +24,8 @@ test.beforeAll(async ({ browser }) => {
     await page.close();
   }
 });
-test.afterAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.afterAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   await setKnobs(page, previous);
   await page.close();
 });

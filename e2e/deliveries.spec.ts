@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { watchHydration } from "./hydration";
 import { expectNoSidewaysScroll } from "./dashboard-helpers";
 

@@ -1,15 +1,16 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, operatorPage } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 let previous: Record<string, number | number[]> = {};
-test.beforeAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.beforeAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   previous = await setKnobs(page, { ...CALM, failureRate: 0 });
   await page.close();
 });
-test.afterAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.afterAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   await setKnobs(page, previous);
   await page.close();
 });

@@ -1,9 +1,9 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { watchHydration } from "./hydration";
-import { expectNoSidewaysScroll } from "./dashboard-helpers";
+import { CALM, expectNoSidewaysScroll, postJson, setKnobs } from "./dashboard-helpers";
 
 // Operations: Run reconciliation now with live progress and its summary, the run history of every
-// kind, and the operator action landing in the audit log.
+// kind, the operator action landing in the audit log, and the run page of each kind of run.
 
 test("run reconciliation now: progress, then a summary, then the run in the history and the audit log", async ({ page }) => {
   test.setTimeout(120_000);
@@ -38,4 +38,52 @@ test("run reconciliation now: progress, then a summary, then the run in the hist
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page);
   expect(hydration(), "the server render hydrated without a mismatch").toEqual([]);
+});
+
+test("a run page for each kind of run: what was asked, by whom, the result in words", async ({ page }) => {
+  test.setTimeout(150_000);
+  // Without the simulator's injected faults, so each run's result is the one described.
+  const previous = await setKnobs(page, CALM);
+  try {
+    await page.goto("/operations");
+    // register: run by demo mode at start-up
+    await page.getByRole("combobox", { name: "Kind" }).selectOption("register");
+    await page.getByTestId("run-link").filter({ hasText: "Webhook registration" }).first().click();
+    await expect(page.getByRole("heading", { level: 1, name: "Webhook registration" })).toBeVisible();
+    await expect(page.getByTestId("run-started-by")).toHaveText("demo mode at start-up");
+    await expect(page.getByTestId("run-result")).toContainText(/Registered 3 subscriptions|No new subscription/);
+
+    const reconcile = await postJson(page, "/api/operations/reconcile");
+    await page.goto(`/operations/${String(reconcile.runId)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Reconciliation" })).toBeVisible();
+    await expect(page.getByTestId("run-asked")).toContainText("whose outcome is missing here");
+    await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId("run-result")).toContainText(/Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)\./);
+
+    const replay = await postJson(page, "/api/operations/replay");
+    await page.goto(`/operations/${String(replay.runId)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
+    await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
+    await expect(page.getByTestId("run-result")).toContainText(/Checked (no deliveries|\d+ deliver(y|ies)) in the platform's log/);
+    await expect(page.getByRole("table").filter({ hasText: "By subscription" })).toBeVisible();
+
+    const subs = (await (await page.request.get("/api/subscriptions")).json()) as { items: Array<{ id: string; eventType: string }> };
+    const crawl = subs.items.find((s) => s.eventType === "crawl_completed");
+    expect(crawl).toBeTruthy();
+    const rotate = await postJson(page, `/api/subscriptions/${crawl?.id}/rotate`);
+    await page.goto(`/operations/${String(rotate.runId)}`);
+    await expect(page.getByRole("heading", { level: 1, name: "Secret rotation" })).toBeVisible();
+    await expect(page.getByTestId("run-asked")).toContainText("the crawl_completed subscription");
+    // While it settles, a countdown to the replay.
+    await expect(page.getByTestId("countdown")).toContainText(/Replay starts (in \d+ s|any moment now)/);
+    await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 90_000 });
+    await expect(page.getByTestId("run-result")).toContainText("The new secret");
+    // The replay the rotation started says so, and links back.
+    await page.getByRole("link", { name: "Open the replay it started →" }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
+    await expect(page.getByTestId("run-started-by")).toContainText("the secret rotation it belongs to");
+    await expect(page.getByTestId("run-asked")).toContainText("refused with 401");
+  } finally {
+    await setKnobs(page, previous);
+  }
 });

@@ -1,5 +1,6 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { expect, test, type Page } from "@playwright/test";
+import { expect, test, operatorPage } from "./fixtures";
+import type { Page } from "@playwright/test";
 import { startSink, type Sink, type SinkRequest } from "../lib/forwarding/test-sink";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
@@ -11,15 +12,15 @@ let sink: Sink;
 let healthy = false;
 let previous: Record<string, number | number[]> = {};
 
-test.beforeAll(async ({ browser }) => {
+test.beforeAll(async ({ browser, tally }) => {
   sink = await startSink(() => (healthy ? 200 : 500));
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  const page = await operatorPage(browser, tally);
   previous = await setKnobs(page, CALM);
   await page.close();
 });
-test.afterAll(async ({ browser }) => {
+test.afterAll(async ({ browser, tally }) => {
   await sink?.close();
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+  const page = await operatorPage(browser, tally);
   await setKnobs(page, previous);
   await page.close();
 });

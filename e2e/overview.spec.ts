@@ -1,5 +1,6 @@
-import { expect, test } from "@playwright/test";
+import { expect, test } from "./fixtures";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+import { watchHydration } from "./hydration";
 
 const num = (s: string | null) => Number((s ?? "").replace(/[^\d]/g, ""));
 
@@ -29,4 +30,24 @@ test("overview: tiles and a ledger that adds up, refreshed live", async ({ page 
   } finally {
     await setKnobs(page, previous);
   }
+});
+
+test("a live page that hydrates seconds after the server rendered it (a slow phone) matches that render", async ({ page }) => {
+  // The scripts arrive 2.5 s after each navigation starts, so the figures the server rendered are
+  // stale (older than the 2-s freshness) when React hydrates, and the live query starts a refresh at
+  // once. (Held until a moment, not each by 2.5 s: chunks that load chunks would add up.)
+  let holdUntil = 0;
+  await page.route("**/_next/static/**/*.js", async (route) => {
+    await new Promise((r) => setTimeout(r, Math.max(0, holdUntil - Date.now())));
+    await route.continue();
+  });
+  const hydration = watchHydration(page);
+  for (const [path, api] of [["/", "/api/overview"], ["/budget", "/api/budget"]] as const) {
+    holdUntil = Date.now() + 2_500;
+    const refreshed = page.waitForResponse((res) => new URL(res.url()).pathname === api, { timeout: 30_000 });
+    await page.goto(path);
+    await refreshed; // hydrated: the client's first refresh went out and came back
+    await expect(page.getByText(/refreshes every \d+ s/)).toBeVisible();
+  }
+  expect(hydration()).toEqual([]);
 });

@@ -1,4 +1,4 @@
-import { expect, test } from "@playwright/test";
+import { E2E_PASSWORD, expect, test } from "./fixtures";
 
 const SECTIONS = [
   ["/", "Overview"],
@@ -24,13 +24,27 @@ test("every section renders under the login, reachable from the navigation", asy
   }
 });
 
-test("sign out ends the session", async ({ browser }) => {
-  const context = await browser.newContext({ storageState: "e2e/.auth/operator.json" });
+test("sign in: the page asked for sends to the form, a wrong password is refused, the right one opens the page", async ({ browser }) => {
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
-  // a separate sign-in so the shared session stays valid for other specs
-  await context.clearCookies();
+  await page.goto("/jobs");
+  await expect(page).toHaveURL(/\/login\?next=%2Fjobs/);
+  await page.getByLabel("Password").fill("wrong password");
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "Wrong password" })).toBeVisible();
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
+  await page.getByRole("button", { name: "Sign in" }).click();
+  await expect(page).toHaveURL(/\/jobs$/);
+  await expect(page.getByRole("heading", { level: 1, name: "Jobs" })).toBeVisible();
+  await context.close();
+});
+
+test("sign out ends the session", async ({ browser }) => {
+  // a session of its own, so the worker's shared session stays valid for the other specs
+  const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
+  const page = await context.newPage();
   await page.goto("/login");
-  await page.getByLabel("Password").fill("e2e operator password");
+  await page.getByLabel("Password").fill(E2E_PASSWORD);
   await page.getByRole("button", { name: "Sign in" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
   await page.getByTestId("user-menu").locator("summary").click();

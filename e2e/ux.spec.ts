@@ -1,19 +1,20 @@
 import { readFile } from "node:fs/promises";
-import { expect, test, type Page } from "@playwright/test";
-import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+import { expect, test, operatorPage } from "./fixtures";
+import type { Page } from "@playwright/test";
+import { CALM, expectNoSidewaysScroll, postJson, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 // The operator's experience (issue 15): every page at phone size without sideways scroll or console
 // errors, jobs submitted from /jobs/new with the API's field errors, a job cancelled from its page,
-// CSV downloads of the filtered lists, and a run page for each kind of run.
+// CSV downloads of the filtered lists (the run page of each kind of run: e2e/operations.spec.ts).
 
 let previous: Record<string, number | number[]> = {};
-test.beforeAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.beforeAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   previous = await setKnobs(page, { ...CALM, failureRate: 0 });
   await page.close();
 });
-test.afterAll(async ({ browser }) => {
-  const page = await browser.newPage({ storageState: "e2e/.auth/operator.json" });
+test.afterAll(async ({ browser, tally }) => {
+  const page = await operatorPage(browser, tally);
   await setKnobs(page, previous);
   await page.close();
 });
@@ -29,13 +30,6 @@ function watchConsole(page: Page): () => string[] {
   });
   page.on("pageerror", (e) => errors.push(`${page.url()}: ${e.message}`));
   return () => errors;
-}
-
-async function post(page: Page, path: string, data: unknown = {}) {
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post(path, { data, headers: { origin, "content-type": "application/json" } });
-  expect(res.ok(), `${path}: ${res.status()} ${await res.text()}`).toBe(true);
-  return res.json() as Promise<Record<string, unknown>>;
 }
 
 test("every page at 390×844: no sideways scroll, no console errors, the menu opens", async ({ page }) => {
@@ -54,7 +48,7 @@ test("every page at 390×844: no sideways scroll, no console errors, the menu op
   await expect(nav).toBeVisible();
   const hrefs = await nav.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? "/"));
   expect(hrefs.length).toBeGreaterThanOrEqual(8);
-  const run = await post(page, "/api/operations/reconcile");
+  const run = await postJson(page, "/api/operations/reconcile");
   const pages = [...new Set([...hrefs, "/jobs/new", `/jobs/${jobId}`, `/operations/${String(run.runId)}`])];
   for (const path of pages) {
     await page.goto(path);
@@ -149,48 +143,6 @@ test("cancel a running batch from its page; the jobs and dead-letter CSV downloa
   expect(dlCsv[1]).toContain(`,${failed},`);
 });
 
-test("a run page for each kind of run: what was asked, by whom, the result in words", async ({ page }) => {
-  test.setTimeout(150_000);
-  await page.goto("/operations");
-  // register: run by demo mode at start-up
-  await page.getByRole("combobox", { name: "Kind" }).selectOption("register");
-  await page.getByTestId("run-link").filter({ hasText: "Webhook registration" }).first().click();
-  await expect(page.getByRole("heading", { level: 1, name: "Webhook registration" })).toBeVisible();
-  await expect(page.getByTestId("run-started-by")).toHaveText("demo mode at start-up");
-  await expect(page.getByTestId("run-result")).toContainText(/Registered 3 subscriptions|No new subscription/);
-
-  const reconcile = await post(page, "/api/operations/reconcile");
-  await page.goto(`/operations/${String(reconcile.runId)}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Reconciliation" })).toBeVisible();
-  await expect(page.getByTestId("run-asked")).toContainText("whose outcome is missing here");
-  await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId("run-result")).toContainText(/Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)\./);
-
-  const replay = await post(page, "/api/operations/replay");
-  await page.goto(`/operations/${String(replay.runId)}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
-  await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
-  await expect(page.getByTestId("run-result")).toContainText(/Checked (no deliveries|\d+ deliver(y|ies)) in the platform's log/);
-  await expect(page.getByRole("table").filter({ hasText: "By subscription" })).toBeVisible();
-
-  const subs = (await (await page.request.get("/api/subscriptions")).json()) as { items: Array<{ id: string; eventType: string }> };
-  const crawl = subs.items.find((s) => s.eventType === "crawl_completed");
-  expect(crawl).toBeTruthy();
-  const rotate = await post(page, `/api/subscriptions/${crawl?.id}/rotate`);
-  await page.goto(`/operations/${String(rotate.runId)}`);
-  await expect(page.getByRole("heading", { level: 1, name: "Secret rotation" })).toBeVisible();
-  await expect(page.getByTestId("run-asked")).toContainText("the crawl_completed subscription");
-  // While it settles, a countdown to the replay.
-  await expect(page.getByTestId("countdown")).toContainText(/Replay starts (in \d+ s|any moment now)/);
-  await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 90_000 });
-  await expect(page.getByTestId("run-result")).toContainText("The new secret");
-  // The replay the rotation started says so, and links back.
-  await page.getByRole("link", { name: "Open the replay it started →" }).click();
-  await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
-  await expect(page.getByTestId("run-started-by")).toContainText("the secret rotation it belongs to");
-  await expect(page.getByTestId("run-asked")).toContainText("refused with 401");
-});
-
 test("the 401 chart: a spike after bad signatures, a labelled marker after a rotation, a link to those deliveries", async ({ page }) => {
   test.setTimeout(150_000);
   await page.goto("/subscriptions");
@@ -205,7 +157,7 @@ test("the 401 chart: a spike after bad signatures, a labelled marker after a rot
     });
     expect(res.status()).toBe(401);
   }
-  await post(page, `/api/subscriptions/${batch?.id}/rotate`);
+  await postJson(page, `/api/subscriptions/${batch?.id}/rotate`);
   await page.reload();
   const chart = page.getByRole("region", { name: "401s per minute, last hour" });
   const panel = chart.locator('[data-testid="chart-panel"][data-subscription="batch_completed"]');
