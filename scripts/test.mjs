@@ -1,11 +1,12 @@
-// The whole suite, in order, stopping at the first failure: types, lint, layering, migration drift
-// (SQLite and PostgreSQL), build, unit and integration tests (vitest) on SQLite and then on
-// PostgreSQL, then end-to-end tests (Playwright in Chromium).
+// The whole suite, stopping at the first failure: the static checks side by side (types, lint,
+// layering, migration drift on SQLite and PostgreSQL: each is one process on one core, so two cores
+// do two at a time), then in order the build, unit and integration tests (vitest) on SQLite and then
+// on PostgreSQL, then end-to-end tests (Playwright in Chromium).
 //
 // The PostgreSQL steps run when a server answers at TALLY_TEST_POSTGRES_URL (default: the local
 // server at 127.0.0.1:5432); without one they are skipped and the summary says so in capitals, unless
 // TALLY_REQUIRE_POSTGRES=1 (CI sets it), which makes a missing server a failure.
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import pg from "pg";
 
@@ -33,12 +34,14 @@ if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
   process.exit(1);
 }
 
-const steps = [
+const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
   ["layering", "npx", ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"]],
   ["migrations match the schema (SQLite)", "npx", drift("prisma"), { DATABASE_URL: SQLITE_DRIFT_URL }],
   ...(postgres ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]] : []),
+];
+const steps = [
   ["build", "npm", ["run", "build"]],
   ["unit and integration tests (SQLite)", "npx", ["vitest", "run"], { TALLY_TEST_STORE: "sqlite" }],
   ...(postgres
@@ -48,17 +51,50 @@ const steps = [
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
 
+const envOf = (env) => ({ ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env });
+const seconds = (since) => `${((Date.now() - since) / 1000).toFixed(1)} s`;
+
+/** Runs the checks two at a time, each one's output printed whole when it ends. */
+async function runChecks() {
+  const queue = [...checks];
+  const failed = [];
+  async function lane() {
+    for (let next = queue.shift(); next; next = queue.shift()) {
+      const [name, cmd, args, env = {}] = next;
+      const t = Date.now();
+      const child = spawn(cmd, args, { env: envOf(env), stdio: ["ignore", "pipe", "pipe"] });
+      let out = "";
+      child.stdout.on("data", (d) => (out += d));
+      child.stderr.on("data", (d) => (out += d));
+      const code = await new Promise((resolve) => child.on("close", (c, signal) => resolve(c ?? signal)));
+      console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}\n${out.trimEnd()}`);
+      if (code === 0) console.log(`✓ ${name} (${seconds(t)})`);
+      else {
+        console.error(`✗ ${name} failed (exit ${code})`);
+        failed.push(name);
+      }
+    }
+  }
+  await Promise.all([lane(), lane()]);
+  return failed;
+}
+
 mkdirSync("data", { recursive: true });
 const started = Date.now();
+const failedChecks = await runChecks();
+if (failedChecks.length > 0) {
+  console.error(`\n✗ ${failedChecks.join(", ")} failed`);
+  process.exit(1);
+}
 for (const [name, cmd, args, env = {}] of steps) {
   const t = Date.now();
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
-  const res = spawnSync(cmd, args, { stdio: "inherit", env: { ...process.env, NEXT_TELEMETRY_DISABLED: "1", ...env } });
+  const res = spawnSync(cmd, args, { stdio: "inherit", env: envOf(env) });
   if (res.status !== 0) {
     console.error(`\n✗ ${name} failed (exit ${res.status ?? res.signal})`);
     process.exit(res.status || 1);
   }
-  console.log(`✓ ${name} (${((Date.now() - t) / 1000).toFixed(1)} s)`);
+  console.log(`✓ ${name} (${seconds(t)})`);
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
 if (!postgres) console.log(`\nNOTE: THE POSTGRESQL TESTS WERE SKIPPED: no server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")} (set TALLY_TEST_POSTGRES_URL).`);
