@@ -22,6 +22,8 @@ test("overview: tiles and a ledger that adds up, refreshed live", async ({ page 
     const parts = await Promise.all(["stored", "resubmitted", "dead_lettered", "cancelled", "pending"].map(async (k) => num(await page.getByTestId(`ledger-${k}`).textContent())));
     expect(parts.reduce((a, b) => a + b, 0)).toBe(known);
     await expect(page.getByRole("region", { name: "Ledger" }).getByText("Pending by age")).toBeVisible();
+    // Items due now, and the rest of the ready ones said to be for later (not "ready in all").
+    await expect(page.getByRole("region", { name: "Queue" })).toContainText(/(none|\d+ more) scheduled for later/);
     await page.screenshot({ path: "test-results/screenshots/overview.png", fullPage: true });
 
     await page.setViewportSize({ width: 390, height: 844 });

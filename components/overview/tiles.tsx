@@ -10,15 +10,21 @@ import type { Overview } from "@/lib/overview/overview";
 
 export function QueueTile({ queue }: { queue: Overview["queue"] }) {
   const behind = queue.oldestReadyAgeMs !== null && queue.oldestReadyAgeMs > 60_000;
+  // Ready items are due now or later: a job not settled yet is checked again later, a failed item retried after a pause.
+  const later = queue.ready - queue.dueNow;
   return (
     <Card title="Queue">
       <div className="grid grid-cols-2 gap-4">
-        <Stat label="Due now" value={formatCount(queue.dueNow)} hint={`${formatCount(queue.ready)} ready in all`} />
+        <Stat
+          label="Due now"
+          value={formatCount(queue.dueNow)}
+          hint={later > 0 ? `${formatCount(later)} more scheduled for later (rechecks, retries)` : "none scheduled for later"}
+        />
         <Stat
           label="Oldest due item"
           value={queue.oldestReadyAgeMs === null ? "—" : formatDuration(queue.oldestReadyAgeMs)}
           tone={behind ? "warn" : "neutral"}
-          hint={queue.oldestReadyAgeMs === null ? "nothing queued" : "waiting for a worker"}
+          hint={queue.oldestReadyAgeMs === null ? "nothing due" : "waiting for a worker"}
         />
         <Stat label="Being worked on" value={formatCount(queue.leased)} hint={queue.expiredLeases > 0 ? `${queue.expiredLeases} lease(s) expired` : undefined} />
         {/* "Dead letter" means one thing across the app: a job that needs an operator. These are queue items that ran out of attempts. */}
