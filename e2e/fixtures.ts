@@ -1,6 +1,7 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import { createServer } from "node:net";
+import path from "node:path";
 import { test as base, expect, request, type Browser, type Page } from "@playwright/test";
 
 // Each Playwright worker runs its own Tally (scripts/e2e-server.mjs: the built server as `npm start`
@@ -9,6 +10,8 @@ import { test as base, expect, request, type Browser, type Page } from "@playwri
 // workers run side by side without seeing each other's faults.
 
 export const E2E_PASSWORD = "e2e operator password";
+// The checkout, whatever folder Playwright was started from (the specs are compiled to CommonJS).
+const ROOT = path.resolve(__dirname, "..");
 
 export type Tally = { baseURL: string; storageState: string };
 
@@ -53,6 +56,7 @@ export const test = base.extend<object, { tally: Tally }>({
       const port = await freePort();
       const baseURL = `http://127.0.0.1:${port}`;
       const server = spawn(process.execPath, ["scripts/e2e-server.mjs", String(port)], {
+        cwd: ROOT,
         env: { ...process.env, E2E_PASSWORD },
         stdio: ["ignore", "pipe", "pipe"],
       });
@@ -63,8 +67,8 @@ export const test = base.extend<object, { tally: Tally }>({
         const api = await request.newContext({ baseURL });
         const res = await api.post("/api/auth/login", { data: { password: E2E_PASSWORD }, headers: { origin: baseURL } });
         if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
-        mkdirSync("e2e/.auth", { recursive: true });
-        const storageState = `e2e/.auth/operator-${workerInfo.workerIndex}.json`;
+        mkdirSync(path.join(ROOT, "e2e/.auth"), { recursive: true });
+        const storageState = path.join(ROOT, `e2e/.auth/operator-${workerInfo.workerIndex}.json`);
         await api.storageState({ path: storageState });
         await api.dispose();
         await provide({ baseURL, storageState });
