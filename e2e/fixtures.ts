@@ -1,8 +1,8 @@
 import { spawn, type ChildProcess } from "node:child_process";
 import { mkdirSync } from "node:fs";
-import { createServer } from "node:net";
 import path from "node:path";
 import { test as base, expect, request, type Browser, type Page } from "@playwright/test";
+import { freePort, waitFor } from "../scripts/chaos/processes";
 
 // Each Playwright worker runs its own Tally (scripts/e2e-server.mjs: the built server as `npm start`
 // runs it, a fresh database in a temp folder, the demo simulator) and signs in to it once. The specs
@@ -14,28 +14,6 @@ export const E2E_PASSWORD = "e2e operator password";
 const ROOT = path.resolve(__dirname, "..");
 
 export type Tally = { baseURL: string; storageState: string };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as { port: number };
-      s.close(() => resolve(port));
-    });
-  });
-}
-
-async function healthy(baseURL: string, server: ChildProcess, timeoutMs: number): Promise<void> {
-  const until = Date.now() + timeoutMs;
-  while (Date.now() < until) {
-    if (server.exitCode !== null) throw new Error(`the e2e server exited with ${server.exitCode} before answering`);
-    const ok = await fetch(`${baseURL}/api/health`).then((r) => r.ok, () => false);
-    if (ok) return;
-    await new Promise((r) => setTimeout(r, 250));
-  }
-  throw new Error(`the e2e server at ${baseURL} did not answer /api/health within ${timeoutMs / 1000} s`);
-}
 
 /** Prints the server's log lines with the worker's tag, as Playwright's webServer did. */
 function relay(server: ChildProcess, tag: string) {
@@ -62,7 +40,8 @@ export const test = base.extend<object, { tally: Tally }>({
       });
       relay(server, `tally-${workerInfo.workerIndex}`);
       try {
-        await healthy(baseURL, server, 150_000);
+        // its log lines are relayed as they come, so the error need not repeat them
+        await waitFor(`${baseURL}/api/health`, "the e2e server", () => "", 150_000, server);
         // Signed in through the API once per worker; e2e/shell.spec.ts signs in through the form.
         const api = await request.newContext({ baseURL });
         const res = await api.post("/api/auth/login", { data: { password: E2E_PASSWORD }, headers: { origin: baseURL } });

@@ -1,11 +1,11 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import { userInfo } from "node:os";
 import { parseArgs } from "node:util";
 import { configOrExit } from "../config";
 import { dbReady } from "../db";
 import { TallyError } from "../errors";
 import { audit } from "../operations/audit";
+import { osUser, UsageError } from "../operations/cli";
 import { isRole, ROLES, type Role } from "./roles";
 import { createToken } from "./tokens";
 import { createTokenSchema } from "./tokens-contracts";
@@ -31,8 +31,6 @@ const USAGE = `usage:
 Without --password-stdin a password is generated and printed once.
 Example: echo 'a long passphrase' | npm run user -- add ana@example.com --name "Ana" --role operator --password-stdin`;
 
-class Usage extends Error {}
-
 function parse(args: string[]) {
   try {
     return parseArgs({
@@ -48,7 +46,7 @@ function parse(args: string[]) {
       },
     });
   } catch (err) {
-    throw new Usage(err instanceof Error ? err.message : String(err));
+    throw new UsageError(err instanceof Error ? err.message : String(err));
   }
 }
 
@@ -57,32 +55,25 @@ async function readPassword(io: CliIo, fromStdin: boolean | undefined): Promise<
   let text = "";
   for await (const chunk of io.stdin) text += String(chunk);
   const password = text.replace(/\r?\n$/, "");
-  if (!password) throw new Usage("--password-stdin: standard input was empty");
+  if (!password) throw new UsageError("--password-stdin: standard input was empty");
   return { password, generated: false };
 }
 
 function needEmail(positionals: string[]): string {
   const email = positionals[1];
-  if (!email) throw new Usage(`${positionals[0]}: name the account by its e-mail`);
+  if (!email) throw new UsageError(`${positionals[0]}: name the account by its e-mail`);
   return email;
 }
 
 // Whoever runs this has the database in hand: the audit log names the system, and the OS account.
 const SYSTEM = { actor: "system" } as const;
 const via = () => ({ via: "cli", osUser: osUser() });
-function osUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return "unknown";
-  }
-}
 
 async function main(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv);
   const command = positionals[0];
-  if (values.help || !command) throw new Usage(values.help ? "" : "name a command");
-  if (!["list", "add", "disable", "enable", "reset-password", "token"].includes(command)) throw new Usage(`unknown command "${command}"`);
+  if (values.help || !command) throw new UsageError(values.help ? "" : "name a command");
+  if (!["list", "add", "disable", "enable", "reset-password", "token"].includes(command)) throw new UsageError(`unknown command "${command}"`);
   configOrExit();
   await dbReady();
   if (command === "list") {
@@ -93,11 +84,11 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const email = needEmail(positionals);
   if (command === "add") {
-    if (!values.name) throw new Usage("add: --name is required");
-    if (!values.role || !isRole(values.role)) throw new Usage(`add: --role must be one of ${ROLES.join(", ")}`);
+    if (!values.name) throw new UsageError("add: --name is required");
+    if (!values.role || !isRole(values.role)) throw new UsageError(`add: --role must be one of ${ROLES.join(", ")}`);
     const { password, generated } = await readPassword(io, values["password-stdin"]);
     const input = createUserSchema.safeParse({ email, name: values.name, role: values.role satisfies Role, password });
-    if (!input.success) throw new Usage(`add: ${input.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!input.success) throw new UsageError(`add: ${input.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     const u = await createUser(input.data);
     await audit({ ...SYSTEM, action: "users.create", target: u.email, detail: { role: u.role, ...via() } });
     io.out(`added ${u.email} (${u.role})`);
@@ -107,7 +98,7 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   if (command === "token") {
     const expires = values["expires-days"];
     const input = createTokenSchema.safeParse({ name: values.name, role: values.role, ...(expires === undefined ? {} : { expiresInDays: Number(expires) }) });
-    if (!input.success) throw new Usage(`token: ${input.error.issues.map((i) => `${i.path.join(".") || "token"}: ${i.message}`).join("; ")}`);
+    if (!input.success) throw new UsageError(`token: ${input.error.issues.map((i) => `${i.path.join(".") || "token"}: ${i.message}`).join("; ")}`);
     const u = await findUser(email);
     if (u.disabledAt) throw new Error(`${u.email} is disabled`);
     if (!isRole(u.role)) throw new Error(`${u.email} has an unknown role`);
@@ -136,7 +127,7 @@ export async function userCli(argv: string[], io: CliIo): Promise<number> {
   try {
     return await main(argv, io);
   } catch (err) {
-    if (err instanceof Usage) {
+    if (err instanceof UsageError) {
       io.err(`${err.message ? `user: ${err.message}\n` : ""}${USAGE}\n`);
       return 2;
     }

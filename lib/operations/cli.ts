@@ -51,7 +51,7 @@ export async function runCli<A>(name: string, parse: () => A, main: (ctx: CliCon
   // Whoever runs a script holds the server itself, outside Tally's accounts: the audit log and the
   // run's "started by" name the system (audit actors are an e-mail, token:{name} or system).
   const ctx: CliContext = { actor: "system", print };
-  print(`acting as "system" (OS user ${safeUser()})`);
+  print(`acting as "system" (OS user ${osUser()})`);
   let code = 1;
   try {
     const args = parse();
@@ -77,7 +77,8 @@ export async function runCli<A>(name: string, parse: () => A, main: (ctx: CliCon
   process.exit(code);
 }
 
-function safeUser(): string {
+/** The OS account running a CLI script, for the audit log ("unknown" when the system cannot say). */
+export function osUser(): string {
   try {
     return userInfo().username;
   } catch {

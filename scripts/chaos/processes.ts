@@ -15,9 +15,11 @@ export async function freePort(): Promise<number> {
   });
 }
 
-async function waitFor(url: string, what: string, output: () => string, timeoutMs = 60_000) {
+/** Waits until `url` answers 2xx; with `child`, gives up at once if that process has exited. */
+export async function waitFor(url: string, what: string, output: () => string, timeoutMs = 60_000, child?: ChildProcess) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before answering at ${url}\n${output().slice(-3000)}`);
     try {
       if ((await fetch(url)).ok) return;
     } catch {
