@@ -108,6 +108,9 @@ describe("npm run worker with TALLY_METRICS_PORT", () => {
     }
     for (const id of ids) expect((await deliver(`${tally.url}/webhooks/geonode/sub-w`, envelope(id), { secret: HOOK_SECRET })).json).toEqual({ status: "accepted" });
     await waitFor("the worker stored all three", async () => (await db().job.count({ where: { id: { in: ids }, outcome: "stored" } })) === 3, 60_000);
+    // The outcome commits before the queue item is marked done: wait for both, or the two scrapes
+    // below may read the queue on either side of that last write.
+    await waitFor("their queue items done", async () => (await db().queueItem.count({ where: { jobId: { in: ids }, state: { not: "done" } } })) === 0, 60_000);
 
     const [workerAfter, serverAfter] = await Promise.all([scrape(metricsUrl), scrape(tally.url)]);
     const moved = (before: string, after: string, name: string, labels: Record<string, string> = {}) => metricValue(after, name, labels) - metricValue(before, name, labels);
