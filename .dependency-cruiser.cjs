@@ -13,7 +13,8 @@ function walk(dir) {
 }
 const sources = ["app", "components", "lib"].flatMap(walk).map((p) => p.split(path.sep).join("/"));
 const head = (file) => fs.readFileSync(file, "utf8").slice(0, 4000);
-const anyOf = (files) => (files.length ? `^(${files.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$` : "^$");
+const anyOf = (files) =>
+  files.length ? `^(${files.map((f) => f.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|")})$` : "^$";
 const clientComponents = sources.filter((f) => /^\s*(\/\/[^\n]*\n\s*)*["']use client["']/.test(head(f)));
 const serverModules = sources.filter((f) => /^import ["']server-only["'];?$/m.test(head(f)));
 
@@ -39,37 +40,47 @@ module.exports = {
     {
       name: "client-imports-server-for-types-only",
       severity: "error",
-      comment: "A client component may take types from a server module, never code (it would ship server code to the browser, or fail the build).",
+      comment:
+        "A client component may take types from a server module, never code (it would ship server code to the browser, or fail the build).",
       from: { path: anyOf(clientComponents) },
       to: { path: anyOf(serverModules), dependencyTypesNot: ["type-only"] },
     },
     {
       name: "simulator-only-in-demo-start",
       severity: "error",
-      comment: "The pipeline never talks to the simulator directly: only demo mode's start-up runs it (tests and scripts may).",
-      from: { path: "^(app|components|lib)/|^server\\.ts$", pathNot: [`^lib/simulator/`, "^lib/demo/start\\.ts$", TESTS] },
+      comment:
+        "The pipeline never talks to the simulator directly: only demo mode's start-up runs it (tests and scripts may).",
+      from: {
+        path: "^(app|components|lib)/|^server\\.ts$",
+        pathNot: [`^lib/simulator/`, "^lib/demo/start\\.ts$", TESTS],
+      },
       to: { path: "^lib/simulator/" },
     },
     {
       name: "platform-is-a-leaf",
       severity: "error",
-      comment: "lib/platform/ speaks to the platform and knows nothing of Tally's capabilities above it (metrics/count.ts is a counter, like log.ts a logger).",
+      comment:
+        "lib/platform/ speaks to the platform and knows nothing of Tally's capabilities above it (metrics/count.ts is a counter, like log.ts a logger).",
       from: { path: "^lib/platform/", pathNot: TESTS },
       to: { path: "^lib/(?!platform/|config\\.ts$|db\\.ts$|errors\\.ts$|log\\.ts$|metrics/count\\.ts$)" },
     },
     {
       name: "metrics-is-a-leaf",
       severity: "error",
-      comment: "lib/metrics/ is counted into from everywhere, so it depends on nothing of Tally but the database, config and log.",
+      comment:
+        "lib/metrics/ is counted into from everywhere, so it depends on nothing of Tally but the database, config and log.",
       from: { path: "^lib/metrics/", pathNot: TESTS },
       to: { path: "^lib/(?!metrics/|config\\.ts$|db\\.ts$|log\\.ts$)" },
     },
     {
       name: "simulator-stands-alone",
       severity: "error",
-      comment: "The simulator imitates the platform from its contract (lib/platform schemas, lib/signing), never from Tally's state.",
+      comment:
+        "The simulator imitates the platform from its contract (lib/platform schemas, lib/signing), never from Tally's state.",
       from: { path: "^lib/simulator/", pathNot: TESTS },
-      to: { path: "^lib/(?!simulator/|platform/(schemas|batch-crawl-schemas|webhook-schemas|events|paginate)\\.ts$|signing/signature\\.ts$)" },
+      to: {
+        path: "^lib/(?!simulator/|platform/(schemas|batch-crawl-schemas|webhook-schemas|events|paginate)\\.ts$|signing/signature\\.ts$)",
+      },
     },
     {
       name: "no-unresolvable",
@@ -84,6 +95,9 @@ module.exports = {
     exclude: { path: "^(node_modules|generated|\\.next)" },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: "tsconfig.json" },
-    enhancedResolveOptions: { exportsFields: ["exports"], conditionNames: ["import", "require", "node", "default", "types"] },
+    enhancedResolveOptions: {
+      exportsFields: ["exports"],
+      conditionNames: ["import", "require", "node", "default", "types"],
+    },
   },
 };

@@ -5,7 +5,16 @@ const config = [
   ...nextVitals,
   ...nextTs,
   {
-    ignores: [".next/**", ".next-*/**", "generated/**", "node_modules/**", "data/**", "test-results/**", "playwright-report/**", "next-env.d.ts"],
+    ignores: [
+      ".next/**",
+      ".next-*/**",
+      "generated/**",
+      "node_modules/**",
+      "data/**",
+      "test-results/**",
+      "playwright-report/**",
+      "next-env.d.ts",
+    ],
   },
   {
     rules: {
@@ -18,7 +27,19 @@ const config = [
   },
   {
     // The config module, start-up files, scripts and tests may read or pass the environment.
-    files: ["lib/config.ts", "instrumentation.ts", "prisma.config.ts", "vitest.postgres.config.mts", "scripts/**", "test/**", "e2e/**", "bench/**", "playwright.config.ts", "server.ts", "**/*.test.ts"],
+    files: [
+      "lib/config.ts",
+      "instrumentation.ts",
+      "prisma.config.ts",
+      "vitest.postgres.config.mts",
+      "scripts/**",
+      "test/**",
+      "e2e/**",
+      "bench/**",
+      "playwright.config.ts",
+      "server.ts",
+      "**/*.test.ts",
+    ],
     rules: { "no-restricted-properties": "off" },
   },
   {

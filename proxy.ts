@@ -50,7 +50,8 @@ async function decide(req: NextRequest, isApi: boolean, id: string): Promise<Nex
       if (pathname !== "/") login.searchParams.set("next", `${pathname}${search}`);
       const res = NextResponse.redirect(login);
       // A cookie that names no live session (revoked, expired) is cleared.
-      if (req.cookies.has(SESSION_COOKIE)) res.cookies.set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 0 });
+      if (req.cookies.has(SESSION_COOKIE))
+        res.cookies.set(SESSION_COOKIE, "", { httpOnly: true, sameSite: "lax", path: "/", maxAge: 0 });
       return res;
     }
     headers.set(PRINCIPAL_HEADER, encodeForwarded(principal));

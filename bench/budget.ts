@@ -47,7 +47,10 @@ async function benchStore(store: string, url: string): Promise<void> {
   setConfigForTests(parseConfig({ NODE_ENV: "test", DATABASE_URL: url }));
   await dbReady();
   for (const s of SCENARIOS) {
-    const memory = await run(new RateLimiter({ requestsPerSecond: s.rps, burst: s.rps, now: Date.now, sleep: realSleep }), s);
+    const memory = await run(
+      new RateLimiter({ requestsPerSecond: s.rps, burst: s.rps, now: Date.now, sleep: realSleep }),
+      s,
+    );
     const shared = new SharedBudget({ key: `bench ${s.name}`, requestsPerSecond: s.rps });
     const got = await run(shared, s);
     const { calls, leases, pauseReads, pauseWrites } = shared.stats;
@@ -76,7 +79,10 @@ async function main() {
   console.log(machine());
   const dir = mkdtempSync(path.join(tmpdir(), "tally-bench-budget-"));
   const sqliteUrl = `file:${path.join(dir, "tally.db")}`;
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: sqliteUrl }, stdio: "pipe" });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: sqliteUrl },
+    stdio: "pipe",
+  });
   try {
     await benchStore("SQLite", sqliteUrl);
   } finally {

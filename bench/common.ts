@@ -8,6 +8,9 @@ export const DEFAULT_LARGE_DB = path.join(os.tmpdir(), "tally-bench-large", "tal
 
 export function machine(): string {
   const cpus = os.cpus();
-  const load = os.loadavg().map((l) => l.toFixed(2)).join(" ");
+  const load = os
+    .loadavg()
+    .map((l) => l.toFixed(2))
+    .join(" ");
   return `Machine: ${cpus.length} cores, ${cpus[0]?.model.trim() ?? "unknown CPU"}, ${(os.totalmem() / 2 ** 30).toFixed(0)} GiB RAM, Node ${process.version}, ${os.platform()} ${os.release()}; load average ${load} at ${new Date().toISOString()}`;
 }

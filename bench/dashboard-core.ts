@@ -30,14 +30,24 @@ function samples(file: string) {
     const at = (q: string, ...args: unknown[]) => rowSchema.parse(sql.prepare(q).get(...args));
     const jobs = z.object({ n: z.number() }).parse(sql.prepare(`SELECT COUNT(*) n FROM "Job"`).get()).n;
     const inbound = z.object({ n: z.number() }).parse(sql.prepare(`SELECT MAX(id) n FROM "InboundDelivery"`).get()).n;
-    const jobAt = (offset: number) => at(`SELECT id, createdAt t FROM "Job" ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`, offset);
+    const jobAt = (offset: number) =>
+      at(`SELECT id, createdAt t FROM "Job" ORDER BY createdAt DESC, id DESC LIMIT 1 OFFSET ?`, offset);
     const midJob = jobAt(Math.floor(jobs / 2));
     const lateJob = jobAt(Math.floor(jobs * 0.95));
-    const url = z.object({ url: z.string() }).parse(sql.prepare(`SELECT url FROM "Job" WHERE id = ?`).get(midJob.id)).url;
+    const url = z
+      .object({ url: z.string() })
+      .parse(sql.prepare(`SELECT url FROM "Job" WHERE id = ?`).get(midJob.id)).url;
     const midInbound = at(`SELECT id, receivedAt t FROM "InboundDelivery" WHERE id = ?`, Math.floor(inbound / 2));
     const newest = z.object({ t: z.string() }).parse(sql.prepare(`SELECT MAX(createdAt) t FROM "Job"`).get()).t;
     const cursorOf = (r: z.infer<typeof rowSchema>) => ({ id: String(r.id), createdAt: new Date(r.t) });
-    return { newest: Date.parse(newest), jobs, midJob: { id: String(midJob.id), at: new Date(midJob.t) }, deepest: cursorOf(lateJob), url, midInbound: { id: Number(midInbound.id), at: new Date(midInbound.t) } };
+    return {
+      newest: Date.parse(newest),
+      jobs,
+      midJob: { id: String(midJob.id), at: new Date(midJob.t) },
+      deepest: cursorOf(lateJob),
+      url,
+      midInbound: { id: Number(midInbound.id), at: new Date(midInbound.t) },
+    };
   } finally {
     sql.close();
   }
@@ -55,7 +65,8 @@ export function dashboardCases(file: string): { now: Date; cases: Case[] } {
   const day = 86_400_000;
   const jobs = (raw: Record<string, string>) => {
     const parsed = parseJobsSearch(raw);
-    if (parsed.problems.length > 0) throw new Error(`bad jobs query ${JSON.stringify(raw)}: ${parsed.problems.join("; ")}`);
+    if (parsed.problems.length > 0)
+      throw new Error(`bad jobs query ${JSON.stringify(raw)}: ${parsed.problems.join("; ")}`);
     return async () => (await listJobsPage(parsed.query)).items.length;
   };
   const deep = jobCursor({ createdAt: s.midJob.at, id: s.midJob.id });
@@ -80,45 +91,102 @@ export function dashboardCases(file: string): { now: Date; cases: Case[] } {
     { page: "Jobs", name: "outcome = pending (rare)", run: jobs({ outcome: "pending" }) },
     { page: "Jobs", name: "outcome = dead_lettered", run: jobs({ outcome: "dead_lettered" }) },
     { page: "Jobs", name: "kind = crawl", run: jobs({ kind: "crawl" }) },
-    { page: "Jobs", name: "time range (one day, 10 days ago)", run: jobs({ from: iso(now - 11 * day), to: iso(now - 10 * day) }) },
+    {
+      page: "Jobs",
+      name: "time range (one day, 10 days ago)",
+      run: jobs({ from: iso(now - 11 * day), to: iso(now - 10 * day) }),
+    },
     { page: "Jobs", name: "oldest first", run: jobs({ sort: "oldest" }) },
-    { page: "Jobs", name: `deep keyset page (row ${Math.floor(s.jobs / 2).toLocaleString("en-US")})`, run: jobs({ cursor: deep }) },
-    { page: "Jobs", name: `deeper keyset page (row ${Math.floor(s.jobs * 0.95).toLocaleString("en-US")})`, run: jobs({ cursor: jobCursor(s.deepest) }) },
+    {
+      page: "Jobs",
+      name: `deep keyset page (row ${Math.floor(s.jobs / 2).toLocaleString("en-US")})`,
+      run: jobs({ cursor: deep }),
+    },
+    {
+      page: "Jobs",
+      name: `deeper keyset page (row ${Math.floor(s.jobs * 0.95).toLocaleString("en-US")})`,
+      run: jobs({ cursor: jobCursor(s.deepest) }),
+    },
     { page: "Jobs", name: "deep keyset page, kind = batch", run: jobs({ cursor: deep, kind: "batch" }) },
-    { page: "Jobs", name: "status + kind + time range", run: jobs({ status: "completed", kind: "extract", from: iso(now - 3 * day) }) },
+    {
+      page: "Jobs",
+      name: "status + kind + time range",
+      run: jobs({ status: "completed", kind: "extract", from: iso(now - 3 * day) }),
+    },
     { page: "Jobs", name: "search by job id", run: jobs({ q: s.midJob.id }) },
     { page: "Jobs", name: "search by full URL", run: jobs({ q: s.url }) },
     { page: "Jobs", name: `search by host name, a URL prefix (${fragment})`, run: jobs({ q: fragment }) },
     { page: "Jobs", name: "search with no match", run: jobs({ q: "no-such-page-anywhere" }) },
-    { page: "Jobs API", name: "GET /api/jobs first page", run: async () => (await listJobs(jobListQuerySchema.parse({}))).items.length },
-    { page: "Jobs API", name: "GET /api/jobs deep cursor (row 95%)", run: async () => (await listJobs(jobListQuerySchema.parse({ cursor: jobCursor(s.deepest) }))).items.length },
+    {
+      page: "Jobs API",
+      name: "GET /api/jobs first page",
+      run: async () => (await listJobs(jobListQuerySchema.parse({}))).items.length,
+    },
+    {
+      page: "Jobs API",
+      name: "GET /api/jobs deep cursor (row 95%)",
+      run: async () => (await listJobs(jobListQuerySchema.parse({ cursor: jobCursor(s.deepest) }))).items.length,
+    },
     { page: "Deliveries", name: "inbound first page", run: inbound({}) },
     { page: "Deliveries", name: "inbound status = 401", run: inbound({ status: "401" }) },
     { page: "Deliveries", name: "inbound status = 4xx", run: inbound({ status: "4xx" }) },
     { page: "Deliveries", name: "inbound status = 413 (rare)", run: inbound({ status: "413" }) },
     { page: "Deliveries", name: "inbound last 24 h", run: inbound({ window: "24h" }) },
-    { page: "Deliveries", name: "inbound from/to (one hour, 5 days ago)", run: inbound({ from: iso(now - 5 * day - 3_600_000), to: iso(now - 5 * day) }) },
-    { page: "Deliveries", name: "inbound 401, one subscription, 7 days", run: inbound({ status: "401", subscriptionId: "large-batch", window: "7d" }) },
-    { page: "Deliveries", name: "inbound deep keyset page", run: inbound({ cursor: keysetCursor(s.midInbound.at, s.midInbound.id) }) },
+    {
+      page: "Deliveries",
+      name: "inbound from/to (one hour, 5 days ago)",
+      run: inbound({ from: iso(now - 5 * day - 3_600_000), to: iso(now - 5 * day) }),
+    },
+    {
+      page: "Deliveries",
+      name: "inbound 401, one subscription, 7 days",
+      run: inbound({ status: "401", subscriptionId: "large-batch", window: "7d" }),
+    },
+    {
+      page: "Deliveries",
+      name: "inbound deep keyset page",
+      run: inbound({ cursor: keysetCursor(s.midInbound.at, s.midInbound.id) }),
+    },
     { page: "Deliveries", name: "platform first page", run: platform({}) },
     { page: "Deliveries", name: "platform status = 401", run: platform({ status: "401" }) },
     { page: "Deliveries", name: "platform 5xx, last 24 h", run: platform({ status: "5xx", window: "24h" }) },
     { page: "Dead letters", name: "open (default)", run: dead({}) },
     { page: "Dead letters", name: "all states", run: dead({ state: "all" }) },
     { page: "Dead letters", name: "error code filter", run: dead({ state: "all", errorCode: "TARGET_NOT_FOUND" }) },
-    { page: "Operations", name: "run history", run: async () => (await listRuns(historyQuerySchema.parse({}))).items.length },
-    { page: "Operations", name: "run history, kind = replay", run: async () => (await listRuns(historyQuerySchema.parse({ kind: "replay" }))).items.length },
+    {
+      page: "Operations",
+      name: "run history",
+      run: async () => (await listRuns(historyQuerySchema.parse({}))).items.length,
+    },
+    {
+      page: "Operations",
+      name: "run history, kind = replay",
+      run: async () => (await listRuns(historyQuerySchema.parse({ kind: "replay" }))).items.length,
+    },
     { page: "Overview", name: "overview (uncached)", run: async () => (await computeOverview(clock)).ledger.known },
-    { page: "Subscriptions", name: "401 chart, last hour", run: async () => (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({}), now: clock })).points.length },
-    { page: "Subscriptions", name: "401 chart, last 24 h", run: async () => (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({ minutes: 1440 }), now: clock })).points.length },
+    {
+      page: "Subscriptions",
+      name: "401 chart, last hour",
+      run: async () => (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({}), now: clock })).points.length,
+    },
+    {
+      page: "Subscriptions",
+      name: "401 chart, last 24 h",
+      run: async () =>
+        (await unauthorizedChart({ ...unauthorizedQuerySchema.parse({ minutes: 1440 }), now: clock })).points.length,
+    },
   ];
   return { now: clock, cases };
 }
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
+const quantile = (sorted: number[], q: number) =>
+  sorted[Math.min(sorted.length - 1, Math.ceil(q * sorted.length) - 1)] ?? NaN;
 
 /** Runs every case `warmup` times untimed, then `runs` times; median and p95 in milliseconds. */
-export async function timeCases(cases: Case[], opts: { runs?: number; warmup?: number; onResult?: (t: Timing) => void } = {}): Promise<Timing[]> {
+export async function timeCases(
+  cases: Case[],
+  opts: { runs?: number; warmup?: number; onResult?: (t: Timing) => void } = {},
+): Promise<Timing[]> {
   const runs = opts.runs ?? 20;
   await dbReady();
   const out: Timing[] = [];
@@ -132,7 +200,14 @@ export async function timeCases(cases: Case[], opts: { runs?: number; warmup?: n
       times.push(performance.now() - t0);
     }
     times.sort((a, b) => a - b);
-    const t: Timing = { page: c.page, name: c.name, rows, medianMs: quantile(times, 0.5), p95Ms: quantile(times, 0.95), over: quantile(times, 0.95) > LIMIT_MS };
+    const t: Timing = {
+      page: c.page,
+      name: c.name,
+      rows,
+      medianMs: quantile(times, 0.5),
+      p95Ms: quantile(times, 0.95),
+      over: quantile(times, 0.95) > LIMIT_MS,
+    };
     opts.onResult?.(t);
     out.push(t);
   }
@@ -142,6 +217,9 @@ export async function timeCases(cases: Case[], opts: { runs?: number; warmup?: n
 export function dashboardTable(rows: Timing[]): string {
   const ms = (v: number) => (v < 10 ? v.toFixed(2) : v.toFixed(1));
   const lines = ["| page | query | rows | median ms | p95 ms | |", "|---|---|---|---|---|---|"];
-  for (const r of rows) lines.push(`| ${r.page} | ${r.name} | ${r.rows} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${r.over ? `**over ${LIMIT_MS} ms**` : ""} |`);
+  for (const r of rows)
+    lines.push(
+      `| ${r.page} | ${r.name} | ${r.rows} | ${ms(r.medianMs)} | ${ms(r.p95Ms)} | ${r.over ? `**over ${LIMIT_MS} ms**` : ""} |`,
+    );
   return lines.join("\n");
 }

@@ -34,7 +34,10 @@ import { createWorker } from "@/lib/worker/worker";
 import { machine } from "./common";
 
 const PARTS = ["webhook", "steady", "steady-tally-submits", "polling200", "polling1000", "reconcile"] as const;
-const { values } = parseArgs({ options: { only: { type: "string" }, result: { type: "string" }, scenario: { type: "string" } }, strict: true });
+const { values } = parseArgs({
+  options: { only: { type: "string" }, result: { type: "string" }, scenario: { type: "string" } },
+  strict: true,
+});
 const only = values.only ? values.only.split(",") : [...PARTS];
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const API_KEY = "bench-key";
@@ -45,7 +48,11 @@ const template = path.join(dir, "template.db");
 let dbCount = 0;
 
 function freshConfig(env: Record<string, string>): TallyConfig {
-  if (dbCount === 0) execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${template}` }, stdio: "pipe" });
+  if (dbCount === 0)
+    execFileSync("npx", ["prisma", "migrate", "deploy"], {
+      env: { ...process.env, DATABASE_URL: `file:${template}` },
+      stdio: "pipe",
+    });
   const file = path.join(dir, `tally-${++dbCount}.db`);
   copyFileSync(template, file);
   const config = parseConfig({
@@ -82,23 +89,48 @@ async function callsByPurpose(): Promise<Record<string, number>> {
 }
 
 type DeliveryResult = {
-  part: string; mode: string; jobs: number; finished: number; seconds: number; callsPerJob: number;
-  byPurpose: Record<string, number>; settledToStoredMs: { p50: number; p95: number; max: number }; peakCallsPerMinute: number;
+  part: string;
+  mode: string;
+  jobs: number;
+  finished: number;
+  seconds: number;
+  callsPerJob: number;
+  byPurpose: Record<string, number>;
+  settledToStoredMs: { p50: number; p95: number; max: number };
+  peakCallsPerMinute: number;
 };
 
-async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; jobs: number; durationMs: [number, number]; submitEveryMs?: number; submitRps?: number; external?: boolean }): Promise<DeliveryResult> {
+async function deliveryRun(opts: {
+  part: string;
+  mode: "webhooks" | "polling";
+  jobs: number;
+  durationMs: [number, number];
+  submitEveryMs?: number;
+  submitRps?: number;
+  external?: boolean;
+}): Promise<DeliveryResult> {
   const sim = await startSim({ jobDurationMs: opts.durationMs, retainJobs: 10_000 });
   const receiver = createReceiverServer();
   await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
   const address = receiver.address();
   const port = address !== null && typeof address === "object" ? address.port : 0;
-  const env = { SCRAPER_API_BASE_URL: sim.url, TALLY_DELIVERY_MODE: opts.mode, TALLY_PUBLIC_URL: `http://127.0.0.1:${port}` };
+  const env = {
+    SCRAPER_API_BASE_URL: sim.url,
+    TALLY_DELIVERY_MODE: opts.mode,
+    TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  };
   let config = freshConfig({ ...env, TALLY_API_RPS: String(opts.submitRps ?? 10) });
   await dbReady();
   resetPlatformClients();
   if (opts.mode === "webhooks") await registerSubscriptions("bench");
   const schedules = startSchedules(config);
-  const worker = createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 30_000, idleMs: 50, owner: "bench" });
+  const worker = createWorker({
+    registry: workerRegistry,
+    concurrency: 4,
+    leaseMs: 30_000,
+    idleMs: 50,
+    owner: "bench",
+  });
   worker.start();
   const t0 = Date.now();
   const ids: string[] = [];
@@ -116,9 +148,12 @@ async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; j
     }
   } else {
     let next = 0;
-    await Promise.all(Array.from({ length: 16 }, async () => {
-      for (let i = next++; i < opts.jobs; i = next++) ids.push((await submitJob({ kind: "extract", url: `https://example.com/${opts.part}/${i}` })).jobId);
-    }));
+    await Promise.all(
+      Array.from({ length: 16 }, async () => {
+        for (let i = next++; i < opts.jobs; i = next++)
+          ids.push((await submitJob({ kind: "extract", url: `https://example.com/${opts.part}/${i}` })).jobId);
+      }),
+    );
   }
   if (opts.submitRps && opts.submitRps !== 10) {
     // All submitted: the polling that follows runs inside the default budget of 10 requests per second.
@@ -129,7 +164,10 @@ async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; j
   say(`  ${opts.part}: ${opts.jobs} jobs submitted in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
   const deadline = Date.now() + 10 * 60_000;
   for (;;) {
-    const [pending, finished] = await Promise.all([db().job.count({ where: { outcome: "pending" } }), db().job.count({ where: { outcome: { not: "pending" } } })]);
+    const [pending, finished] = await Promise.all([
+      db().job.count({ where: { outcome: "pending" } }),
+      db().job.count({ where: { outcome: { not: "pending" } } }),
+    ]);
     if (pending === 0 && finished >= opts.jobs && ids.length === opts.jobs) break;
     if (Date.now() > deadline) throw new Error(`${opts.part}: ${pending} jobs still pending after 10 minutes`);
     await sleep(250);
@@ -140,17 +178,34 @@ async function deliveryRun(opts: { part: string; mode: "webhooks" | "polling"; j
   const byPurpose = await callsByPurpose();
   const jobs = await db().job.findMany({ select: { settledAt: true, outcomeAt: true, outcome: true } });
   const finished = jobs.filter((j) => j.outcome !== "pending");
-  const lat = finished.filter((j) => j.settledAt && j.outcomeAt).map((j) => j.outcomeAt!.getTime() - j.settledAt!.getTime());
-  const perMinute = await db().apiCallMinute.groupBy({ by: ["minute"], where: { purpose: { notIn: [...SETUP] } }, _sum: { count: true } });
-  const calls = Object.entries(byPurpose).filter(([p]) => !SETUP.has(p)).reduce((n, [, c]) => n + c, 0);
+  const lat = finished
+    .filter((j) => j.settledAt && j.outcomeAt)
+    .map((j) => j.outcomeAt!.getTime() - j.settledAt!.getTime());
+  const perMinute = await db().apiCallMinute.groupBy({
+    by: ["minute"],
+    where: { purpose: { notIn: [...SETUP] } },
+    _sum: { count: true },
+  });
+  const calls = Object.entries(byPurpose)
+    .filter(([p]) => !SETUP.has(p))
+    .reduce((n, [, c]) => n + c, 0);
   await new Promise<void>((r) => receiver.close(() => r()));
   await sim.close();
   await closeReceiverStore();
   await disconnectAll();
   return {
-    part: opts.part, mode: opts.mode, jobs: opts.jobs, finished: finished.length, seconds: Math.round(seconds),
-    callsPerJob: Math.round((calls / finished.length) * 1000) / 1000, byPurpose,
-    settledToStoredMs: { p50: Math.round(pct(lat, 50)), p95: Math.round(pct(lat, 95)), max: Math.round(Math.max(...lat)) },
+    part: opts.part,
+    mode: opts.mode,
+    jobs: opts.jobs,
+    finished: finished.length,
+    seconds: Math.round(seconds),
+    callsPerJob: Math.round((calls / finished.length) * 1000) / 1000,
+    byPurpose,
+    settledToStoredMs: {
+      p50: Math.round(pct(lat, 50)),
+      p95: Math.round(pct(lat, 95)),
+      max: Math.round(Math.max(...lat)),
+    },
     peakCallsPerMinute: Math.max(0, ...perMinute.map((m) => m._sum.count ?? 0)),
   };
 }
@@ -173,18 +228,31 @@ async function reconcileRun(total: number) {
   const jobs: { id: string; kind: string; status: string }[] = [];
   for (const m of MIX) {
     const count = Math.round(total * m.share);
-    for (const id of sim.sim.seedJobs({ count, kind: m.kind, status: m.status, ageSeconds: 3600, spacingSeconds: week / count })) jobs.push({ id, kind: m.kind, status: m.status });
+    for (const id of sim.sim.seedJobs({
+      count,
+      kind: m.kind,
+      status: m.status,
+      ageSeconds: 3600,
+      spacingSeconds: week / count,
+    }))
+      jobs.push({ id, kind: m.kind, status: m.status });
   }
   const config = freshConfig({ SCRAPER_API_BASE_URL: sim.url, TALLY_API_RPS: "1000" });
   const file = config.DATABASE_URL.replace(/^file:/, "");
   // Tally already holds every outcome: nothing is new, nothing is missing.
   const sql = new Database(file);
   sql.pragma("journal_mode = WAL");
-  const insert = sql.prepare(`INSERT INTO "Job" ("id","kind","platformStatus","outcome","origin","attempts","outcomeAt","createdAt","updatedAt") VALUES (?,?,?,?,'submitted',1,?,?,?)`);
+  const insert = sql.prepare(
+    `INSERT INTO "Job" ("id","kind","platformStatus","outcome","origin","attempts","outcomeAt","createdAt","updatedAt") VALUES (?,?,?,?,'submitted',1,?,?,?)`,
+  );
   const then = sqliteDate(new Date(Date.now() - 3_600_000));
-  sql.transaction(() => jobs.forEach((j) => insert.run(j.id, j.kind, j.status, OUTCOME[j.status] ?? "stored", then, then, then)))();
+  sql.transaction(() =>
+    jobs.forEach((j) => insert.run(j.id, j.kind, j.status, OUTCOME[j.status] ?? "stored", then, then, then)),
+  )();
   sql.close();
-  say(`  reconcile: ${jobs.length.toLocaleString("en-US")} settled jobs seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`);
+  say(
+    `  reconcile: ${jobs.length.toLocaleString("en-US")} settled jobs seeded in ${((Date.now() - t0) / 1000).toFixed(1)} s`,
+  );
   await dbReady();
   resetPlatformClients();
   const runs = [];
@@ -192,8 +260,20 @@ async function reconcileRun(total: number) {
     const started = Date.now();
     const run = await (await startReconcile({}, "scheduler bench")).done;
     if (run.state !== "succeeded") throw new Error(`reconcile failed: ${run.error}`);
-    const s = run.summary as { scope: string; enqueued: number; byKind: Record<string, { scope: string; pages: number; listed: number }> };
-    runs.push({ label, scope: s.scope, seconds: Math.round((Date.now() - started) / 100) / 10, enqueued: s.enqueued, byKind: Object.fromEntries(Object.entries(s.byKind).map(([k, v]) => [k, { scope: v.scope, pages: v.pages, listed: v.listed }])) });
+    const s = run.summary as {
+      scope: string;
+      enqueued: number;
+      byKind: Record<string, { scope: string; pages: number; listed: number }>;
+    };
+    runs.push({
+      label,
+      scope: s.scope,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+      enqueued: s.enqueued,
+      byKind: Object.fromEntries(
+        Object.entries(s.byKind).map(([k, v]) => [k, { scope: v.scope, pages: v.pages, listed: v.listed }]),
+      ),
+    });
   }
   await sim.close();
   await disconnectAll();
@@ -203,10 +283,26 @@ async function reconcileRun(total: number) {
 type Scenario = () => Promise<DeliveryResult | Awaited<ReturnType<typeof reconcileRun>>>;
 const SCENARIOS: Record<string, Scenario> = {
   webhook: () => deliveryRun({ part: "webhook", mode: "webhooks", jobs: 200, durationMs: [200, 1000] }),
-  steady: () => deliveryRun({ part: "steady", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200, external: true }),
-  "steady-tally-submits": () => deliveryRun({ part: "steady-tally-submits", mode: "webhooks", jobs: 200, durationMs: [200, 1000], submitEveryMs: 200 }),
+  steady: () =>
+    deliveryRun({
+      part: "steady",
+      mode: "webhooks",
+      jobs: 200,
+      durationMs: [200, 1000],
+      submitEveryMs: 200,
+      external: true,
+    }),
+  "steady-tally-submits": () =>
+    deliveryRun({
+      part: "steady-tally-submits",
+      mode: "webhooks",
+      jobs: 200,
+      durationMs: [200, 1000],
+      submitEveryMs: 200,
+    }),
   polling200: () => deliveryRun({ part: "polling200", mode: "polling", jobs: 200, durationMs: [20_000, 60_000] }),
-  polling1000: () => deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 }),
+  polling1000: () =>
+    deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 }),
   reconcile: () => reconcileRun(100_000),
 };
 
@@ -221,12 +317,23 @@ async function main() {
   say(`${machine()}\nAPI economy against the simulator (test mode, no faults); TALLY_API_RPS 10 unless said\n`);
   const results: unknown[] = [];
   const row = (r: DeliveryResult) =>
-    `| ${r.part} | ${r.mode} | ${r.jobs} | ${r.callsPerJob} | ${r.settledToStoredMs.p50} | ${r.settledToStoredMs.p95} | ${r.peakCallsPerMinute} | ${Object.entries(r.byPurpose).map(([p, n]) => `${p} ${n}`).join(", ")} |`;
-  const table = ["| part | mode | jobs | calls per finished job (submits, register excluded) | settled → stored p50 ms | p95 ms | peak calls/min (of 600) | calls by purpose |", "|---|---|---|---|---|---|---|---|"];
+    `| ${r.part} | ${r.mode} | ${r.jobs} | ${r.callsPerJob} | ${r.settledToStoredMs.p50} | ${r.settledToStoredMs.p95} | ${r.peakCallsPerMinute} | ${Object.entries(
+      r.byPurpose,
+    )
+      .map(([p, n]) => `${p} ${n}`)
+      .join(", ")} |`;
+  const table = [
+    "| part | mode | jobs | calls per finished job (submits, register excluded) | settled → stored p50 ms | p95 ms | peak calls/min (of 600) | calls by purpose |",
+    "|---|---|---|---|---|---|---|---|",
+  ];
   let failed = false;
   for (const name of PARTS.filter((p) => only.includes(p))) {
     const file = path.join(dir, `${name}.json`);
-    const child = spawnSync("node_modules/.bin/tsx", ["--conditions=react-server", "bench/economy.ts", "--scenario", name, "--result", file], { stdio: "inherit" });
+    const child = spawnSync(
+      "node_modules/.bin/tsx",
+      ["--conditions=react-server", "bench/economy.ts", "--scenario", name, "--result", file],
+      { stdio: "inherit" },
+    );
     let r: unknown;
     try {
       r = JSON.parse(readFileSync(file, "utf8"));
@@ -238,17 +345,26 @@ async function main() {
     results.push(r);
     if (name === "reconcile") {
       const x = r as Awaited<ReturnType<typeof reconcileRun>>;
-      const lines = ["| run | scope | pages extract / batch / crawl | jobs listed | enqueued | seconds |", "|---|---|---|---|---|---|"];
+      const lines = [
+        "| run | scope | pages extract / batch / crawl | jobs listed | enqueued | seconds |",
+        "|---|---|---|---|---|---|",
+      ];
       for (const run of x.runs) {
         const k = (kind: string) => run.byKind[kind]?.pages ?? 0;
         const listed = Object.values(run.byKind).reduce((n, v) => n + v.listed, 0);
-        lines.push(`| ${run.label} | ${run.scope} | ${k("extract")} / ${k("batch")} / ${k("crawl")} | ${listed.toLocaleString("en-US")} | ${run.enqueued} | ${run.seconds} |`);
+        lines.push(
+          `| ${run.label} | ${run.scope} | ${k("extract")} / ${k("batch")} / ${k("crawl")} | ${listed.toLocaleString("en-US")} | ${run.enqueued} | ${run.seconds} |`,
+        );
       }
-      say(`Reconciliation with ${x.historyJobs.toLocaleString("en-US")} settled jobs in the platform's history (over a week), none new:\n${lines.join("\n")}\n`);
+      say(
+        `Reconciliation with ${x.historyJobs.toLocaleString("en-US")} settled jobs in the platform's history (over a week), none new:\n${lines.join("\n")}\n`,
+      );
     } else {
       const d = r as DeliveryResult;
       table.push(row(d));
-      say(`  ${name}: ${d.callsPerJob} calls per finished job, settled → stored p50 ${d.settledToStoredMs.p50} ms p95 ${d.settledToStoredMs.p95} ms (${d.seconds} s)`);
+      say(
+        `  ${name}: ${d.callsPerJob} calls per finished job, settled → stored p50 ${d.settledToStoredMs.p50} ms p95 ${d.settledToStoredMs.p95} ms (${d.seconds} s)`,
+      );
     }
   }
   if (table.length > 2) say(`\n${table.join("\n")}\n`);

@@ -28,7 +28,12 @@ const results: Results = { loads: {} };
 let failed = false;
 type Command = readonly [string, readonly string[]];
 // receiver.mjs takes its result file from BENCH_RESULT_FILE, the TypeScript parts from --result.
-const tsx = (script: string, ...args: string[]) => (file: string): Command => ["node_modules/.bin/tsx", ["--conditions=react-server", script, ...args, "--result", file]];
+const tsx =
+  (script: string, ...args: string[]) =>
+  (file: string): Command => [
+    "node_modules/.bin/tsx",
+    ["--conditions=react-server", script, ...args, "--result", file],
+  ];
 
 /** Runs one part with its output shown; returns its JSON result and the load average before it. */
 function runPart(label: string, command: (file: string) => Command): unknown {
@@ -50,7 +55,10 @@ function runPart(label: string, command: (file: string) => Command): unknown {
 
 console.log(machine());
 if (wanted("receiver")) results.receiver = runPart("receiver", () => ["node", ["bench/receiver.mjs"]]);
-if (wanted("reconcile")) results.reconcile = [10_000, 100_000].map((n) => runPart(`reconcile ${n}`, tsx("bench/reconcile.ts", "--jobs", String(n))));
+if (wanted("reconcile"))
+  results.reconcile = [10_000, 100_000].map((n) =>
+    runPart(`reconcile ${n}`, tsx("bench/reconcile.ts", "--jobs", String(n))),
+  );
 if (wanted("dashboard")) results.dashboard = runPart("dashboard", tsx("bench/dashboard.ts"));
 if (wanted("polling")) results.polling = runPart("polling", tsx("bench/polling.ts"));
 if (wanted("economy")) results.economy = runPart("economy", tsx("bench/economy.ts"));

@@ -23,7 +23,9 @@ const { values: o } = parseArgs({
   },
 });
 if (!o.url || !o.secret) {
-  console.error("usage: load.mjs --url URL --secret S [--n N] [--concurrency C] [--dup-rate F] [--bad-rate F] [--ids FILE]");
+  console.error(
+    "usage: load.mjs --url URL --secret S [--n N] [--concurrency C] [--dup-rate F] [--bad-rate F] [--ids FILE]",
+  );
   process.exit(2);
 }
 const urls = o.url.split(",").map((u) => new URL(u));
@@ -31,7 +33,10 @@ if (urls.some((u) => u.hostname !== "127.0.0.1")) {
   console.error("loopback only: use 127.0.0.1");
   process.exit(2);
 }
-const N = Number(o.n), C = Number(o.concurrency), DUP = Number(o["dup-rate"]), BAD = Number(o["bad-rate"]);
+const N = Number(o.n),
+  C = Number(o.concurrency),
+  DUP = Number(o["dup-rate"]),
+  BAD = Number(o["bad-rate"]);
 let seed = Number(o.seed) >>> 0;
 const rand = () => {
   seed = (seed + 0x6d2b79f5) >>> 0;
@@ -89,7 +94,13 @@ function post(body, sig) {
 function fresh(i) {
   const jobId = `job_${crypto.randomUUID()}`;
   const body = Buffer.from(
-    JSON.stringify({ event: "extract_completed", webhook_id: "wh", delivery_id: `d_${i}`, timestamp: new Date().toISOString(), data: { job_id: jobId, status: "completed" } }),
+    JSON.stringify({
+      event: "extract_completed",
+      webhook_id: "wh",
+      delivery_id: `d_${i}`,
+      timestamp: new Date().toISOString(),
+      data: { job_id: jobId, status: "completed" },
+    }),
   );
   return { jobId, body };
 }
@@ -123,5 +134,16 @@ latencies.sort((a, b) => a - b);
 const pct = (p) => +latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)].toFixed(1);
 if (o.ids) writeFileSync(o.ids, JSON.stringify([...goodIds]));
 console.log(
-  JSON.stringify({ n: N, concurrency: C, seconds: +seconds.toFixed(2), rps: Math.round(N / seconds), p50_ms: pct(50), p99_ms: pct(99), statuses, results, errors, unique_good: goodIds.size }),
+  JSON.stringify({
+    n: N,
+    concurrency: C,
+    seconds: +seconds.toFixed(2),
+    rps: Math.round(N / seconds),
+    p50_ms: pct(50),
+    p99_ms: pct(99),
+    statuses,
+    results,
+    errors,
+    unique_good: goodIds.size,
+  }),
 );

@@ -11,7 +11,10 @@ import { extractJobSchema, pollJob, spreadJitter, type NormalizedJob, type Polla
 import { machine } from "./common";
 import { mulberry32 } from "../lib/simulator/rng";
 
-const { values } = parseArgs({ options: { trials: { type: "string", default: "10000" }, result: { type: "string" } }, strict: true });
+const { values } = parseArgs({
+  options: { trials: { type: "string", default: "10000" }, result: { type: "string" } },
+  strict: true,
+});
 const TRIALS = Number(values.trials);
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const DURATIONS = [5_000, 30_000, 120_000, 600_000, 1_800_000];
@@ -20,7 +23,6 @@ const config = parseConfig({ TALLY_DELIVERY_MODE: "polling" });
 const INITIAL = config.TALLY_POLL_INITIAL_MS;
 const CAP = config.TALLY_POLL_MAX_MS;
 const DEADLINE = config.TALLY_POLL_DEADLINE_MINUTES * 60_000;
-
 
 type Trial = { calls: number; noticeMs: number };
 
@@ -49,10 +51,25 @@ async function pollJobTrial(durationMs: number, random: () => number): Promise<T
     getJob: async (kind, jobId): Promise<NormalizedJob> => {
       calls++;
       const status = now >= durationMs ? "completed" : "processing";
-      return { jobId, kind, status, error: null, createdAt: RAW.created_at, completedAt: null, raw: { ...RAW, status } };
+      return {
+        jobId,
+        kind,
+        status,
+        error: null,
+        createdAt: RAW.created_at,
+        completedAt: null,
+        raw: { ...RAW, status },
+      };
     },
   };
-  await pollJob(client, "extract", "bench", { initialDelayMs: INITIAL, maxDelayMs: CAP, deadlineMs: DEADLINE, now: () => now, random, sleep: async (ms) => void (now += ms) });
+  await pollJob(client, "extract", "bench", {
+    initialDelayMs: INITIAL,
+    maxDelayMs: CAP,
+    deadlineMs: DEADLINE,
+    now: () => now,
+    random,
+    sleep: async (ms) => void (now += ms),
+  });
   return { calls, noticeMs: now - durationMs };
 }
 
@@ -63,7 +80,9 @@ const stats = (xs: number[]) => {
 const label = (ms: number) => (ms < 60_000 ? `${ms / 1000} s` : `${ms / 60_000} min`);
 
 async function main(): Promise<void> {
-  say(`${machine()}\nStatus calls per job until it is seen settled: poller schedule (first poll ${INITIAL / 1000} s, ±20% jitter doubling, cap ${CAP / 1000} s) vs a fixed 1 s poll; ${TRIALS.toLocaleString("en-US")} trials each\n`);
+  say(
+    `${machine()}\nStatus calls per job until it is seen settled: poller schedule (first poll ${INITIAL / 1000} s, ±20% jitter doubling, cap ${CAP / 1000} s) vs a fixed 1 s poll; ${TRIALS.toLocaleString("en-US")} trials each\n`,
+  );
   const rows = [];
   for (const d of DURATIONS) {
     const random = mulberry32(d);
@@ -74,15 +93,32 @@ async function main(): Promise<void> {
     const calls = stats(poller.map((t) => t.calls));
     const notice = stats(poller.map((t) => t.noticeMs));
     rows.push({
-      duration: label(d), durationMs: d, fixedCalls: fixed.calls, fixedNoticeMs: fixed.noticeMs,
-      pollerCallsMean: +calls.mean.toFixed(1), pollerCallsP95: calls.p95, pollerNoticeMeanS: +(notice.mean / 1000).toFixed(1), pollerNoticeP95S: +(notice.p95 / 1000).toFixed(1),
-      pollJobCallsMean: +stats(helper.map((t) => t.calls)).mean.toFixed(1), callsSaved: `${(100 * (1 - calls.mean / fixed.calls)).toFixed(0)}%`,
+      duration: label(d),
+      durationMs: d,
+      fixedCalls: fixed.calls,
+      fixedNoticeMs: fixed.noticeMs,
+      pollerCallsMean: +calls.mean.toFixed(1),
+      pollerCallsP95: calls.p95,
+      pollerNoticeMeanS: +(notice.mean / 1000).toFixed(1),
+      pollerNoticeP95S: +(notice.p95 / 1000).toFixed(1),
+      pollJobCallsMean: +stats(helper.map((t) => t.calls)).mean.toFixed(1),
+      callsSaved: `${(100 * (1 - calls.mean / fixed.calls)).toFixed(0)}%`,
     });
   }
-  const lines = ["| job takes | fixed 1 s poll: calls | Tally poller: calls, mean (p95) | calls saved | poller: noticed after settling, mean (p95) | pollJob helper: calls, mean |", "|---|---|---|---|---|---|"];
-  for (const r of rows) lines.push(`| ${r.duration} | ${r.fixedCalls} | ${r.pollerCallsMean} (${r.pollerCallsP95}) | ${r.callsSaved} | ${r.pollerNoticeMeanS} s (${r.pollerNoticeP95S} s) | ${r.pollJobCallsMean} |`);
+  const lines = [
+    "| job takes | fixed 1 s poll: calls | Tally poller: calls, mean (p95) | calls saved | poller: noticed after settling, mean (p95) | pollJob helper: calls, mean |",
+    "|---|---|---|---|---|---|",
+  ];
+  for (const r of rows)
+    lines.push(
+      `| ${r.duration} | ${r.fixedCalls} | ${r.pollerCallsMean} (${r.pollerCallsP95}) | ${r.callsSaved} | ${r.pollerNoticeMeanS} s (${r.pollerNoticeP95S} s) | ${r.pollJobCallsMean} |`,
+    );
   say(lines.join("\n"));
-  if (values.result) writeFileSync(values.result, `${JSON.stringify({ part: "polling", trials: TRIALS, initialMs: INITIAL, capMs: CAP, rows })}\n`);
+  if (values.result)
+    writeFileSync(
+      values.result,
+      `${JSON.stringify({ part: "polling", trials: TRIALS, initialMs: INITIAL, capMs: CAP, rows })}\n`,
+    );
 }
 
 main().catch((err: unknown) => {

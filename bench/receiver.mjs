@@ -65,9 +65,14 @@ async function freshDb(store) {
     return { dir, url, drop: () => pgAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`) };
   }
   const file = path.join(dir, "tally.db");
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${file}` }, stdio: "pipe" });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: `file:${file}` },
+    stdio: "pipe",
+  });
   const sql = new Database(file);
-  sql.prepare(SUBSCRIPTION.replace(", true,", ", 1,").replace(/\$1/, "?").replaceAll("now()", "datetime('now')")).run(SECRET);
+  sql
+    .prepare(SUBSCRIPTION.replace(", true,", ", 1,").replace(/\$1/, "?").replaceAll("now()", "datetime('now')"))
+    .run(SECRET);
   sql.close();
   return { dir, url: `file:${file}`, file, drop: async () => {} };
 }
@@ -84,7 +89,11 @@ async function waitUp(url) {
 }
 
 async function load(url, ids, n) {
-  const { stdout } = await execFileAsync(process.execPath, ["bench/load.mjs", "--url", url, "--secret", SECRET, "--n", String(n), "--concurrency", String(CONC), "--ids", ids], { encoding: "utf8", maxBuffer: 64 << 20 });
+  const { stdout } = await execFileAsync(
+    process.execPath,
+    ["bench/load.mjs", "--url", url, "--secret", SECRET, "--n", String(n), "--concurrency", String(CONC), "--ids", ids],
+    { encoding: "utf8", maxBuffer: 64 << 20 },
+  );
   return JSON.parse(stdout.trim().split("\n").pop());
 }
 
@@ -147,7 +156,11 @@ async function check(db, idsFile, warmFile) {
 
 /** The source article's receiver through its own script, which checks its table; its JSON line is last. */
 function baseline(script) {
-  const out = execFileSync("bash", [script], { encoding: "utf8", env: { ...process.env, N: String(N), CONC: String(CONC) }, stdio: ["ignore", "pipe", "inherit"] });
+  const out = execFileSync("bash", [script], {
+    encoding: "utf8",
+    env: { ...process.env, N: String(N), CONC: String(CONC) },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
   const lines = out.trim().split("\n");
   const r = JSON.parse(lines.pop());
   const passed = lines.some((l) => l.startsWith("DB check: PASS"));
@@ -193,49 +206,88 @@ async function run(key, name, start, { readers = 0, store = "sqlite", servers = 
     const stopReading = readers > 0 ? readDashboard(`http://127.0.0.1:${ports[0]}`, readers) : null;
     const r = await load(url, ids, N);
     const pages = stopReading ? await stopReading() : undefined;
-    return { key, name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`, ...r, ...(await check(db, ids, warm)) };
+    return {
+      key,
+      name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`,
+      ...r,
+      ...(await check(db, ids, warm)),
+    };
   } finally {
     for (const child of children) child.kill("SIGTERM");
-    await Promise.all(children.map((child) => new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)))));
+    await Promise.all(
+      children.map((child) => new Promise((r) => (child.exitCode !== null ? r() : child.once("exit", r)))),
+    );
     rmSync(dir, { recursive: true, force: true });
     await db.drop();
   }
 }
 
-if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(serverBundle))
+  execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 const rows = [];
 if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
-const tallyServer = (port, env) => spawn(process.execPath, [serverBundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
+const tallyServer = (port, env) =>
+  spawn(process.execPath, [serverBundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
 rows.push(await run("tally", "Tally (npm start), SQLite", tallyServer));
-const postgres = await pgAdmin("SELECT 1").then(() => true, () => false);
+const postgres = await pgAdmin("SELECT 1").then(
+  () => true,
+  () => false,
+);
 if (postgres) {
   rows.push(await run("tally-pg", "Tally (npm start), PostgreSQL", tallyServer, { store: "postgres" }));
-  rows.push(await run("tally-pg-2", "Tally (npm start) ×2, one PostgreSQL, round robin", tallyServer, { store: "postgres", servers: 2 }));
+  rows.push(
+    await run("tally-pg-2", "Tally (npm start) ×2, one PostgreSQL, round robin", tallyServer, {
+      store: "postgres",
+      servers: 2,
+    }),
+  );
 } else {
   console.error(`No PostgreSQL at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}: the PostgreSQL rows are skipped.`);
 }
 if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start), SQLite", tallyServer, { readers: READERS }));
-rows.push(await run("next-route", "receiver route under next start", (port, env) => spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" })));
-rows.push(await run("bare", "npm run receiver (bare node:http)", (port, env) => spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], { env, stdio: "ignore" })));
+rows.push(
+  await run("next-route", "receiver route under next start", (port, env) =>
+    spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }),
+  ),
+);
+rows.push(
+  await run("bare", "npm run receiver (bare node:http)", (port, env) =>
+    spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], {
+      env,
+      stdio: "ignore",
+    }),
+  ),
+);
 
-console.log(`\nReceiver benchmark: ${N} signed deliveries, ${CONC} connections, 10% duplicates, 5% bad signatures (${os.cpus().length} cores, Node ${process.version})\n`);
-console.log("| receiver | deliveries/s | p50 ms | p99 ms | answers | unique good | receipts | queue items | lost or doubled |");
+console.log(
+  `\nReceiver benchmark: ${N} signed deliveries, ${CONC} connections, 10% duplicates, 5% bad signatures (${os.cpus().length} cores, Node ${process.version})\n`,
+);
+console.log(
+  "| receiver | deliveries/s | p50 ms | p99 ms | answers | unique good | receipts | queue items | lost or doubled |",
+);
 console.log("|---|---|---|---|---|---|---|---|---|");
 for (const r of rows) {
-  const answers = Object.entries(r.statuses).map(([k, v]) => `${k}:${v}`).join(" ");
-  console.log(`| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${answers} | ${r.unique_good} | ${r.receipts} | ${r.queue_items} | ${r.lost_or_doubled} |`);
+  const answers = Object.entries(r.statuses)
+    .map(([k, v]) => `${k}:${v}`)
+    .join(" ");
+  console.log(
+    `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${answers} | ${r.unique_good} | ${r.receipts} | ${r.queue_items} | ${r.lost_or_doubled} |`,
+  );
 }
 const article = rows.find((r) => r.key === "article");
 const tally = rows.find((r) => r.key === "tally");
 if (article && tally) {
-  console.log(`\nTally ÷ the article's receiver: ${(tally.rps / article.rps).toFixed(2)}× the deliveries per second; p99 ${tally.p99_ms} ms against ${article.p99_ms} ms`);
+  console.log(
+    `\nTally ÷ the article's receiver: ${(tally.rps / article.rps).toFixed(2)}× the deliveries per second; p99 ${tally.p99_ms} ms against ${article.p99_ms} ms`,
+  );
   for (const k of ["tally-pg", "tally-pg-2"]) {
     const r = rows.find((x) => x.key === k);
     if (r) console.log(`${r.name} ÷ the article's receiver: ${(r.rps / article.rps).toFixed(2)}×; p99 ${r.p99_ms} ms`);
   }
 }
 // `npm run bench` (bench/index.ts) reads the rows from here for its one table.
-if (process.env.BENCH_RESULT_FILE) writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ part: "receiver", n: N, concurrency: CONC, rows }));
+if (process.env.BENCH_RESULT_FILE)
+  writeFileSync(process.env.BENCH_RESULT_FILE, JSON.stringify({ part: "receiver", n: N, concurrency: CONC, rows }));
 if (rows.some((r) => r.lost_or_doubled !== 0 || r.errors > 0)) {
   console.error("\nDeliveries were lost or doubled, or requests failed.");
   process.exit(1);

@@ -14,10 +14,14 @@ export function seedTallyDb(file: string, jobs: PlatformJob[]): Set<string> {
   const sql = new Database(file);
   sql.pragma("journal_mode = WAL");
   sql.pragma("synchronous = OFF");
-  const job = sql.prepare(`INSERT INTO "Job" ("id","kind","platformStatus","outcome","origin","attempts","settledAt","outcomeAt","createdAt","updatedAt")
+  const job =
+    sql.prepare(`INSERT INTO "Job" ("id","kind","platformStatus","outcome","origin","attempts","settledAt","outcomeAt","createdAt","updatedAt")
     VALUES (?,?,?,?,'submitted',?,?,?,?,?)`);
-  const receipt = sql.prepare(`INSERT INTO "Receipt" ("jobId","eventType","source","receivedAt") VALUES (?,?,'webhook',?)`);
-  const item = sql.prepare(`INSERT INTO "QueueItem" ("kind","payload","jobId","state","attempts","availableAt","createdAt","updatedAt","doneAt")
+  const receipt = sql.prepare(
+    `INSERT INTO "Receipt" ("jobId","eventType","source","receivedAt") VALUES (?,?,'webhook',?)`,
+  );
+  const item =
+    sql.prepare(`INSERT INTO "QueueItem" ("kind","payload","jobId","state","attempts","availableAt","createdAt","updatedAt","doneAt")
     VALUES ('process_job',?,?,'done',1,?,?,?,?)`);
   const missing = new Set<string>();
   const then = sqliteDate(new Date(Date.now() - 3_600_000));
@@ -35,7 +39,14 @@ export function seedTallyDb(file: string, jobs: PlatformJob[]): Set<string> {
       }
       job.run(j.id, j.kind, j.status, OUTCOME[j.status] ?? "stored", 1, then, then, then, then);
       receipt.run(j.id, event, then);
-      item.run(JSON.stringify({ jobId: j.id, eventType: event, deliveryId: null, source: "webhook" }), j.id, then, then, then, then);
+      item.run(
+        JSON.stringify({ jobId: j.id, eventType: event, deliveryId: null, source: "webhook" }),
+        j.id,
+        then,
+        then,
+        then,
+        then,
+      );
     });
   })();
   sql.pragma("wal_checkpoint(TRUNCATE)");

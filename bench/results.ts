@@ -14,7 +14,11 @@ import { z } from "zod";
 import { machine } from "./common";
 
 const { values } = parseArgs({
-  options: { results: { type: "string", default: "200000" }, bytes: { type: "string", default: "1500" }, keep: { type: "boolean", default: false } },
+  options: {
+    results: { type: "string", default: "200000" },
+    bytes: { type: "string", default: "1500" },
+    keep: { type: "boolean", default: false },
+  },
   strict: true,
 });
 const N = Number(values.results);
@@ -34,7 +38,9 @@ async function seed(): Promise<{ t0: number; span: number }> {
   const { seedJob, seedResults } = await import("@/lib/results/seed.test-util");
   const sql = new Database(file);
   sql.pragma("journal_mode = WAL");
-  const filler = "Lorem ipsum, dolor \"sit\" amet; consectetur adipiscing elit.\n".repeat(Math.ceil(BYTES / 60)).slice(0, BYTES);
+  const filler = 'Lorem ipsum, dolor "sit" amet; consectetur adipiscing elit.\n'
+    .repeat(Math.ceil(BYTES / 60))
+    .slice(0, BYTES);
   const t0 = Date.now() - 86_400_000;
   const span = 86_400_000;
   let done = 0;
@@ -43,7 +49,12 @@ async function seed(): Promise<{ t0: number; span: number }> {
     const count = Math.min(N - done, kind === "crawl" ? 200 : kind === "batch" ? 20 : 1);
     seedJob(sql, { id: `bench-${j}`, kind, url: `https://site-${j % 97}.example/`, createdAt: t0 });
     const first = done;
-    seedResults(sql, { jobId: `bench-${j}`, count, at: (i) => t0 + ((first + i) * span) / N, markdown: (i) => `# Page ${first + i}\n\n${filler}` });
+    seedResults(sql, {
+      jobId: `bench-${j}`,
+      count,
+      at: (i) => t0 + ((first + i) * span) / N,
+      markdown: (i) => `# Page ${first + i}\n\n${filler}`,
+    });
     done += count;
   }
   sql.close();
@@ -54,7 +65,9 @@ async function main(): Promise<void> {
   say(machine());
   const started = Date.now();
   const { t0, span } = await seed();
-  say(`Seeded ${fmt(N)} results (markdown ~${fmt(BYTES)} characters each) in ${fmt((Date.now() - started) / 1000, 1)} s into ${file}\n`);
+  say(
+    `Seeded ${fmt(N)} results (markdown ~${fmt(BYTES)} characters each) in ${fmt((Date.now() - started) / 1000, 1)} s into ${file}\n`,
+  );
   const { feedQuerySchema, exportQuerySchema } = await import("@/lib/results/contracts");
   const { readFeed } = await import("@/lib/results/feed");
   const { exportResults } = await import("@/lib/results/export");
@@ -74,7 +87,9 @@ async function main(): Promise<void> {
       if (!page.hasMore) break;
     }
     const s = (performance.now() - t) / 1000;
-    say(`feed, limit ${limit}: ${fmt(rows)} rows in ${fmt(pages)} pages, ${fmt(s, 1)} s: ${fmt(pages / s)} pages/s, ${fmt(rows / s)} rows/s`);
+    say(
+      `feed, limit ${limit}: ${fmt(rows)} rows in ${fmt(pages)} pages, ${fmt(s, 1)} s: ${fmt(pages / s)} pages/s, ${fmt(rows / s)} rows/s`,
+    );
     if (rows !== N) throw new Error(`feed saw ${rows} rows, expected ${N}`);
   }
 
@@ -82,7 +97,11 @@ async function main(): Promise<void> {
   // a collection is the memory the export really holds, where RSS also keeps what V8 has not returned.
   const gc = z.function().optional().parse(Reflect.get(globalThis, "gc"));
   const cases: Array<[string, number, Record<string, string>]> = [
-    ["csv, a quarter (since/until)", N / 4, { format: "csv", since: new Date(t0).toISOString(), until: new Date(t0 + span / 4).toISOString() }],
+    [
+      "csv, a quarter (since/until)",
+      N / 4,
+      { format: "csv", since: new Date(t0).toISOString(), until: new Date(t0 + span / 4).toISOString() },
+    ],
     ["csv, all", N, { format: "csv" }],
     ["jsonl, all", N, { format: "jsonl" }],
   ];
@@ -107,7 +126,9 @@ async function main(): Promise<void> {
     }
     const s = (performance.now() - t) / 1000;
     const heap = gc ? `, live heap growth ${mb(peakHeap - base.heapUsed)} (after GC every 10 pages)` : "";
-    say(`export ${name}: ${fmt(rows)} rows, ${mb(bytes)} in ${fmt(s, 1)} s: ${fmt(rows / s)} rows/s; RSS ${mb(base.rss)} before, peak RSS growth ${mb(peakRss - base.rss)}${heap}`);
+    say(
+      `export ${name}: ${fmt(rows)} rows, ${mb(bytes)} in ${fmt(s, 1)} s: ${fmt(rows / s)} rows/s; RSS ${mb(base.rss)} before, peak RSS growth ${mb(peakRss - base.rss)}${heap}`,
+    );
   }
   await disconnectAll();
 }

@@ -2,29 +2,82 @@
 // area | what was measured | figure | notes, with the load average each part started under.
 import { z } from "zod";
 
-export type Results = { loads: Record<string, number>; receiver?: unknown; reconcile?: unknown[]; dashboard?: unknown; polling?: unknown; economy?: unknown };
+export type Results = {
+  loads: Record<string, number>;
+  receiver?: unknown;
+  reconcile?: unknown[];
+  dashboard?: unknown;
+  polling?: unknown;
+  economy?: unknown;
+};
 
 const receiverSchema = z.object({
   n: z.number(),
   concurrency: z.number(),
-  rows: z.array(z.object({ key: z.string(), name: z.string(), rps: z.number(), p50_ms: z.number(), p99_ms: z.number(), lost_or_doubled: z.number(), errors: z.number() })),
+  rows: z.array(
+    z.object({
+      key: z.string(),
+      name: z.string(),
+      rps: z.number(),
+      p50_ms: z.number(),
+      p99_ms: z.number(),
+      lost_or_doubled: z.number(),
+      errors: z.number(),
+    }),
+  ),
 });
 const reconcileSchema = z.object({
-  jobs: z.number(), seconds: z.number(), jobsPerSecond: z.number(), pages: z.number(), missing: z.number(), enqueued: z.number(), exact: z.boolean(), listOnlySeconds: z.number(), state: z.string(),
+  jobs: z.number(),
+  seconds: z.number(),
+  jobsPerSecond: z.number(),
+  pages: z.number(),
+  missing: z.number(),
+  enqueued: z.number(),
+  exact: z.boolean(),
+  listOnlySeconds: z.number(),
+  state: z.string(),
 });
 const dashboardSchema = z.object({
   counts: z.object({ jobs: z.number(), inbound: z.number() }),
-  rows: z.array(z.object({ page: z.string(), name: z.string(), medianMs: z.number(), p95Ms: z.number(), over: z.boolean() })),
+  rows: z.array(
+    z.object({ page: z.string(), name: z.string(), medianMs: z.number(), p95Ms: z.number(), over: z.boolean() }),
+  ),
 });
 const pollingSchema = z.object({
-  rows: z.array(z.object({ duration: z.string(), fixedCalls: z.number(), pollerCallsMean: z.number(), pollerCallsP95: z.number(), callsSaved: z.string(), pollerNoticeMeanS: z.number() })),
+  rows: z.array(
+    z.object({
+      duration: z.string(),
+      fixedCalls: z.number(),
+      pollerCallsMean: z.number(),
+      pollerCallsP95: z.number(),
+      callsSaved: z.string(),
+      pollerNoticeMeanS: z.number(),
+    }),
+  ),
 });
 
 const economySchema = z.object({
   results: z.array(
     z.union([
-      z.object({ part: z.string(), mode: z.string(), jobs: z.number(), callsPerJob: z.number(), settledToStoredMs: z.object({ p50: z.number(), p95: z.number() }), peakCallsPerMinute: z.number() }),
-      z.object({ part: z.literal("reconcile"), historyJobs: z.number(), runs: z.array(z.object({ label: z.string(), scope: z.string(), byKind: z.record(z.string(), z.object({ pages: z.number() })) })) }),
+      z.object({
+        part: z.string(),
+        mode: z.string(),
+        jobs: z.number(),
+        callsPerJob: z.number(),
+        settledToStoredMs: z.object({ p50: z.number(), p95: z.number() }),
+        peakCallsPerMinute: z.number(),
+      }),
+      z.object({
+        part: z.literal("reconcile"),
+        historyJobs: z.number(),
+        runs: z.array(
+          z.object({
+            label: z.string(),
+            scope: z.string(),
+            byKind: z.record(z.string(), z.object({ pages: z.number() })),
+          }),
+        ),
+      }),
     ]),
   ),
 });
@@ -42,13 +95,29 @@ export function summaryTable(r: Results): string {
     if (!p.success) missing("Receiver");
     else {
       for (const x of p.data.rows) {
-        rows.push(["Receiver", `${x.name}: ${n(p.data.n)} signed deliveries, ${p.data.concurrency} connections, 10% duplicates`, `${n(x.rps)} deliveries/s · p50 ${ms(x.p50_ms)} ms · p99 ${ms(x.p99_ms)} ms`,
-          `lost or doubled: ${x.lost_or_doubled}; ${load(r, "receiver")}`]);
+        rows.push([
+          "Receiver",
+          `${x.name}: ${n(p.data.n)} signed deliveries, ${p.data.concurrency} connections, 10% duplicates`,
+          `${n(x.rps)} deliveries/s · p50 ${ms(x.p50_ms)} ms · p99 ${ms(x.p99_ms)} ms`,
+          `lost or doubled: ${x.lost_or_doubled}; ${load(r, "receiver")}`,
+        ]);
       }
       const row = (key: string) => p.data.rows.find((x) => x.key === key);
       const [tally, next, bare, article] = [row("tally"), row("next-route"), row("bare"), row("article")];
-      if (next && bare) rows.push(["Receiver", "framework's share (next start ÷ bare node:http)", `${((100 * next.rps) / bare.rps).toFixed(0)}% of bare throughput`, `bare is ${(bare.rps / next.rps).toFixed(1)}× faster`]);
-      if (tally && article) rows.push(["Receiver", "Tally ÷ the source article's receiver, same run", `${(tally.rps / article.rps).toFixed(2)}× the deliveries/s`, `p99 ${ms(tally.p99_ms)} ms vs ${ms(article.p99_ms)} ms`]);
+      if (next && bare)
+        rows.push([
+          "Receiver",
+          "framework's share (next start ÷ bare node:http)",
+          `${((100 * next.rps) / bare.rps).toFixed(0)}% of bare throughput`,
+          `bare is ${(bare.rps / next.rps).toFixed(1)}× faster`,
+        ]);
+      if (tally && article)
+        rows.push([
+          "Receiver",
+          "Tally ÷ the source article's receiver, same run",
+          `${(tally.rps / article.rps).toFixed(2)}× the deliveries/s`,
+          `p99 ${ms(tally.p99_ms)} ms vs ${ms(article.p99_ms)} ms`,
+        ]);
     }
   }
   for (const [i, raw] of (r.reconcile ?? []).entries()) {
@@ -56,8 +125,12 @@ export function summaryTable(r: Results): string {
     if (!p.success) missing("Reconciliation");
     else {
       const x = p.data;
-      rows.push(["Reconciliation", `${n(x.jobs)} platform jobs, 1% without an outcome locally`, `${x.seconds.toFixed(1)} s · ${n(x.jobsPerSecond)} jobs/s · ${x.pages} pages`,
-        `enqueued ${x.enqueued} of ${x.missing} missing (${x.exact ? "exactly those" : "MISMATCH"}); listing alone ${x.listOnlySeconds.toFixed(1)} s; ${load(r, `reconcile ${[10_000, 100_000][i] ?? ""}`)}`]);
+      rows.push([
+        "Reconciliation",
+        `${n(x.jobs)} platform jobs, 1% without an outcome locally`,
+        `${x.seconds.toFixed(1)} s · ${n(x.jobsPerSecond)} jobs/s · ${x.pages} pages`,
+        `enqueued ${x.enqueued} of ${x.missing} missing (${x.exact ? "exactly those" : "MISMATCH"}); listing alone ${x.listOnlySeconds.toFixed(1)} s; ${load(r, `reconcile ${[10_000, 100_000][i] ?? ""}`)}`,
+      ]);
     }
   }
   if (r.dashboard !== undefined) {
@@ -69,8 +142,12 @@ export function summaryTable(r: Results): string {
         const mine = p.data.rows.filter((x) => x.page === page);
         const worst = mine.reduce((a, b) => (b.p95Ms > a.p95Ms ? b : a));
         const over = mine.filter((x) => x.over).length;
-        rows.push(["Dashboard", `${page}: ${mine.length} quer${mine.length === 1 ? "y" : "ies"} at ${n(p.data.counts.jobs)} jobs / ${n(p.data.counts.inbound)} inbound rows`,
-          `median ${ms(Math.max(...mine.map((x) => x.medianMs)))} ms at most · worst p95 ${ms(worst.p95Ms)} ms`, `${over === 0 ? "all under 300 ms" : `${over} over 300 ms`}; worst: ${worst.name}; ${load(r, "dashboard")}`]);
+        rows.push([
+          "Dashboard",
+          `${page}: ${mine.length} quer${mine.length === 1 ? "y" : "ies"} at ${n(p.data.counts.jobs)} jobs / ${n(p.data.counts.inbound)} inbound rows`,
+          `median ${ms(Math.max(...mine.map((x) => x.medianMs)))} ms at most · worst p95 ${ms(worst.p95Ms)} ms`,
+          `${over === 0 ? "all under 300 ms" : `${over} over 300 ms`}; worst: ${worst.name}; ${load(r, "dashboard")}`,
+        ]);
       }
     }
   }
@@ -79,8 +156,12 @@ export function summaryTable(r: Results): string {
     if (!p.success) missing("Polling");
     else {
       for (const x of p.data.rows) {
-        rows.push(["Polling", `status calls for a job that takes ${x.duration}`, `poller ${x.pollerCallsMean} (p95 ${x.pollerCallsP95}) vs fixed 1 s poll ${x.fixedCalls}`,
-          `${x.callsSaved} fewer calls; seen ${x.pollerNoticeMeanS} s after settling on average (fixed: within 1 s)`]);
+        rows.push([
+          "Polling",
+          `status calls for a job that takes ${x.duration}`,
+          `poller ${x.pollerCallsMean} (p95 ${x.pollerCallsP95}) vs fixed 1 s poll ${x.fixedCalls}`,
+          `${x.callsSaved} fewer calls; seen ${x.pollerNoticeMeanS} s after settling on average (fixed: within 1 s)`,
+        ]);
       }
     }
   }
@@ -92,14 +173,27 @@ export function summaryTable(r: Results): string {
         if ("runs" in x) {
           for (const run of x.runs) {
             const pages = ["extract", "batch", "crawl"].map((k) => run.byKind[k]?.pages ?? 0).join(" / ");
-            rows.push(["API economy", `reconciliation, ${run.label}, ${n(x.historyJobs)} settled jobs in the history`, `${run.scope}: ${pages} list pages (extract / batch / crawl)`, `${load(r, "economy")}`]);
+            rows.push([
+              "API economy",
+              `reconciliation, ${run.label}, ${n(x.historyJobs)} settled jobs in the history`,
+              `${run.scope}: ${pages} list pages (extract / batch / crawl)`,
+              `${load(r, "economy")}`,
+            ]);
           }
         } else {
-          rows.push(["API economy", `${x.part}: ${n(x.jobs)} extract jobs, ${x.mode}`, `${x.callsPerJob} calls per finished job · settled → stored p50 ${n(x.settledToStoredMs.p50)} ms, p95 ${n(x.settledToStoredMs.p95)} ms`,
-            `submits excluded; peak ${n(x.peakCallsPerMinute)} calls/min of 600`]);
+          rows.push([
+            "API economy",
+            `${x.part}: ${n(x.jobs)} extract jobs, ${x.mode}`,
+            `${x.callsPerJob} calls per finished job · settled → stored p50 ${n(x.settledToStoredMs.p50)} ms, p95 ${n(x.settledToStoredMs.p95)} ms`,
+            `submits excluded; peak ${n(x.peakCallsPerMinute)} calls/min of 600`,
+          ]);
         }
       }
     }
   }
-  return ["| area | measured | figure | notes |", "|---|---|---|---|", ...rows.map((cells) => `| ${cells.join(" | ")} |`)].join("\n");
+  return [
+    "| area | measured | figure | notes |",
+    "|---|---|---|---|",
+    ...rows.map((cells) => `| ${cells.join(" | ")} |`),
+  ].join("\n");
 }

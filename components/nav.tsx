@@ -62,7 +62,9 @@ export function Nav({ children }: { children?: React.ReactNode }) {
             </Link>
           );
         })}
-        {children && <div className="mt-1 border-t border-slate-200 pt-2 md:ml-auto md:mt-0 md:border-0 md:pt-0">{children}</div>}
+        {children && (
+          <div className="mt-1 border-t border-slate-200 pt-2 md:ml-auto md:mt-0 md:border-0 md:pt-0">{children}</div>
+        )}
       </nav>
     </>
   );

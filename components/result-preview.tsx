@@ -10,16 +10,26 @@ import type { ResultPreview as Result } from "@/lib/jobs/detail";
 //   The page's CSP (inherited by srcdoc frames) also blocks scripts and outside images.
 // No dangerouslySetInnerHTML anywhere. Long lines wrap; a 20,000-character word cannot widen the page.
 
-const pre = "max-h-96 max-w-full overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs [overflow-wrap:anywhere]";
+const pre =
+  "max-h-96 max-w-full overflow-auto whitespace-pre-wrap break-words rounded border border-slate-200 bg-slate-50 p-3 font-mono text-xs [overflow-wrap:anywhere]";
 
 export function ResultPreview({ result }: { result: Result }) {
   return (
-    <article className="min-w-0 space-y-2 rounded-lg border border-slate-200 bg-white p-3" aria-label={`Result ${result.itemKey}`}>
+    <article
+      className="min-w-0 space-y-2 rounded-lg border border-slate-200 bg-white p-3"
+      aria-label={`Result ${result.itemKey}`}
+    >
       <header className="flex flex-wrap items-center gap-2 text-sm">
-        <Badge tone={result.status === "completed" ? "good" : result.status === "failed" ? "bad" : "neutral"}>{result.status}</Badge>
+        <Badge tone={result.status === "completed" ? "good" : result.status === "failed" ? "bad" : "neutral"}>
+          {result.status}
+        </Badge>
         <span className="text-xs text-slate-500">item {revealControls(result.itemKey).slice(0, 120)}</span>
         <span className="text-xs text-slate-500">{result.format}</span>
-        {result.tokensCharged > 0 && <span className="text-xs text-slate-500">{result.tokensCharged} {result.tokensCharged === 1 ? "token" : "tokens"}</span>}
+        {result.tokensCharged > 0 && (
+          <span className="text-xs text-slate-500">
+            {result.tokensCharged} {result.tokensCharged === 1 ? "token" : "tokens"}
+          </span>
+        )}
         <span className="min-w-0 text-xs">
           <SafeUrl url={result.url} />
         </span>
@@ -30,7 +40,9 @@ export function ResultPreview({ result }: { result: Result }) {
           {revealControls(result.errorMessage)}
         </p>
       )}
-      {result.truncated && <p className="text-xs text-amber-700">Cut to the first 100,000 characters for the preview.</p>}
+      {result.truncated && (
+        <p className="text-xs text-amber-700">Cut to the first 100,000 characters for the preview.</p>
+      )}
       {result.markdown !== null && (
         <details open={result.html === null}>
           <summary className="cursor-pointer text-sm font-medium">Markdown (shown as text)</summary>
@@ -42,7 +54,9 @@ export function ResultPreview({ result }: { result: Result }) {
       {result.html !== null && (
         <>
           <details open>
-            <summary className="cursor-pointer text-sm font-medium">HTML, rendered in a sandbox without scripts</summary>
+            <summary className="cursor-pointer text-sm font-medium">
+              HTML, rendered in a sandbox without scripts
+            </summary>
             <iframe
               sandbox=""
               srcDoc={result.html}
@@ -61,7 +75,9 @@ export function ResultPreview({ result }: { result: Result }) {
           </details>
         </>
       )}
-      {result.markdown === null && result.html === null && !result.errorMessage && <p className="text-sm text-slate-600">No content stored.</p>}
+      {result.markdown === null && result.html === null && !result.errorMessage && (
+        <p className="text-sm text-slate-600">No content stored.</p>
+      )}
     </article>
   );
 }

@@ -9,7 +9,9 @@ export type RouteErrorProps = { error: Error & { digest?: string }; reset: () =>
 /** The body of every section's error.tsx: what failed, in words, and a way to try again. */
 export function RouteError({ error, reset, title, heading }: RouteErrorProps & { title: string; heading?: string }) {
   // In production the server's message is withheld from the browser; the digest finds it in the log.
-  const message = error.digest ? `A server error happened (reference ${error.digest}); the server log has the details.` : error.message;
+  const message = error.digest
+    ? `A server error happened (reference ${error.digest}); the server log has the details.`
+    : error.message;
   return (
     <>
       {heading && <PageHeader title={heading} />}

@@ -54,9 +54,15 @@ test("the viewer sees its name and role, no action buttons, and a direct POST an
 
   // The server checks anyway: the page's own session, from its own origin (so not the CSRF check).
   const origin = new URL(page.url()).origin;
-  const res = await page.request.post("/api/operations/reconcile", { data: {}, headers: { origin, "content-type": "application/json" } });
+  const res = await page.request.post("/api/operations/reconcile", {
+    data: {},
+    headers: { origin, "content-type": "application/json" },
+  });
   expect(res.status()).toBe(403);
-  expect(await res.json()).toEqual({ error: "forbidden", message: `POST /api/operations/reconcile needs the operator role; ${viewerEmail} is a viewer` });
+  expect(await res.json()).toEqual({
+    error: "forbidden",
+    message: `POST /api/operations/reconcile needs the operator role; ${viewerEmail} is a viewer`,
+  });
   await page.context().close();
 });
 

@@ -26,7 +26,9 @@ test.afterAll(async ({ browser, tally }) => {
   await page.close();
 });
 
-test("the Alerts page shows dead_letters firing, delivered to the webhook, and its test button sends", async ({ page }) => {
+test("the Alerts page shows dead_letters firing, delivered to the webhook, and its test button sends", async ({
+  page,
+}) => {
   test.setTimeout(90_000);
   await page.goto("/alerts");
   await expect(page.getByRole("link", { name: "Alerts" })).toHaveAttribute("aria-current", "page");
@@ -34,7 +36,11 @@ test("the Alerts page shows dead_letters firing, delivered to the webhook, and i
   await expect(rule.getByText("firing", { exact: true })).toBeVisible({ timeout: 30_000 });
   await expect(rule).toContainText("TALLY_ALERT_DEAD_LETTERS");
 
-  const firing = page.getByTestId("alert-event").filter({ hasText: "dead_letters" }).filter({ hasText: "firing" }).first();
+  const firing = page
+    .getByTestId("alert-event")
+    .filter({ hasText: "dead_letters" })
+    .filter({ hasText: "firing" })
+    .first();
   await expect(firing).toBeVisible();
   await expect(firing.getByText("webhook")).toBeVisible();
   await expect(firing.getByText("sent")).toBeVisible({ timeout: 20_000 });
@@ -47,7 +53,10 @@ test("the Alerts page shows dead_letters firing, delivered to the webhook, and i
 
   await channel.getByRole("button", { name: "Send test alert" }).click();
   await expect(channel.getByRole("status")).toHaveText("Test alert sent");
-  const received = (await (await page.request.get(target)).json()) as Array<{ headers: Record<string, string>; body: string }>;
+  const received = (await (await page.request.get(target)).json()) as Array<{
+    headers: Record<string, string>;
+    body: string;
+  }>;
   expect(received.length).toBe(before + 1);
   const last = received[received.length - 1];
   expect(JSON.parse(last.body)).toMatchObject({ rule: "test", state: "firing" });

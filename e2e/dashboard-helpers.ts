@@ -16,7 +16,8 @@ export async function submitJob(page: Page, body: Record<string, unknown>): Prom
   for (let i = 0; i < 8; i++) {
     const res = await request.post("/api/jobs", { data: body, headers });
     const json: unknown = await res.json().catch(() => null);
-    if (res.status() === 201 && json && typeof json === "object" && "jobId" in json && typeof json.jobId === "string") return json.jobId;
+    if (res.status() === 201 && json && typeof json === "object" && "jobId" in json && typeof json.jobId === "string")
+      return json.jobId;
     last = `${res.status()} ${JSON.stringify(json)}`;
     await page.waitForTimeout(500 * (i + 1));
   }
@@ -29,7 +30,9 @@ export async function outcomeOf(page: Page, jobId: string): Promise<string> {
   const res = await request.get(`/api/jobs/${encodeURIComponent(jobId)}`);
   if (!res.ok()) return "unknown";
   const json: unknown = await res.json();
-  return json && typeof json === "object" && "outcome" in json && typeof json.outcome === "string" ? json.outcome : "unknown";
+  return json && typeof json === "object" && "outcome" in json && typeof json.outcome === "string"
+    ? json.outcome
+    : "unknown";
 }
 
 export async function waitForOutcome(page: Page, jobId: string, outcome: string, timeout = 60_000): Promise<void> {
@@ -44,7 +47,8 @@ export async function setKnobs(page: Page, patch: Knobs): Promise<Knobs> {
   const current: unknown = await before.json();
   const previous: Knobs = {};
   if (current && typeof current === "object") {
-    for (const [k, v] of Object.entries(current)) if (k in patch && (typeof v === "number" || Array.isArray(v))) previous[k] = v;
+    for (const [k, v] of Object.entries(current))
+      if (k in patch && (typeof v === "number" || Array.isArray(v))) previous[k] = v;
   }
   const res = await request.post("/api/simulator/config", { data: patch, headers });
   expect(res.ok(), `POST /api/simulator/config: ${res.status()} ${await res.text()}`).toBe(true);
@@ -58,10 +62,10 @@ export const CALM = { webhookDropRate: 0, rateLimitRate: 0, serverErrorRate: 0, 
 // Polled: after a viewport change, charts resize on their ResizeObserver's next callback.
 export async function expectNoSidewaysScroll(page: Page): Promise<void> {
   await expect
-    .poll(
-      () => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth),
-      { message: "page is wider than the window", timeout: 5_000 },
-    )
+    .poll(() => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth), {
+      message: "page is wider than the window",
+      timeout: 5_000,
+    })
     .toBeLessThanOrEqual(1);
 }
 

@@ -30,7 +30,8 @@ test.afterAll(async ({ browser, tally }) => {
   await page.close();
 });
 
-const row = (page: Page, jobId: string) => page.getByRole("table", { name: "Dead letters" }).locator(`tbody tr[data-job="${jobId}"]`);
+const row = (page: Page, jobId: string) =>
+  page.getByRole("table", { name: "Dead letters" }).locator(`tbody tr[data-job="${jobId}"]`);
 
 test("a dead letter retried from the UI ends stored, linked both ways", async ({ page }) => {
   test.setTimeout(120_000);

@@ -23,7 +23,8 @@ test("deliveries: both logs render, filter by status and page with keysets", asy
   await filters.getByRole("button", { name: "Apply" }).click();
   await expect(page).toHaveURL(/status=2xx/);
   await expect(inbound(page).locator("tbody tr").first()).toBeVisible();
-  for (const cell of await inbound(page).locator("tbody tr td:nth-child(4)").allTextContents()) expect(cell).toMatch(/^2\d\d$/);
+  for (const cell of await inbound(page).locator("tbody tr td:nth-child(4)").allTextContents())
+    expect(cell).toMatch(/^2\d\d$/);
 
   // the receiver always answers, so "no answer" matches nothing in the inbound log
   await filters.getByLabel("Status").selectOption("none");
@@ -56,7 +57,9 @@ test("deliveries: both logs render, filter by status and page with keysets", asy
   expect(hydration(), "the server render hydrated without a mismatch").toEqual([]);
 });
 
-test("deliveries: Replay failures shows the run's progress and its result, and mirrors the platform log", async ({ page }) => {
+test("deliveries: Replay failures shows the run's progress and its result, and mirrors the platform log", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   await page.goto("/deliveries");
   const button = page.getByRole("button", { name: "Replay failures" });

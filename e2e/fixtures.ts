@@ -44,7 +44,10 @@ export const test = base.extend<object, { tally: Tally }>({
         await waitFor(`${baseURL}/api/health`, "the e2e server", () => "", 150_000, server);
         // Signed in through the API once per worker; e2e/shell.spec.ts signs in through the form.
         const api = await request.newContext({ baseURL });
-        const res = await api.post("/api/auth/login", { data: { password: E2E_PASSWORD }, headers: { origin: baseURL } });
+        const res = await api.post("/api/auth/login", {
+          data: { password: E2E_PASSWORD },
+          headers: { origin: baseURL },
+        });
         if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
         mkdirSync(path.join(ROOT, "e2e/.auth"), { recursive: true });
         const storageState = path.join(ROOT, `e2e/.auth/operator-${workerInfo.workerIndex}.json`);

@@ -72,23 +72,36 @@ test("jobs: the download link carries the current filters and downloads that job
   await expect(link).toHaveAttribute("download", "");
   const href = new URL((await link.getAttribute("href")) ?? "", page.url());
   expect(href.pathname).toBe("/api/results/export");
-  expect(Object.fromEntries(href.searchParams)).toEqual({ format: "csv", q: `example.com/${tag}`, kind: "extract", outcome: "stored" });
+  expect(Object.fromEntries(href.searchParams)).toEqual({
+    format: "csv",
+    q: `example.com/${tag}`,
+    kind: "extract",
+    outcome: "stored",
+  });
 
   // A later page or another order downloads the same: the cursor and sort are not filters.
   await page.goto(`/jobs?q=example.com/${tag}&kind=extract&outcome=stored&sort=oldest&limit=1`);
-  expect(await link.getAttribute("href")).toBe(`/api/results/export?format=csv&outcome=stored&kind=extract&q=example.com%2F${tag}`);
+  expect(await link.getAttribute("href")).toBe(
+    `/api/results/export?format=csv&outcome=stored&kind=extract&q=example.com%2F${tag}`,
+  );
 
   const [download] = await Promise.all([page.waitForEvent("download"), link.click()]);
   expect(download.suggestedFilename()).toMatch(/^tally-results-\d{8}T\d{6}Z\.csv$/);
   const csv = await readFile(await download.path(), "utf8");
   const lines = csv.trimEnd().split("\r\n");
-  expect(lines[0]).toBe("jobId,kind,itemKey,url,status,format,markdown,html,metadata,errorCode,errorMessage,tokensCharged,createdAt");
+  expect(lines[0]).toBe(
+    "jobId,kind,itemKey,url,status,format,markdown,html,metadata,errorCode,errorMessage,tokensCharged,createdAt",
+  );
   expect(lines.filter((l) => l.startsWith(`${jobId},extract,0,`))).toHaveLength(1);
 });
 
 test("job detail: the timeline from submission to stored; unknown job is a 404", async ({ page }) => {
   test.setTimeout(120_000);
-  const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/e2e-detail", formats: ["markdown"] });
+  const jobId = await submitJob(page, {
+    kind: "extract",
+    url: "https://example.com/e2e-detail",
+    formats: ["markdown"],
+  });
   await waitForOutcome(page, jobId, "stored");
   await page.goto(`/jobs/${jobId}`);
   await expect(page.getByTestId("job-id")).toHaveText(jobId);
@@ -117,9 +130,14 @@ test("a scraped page with <script> and onerror handlers is shown without running
   });
   // The browser's own note that it blocked the sandboxed frame's scripts is proof, not a failure.
   page.on("console", (m) => {
-    if (!/Blocked script execution|sandboxed|Content Security Policy|Refused to/i.test(m.text())) console.push(`${m.type()}: ${m.text()}`);
+    if (!/Blocked script execution|sandboxed|Content Security Policy|Refused to/i.test(m.text()))
+      console.push(`${m.type()}: ${m.text()}`);
   });
-  const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/hostile", formats: ["markdown", "html"] });
+  const jobId = await submitJob(page, {
+    kind: "extract",
+    url: "https://example.com/hostile",
+    formats: ["markdown", "html"],
+  });
   await waitForOutcome(page, jobId, "stored");
   await page.goto(`/jobs/${jobId}`);
 

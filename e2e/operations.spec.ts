@@ -5,7 +5,9 @@ import { CALM, expectNoSidewaysScroll, postJson, setKnobs } from "./dashboard-he
 // Operations: Run reconciliation now with live progress and its summary, the run history of every
 // kind, the operator action landing in the audit log, and the run page of each kind of run.
 
-test("run reconciliation now: progress, then a summary, then the run in the history and the audit log", async ({ page }) => {
+test("run reconciliation now: progress, then a summary, then the run in the history and the audit log", async ({
+  page,
+}) => {
   test.setTimeout(120_000);
   const hydration = watchHydration(page);
   await page.goto("/operations");
@@ -18,17 +20,23 @@ test("run reconciliation now: progress, then a summary, then the run in the hist
   await expect(page.getByRole("radio", { name: /^Recent/ })).toBeChecked();
   await page.getByRole("radio", { name: /^Full/ }).check();
   await button.click();
-  const progress = page.getByText("Reconciliation", { exact: true }).locator("xpath=ancestor::div[@aria-live='polite']");
+  const progress = page
+    .getByText("Reconciliation", { exact: true })
+    .locator("xpath=ancestor::div[@aria-live='polite']");
   await expect(progress).toBeVisible();
   // While it runs the button stays disabled; the counts show as they come.
   await expect(progress.getByText(/^(running|succeeded|failed)$/)).toBeVisible();
   await expect(progress.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 90_000 });
   // The result in words: what was checked and what was missing.
-  await expect(progress.getByTestId("run-result")).toContainText(/Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)/);
+  await expect(progress.getByTestId("run-result")).toContainText(
+    /Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)/,
+  );
   await expect(progress.getByTestId("run-result")).toContainText("A full scan");
   await expect(button).toBeEnabled();
 
-  await expect(runs.locator("tbody tr").filter({ hasText: "Reconciliation" }).filter({ hasText: "succeeded" }).first()).toBeVisible({ timeout: 20_000 });
+  await expect(
+    runs.locator("tbody tr").filter({ hasText: "Reconciliation" }).filter({ hasText: "succeeded" }).first(),
+  ).toBeVisible({ timeout: 20_000 });
   const audit = page.getByRole("table", { name: "Operator actions, newest first" });
   await expect(audit.getByText(/reconcile/).first()).toBeVisible({ timeout: 20_000 });
   await page.screenshot({ path: "test-results/screenshots/operations.png", fullPage: true });
@@ -58,16 +66,22 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
     await expect(page.getByRole("heading", { level: 1, name: "Reconciliation" })).toBeVisible();
     await expect(page.getByTestId("run-asked")).toContainText("whose outcome is missing here");
     await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
-    await expect(page.getByTestId("run-result")).toContainText(/Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)\./);
+    await expect(page.getByTestId("run-result")).toContainText(
+      /Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)\./,
+    );
 
     const replay = await postJson(page, "/api/operations/replay");
     await page.goto(`/operations/${String(replay.runId)}`);
     await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
     await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
-    await expect(page.getByTestId("run-result")).toContainText(/Checked (no deliveries|\d+ deliver(y|ies)) in the platform's log/);
+    await expect(page.getByTestId("run-result")).toContainText(
+      /Checked (no deliveries|\d+ deliver(y|ies)) in the platform's log/,
+    );
     await expect(page.getByRole("table").filter({ hasText: "By subscription" })).toBeVisible();
 
-    const subs = (await (await page.request.get("/api/subscriptions")).json()) as { items: Array<{ id: string; eventType: string }> };
+    const subs = (await (await page.request.get("/api/subscriptions")).json()) as {
+      items: Array<{ id: string; eventType: string }>;
+    };
     const crawl = subs.items.find((s) => s.eventType === "crawl_completed");
     expect(crawl).toBeTruthy();
     const rotate = await postJson(page, `/api/subscriptions/${crawl?.id}/rotate`);

@@ -29,11 +29,15 @@ test.afterAll(async ({ browser, tally }) => {
 function verifies(r: SinkRequest, secret: string): boolean {
   const id = String(r.headers["webhook-id"]);
   const ts = String(r.headers["webhook-timestamp"]);
-  const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`${id}.${ts}.${r.body}`).digest();
-  return String(r.headers["webhook-signature"]).split(" ").some((s) => {
-    const got = Buffer.from(s.replace(/^v1,/, ""), "base64");
-    return got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+    .update(`${id}.${ts}.${r.body}`)
+    .digest();
+  return String(r.headers["webhook-signature"])
+    .split(" ")
+    .some((s) => {
+      const got = Buffer.from(s.replace(/^v1,/, ""), "base64");
+      return got.length === expected.length && timingSafeEqual(got, expected);
+    });
 }
 
 const row = (page: Page, jobId: string) => page.locator(`[data-testid="outbound-row"][data-job="${jobId}"]`);
@@ -66,7 +70,10 @@ test("the Outbound page shows a failed delivery and replays it", async ({ page }
   await expect(row(page, jobId)).toContainText("500");
   await expect(card).toContainText("HTTP 500");
 
-  for (const [width, height] of [[1440, 900], [390, 844]] as const) {
+  for (const [width, height] of [
+    [1440, 900],
+    [390, 844],
+  ] as const) {
     await page.setViewportSize({ width, height });
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/outbound-${width}.png`, fullPage: true });
@@ -74,7 +81,9 @@ test("the Outbound page shows a failed delivery and replays it", async ({ page }
   await page.setViewportSize({ width: 1440, height: 900 });
 
   healthy = true;
-  await row(page, jobId).getByRole("button", { name: /^Replay/ }).click();
+  await row(page, jobId)
+    .getByRole("button", { name: /^Replay/ })
+    .click();
   await expect(row(page, jobId)).toHaveAttribute("data-status", "delivered", { timeout: 30_000 });
   await expect(row(page, jobId)).toContainText("replayed 1×");
   await row(page, jobId).locator("summary").click();
@@ -86,5 +95,8 @@ test("the Outbound page shows a failed delivery and replays it", async ({ page }
   expect(mine.length).toBeGreaterThanOrEqual(2);
   expect(new Set(mine.map((r) => r.headers["webhook-id"])).size).toBe(1);
   for (const r of mine) expect(verifies(r, secret)).toBe(true);
-  expect(JSON.parse(mine[0].body)).toMatchObject({ type: "job.stored", data: { jobId, outcome: "stored", kind: "extract" } });
+  expect(JSON.parse(mine[0].body)).toMatchObject({
+    type: "job.stored",
+    data: { jobId, outcome: "stored", kind: "extract" },
+  });
 });

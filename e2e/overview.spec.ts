@@ -11,15 +11,28 @@ test("overview: tiles and a ledger that adds up, refreshed live", async ({ page 
     const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/e2e-overview" });
     await page.goto("/");
     await expect(page.getByRole("heading", { level: 1, name: "Overview" })).toBeVisible();
-    for (const title of ["Ledger", "Jobs by platform status", "Queue", "Webhook deliveries, last hour", "Dead letters", "Last reconciliation"]) {
+    for (const title of [
+      "Ledger",
+      "Jobs by platform status",
+      "Queue",
+      "Webhook deliveries, last hour",
+      "Dead letters",
+      "Last reconciliation",
+    ]) {
       await expect(page.getByRole("region", { name: title })).toBeVisible();
     }
     // The figures refresh on their own: the job submitted above shows up as stored without a reload.
     await waitForOutcome(page, jobId, "stored");
-    await expect.poll(async () => num(await page.getByTestId("ledger-stored").textContent()), { timeout: 20_000 }).toBeGreaterThan(0);
+    await expect
+      .poll(async () => num(await page.getByTestId("ledger-stored").textContent()), { timeout: 20_000 })
+      .toBeGreaterThan(0);
 
     const known = num(await page.getByTestId("ledger-known").textContent());
-    const parts = await Promise.all(["stored", "resubmitted", "dead_lettered", "cancelled", "pending"].map(async (k) => num(await page.getByTestId(`ledger-${k}`).textContent())));
+    const parts = await Promise.all(
+      ["stored", "resubmitted", "dead_lettered", "cancelled", "pending"].map(async (k) =>
+        num(await page.getByTestId(`ledger-${k}`).textContent()),
+      ),
+    );
     expect(parts.reduce((a, b) => a + b, 0)).toBe(known);
     await expect(page.getByRole("region", { name: "Ledger" }).getByText("Pending by age")).toBeVisible();
     // Items due now, and the rest of the ready ones said to be for later (not "ready in all").
@@ -34,7 +47,9 @@ test("overview: tiles and a ledger that adds up, refreshed live", async ({ page 
   }
 });
 
-test("a live page that hydrates seconds after the server rendered it (a slow phone) matches that render", async ({ page }) => {
+test("a live page that hydrates seconds after the server rendered it (a slow phone) matches that render", async ({
+  page,
+}) => {
   // The scripts arrive 2.5 s after each navigation starts, so the figures the server rendered are
   // stale (older than the 2-s freshness) when React hydrates, and the live query starts a refresh at
   // once. (Held until a moment, not each by 2.5 s: chunks that load chunks would add up.)
@@ -44,7 +59,10 @@ test("a live page that hydrates seconds after the server rendered it (a slow pho
     await route.continue();
   });
   const hydration = watchHydration(page);
-  for (const [path, api] of [["/", "/api/overview"], ["/budget", "/api/budget"]] as const) {
+  for (const [path, api] of [
+    ["/", "/api/overview"],
+    ["/budget", "/api/budget"],
+  ] as const) {
     holdUntil = Date.now() + 2_500;
     const refreshed = page.waitForResponse((res) => new URL(res.url()).pathname === api, { timeout: 30_000 });
     await page.goto(path);

@@ -28,7 +28,9 @@ test("settings: mode, masked configuration, and the simulator knobs save", async
 
   // Saved on the simulator: a reload reads it back; a bad value is refused in words.
   await page.reload();
-  await expect(page.getByRole("form", { name: "Simulator fault knobs" }).getByRole("spinbutton", { name: "Webhooks never sent" })).toHaveValue(next);
+  await expect(
+    page.getByRole("form", { name: "Simulator fault knobs" }).getByRole("spinbutton", { name: "Webhooks never sent" }),
+  ).toHaveValue(next);
   const again = page.getByRole("form", { name: "Simulator fault knobs" });
   await again.getByRole("spinbutton", { name: "Webhooks never sent" }).fill("1.5");
   await again.getByRole("button", { name: "Save knobs" }).click();
@@ -38,7 +40,9 @@ test("settings: mode, masked configuration, and the simulator knobs save", async
   await expect(again.getByText(/^Saved\./)).toBeVisible();
 
   await page.goto("/operations");
-  await expect(page.getByRole("table", { name: "Operator actions, newest first" }).getByText("simulator.configure").first()).toBeVisible();
+  await expect(
+    page.getByRole("table", { name: "Operator actions, newest first" }).getByText("simulator.configure").first(),
+  ).toBeVisible();
 
   await page.goto("/settings");
   await page.setViewportSize({ width: 390, height: 844 });

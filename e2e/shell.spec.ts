@@ -20,11 +20,16 @@ test("every section renders under the login, reachable from the navigation", asy
     await nav.getByRole("link", { name: label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${href === "/" ? "/$" : href}$`));
     await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
-    await page.screenshot({ path: `test-results/screenshots/shell-${label.replace(/\W+/g, "-").toLowerCase()}.png`, fullPage: true });
+    await page.screenshot({
+      path: `test-results/screenshots/shell-${label.replace(/\W+/g, "-").toLowerCase()}.png`,
+      fullPage: true,
+    });
   }
 });
 
-test("sign in: the page asked for sends to the form, a wrong password is refused, the right one opens the page", async ({ browser }) => {
+test("sign in: the page asked for sends to the form, a wrong password is refused, the right one opens the page", async ({
+  browser,
+}) => {
   const context = await browser.newContext({ storageState: { cookies: [], origins: [] } });
   const page = await context.newPage();
   await page.goto("/jobs");

@@ -25,14 +25,21 @@ test("subscriptions render with masked secrets and the 401 chart", async ({ page
   for (const t of ["extract_completed", "batch_completed", "crawl_completed"]) {
     await expect(card(page, t).getByTestId("secret-mask")).toHaveText(/^••••.{0,4}$/);
   }
-  await expect(page.getByRole("region", { name: "401s per minute, last hour" }).getByRole("img", { name: /401 answers per minute/ })).toBeVisible();
+  await expect(
+    page
+      .getByRole("region", { name: "401s per minute, last hour" })
+      .getByRole("img", { name: /401 answers per minute/ }),
+  ).toBeVisible();
   await page.screenshot({ path: "test-results/screenshots/subscriptions.png", fullPage: true });
   await page.setViewportSize({ width: 390, height: 844 });
   await expectNoSidewaysScroll(page);
   expect(hydration(), "the server render hydrated without a mismatch").toEqual([]);
 });
 
-test("rotate a secret: confirm, the new secret shown once (masked, show, copy), gone after a reload", async ({ page, context }) => {
+test("rotate a secret: confirm, the new secret shown once (masked, show, copy), gone after a reload", async ({
+  page,
+  context,
+}) => {
   test.setTimeout(120_000);
   await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await openWithSubscriptions(page);
@@ -67,7 +74,9 @@ test("rotate a secret: confirm, the new secret shown once (masked, show, copy), 
   expect(html).not.toContain(secret);
 });
 
-test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set it here and the replay recovers the jobs", async ({ page }) => {
+test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set it here and the replay recovers the jobs", async ({
+  page,
+}) => {
   test.setTimeout(240_000);
   const previous = await setKnobs(page, { ...CALM, failureRate: 0, webhookDelayRate: 0 });
   try {
@@ -79,16 +88,21 @@ test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set 
     expect(extract?.platformId, "extract_completed has a platform webhook id").toBeTruthy();
 
     // The platform rotates without telling Tally: from now on its deliveries fail with 401.
-    const rotated = await page.request.post(`${platformUrl}/v1/webhooks/${extract?.platformId}/rotate-secret`, { headers: { "x-api-key": "e2e" } });
+    const rotated = await page.request.post(`${platformUrl}/v1/webhooks/${extract?.platformId}/rotate-secret`, {
+      headers: { "x-api-key": "e2e" },
+    });
     expect(rotated.ok()).toBe(true);
     const { secret } = z.object({ secret: z.string().min(9) }).parse(await rotated.json());
     const jobs = [];
-    for (let i = 0; i < 2; i++) jobs.push(await submitJob(page, { kind: "extract", url: `https://example.com/e2e-spike-${Date.now()}-${i}` }));
+    for (let i = 0; i < 2; i++)
+      jobs.push(await submitJob(page, { kind: "extract", url: `https://example.com/e2e-spike-${Date.now()}-${i}` }));
 
     await openWithSubscriptions(page);
     const banner = page.getByRole("alert").filter({ hasText: "401 spike on extract_completed" });
     await expect(banner).toBeVisible({ timeout: 90_000 });
-    await expect(page.getByRole("region", { name: "401s per minute, last hour" }).getByText(/extract_completed: \d+/)).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "401s per minute, last hour" }).getByText(/extract_completed: \d+/),
+    ).toBeVisible();
     await page.screenshot({ path: "test-results/screenshots/subscriptions-spike.png", fullPage: true });
 
     const form = card(page, "extract_completed");
@@ -105,7 +119,9 @@ test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set 
     for (const jobId of jobs) await waitForOutcome(page, jobId, "stored", 90_000);
     // the fix ends the alarm, and the chart marks when the secret was set
     await expect(banner).toBeHidden({ timeout: 20_000 });
-    await expect(page.getByRole("region", { name: "401s per minute, last hour" }).getByText(/extract_completed secret set at/)).toBeVisible();
+    await expect(
+      page.getByRole("region", { name: "401s per minute, last hour" }).getByText(/extract_completed secret set at/),
+    ).toBeVisible();
     // the rotation marker is on the chart, and the card shows the secret's last four
     await expect(form.getByTestId("secret-mask")).toHaveText(`••••${secret.slice(-4)}`);
     await page.screenshot({ path: "test-results/screenshots/subscriptions-recovered.png", fullPage: true });

@@ -24,7 +24,10 @@ function watchConsole(page: Page): () => string[] {
   page.on("console", (m) => {
     // Scraped pages are shown in a sandboxed frame without scripts; Chromium reports each script it
     // refused to run there. That is the inert rendering working (e2e/jobs.spec.ts proves it), not a fault.
-    if (m.type() === "error" && !/^Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed/.test(m.text())) {
+    if (
+      m.type() === "error" &&
+      !/^Blocked script execution in 'about:srcdoc' because the document's frame is sandboxed/.test(m.text())
+    ) {
       errors.push(`${page.url()}: ${m.text()}`);
     }
   });
@@ -36,7 +39,10 @@ test("every page at 390×844: no sideways scroll, no console errors, the menu op
   test.setTimeout(120_000);
   const errors = watchConsole(page);
   await page.setViewportSize({ width: 390, height: 844 });
-  const jobId = await submitJob(page, { kind: "extract", url: "https://example.com/e2e-phone/a-very-long-path/that-would-once-break-every-few-characters" });
+  const jobId = await submitJob(page, {
+    kind: "extract",
+    url: "https://example.com/e2e-phone/a-very-long-path/that-would-once-break-every-few-characters",
+  });
   await waitForOutcome(page, jobId, "stored");
   await page.goto("/");
   // The navigation is one "Menu" button on a phone; its links are the dashboard's pages.
@@ -89,9 +95,27 @@ test("/jobs/new: field errors from the API's schemas, then each kind submitted",
   // Good input, each kind: the job's page opens.
   const tag = Date.now();
   const cases = [
-    { kind: /Extract/, fill: async () => page.getByLabel("URL", { exact: true }).fill(`https://example.com/e2e-form/${tag}/extract`), button: "Submit extract job" },
-    { kind: /Batch/, fill: async () => page.getByLabel("URLs, one a line").fill(`https://example.com/e2e-form/${tag}/b1\nhttps://example.com/e2e-form/${tag}/b2`), button: "Submit batch job" },
-    { kind: /Crawl/, fill: async () => { await page.getByLabel("Seed URL").fill(`https://example.com/e2e-form/${tag}/crawl`); await page.getByLabel("Depth").fill("2"); }, button: "Submit crawl job" },
+    {
+      kind: /Extract/,
+      fill: async () => page.getByLabel("URL", { exact: true }).fill(`https://example.com/e2e-form/${tag}/extract`),
+      button: "Submit extract job",
+    },
+    {
+      kind: /Batch/,
+      fill: async () =>
+        page
+          .getByLabel("URLs, one a line")
+          .fill(`https://example.com/e2e-form/${tag}/b1\nhttps://example.com/e2e-form/${tag}/b2`),
+      button: "Submit batch job",
+    },
+    {
+      kind: /Crawl/,
+      fill: async () => {
+        await page.getByLabel("Seed URL").fill(`https://example.com/e2e-form/${tag}/crawl`);
+        await page.getByLabel("Depth").fill("2");
+      },
+      button: "Submit crawl job",
+    },
   ];
   for (const c of cases) {
     await page.goto("/jobs/new");
@@ -103,15 +127,23 @@ test("/jobs/new: field errors from the API's schemas, then each kind submitted",
     await expect(page.getByText(`e2e-form/${tag}`).first()).toBeVisible();
   }
   // The browser logs each 400 it was answered (the bad inputs above); nothing else may be logged.
-  expect(errors().filter((e) => !/status of 400/.test(e)), "console errors").toEqual([]);
+  expect(
+    errors().filter((e) => !/status of 400/.test(e)),
+    "console errors",
+  ).toEqual([]);
 });
 
-test("cancel a running batch from its page; the jobs and dead-letter CSV downloads hold the filtered rows", async ({ page }) => {
+test("cancel a running batch from its page; the jobs and dead-letter CSV downloads hold the filtered rows", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   const before = await setKnobs(page, { jobDurationMs: [120_000, 120_000] });
   let jobId = "";
   try {
-    jobId = await submitJob(page, { kind: "batch", urls: ["https://example.com/e2e-cancel/1", "https://example.com/e2e-cancel/2"] });
+    jobId = await submitJob(page, {
+      kind: "batch",
+      urls: ["https://example.com/e2e-cancel/1", "https://example.com/e2e-cancel/2"],
+    });
   } finally {
     await setKnobs(page, before);
   }
@@ -125,28 +157,45 @@ test("cancel a running batch from its page; the jobs and dead-letter CSV downloa
 
   // The jobs list filtered to cancelled batches, downloaded as CSV from its link.
   await page.goto("/jobs?kind=batch&outcome=cancelled");
-  const [jobsFile] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download jobs (CSV)" }).click()]);
+  const [jobsFile] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download jobs (CSV)" }).click(),
+  ]);
   const jobsCsv = (await readFile(await jobsFile.path(), "utf8")).trim().split("\r\n");
-  expect(jobsCsv[0]).toBe("jobId,kind,url,platformStatus,outcome,origin,attempts,resultCount,tokensCharged,errorCode,errorMessage,resubmittedFromId,resubmittedAsId,createdAt,outcomeAt");
+  expect(jobsCsv[0]).toBe(
+    "jobId,kind,url,platformStatus,outcome,origin,attempts,resultCount,tokensCharged,errorCode,errorMessage,resubmittedFromId,resubmittedAsId,createdAt,outcomeAt",
+  );
   expect(jobsCsv.length).toBeGreaterThan(1);
   for (const line of jobsCsv.slice(1)) expect(line).toMatch(/^[^,]+,batch,.*,cancelled,/);
   expect(jobsCsv.filter((l) => l.startsWith(`${jobId},batch,`))).toHaveLength(1);
 
   // A job that fails for good, then the dead letters filtered to it.
-  const failed = await submitJob(page, { kind: "extract", url: `https://example.com/sim-fail/e2e-export-${Date.now()}` });
+  const failed = await submitJob(page, {
+    kind: "extract",
+    url: `https://example.com/sim-fail/e2e-export-${Date.now()}`,
+  });
   await waitForOutcome(page, failed, "dead_lettered");
   await page.goto(`/dead-letters?jobId=${failed}`);
-  const [dlFile] = await Promise.all([page.waitForEvent("download"), page.getByRole("link", { name: "Download CSV" }).click()]);
+  const [dlFile] = await Promise.all([
+    page.waitForEvent("download"),
+    page.getByRole("link", { name: "Download CSV" }).click(),
+  ]);
   const dlCsv = (await readFile(await dlFile.path(), "utf8")).trim().split("\r\n");
-  expect(dlCsv[0]).toBe("id,jobId,kind,state,errorCode,errorMessage,attempts,jobUrl,jobOutcome,resolution,resolvedBy,resolvedAt,createdAt");
+  expect(dlCsv[0]).toBe(
+    "id,jobId,kind,state,errorCode,errorMessage,attempts,jobUrl,jobOutcome,resolution,resolvedBy,resolvedAt,createdAt",
+  );
   expect(dlCsv).toHaveLength(2);
   expect(dlCsv[1]).toContain(`,${failed},`);
 });
 
-test("the 401 chart: a spike after bad signatures, a labelled marker after a rotation, a link to those deliveries", async ({ page }) => {
+test("the 401 chart: a spike after bad signatures, a labelled marker after a rotation, a link to those deliveries", async ({
+  page,
+}) => {
   test.setTimeout(150_000);
   await page.goto("/subscriptions");
-  const subs = (await (await page.request.get("/api/subscriptions")).json()) as { items: Array<{ id: string; eventType: string; url: string }> };
+  const subs = (await (await page.request.get("/api/subscriptions")).json()) as {
+    items: Array<{ id: string; eventType: string; url: string }>;
+  };
   const batch = subs.items.find((s) => s.eventType === "batch_completed");
   expect(batch).toBeTruthy();
   // Bad signatures on the batch subscription's URL: refused 401, counted per subscription.

@@ -12,8 +12,7 @@ const int = (def: number, min = 0, max = Number.MAX_SAFE_INTEGER) =>
     .min(min, { error: `must be at least ${min}` })
     .max(max, { error: `must be at most ${max}` })
     .default(def);
-const onOff = (def: "on" | "off") =>
-  z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default(def);
+const onOff = (def: "on" | "off") => z.enum(["on", "off"], { error: 'must be "on" or "off"' }).default(def);
 const httpUrl = z
   .url({ protocol: /^https?$/, error: "must be an http(s) URL" })
   .transform((u) => u.replace(/\/+$/, ""));
@@ -35,7 +34,8 @@ export const envSchema = z.object({
   DATABASE_URL: z
     .string()
     .regex(/^(file:.+|postgres(ql)?:\/\/.+)/, {
-      error: 'must be a SQLite URL such as "file:./data/tally.db" or a PostgreSQL URL such as "postgresql://user@host:5432/tally"',
+      error:
+        'must be a SQLite URL such as "file:./data/tally.db" or a PostgreSQL URL such as "postgresql://user@host:5432/tally"',
     })
     .default("file:./data/tally.db"),
   GEONODE_SCRAPER_API_KEY: optionalString,
@@ -44,12 +44,8 @@ export const envSchema = z.object({
   TALLY_OPERATOR_PASSWORD: optionalString.pipe(
     z.string().min(8, { error: "must be at least 8 characters" }).optional(),
   ),
-  TALLY_API_TOKEN: optionalString.pipe(
-    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-  ),
-  TALLY_SESSION_SECRET: optionalString.pipe(
-    z.string().min(32, { error: "must be at least 32 characters" }).optional(),
-  ),
+  TALLY_API_TOKEN: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
+  TALLY_SESSION_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
   TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30),
   TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000),
   TALLY_TRUSTED_PROXY_HOPS: int(0, 0, 10),
@@ -58,16 +54,12 @@ export const envSchema = z.object({
   TALLY_DELIVERY_MODE: z
     .enum(["webhooks", "polling", "both"], { error: 'must be "webhooks", "polling" or "both"' })
     .default("webhooks"),
-  TALLY_WEBHOOK_SCHEME: z
-    .enum(["hmac", "standard"], { error: 'must be "hmac" or "standard"' })
-    .default("hmac"),
+  TALLY_WEBHOOK_SCHEME: z.enum(["hmac", "standard"], { error: 'must be "hmac" or "standard"' }).default("hmac"),
   TALLY_WEBHOOK_SIGNATURE_HEADER: z.string().min(1).default("X-Webhook-Signature"),
   TALLY_WEBHOOK_SIGNATURE_ALGORITHM: z
     .enum(["sha256", "sha512"], { error: 'must be "sha256" or "sha512"' })
     .default("sha256"),
-  TALLY_WEBHOOK_SIGNATURE_ENCODING: z
-    .enum(["hex", "base64"], { error: 'must be "hex" or "base64"' })
-    .default("hex"),
+  TALLY_WEBHOOK_SIGNATURE_ENCODING: z.enum(["hex", "base64"], { error: 'must be "hex" or "base64"' }).default("hex"),
   TALLY_WEBHOOK_TOLERANCE_SECONDS: int(300, 1, 86_400),
   TALLY_WEBHOOK_MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
   TALLY_REQUEST_TIMEOUT_SECONDS: int(30, 1, 3600),
@@ -93,12 +85,8 @@ export const envSchema = z.object({
   TALLY_WORKER: onOff("on"),
   // on: this process runs the schedules (single-flight across processes); off: none of them;
   // external: no loops at all (no schedules, no in-server worker): a scheduler calls /api/cron/*.
-  TALLY_SCHEDULER: z
-    .enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' })
-    .default("on"),
-  TALLY_CRON_SECRET: optionalString.pipe(
-    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-  ),
+  TALLY_SCHEDULER: z.enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' }).default("on"),
+  TALLY_CRON_SECRET: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
   TALLY_WORKER_CONCURRENCY: int(4, 1, 64),
   TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100),
   TALLY_LEASE_SECONDS: int(60, 5, 3600),
@@ -123,9 +111,7 @@ export const envSchema = z.object({
   TALLY_FORWARD_RETRY_INITIAL_MS: int(5_000, 10, 3_600_000),
   TALLY_FORWARD_RETRY_MAX_MS: int(3_600_000, 10, 86_400_000),
   // Metrics and alerts (lib/metrics/, lib/alerts/).
-  TALLY_METRICS_TOKEN: optionalString.pipe(
-    z.string().min(16, { error: "must be at least 16 characters" }).optional(),
-  ),
+  TALLY_METRICS_TOKEN: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
   // `npm run worker` only: the port of its own GET /api/metrics and /api/health (unset: none).
   TALLY_METRICS_PORT: optionalString.pipe(
     z.coerce
@@ -146,19 +132,33 @@ export const envSchema = z.object({
   TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100),
   TALLY_ALERT_PLATFORM_ERROR_MINUTES: int(5, 1, 24 * 60),
   TALLY_ALERT_SAFETY_NET_HOURS: int(24, 1, 30 * 24),
-  TALLY_ALERT_WEBHOOK_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  TALLY_ALERT_WEBHOOK_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
   TALLY_ALERT_WEBHOOK_SECRET: optionalString.pipe(whsecSchema.optional()),
-  TALLY_ALERT_SLACK_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
+  TALLY_ALERT_SLACK_URL: optionalString.pipe(
+    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  ),
   TALLY_ALERT_SMTP_URL: optionalString.pipe(
-    z.url({ protocol: /^smtps?$/, error: 'must be an SMTP URL such as "smtp://user:pass@mail.example.com:587" or "smtps://…:465"' }).optional(),
+    z
+      .url({
+        protocol: /^smtps?$/,
+        error: 'must be an SMTP URL such as "smtp://user:pass@mail.example.com:587" or "smtps://…:465"',
+      })
+      .optional(),
   ),
   TALLY_ALERT_EMAIL_TO: optionalString.pipe(
     z
       .string()
-      .regex(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, { error: "must be one e-mail address or several separated by commas" })
+      .regex(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
+        error: "must be one e-mail address or several separated by commas",
+      })
       .optional(),
   ),
-  TALLY_ALERT_EMAIL_FROM: z.string().regex(/^[^\s@]+@[^\s@]+$/, { error: "must be an e-mail address" }).default("tally@localhost"),
+  TALLY_ALERT_EMAIL_FROM: z
+    .string()
+    .regex(/^[^\s@]+@[^\s@]+$/, { error: "must be an e-mail address" })
+    .default("tally@localhost"),
   TALLY_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
     .default("info"),
@@ -209,15 +209,22 @@ export function parseConfig(env: Record<string, string | undefined>): TallyConfi
     problems.push("TALLY_FORWARD_RETRY_MAX_MS: must not be smaller than TALLY_FORWARD_RETRY_INITIAL_MS");
   }
   // A default destination needs both: a URL without a secret could not be verified by its receiver.
-  if (e.TALLY_FORWARD_URL && !e.TALLY_FORWARD_SECRET) problems.push("TALLY_FORWARD_SECRET: required when TALLY_FORWARD_URL is set");
-  if (e.TALLY_FORWARD_SECRET && !e.TALLY_FORWARD_URL) problems.push("TALLY_FORWARD_URL: required when TALLY_FORWARD_SECRET is set");
+  if (e.TALLY_FORWARD_URL && !e.TALLY_FORWARD_SECRET)
+    problems.push("TALLY_FORWARD_SECRET: required when TALLY_FORWARD_URL is set");
+  if (e.TALLY_FORWARD_SECRET && !e.TALLY_FORWARD_URL)
+    problems.push("TALLY_FORWARD_URL: required when TALLY_FORWARD_SECRET is set");
   // Caught at start-up, not as a 401 on the scheduler's first call.
   if (e.TALLY_SCHEDULER === "external" && !e.TALLY_CRON_SECRET) {
-    problems.push("TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external (the cron routes' bearer secret, at least 16 characters)");
+    problems.push(
+      "TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external (the cron routes' bearer secret, at least 16 characters)",
+    );
   }
-  if (e.TALLY_ALERT_SMTP_URL && !e.TALLY_ALERT_EMAIL_TO) problems.push("TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set (who gets the alert e-mails)");
-  if (e.TALLY_ALERT_EMAIL_TO && !e.TALLY_ALERT_SMTP_URL) problems.push("TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set (the SMTP server that sends them)");
-  if (e.TALLY_ALERT_WEBHOOK_SECRET && !e.TALLY_ALERT_WEBHOOK_URL) problems.push("TALLY_ALERT_WEBHOOK_URL: required when TALLY_ALERT_WEBHOOK_SECRET is set");
+  if (e.TALLY_ALERT_SMTP_URL && !e.TALLY_ALERT_EMAIL_TO)
+    problems.push("TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set (who gets the alert e-mails)");
+  if (e.TALLY_ALERT_EMAIL_TO && !e.TALLY_ALERT_SMTP_URL)
+    problems.push("TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set (the SMTP server that sends them)");
+  if (e.TALLY_ALERT_WEBHOOK_SECRET && !e.TALLY_ALERT_WEBHOOK_URL)
+    problems.push("TALLY_ALERT_WEBHOOK_URL: required when TALLY_ALERT_WEBHOOK_SECRET is set");
   if (problems.length) throw new ConfigError(problems);
 
   const generated = !e.TALLY_OPERATOR_PASSWORD;
@@ -300,7 +307,9 @@ export type ConfigSource = "set" | "default" | "derived" | "unset";
  * schema's `default`, `derived` from other settings at start-up (the public URL from the port, the
  * platform's URL from the mode or the simulator, a generated password or session key), or `unset`.
  */
-export function describeConfig(config: TallyConfig): Array<{ name: string; value: string; source: ConfigSource; note?: string }> {
+export function describeConfig(
+  config: TallyConfig,
+): Array<{ name: string; value: string; source: ConfigSource; note?: string }> {
   const set = new Set(config.setVariables ?? []);
   const derived: Record<string, { value: string | undefined; note: string }> = {
     TALLY_PUBLIC_URL: { value: config.publicUrl, note: "from PORT" },
@@ -308,14 +317,22 @@ export function describeConfig(config: TallyConfig): Array<{ name: string; value
       value: config.apiBaseUrl,
       note: config.mode === "demo" ? "the built-in simulator (demo mode)" : "the platform's production URL (live mode)",
     },
-    TALLY_OPERATOR_PASSWORD: { value: config.operatorPassword, note: "generated at start (printed once in the server log)" },
+    TALLY_OPERATOR_PASSWORD: {
+      value: config.operatorPassword,
+      note: "generated at start (printed once in the server log)",
+    },
     TALLY_SESSION_SECRET: { value: config.sessionSecret, note: "random per process (sessions end on restart)" },
   };
   return Object.keys(envSchema.shape).map((name) => {
     const raw = (config as unknown as Record<string, unknown>)[name];
     const d = derived[name];
     if (!set.has(name) && d && d.value !== undefined && d.value !== "") {
-      return { name, value: SECRET_VARIABLES.has(name) ? mask(d.value) : d.value, source: "derived" as const, note: d.note };
+      return {
+        name,
+        value: SECRET_VARIABLES.has(name) ? mask(d.value) : d.value,
+        source: "derived" as const,
+        note: d.note,
+      };
     }
     const value = raw === undefined ? "" : String(raw);
     const source: ConfigSource = set.has(name) ? "set" : value === "" ? "unset" : "default";

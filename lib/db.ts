@@ -118,7 +118,8 @@ export async function transaction<T>(fn: (tx: Tx) => Promise<T>): Promise<T> {
 /** Runs `hook` after `tx` commits; `tx` must come from transaction() (a plain $transaction has no list). */
 export function afterCommit(tx: Tx, hook: () => void): void {
   const hooks = commitHooks.get(tx);
-  if (!hooks) throw new Error("afterCommit: open the transaction with transaction() from lib/db.ts, not db().$transaction");
+  if (!hooks)
+    throw new Error("afterCommit: open the transaction with transaction() from lib/db.ts, not db().$transaction");
   hooks.push(hook);
 }
 

@@ -67,7 +67,11 @@ export class TooManyRequests extends TallyError {
 }
 /** The platform answered with an error or could not be reached. */
 export class UpstreamFailure extends TallyError {
-  constructor(message: string, details?: unknown, code: Extract<ErrorCode, `platform_${string}` | "upstream_error"> = "upstream_error") {
+  constructor(
+    message: string,
+    details?: unknown,
+    code: Extract<ErrorCode, `platform_${string}` | "upstream_error"> = "upstream_error",
+  ) {
     super(code, message, details);
   }
 }

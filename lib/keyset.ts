@@ -16,7 +16,10 @@ export function encodeCursor(at: Date, id: number | string): string {
   return Buffer.from(JSON.stringify([at.toISOString(), id])).toString("base64url");
 }
 
-export function decodeCursor<Id extends number | string>(raw: string | undefined, idSchema: z.ZodType<Id>): Keyset<Id> | undefined {
+export function decodeCursor<Id extends number | string>(
+  raw: string | undefined,
+  idSchema: z.ZodType<Id>,
+): Keyset<Id> | undefined {
   if (raw === undefined) return undefined;
   let json: unknown;
   try {

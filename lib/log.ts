@@ -32,7 +32,12 @@ const SECRET_KEYS = [
   "slackUrl",
 ];
 /** Redacted wherever they appear at the top level or one level down (`fields.headers.authorization`). */
-export const REDACT_PATHS = [...SECRET_KEYS, ...SECRET_KEYS.map((k) => `*.${k}`), 'headers["x-api-key"]', 'headers["webhook-signature"]'];
+export const REDACT_PATHS = [
+  ...SECRET_KEYS,
+  ...SECRET_KEYS.map((k) => `*.${k}`),
+  'headers["x-api-key"]',
+  'headers["webhook-signature"]',
+];
 
 const requestContext = new AsyncLocalStorage<{ requestId: string }>();
 

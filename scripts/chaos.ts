@@ -56,15 +56,32 @@ if (delivery !== "webhooks" && delivery !== "polling") {
 
 // The servers run `npm start`'s bundle: build it first if it is missing.
 if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-runChaos({ jobs, kills, seed, timeoutMs, store, servers, workers, apiRps, delivery, postgres: { adminUrl: values["postgres-url"] } })
+runChaos({
+  jobs,
+  kills,
+  seed,
+  timeoutMs,
+  store,
+  servers,
+  workers,
+  apiRps,
+  delivery,
+  postgres: { adminUrl: values["postgres-url"] },
+})
   .then((ledger) => {
     console.log("\nLedger (Tally's database against the simulator's truth):");
     printLedger(ledger);
     const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
     const forwarded = ledger.forwarded?.ok ?? false;
     const withinBudget = ledger.calls?.ok ?? false;
-    console.log(ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.");
-    console.log(forwarded ? "OK: every outcome forwarded, signed, once per webhook-id." : "FAILED: outcome events missing, unexpected or badly signed at the sink.");
+    console.log(
+      ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.",
+    );
+    console.log(
+      forwarded
+        ? "OK: every outcome forwarded, signed, once per webhook-id."
+        : "FAILED: outcome events missing, unexpected or badly signed at the sink.",
+    );
     console.log(
       withinBudget
         ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`

@@ -17,14 +17,22 @@ function refuse(message: string): never {
 async function main() {
   let values;
   try {
-    ({ values } = parseArgs({ options: { from: { type: "string" }, to: { type: "string" }, batch: { type: "string" } }, strict: true }));
+    ({ values } = parseArgs({
+      options: { from: { type: "string" }, to: { type: "string" }, batch: { type: "string" } },
+      strict: true,
+    }));
   } catch (err) {
     refuse((err as Error).message);
   }
   if (!values.from || !values.to) refuse("both --from and --to are required");
   const batchSize = values.batch === undefined ? DEFAULT_BATCH : Number(values.batch);
   try {
-    const report = await copyDatabase({ from: values.from, to: values.to, batchSize, print: (l) => process.stdout.write(`${l}\n`) });
+    const report = await copyDatabase({
+      from: values.from,
+      to: values.to,
+      batchSize,
+      print: (l) => process.stdout.write(`${l}\n`),
+    });
     process.exit(report.ok ? 0 : 1);
   } catch (err) {
     // Messages never carry the URL's password: lib/ prints URLs through redactUrl; pg's errors do not echo it.

@@ -22,7 +22,8 @@ const sink = createServer((req, res) => {
   let body = "";
   req.on("data", (c) => (body += c));
   req.on("end", () => {
-    if (req.method === "GET") return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received));
+    if (req.method === "GET")
+      return void res.writeHead(200, { "content-type": "application/json" }).end(JSON.stringify(received));
     received.push({ headers: req.headers, body });
     if (received.length > 200) received.shift();
     res.writeHead(200).end("ok");
@@ -42,7 +43,9 @@ const env = {
   // A failed outbound event waits minutes for its retry, so the Outbound spec's replay is what sends it.
   TALLY_FORWARD_RETRY_INITIAL_MS: "600000",
   TALLY_ALERT_WEBHOOK_URL: process.env.TALLY_ALERT_WEBHOOK_URL ?? `http://127.0.0.1:${sinkPort}/alerts`,
-  TALLY_ALERT_WEBHOOK_SECRET: process.env.TALLY_ALERT_WEBHOOK_SECRET ?? `whsec_${Buffer.from("e2e-alert-signing-key-012345678").toString("base64")}`,
+  TALLY_ALERT_WEBHOOK_SECRET:
+    process.env.TALLY_ALERT_WEBHOOK_SECRET ??
+    `whsec_${Buffer.from("e2e-alert-signing-key-012345678").toString("base64")}`,
   TALLY_ALERT_EVALUATE_SECONDS: process.env.TALLY_ALERT_EVALUATE_SECONDS ?? "2",
 };
 const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env, stdio: "inherit" });

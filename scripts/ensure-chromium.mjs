@@ -3,14 +3,23 @@
 import { execFileSync, spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 
-const SYSTEM = ["/usr/bin/chromium", "/usr/bin/chromium-browser", "/usr/bin/google-chrome", "/usr/bin/google-chrome-stable"];
+const SYSTEM = [
+  "/usr/bin/chromium",
+  "/usr/bin/chromium-browser",
+  "/usr/bin/google-chrome",
+  "/usr/bin/google-chrome-stable",
+];
 
 export function findChromium() {
   if (process.env.CHROMIUM_PATH && existsSync(process.env.CHROMIUM_PATH)) return process.env.CHROMIUM_PATH;
   const system = SYSTEM.find((p) => existsSync(p));
   if (system) return system;
   try {
-    const out = execFileSync(process.execPath, ["-e", "process.stdout.write(require('playwright-core').chromium.executablePath())"], { encoding: "utf8" });
+    const out = execFileSync(
+      process.execPath,
+      ["-e", "process.stdout.write(require('playwright-core').chromium.executablePath())"],
+      { encoding: "utf8" },
+    );
     if (out && existsSync(out)) return out;
   } catch {
     // playwright-core not resolvable or no browser downloaded
@@ -33,7 +42,8 @@ function ensure() {
     const env = { ...process.env, DEBIAN_FRONTEND: "noninteractive" };
     const update = spawnSync("apt-get", ["update"], { stdio: "inherit", env });
     const install =
-      update.status === 0 && spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { stdio: "inherit", env });
+      update.status === 0 &&
+      spawnSync("apt-get", ["install", "-y", "--no-install-recommends", "chromium"], { stdio: "inherit", env });
     found = install && install.status === 0 ? findChromium() : null;
     if (found) return { path: found, how: "installed from Debian's packages" };
   }

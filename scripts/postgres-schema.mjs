@@ -33,7 +33,8 @@ export function postgresSchemaFrom(sqlite) {
     .replace(/^\/\/[^\n]*\n(\/\/[^\n]*\n)*\n?/, "")
     .replace(/generator client \{[^}]*\}/, GENERATOR)
     .replace(/datasource db \{[^}]*\}/, DATASOURCE);
-  if (!body.includes(GENERATOR) || !body.includes(DATASOURCE)) throw new Error("prisma/schema.prisma: generator or datasource block not found");
+  if (!body.includes(GENERATOR) || !body.includes(DATASOURCE))
+    throw new Error("prisma/schema.prisma: generator or datasource block not found");
   return HEADER + "\n" + body;
 }
 

@@ -16,7 +16,9 @@ const run = spawnSync("npx", ["prisma", "migrate", "deploy"], {
   encoding: "utf8",
 });
 if (run.status !== 0) {
-  process.stderr.write(`Database migration failed for ${redactUrl(config.DATABASE_URL)}:\n${run.stdout}\n${run.stderr}\n`);
+  process.stderr.write(
+    `Database migration failed for ${redactUrl(config.DATABASE_URL)}:\n${run.stdout}\n${run.stderr}\n`,
+  );
   process.exit(1);
 }
 process.stdout.write(`Database ready: ${redactUrl(config.DATABASE_URL)}\n`);

@@ -9,10 +9,16 @@ const config = configOrExit();
 const port = Number(process.argv[2] ?? config.TALLY_RECEIVER_PORT);
 const server = createReceiverServer();
 server.once("error", (err: NodeJS.ErrnoException) => {
-  process.stderr.write(`Tally receiver cannot listen on 0.0.0.0:${port}: ${err.code === "EADDRINUSE" ? "the port is already in use (set TALLY_RECEIVER_PORT to a free one)" : err.message}\n`);
+  process.stderr.write(
+    `Tally receiver cannot listen on 0.0.0.0:${port}: ${err.code === "EADDRINUSE" ? "the port is already in use (set TALLY_RECEIVER_PORT to a free one)" : err.message}\n`,
+  );
   process.exit(1);
 });
-server.listen(port, "0.0.0.0", () => console.log(`Tally receiver on http://0.0.0.0:${port}/webhooks/geonode (metrics: GET http://0.0.0.0:${port}/api/metrics)`));
+server.listen(port, "0.0.0.0", () =>
+  console.log(
+    `Tally receiver on http://0.0.0.0:${port}/webhooks/geonode (metrics: GET http://0.0.0.0:${port}/api/metrics)`,
+  ),
+);
 
 function stop() {
   // Finish the requests in flight (their transactions commit before they answer), then close.

@@ -17,6 +17,10 @@ function parse() {
 void runCli("replay", parse, async (ctx, args) => {
   const subscriptionId = args.webhook === undefined ? undefined : await resolveSubscriptionId(args.webhook);
   const started = await replayAction({ since: args.since, subscriptionId }, ctx.actor);
-  ctx.print(started.alreadyRunning ? `a replay is already running: following run ${started.runId}` : `run ${started.runId} started`);
+  ctx.print(
+    started.alreadyRunning
+      ? `a replay is already running: following run ${started.runId}`
+      : `run ${started.runId} started`,
+  );
   return printOutcome(await followRun(started.runId, ctx), ctx);
 });

@@ -25,6 +25,9 @@ void runCli("rotate", parse, async (ctx, webhook) => {
     return 1;
   }
   if (answer.body.alreadyRunning) ctx.print(`a rotation is already running: following run ${runId}`);
-  else ctx.print(`secret rotated and stored (ends in …${secret ? secret.slice(-4) : "????"}); run ${runId} replays the 401s after the settle delay`);
+  else
+    ctx.print(
+      `secret rotated and stored (ends in …${secret ? secret.slice(-4) : "????"}); run ${runId} replays the 401s after the settle delay`,
+    );
   return printOutcome(await followRun(runId, ctx), ctx);
 });

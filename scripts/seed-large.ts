@@ -43,10 +43,12 @@ const deliveries = count("deliveries", values.deliveries, 0);
 const platform = values.platform === undefined ? Math.round(deliveries / 10) : count("platform", values.platform, 0);
 const seed = values.seed === undefined ? randomInt(2 ** 31) : count("seed", values.seed, 0);
 
-const url = process.env.DATABASE_URL ?? `file:${path.join(mkdtempSync(path.join(os.tmpdir(), "tally-large-")), "tally.db")}`;
+const url =
+  process.env.DATABASE_URL ?? `file:${path.join(mkdtempSync(path.join(os.tmpdir(), "tally-large-")), "tally.db")}`;
 if (!url.startsWith("file:")) fail(`DATABASE_URL must be a SQLite file: URL, got ${url}`);
 const file = path.resolve(url.replace(/^file:/, ""));
-if (file === path.resolve("data/tally.db") && !values.force) fail(`refusing to fill ${file} (the app's own database); pass --force if you mean it`);
+if (file === path.resolve("data/tally.db") && !values.force)
+  fail(`refusing to fill ${file} (the app's own database); pass --force if you mean it`);
 
 // A new database is built under a temporary name with its secondary indexes dropped, then indexed in
 // one sorted pass each (about 3x faster than maintaining them row by row) and renamed into place:
@@ -56,9 +58,13 @@ const fresh = !existsSync(file);
 const target = fresh ? `${file}.partial` : file;
 mkdirSync(path.dirname(file), { recursive: true });
 // A .partial written to in the last two minutes belongs to a seed that is still running.
-if (fresh && existsSync(target) && Date.now() - statSync(target).mtimeMs < 120_000) fail(`${target} is being written by another seed:large; wait for it`);
+if (fresh && existsSync(target) && Date.now() - statSync(target).mtimeMs < 120_000)
+  fail(`${target} is being written by another seed:large; wait for it`);
 for (const suffix of fresh ? ["", "-wal", "-shm"] : []) rmSync(target + suffix, { force: true });
-const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: `file:${target}` }, encoding: "utf8" });
+const migrate = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+  env: { ...process.env, DATABASE_URL: `file:${target}` },
+  encoding: "utf8",
+});
 if (migrate.status !== 0) fail(`migration failed:\n${migrate.stdout}\n${migrate.stderr}`);
 
 const db = new Database(target);
@@ -67,7 +73,9 @@ db.pragma("synchronous = OFF");
 db.pragma("cache_size = -1000000"); // ~1 GB of page cache: the random-order id indexes stay in memory
 db.pragma("temp_store = MEMORY");
 const indexSchema = z.array(z.object({ name: z.string(), sql: z.string() }));
-const indexes = fresh ? indexSchema.parse(db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all()) : [];
+const indexes = fresh
+  ? indexSchema.parse(db.prepare(`SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL`).all())
+  : [];
 for (const i of indexes) db.exec(`DROP INDEX "${i.name}"`);
 const ctx: SeedCtx = { db, salt: [seed, Math.imul(seed, 0x9e3779b1) >>> 0], now: Date.now(), chunk: 50_000 };
 
@@ -79,24 +87,39 @@ function phase<T>(name: string, work: () => T, tablesOf: (out: T) => Record<stri
   const seconds = (performance.now() - t0) / 1000;
   rows.push({ phase: name, tables, seconds });
   const n = Object.values(tables).reduce((a, b) => a + b, 0);
-  const rate = n === 0 ? "" : `${n.toLocaleString("en-US").padStart(11)} rows  ${seconds.toFixed(1).padStart(6)} s  ${Math.round(n / seconds).toLocaleString("en-US").padStart(9)} rows/s`;
+  const rate =
+    n === 0
+      ? ""
+      : `${n.toLocaleString("en-US").padStart(11)} rows  ${seconds.toFixed(1).padStart(6)} s  ${Math.round(n / seconds)
+          .toLocaleString("en-US")
+          .padStart(9)} rows/s`;
   console.log(`${name.padEnd(22)} ${rate || `${" ".repeat(17)}${seconds.toFixed(1).padStart(6)} s`}`);
   return out;
 }
 const same = (t: Record<string, number>) => t;
 
-console.log(`Seeding ${file}\n  ${jobs.toLocaleString("en-US")} jobs, ${deliveries.toLocaleString("en-US")} inbound deliveries, ${platform.toLocaleString("en-US")} platform deliveries, seed ${seed}\n`);
+console.log(
+  `Seeding ${file}\n  ${jobs.toLocaleString("en-US")} jobs, ${deliveries.toLocaleString("en-US")} inbound deliveries, ${platform.toLocaleString("en-US")} platform deliveries, seed ${seed}\n`,
+);
 const started = performance.now();
 phase("subscriptions", () => seedSubscriptions(ctx), same);
-const seeded = phase("jobs (+ receipts…)", () => seedJobs(ctx, jobs), (s) => s.counts);
+const seeded = phase(
+  "jobs (+ receipts…)",
+  () => seedJobs(ctx, jobs),
+  (s) => s.counts,
+);
 phase("inbound deliveries", () => ({ InboundDelivery: seedInbound(ctx, seeded, deliveries) }), same);
 phase("platform deliveries", () => ({ PlatformDelivery: seedPlatform(ctx, seeded, platform) }), same);
 phase("operation runs", () => seedRuns(ctx), same);
 if (fresh) {
-  phase("indexes", () => {
-    for (const i of indexes) db.exec(i.sql);
-    return { indexes: indexes.length };
-  }, () => ({}));
+  phase(
+    "indexes",
+    () => {
+      for (const i of indexes) db.exec(i.sql);
+      return { indexes: indexes.length };
+    },
+    () => ({}),
+  );
 }
 db.pragma("wal_checkpoint(TRUNCATE)");
 db.pragma("synchronous = NORMAL");
@@ -106,6 +129,12 @@ if (fresh) renameSync(target, file);
 const total = rows.reduce((s, r) => s + Object.values(r.tables).reduce((a, b) => a + b, 0), 0);
 const seconds = (performance.now() - started) / 1000;
 const tables = Object.assign({}, ...rows.map((r) => r.tables));
-console.log(`\n${total.toLocaleString("en-US")} rows in ${seconds.toFixed(1)} s: ${Math.round(total / seconds).toLocaleString("en-US")} rows/s (${os.cpus().length} cores, Node ${process.version})`);
-console.log(Object.entries(tables).map(([k, v]) => `  ${k}: ${Number(v).toLocaleString("en-US")}`).join("\n"));
+console.log(
+  `\n${total.toLocaleString("en-US")} rows in ${seconds.toFixed(1)} s: ${Math.round(total / seconds).toLocaleString("en-US")} rows/s (${os.cpus().length} cores, Node ${process.version})`,
+);
+console.log(
+  Object.entries(tables)
+    .map(([k, v]) => `  ${k}: ${Number(v).toLocaleString("en-US")}`)
+    .join("\n"),
+);
 console.log(`\n${(statSync(file).size / 1e9).toFixed(2)} GB. Use it with:\n  DATABASE_URL=file:${file}`);

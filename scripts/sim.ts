@@ -24,7 +24,8 @@ const { values } = parseArgs({
 
 const port = Number(values.port);
 if (!Number.isInteger(port) || port < 0 || port > 65535) fail(`--port must be 0..65535, got ${values.port}`);
-const mode = MODES.find((m) => m === values.mode) ?? fail(`--mode must be one of ${MODES.join("|")}, got ${values.mode}`);
+const mode =
+  MODES.find((m) => m === values.mode) ?? fail(`--mode must be one of ${MODES.join("|")}, got ${values.mode}`);
 const seed = values.seed === undefined ? undefined : Number(values.seed);
 if (seed !== undefined && !Number.isInteger(seed)) fail(`--seed must be an integer, got ${values.seed}`);
 let config: unknown;
@@ -39,9 +40,17 @@ const log = values.quiet ? undefined : (msg: string) => console.log(`[sim] ${msg
 
 async function main(): Promise<void> {
   // Validated like POST /_sim/config: a bad --config fails here with the reason.
-  const sim = createSimulator({ mode, seed, apiKey: values["api-key"], log, config: config === undefined ? undefined : Object(config) });
+  const sim = createSimulator({
+    mode,
+    seed,
+    apiKey: values["api-key"],
+    log,
+    config: config === undefined ? undefined : Object(config),
+  });
   const running = await sim.listen(port, values.host);
-  console.log(`[sim] ${mode} mode on ${running.url}${mode === "strict" ? "" : ` (control API: ${running.url}/_sim/state)`}`);
+  console.log(
+    `[sim] ${mode} mode on ${running.url}${mode === "strict" ? "" : ` (control API: ${running.url}/_sim/state)`}`,
+  );
   const stop = () => {
     void running.close().then(() => process.exit(0));
   };

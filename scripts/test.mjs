@@ -26,26 +26,50 @@ async function postgresAnswers() {
   }
 }
 
-const drift = (dir) => ["prisma", "migrate", "diff", "--from-migrations", `${dir}/migrations`, "--to-schema-datamodel", `${dir}/schema.prisma`, "--exit-code"];
+const drift = (dir) => [
+  "prisma",
+  "migrate",
+  "diff",
+  "--from-migrations",
+  `${dir}/migrations`,
+  "--to-schema-datamodel",
+  `${dir}/schema.prisma`,
+  "--exit-code",
+];
 
 const postgres = await postgresAnswers();
 if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
-  console.error(`✗ TALLY_REQUIRE_POSTGRES=1 but no PostgreSQL server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}`);
+  console.error(
+    `✗ TALLY_REQUIRE_POSTGRES=1 but no PostgreSQL server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}`,
+  );
   process.exit(1);
 }
 
 const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
-  ["layering", "npx", ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"]],
+  [
+    "layering",
+    "npx",
+    ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"],
+  ],
   ["migrations match the schema (SQLite)", "npx", drift("prisma"), { DATABASE_URL: SQLITE_DRIFT_URL }],
-  ...(postgres ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]] : []),
+  ...(postgres
+    ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]]
+    : []),
 ];
 const steps = [
   ["build", "npm", ["run", "build"]],
   ["unit and integration tests (SQLite)", "npx", ["vitest", "run"], { TALLY_TEST_STORE: "sqlite" }],
   ...(postgres
-    ? [["integration tests (PostgreSQL)", "npx", ["vitest", "run", "--config", "vitest.postgres.config.mts"], { TALLY_TEST_POSTGRES_URL: POSTGRES_URL }]]
+    ? [
+        [
+          "integration tests (PostgreSQL)",
+          "npx",
+          ["vitest", "run", "--config", "vitest.postgres.config.mts"],
+          { TALLY_TEST_POSTGRES_URL: POSTGRES_URL },
+        ],
+      ]
     : []),
   ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
   ["end-to-end tests", "npx", ["playwright", "test"]],
@@ -97,4 +121,7 @@ for (const [name, cmd, args, env = {}] of steps) {
   console.log(`✓ ${name} (${seconds(t)})`);
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
-if (!postgres) console.log(`\nNOTE: THE POSTGRESQL TESTS WERE SKIPPED: no server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")} (set TALLY_TEST_POSTGRES_URL).`);
+if (!postgres)
+  console.log(
+    `\nNOTE: THE POSTGRESQL TESTS WERE SKIPPED: no server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")} (set TALLY_TEST_POSTGRES_URL).`,
+  );

@@ -14,22 +14,37 @@ async function main() {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
   if (config.TALLY_SCHEDULER === "external") {
-    process.stderr.write("TALLY_SCHEDULER=external: no process runs loops; the scheduler drains the queue through POST /api/cron/work. Unset it (or set on/off) to run `npm run worker`.\n");
+    process.stderr.write(
+      "TALLY_SCHEDULER=external: no process runs loops; the scheduler drains the queue through POST /api/cron/work. Unset it (or set on/off) to run `npm run worker`.\n",
+    );
     process.exit(1);
   }
   if (!config.apiBaseUrl) {
-    process.stderr.write("No platform to talk to: set GEONODE_SCRAPER_API_KEY (live) or SCRAPER_API_BASE_URL (e.g. the simulator's URL).\n");
+    process.stderr.write(
+      "No platform to talk to: set GEONODE_SCRAPER_API_KEY (live) or SCRAPER_API_BASE_URL (e.g. the simulator's URL).\n",
+    );
     process.exit(1);
   }
   // Listening comes first, so a taken port fails before anything starts.
-  const metricsServer = config.TALLY_METRICS_PORT === undefined ? null : await listenWorkerMetrics(config.TALLY_METRICS_PORT).catch(exitOnPortError);
+  const metricsServer =
+    config.TALLY_METRICS_PORT === undefined
+      ? null
+      : await listenWorkerMetrics(config.TALLY_METRICS_PORT).catch(exitOnPortError);
   if (metricsServer) {
-    log.info(`worker metrics on http://0.0.0.0:${config.TALLY_METRICS_PORT}/api/metrics (bearer TALLY_METRICS_TOKEN or the API token; health at /api/health)`, {
-      port: config.TALLY_METRICS_PORT,
-    });
-    if (!config.TALLY_METRICS_TOKEN && !config.TALLY_API_TOKEN) log.warn("TALLY_METRICS_PORT is set but neither TALLY_METRICS_TOKEN nor TALLY_API_TOKEN is: every scrape will be refused (401)");
+    log.info(
+      `worker metrics on http://0.0.0.0:${config.TALLY_METRICS_PORT}/api/metrics (bearer TALLY_METRICS_TOKEN or the API token; health at /api/health)`,
+      {
+        port: config.TALLY_METRICS_PORT,
+      },
+    );
+    if (!config.TALLY_METRICS_TOKEN && !config.TALLY_API_TOKEN)
+      log.warn(
+        "TALLY_METRICS_PORT is set but neither TALLY_METRICS_TOKEN nor TALLY_API_TOKEN is: every scrape will be refused (401)",
+      );
   } else {
-    log.info("worker metrics not exposed: this process's counters (job outcomes, platform calls, safety-net runs, process_*) are seen by no scrape; set TALLY_METRICS_PORT to serve GET /api/metrics from this worker");
+    log.info(
+      "worker metrics not exposed: this process's counters (job outcomes, platform calls, safety-net runs, process_*) are seen by no scrape; set TALLY_METRICS_PORT to serve GET /api/metrics from this worker",
+    );
   }
   await dbReady();
   const worker = workerFor(config);

@@ -29,7 +29,10 @@ export async function sessionFor(server: TallyServer, email: string, password = 
 
 /** The short id GET /api/auth/sessions shows for a session cookie. */
 export function shortSessionId(cookie: string): string {
-  return createHash("sha256").update(cookie.replace(/^tally_session=/, "")).digest("hex").slice(0, 16);
+  return createHash("sha256")
+    .update(cookie.replace(/^tally_session=/, ""))
+    .digest("hex")
+    .slice(0, 16);
 }
 
 export type As = { cookie: string } | { token: string };
@@ -39,7 +42,11 @@ export async function call(server: TallyServer, as: As, method: string, path: st
   if ("cookie" in as) headers.cookie = as.cookie;
   else headers.authorization = `Bearer ${as.token}`;
   if (body !== undefined) headers["content-type"] = "application/json";
-  const res = await fetch(server.url + path, { method, headers, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(server.url + path, {
+    method,
+    headers,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const json: unknown = await res.json().catch(() => null);
   return { status: res.status, json: json as Record<string, unknown> };
 }

@@ -24,10 +24,16 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const hashOf = async (email: string) => (await db().user.findUniqueOrThrow({ where: { email }, omit: { passwordHash: false } })).passwordHash;
+const hashOf = async (email: string) =>
+  (await db().user.findUniqueOrThrow({ where: { email }, omit: { passwordHash: false } })).passwordHash;
 
 async function addUser(email: string, role: "viewer" | "operator" | "admin") {
-  const r = await call(tally, admin, "POST", "/api/users", { email, name: email.split("@")[0], role, password: PASSWORD });
+  const r = await call(tally, admin, "POST", "/api/users", {
+    email,
+    name: email.split("@")[0],
+    role,
+    password: PASSWORD,
+  });
   expect(r.status, JSON.stringify(r.json)).toBe(201);
   return String(r.json.id);
 }
@@ -42,7 +48,10 @@ describe("the first admin", () => {
   });
 
   it("signs in with the password alone or with its e-mail, and GET /api/auth/me names it", async () => {
-    expect(await call(tally, admin, "GET", "/api/auth/me")).toEqual({ status: 200, json: { email: "admin@localhost", name: "Admin", role: "admin", kind: "user" } });
+    expect(await call(tally, admin, "GET", "/api/auth/me")).toEqual({
+      status: 200,
+      json: { email: "admin@localhost", name: "Admin", role: "admin", kind: "user" },
+    });
     const withEmail = await signIn(tally, { email: "ADMIN@localhost", password: TEST_ENV.TALLY_OPERATOR_PASSWORD });
     expect(withEmail.status).toBe(200);
     expect((await signIn(tally, { password: "not the password" })).status).toBe(401);
@@ -72,7 +81,16 @@ describe("users", () => {
     const hash = await hashOf("ana@example.com");
     expect(hash).toMatch(/^\$argon2id\$/);
     expect(hash).not.toContain(PASSWORD);
-    expect((await call(tally, admin, "POST", "/api/users", { email: "ana@example.com", name: "Again", role: "viewer", password: PASSWORD })).status).toBe(409);
+    expect(
+      (
+        await call(tally, admin, "POST", "/api/users", {
+          email: "ana@example.com",
+          name: "Again",
+          role: "viewer",
+          password: PASSWORD,
+        })
+      ).status,
+    ).toBe(409);
     const count = await db().user.count();
     for (const body of [
       { email: "bo@example.com", name: "Bo", role: "owner", password: PASSWORD },
@@ -85,7 +103,9 @@ describe("users", () => {
     }
     expect(await db().user.count()).toBe(count);
     const ana = { cookie: await sessionFor(tally, "ana@example.com") };
-    expect(await call(tally, ana, "GET", "/api/auth/me")).toMatchObject({ json: { email: "ana@example.com", role: "operator" } });
+    expect(await call(tally, ana, "GET", "/api/auth/me")).toMatchObject({
+      json: { email: "ana@example.com", role: "operator" },
+    });
     expect(await call(tally, ana, "GET", "/api/users")).toMatchObject({ status: 403, json: { error: "forbidden" } });
   });
 
@@ -93,7 +113,10 @@ describe("users", () => {
     const me = await db().user.findUniqueOrThrow({ where: { email: "admin@localhost" } });
     expect((await call(tally, admin, "POST", `/api/users/${me.id}/role`, { role: "viewer" })).status).toBe(409);
     expect((await call(tally, admin, "POST", `/api/users/${me.id}/disable`)).status).toBe(409);
-    expect(await db().user.findUniqueOrThrow({ where: { id: me.id } })).toMatchObject({ role: "admin", disabledAt: null });
+    expect(await db().user.findUniqueOrThrow({ where: { id: me.id } })).toMatchObject({
+      role: "admin",
+      disabledAt: null,
+    });
   });
 });
 
@@ -103,7 +126,10 @@ describe("sessions end at once", () => {
     const cookie = await sessionFor(tally, "cy@example.com");
     expect((await call(tally, { cookie }, "GET", "/api/auth/me")).status).toBe(200);
     expect((await call(tally, { cookie }, "POST", "/api/auth/logout")).status).toBe(200);
-    expect(await call(tally, { cookie }, "GET", "/api/auth/me")).toMatchObject({ status: 401, json: { error: "unauthorized" } });
+    expect(await call(tally, { cookie }, "GET", "/api/auth/me")).toMatchObject({
+      status: 401,
+      json: { error: "unauthorized" },
+    });
     const page = await fetch(`${tally.url}/jobs`, { headers: { cookie }, redirect: "manual" });
     expect(page.status).toBe(307);
   });
@@ -129,7 +155,9 @@ describe("sessions end at once", () => {
     const all = (await call(tally, admin, "GET", "/api/auth/sessions")).json.items as { email: string }[];
     expect(all.some((s) => s.email === "admin@localhost") && all.some((s) => s.email === "ana@example.com")).toBe(true);
     // ana cannot end the admin's session; the admin can end ana's
-    expect((await call(tally, { cookie: mine }, "POST", `/api/auth/sessions/${shortSessionId(admin.cookie)}/revoke`)).status).toBe(403);
+    expect(
+      (await call(tally, { cookie: mine }, "POST", `/api/auth/sessions/${shortSessionId(admin.cookie)}/revoke`)).status,
+    ).toBe(403);
     expect((await call(tally, admin, "POST", `/api/auth/sessions/${shortSessionId(mine)}/revoke`)).status).toBe(200);
     expect((await call(tally, { cookie: mine }, "GET", "/api/auth/me")).status).toBe(401);
   });
@@ -137,9 +165,13 @@ describe("sessions end at once", () => {
   it("disabling a person or resetting their password ends their sessions; a role change applies on the next request", async () => {
     const id = await addUser("ed@example.com", "viewer");
     const cookie = await sessionFor(tally, "ed@example.com");
-    expect((await call(tally, { cookie }, "POST", "/api/tokens", { name: "ed-op", role: "operator" })).status).toBe(403);
+    expect((await call(tally, { cookie }, "POST", "/api/tokens", { name: "ed-op", role: "operator" })).status).toBe(
+      403,
+    );
     expect((await call(tally, admin, "POST", `/api/users/${id}/role`, { role: "operator" })).status).toBe(200);
-    expect((await call(tally, { cookie }, "POST", "/api/tokens", { name: "ed-op", role: "operator" })).status).toBe(201);
+    expect((await call(tally, { cookie }, "POST", "/api/tokens", { name: "ed-op", role: "operator" })).status).toBe(
+      201,
+    );
     await resetPassword("ed@example.com", "another long password");
     expect((await call(tally, { cookie }, "GET", "/api/auth/me")).status).toBe(401);
     const again = await sessionFor(tally, "ed@example.com", "another long password");
@@ -155,11 +187,17 @@ describe("changing one's own password", () => {
     const here = await sessionFor(tally, "fay@example.com");
     const elsewhere = await sessionFor(tally, "fay@example.com");
     const before = await hashOf("fay@example.com");
-    const wrong = await call(tally, { cookie: here }, "POST", "/api/auth/password", { currentPassword: "not it at all", newPassword: "a brand new password" });
+    const wrong = await call(tally, { cookie: here }, "POST", "/api/auth/password", {
+      currentPassword: "not it at all",
+      newPassword: "a brand new password",
+    });
     expect(wrong).toEqual({ status: 400, json: { error: "bad_request", message: "The current password is wrong" } });
     expect(await hashOf("fay@example.com")).toBe(before);
     expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(200);
-    const ok = await call(tally, { cookie: here }, "POST", "/api/auth/password", { currentPassword: PASSWORD, newPassword: "a brand new password" });
+    const ok = await call(tally, { cookie: here }, "POST", "/api/auth/password", {
+      currentPassword: PASSWORD,
+      newPassword: "a brand new password",
+    });
     expect(ok).toEqual({ status: 200, json: { endedSessions: 1 } });
     expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(401);
     expect((await call(tally, { cookie: here }, "GET", "/api/auth/me")).status).toBe(200);
@@ -174,7 +212,10 @@ describe("the proxy's hand-over", () => {
     const forged = encodeForwarded({ kind: "token", tokenId: null, name: "forged", role: "admin", userId: null });
     const bare = await fetch(`${tally.url}/api/auth/me`, { headers: { [PRINCIPAL_HEADER]: forged } });
     expect(bare.status).toBe(401);
-    const page = await fetch(`${tally.url}/settings/users`, { headers: { [PRINCIPAL_HEADER]: forged }, redirect: "manual" });
+    const page = await fetch(`${tally.url}/settings/users`, {
+      headers: { [PRINCIPAL_HEADER]: forged },
+      redirect: "manual",
+    });
     expect(page.status).toBe(307);
     const viewer = await sessionFor(tally, "ana@example.com");
     const r = await fetch(`${tally.url}/api/auth/me`, { headers: { cookie: viewer, [PRINCIPAL_HEADER]: forged } });
@@ -193,11 +234,17 @@ describe("personal API tokens", () => {
     expect(row.hash).not.toContain(token);
     expect(row.lastUsedAt).toBeNull();
     expect(row.expiresAt!.getTime()).toBeGreaterThan(Date.now() + 29 * 86_400_000);
-    expect(await call(tally, { token }, "GET", "/api/auth/me")).toEqual({ status: 200, json: { email: null, name: "token:ana-ci", role: "operator", kind: "token" } });
+    expect(await call(tally, { token }, "GET", "/api/auth/me")).toEqual({
+      status: 200,
+      json: { email: null, name: "token:ana-ci", role: "operator", kind: "token" },
+    });
     expect((await db().apiToken.findUniqueOrThrow({ where: { id: row.id } })).lastUsedAt).not.toBeNull();
     // The list never shows the token again.
     expect(JSON.stringify((await call(tally, ana, "GET", "/api/tokens")).json)).not.toContain(token);
-    expect(await call(tally, { token }, "POST", "/api/subscriptions/register")).toMatchObject({ status: 403, json: { error: "forbidden" } });
+    expect(await call(tally, { token }, "POST", "/api/subscriptions/register")).toMatchObject({
+      status: 403,
+      json: { error: "forbidden" },
+    });
     // A token cannot make tokens, and nobody makes one above their own role.
     expect((await call(tally, { token }, "POST", "/api/tokens", { name: "chain", role: "viewer" })).status).toBe(403);
     expect((await call(tally, ana, "POST", "/api/tokens", { name: "ana-admin", role: "admin" })).status).toBe(403);
@@ -208,12 +255,19 @@ describe("personal API tokens", () => {
     const ana = { cookie: await sessionFor(tally, "ana@example.com") };
     const a = await call(tally, ana, "POST", "/api/tokens", { name: "to-revoke", role: "viewer" });
     const b = await call(tally, ana, "POST", "/api/tokens", { name: "to-expire", role: "viewer", expiresInDays: 1 });
-    for (const x of [a, b]) expect((await call(tally, { token: String(x.json.token) }, "GET", "/api/overview")).status).toBe(200);
+    for (const x of [a, b])
+      expect((await call(tally, { token: String(x.json.token) }, "GET", "/api/overview")).status).toBe(200);
     expect((await call(tally, ana, "POST", `/api/tokens/${a.json.id}/revoke`)).status).toBe(200);
     await db().apiToken.update({ where: { id: String(b.json.id) }, data: { expiresAt: new Date(Date.now() - 1000) } });
     for (const x of [a, b]) {
-      expect(await call(tally, { token: String(x.json.token) }, "GET", "/api/overview")).toMatchObject({ status: 401, json: { error: "unauthorized" } });
-      const page = await fetch(`${tally.url}/jobs`, { headers: { authorization: `Bearer ${x.json.token}` }, redirect: "manual" });
+      expect(await call(tally, { token: String(x.json.token) }, "GET", "/api/overview")).toMatchObject({
+        status: 401,
+        json: { error: "unauthorized" },
+      });
+      const page = await fetch(`${tally.url}/jobs`, {
+        headers: { authorization: `Bearer ${x.json.token}` },
+        redirect: "manual",
+      });
       expect(page.status).toBe(307);
     }
   });
@@ -229,17 +283,30 @@ describe("personal API tokens", () => {
 describe("audit entries name the actor", () => {
   it("as the user's e-mail, token:{name} or system, and the list filters by actor", async () => {
     const ana = { cookie: await sessionFor(tally, "ana@example.com") };
-    const token = String((await call(tally, ana, "POST", "/api/tokens", { name: "audit-probe", role: "operator" })).json.token);
+    const token = String(
+      (await call(tally, ana, "POST", "/api/tokens", { name: "audit-probe", role: "operator" })).json.token,
+    );
     expect((await call(tally, { token }, "POST", "/api/operations/reconcile", {})).status).toBe(202);
-    const byToken = (await call(tally, admin, "GET", "/api/audit?actor=token:audit-probe")).json.items as { actor: string; action: string }[];
+    const byToken = (await call(tally, admin, "GET", "/api/audit?actor=token:audit-probe")).json.items as {
+      actor: string;
+      action: string;
+    }[];
     expect(byToken.map((a) => [a.actor, a.action])).toEqual([["token:audit-probe", "operations.reconcile"]]);
-    const byAna = (await call(tally, admin, "GET", "/api/audit?actor=ana@example.com&limit=100")).json.items as { actor: string; action: string }[];
+    const byAna = (await call(tally, admin, "GET", "/api/audit?actor=ana@example.com&limit=100")).json.items as {
+      actor: string;
+      action: string;
+    }[];
     expect(byAna.length).toBeGreaterThan(2);
     expect(new Set(byAna.map((a) => a.actor))).toEqual(new Set(["ana@example.com"]));
     expect(byAna.map((a) => a.action)).toEqual(expect.arrayContaining(["login", "tokens.create", "tokens.revoke"]));
     const bySystem = (await call(tally, admin, "GET", "/api/audit?actor=system")).json.items as { action: string }[];
     expect(bySystem.map((a) => a.action)).toContain("users.bootstrap");
-    const users = (await call(tally, admin, "GET", "/api/audit?actor=admin@localhost&limit=100")).json.items as { action: string; target: string }[];
-    expect(users).toEqual(expect.arrayContaining([expect.objectContaining({ action: "users.create", target: "ana@example.com" })]));
+    const users = (await call(tally, admin, "GET", "/api/audit?actor=admin@localhost&limit=100")).json.items as {
+      action: string;
+      target: string;
+    }[];
+    expect(users).toEqual(
+      expect.arrayContaining([expect.objectContaining({ action: "users.create", target: "ana@example.com" })]),
+    );
   });
 });

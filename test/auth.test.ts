@@ -88,10 +88,18 @@ describe("operator login", () => {
     const valid = sessionCookie(await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.0.0.5"));
     const expiring = sessionCookie(await login(TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.0.0.6"));
     const sql = await openSql(tally.dbUrl);
-    await sql.run("UPDATE Session SET expiresAt = ? WHERE id = ?", new Date(Date.now() - 1000), createHash("sha256").update(expiring.split("=")[1]).digest("hex"));
+    await sql.run(
+      "UPDATE Session SET expiresAt = ? WHERE id = ?",
+      new Date(Date.now() - 1000),
+      createHash("sha256").update(expiring.split("=")[1]).digest("hex"),
+    );
     await sql.close();
     const forged = `tally_session=${"A".repeat(43)}`;
-    for (const [cookie, status] of [[forged, 307], [expiring, 307], [valid, 200]] as const) {
+    for (const [cookie, status] of [
+      [forged, 307],
+      [expiring, 307],
+      [valid, 200],
+    ] as const) {
       const res = await fetch(`${tally.url}/jobs`, { headers: { cookie }, redirect: "manual" });
       expect(res.status, cookie).toBe(status);
     }

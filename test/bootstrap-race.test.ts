@@ -14,9 +14,13 @@ afterAll(() => t?.cleanup());
 describe("the first admin, made by several starting servers at once", () => {
   it("is created once; the others find it", async () => {
     expect(await db().user.count()).toBe(0);
-    const results = await Promise.all(Array.from({ length: 4 }, () => ensureBootstrapAdmin({ operatorPassword: "correct horse battery" })));
+    const results = await Promise.all(
+      Array.from({ length: 4 }, () => ensureBootstrapAdmin({ operatorPassword: "correct horse battery" })),
+    );
     expect(results.filter((r) => r === "created")).toHaveLength(1);
     expect(results.filter((r) => r !== "created").every((r) => r === "unchanged")).toBe(true);
-    expect(await db().user.findMany({ select: { email: true, role: true } })).toEqual([{ email: "admin@localhost", role: "admin" }]);
+    expect(await db().user.findMany({ select: { email: true, role: true } })).toEqual([
+      { email: "admin@localhost", role: "admin" },
+    ]);
   });
 });

@@ -32,7 +32,9 @@ async function overtaken(key: string, purpose: "worker refetch" | "result pages"
   const { job_id } = await client.submitExtract({ url: "https://example.com/settled" });
   let submitted = 0;
   const submits = Array.from({ length: SUBMITS }, (_, i) =>
-    withPurpose("submit", () => client.submitExtract({ url: `https://example.com/${key}/${i}` })).then(() => submitted++),
+    withPurpose("submit", () => client.submitExtract({ url: `https://example.com/${key}/${i}` })).then(
+      () => submitted++,
+    ),
   );
   const passedBy: number[] = [];
   for (let f = 0; f < FETCHES; f++) {

@@ -6,24 +6,36 @@ import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
 
 describe("chaos (small), polling", () => {
-  it("in polling mode, notices every job by polling, loses none and doubles none within 10 calls a second", { timeout: 420_000 }, async () => {
-    const lines: string[] = [];
-    const ledger = await runChaos({ jobs: 120, kills: 1, seed: 13, timeoutMs: 360_000, delivery: "polling", apiRps: 10, log: (s) => lines.push(s) });
-    printLedger(ledger, (s) => lines.push(s));
-    console.log(lines.join("\n"));
-    expect(lines.some((l) => /Tally killed \(SIGKILL\)/.test(l))).toBe(true);
-    expect(ledger.submitted).toBeGreaterThanOrEqual(120);
-    expect(ledger.stillRunningOnPlatform).toBe(0);
-    expect(ledger.lost).toBe(0);
-    expect(ledger.storedTwice).toBe(0);
-    expect(ledger.wrongOutcome).toBe(0);
-    expect(ledger.stored).toBeGreaterThan(90);
-    // No webhook was registered, so none came: polling noticed the jobs, not the final reconciliation
-    // (which may still find a job whose submit was answered by a crash, so Tally never knew its id).
-    expect(ledger.noticedBy.webhook ?? 0).toBe(0);
-    expect(ledger.noticedBy.poll ?? 0).toBeGreaterThanOrEqual(ledger.platformJobs - 5);
-    expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
-    expect(ledger.calls?.limit).toBe(50);
-    expect(ledger.calls?.worstWindow).toBeLessThanOrEqual(50);
-  });
+  it(
+    "in polling mode, notices every job by polling, loses none and doubles none within 10 calls a second",
+    { timeout: 420_000 },
+    async () => {
+      const lines: string[] = [];
+      const ledger = await runChaos({
+        jobs: 120,
+        kills: 1,
+        seed: 13,
+        timeoutMs: 360_000,
+        delivery: "polling",
+        apiRps: 10,
+        log: (s) => lines.push(s),
+      });
+      printLedger(ledger, (s) => lines.push(s));
+      console.log(lines.join("\n"));
+      expect(lines.some((l) => /Tally killed \(SIGKILL\)/.test(l))).toBe(true);
+      expect(ledger.submitted).toBeGreaterThanOrEqual(120);
+      expect(ledger.stillRunningOnPlatform).toBe(0);
+      expect(ledger.lost).toBe(0);
+      expect(ledger.storedTwice).toBe(0);
+      expect(ledger.wrongOutcome).toBe(0);
+      expect(ledger.stored).toBeGreaterThan(90);
+      // No webhook was registered, so none came: polling noticed the jobs, not the final reconciliation
+      // (which may still find a job whose submit was answered by a crash, so Tally never knew its id).
+      expect(ledger.noticedBy.webhook ?? 0).toBe(0);
+      expect(ledger.noticedBy.poll ?? 0).toBeGreaterThanOrEqual(ledger.platformJobs - 5);
+      expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
+      expect(ledger.calls?.limit).toBe(50);
+      expect(ledger.calls?.worstWindow).toBeLessThanOrEqual(50);
+    },
+  );
 });

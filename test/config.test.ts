@@ -50,7 +50,9 @@ describe("configuration", () => {
     expect(text).toMatch(/TALLY_API_TOKEN: must be at least 16 characters \(got a hidden value\)/);
     expect(text).toMatch(/TALLY_PUBLIC_URL: must be an http\(s\) URL/);
     expect(text).toMatch(/TALLY_RECONCILE_FULL_SCAN_HOURS: must be a number of hours \(got "daily"\)/);
-    expect(problems({ TALLY_RECONCILE_FULL_SCAN_HOURS: "1000" }).join("\n")).toMatch(/TALLY_RECONCILE_FULL_SCAN_HOURS: must be at most 720 \(30 days\)/);
+    expect(problems({ TALLY_RECONCILE_FULL_SCAN_HOURS: "1000" }).join("\n")).toMatch(
+      /TALLY_RECONCILE_FULL_SCAN_HOURS: must be at most 720 \(30 days\)/,
+    );
     expect(text).not.toContain("short-secret");
   });
 
@@ -59,11 +61,15 @@ describe("configuration", () => {
   });
 
   it("TALLY_SCHEDULER=external needs TALLY_CRON_SECRET, at least 16 characters, never echoed", () => {
-    expect(problems({ TALLY_SCHEDULER: "external" }).join()).toMatch(/TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external/);
+    expect(problems({ TALLY_SCHEDULER: "external" }).join()).toMatch(
+      /TALLY_CRON_SECRET: required when TALLY_SCHEDULER=external/,
+    );
     const short = problems({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "short-cron" }).join();
     expect(short).toMatch(/TALLY_CRON_SECRET: must be at least 16 characters/);
     expect(short).not.toContain("short-cron");
-    expect(problems({ TALLY_SCHEDULER: "sometimes" }).join()).toMatch(/TALLY_SCHEDULER: must be "on", "off" or "external"/);
+    expect(problems({ TALLY_SCHEDULER: "sometimes" }).join()).toMatch(
+      /TALLY_SCHEDULER: must be "on", "off" or "external"/,
+    );
     const ok = parseConfig({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789" });
     expect(ok.TALLY_SCHEDULER).toBe("external");
     expect(describeConfig(ok).find((v) => v.name === "TALLY_CRON_SECRET")?.value).toBe("••••6789");
@@ -72,7 +78,12 @@ describe("configuration", () => {
 
   it("validates the metrics and alert settings, naming what is wrong and never echoing secrets", () => {
     const c = parseConfig({});
-    expect([c.TALLY_ALERT_REPEAT_MINUTES, c.TALLY_ALERT_DEAD_LETTERS, c.TALLY_ALERT_UNAUTHORIZED_COUNT, c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES]).toEqual([60, 1, 10, 5]);
+    expect([
+      c.TALLY_ALERT_REPEAT_MINUTES,
+      c.TALLY_ALERT_DEAD_LETTERS,
+      c.TALLY_ALERT_UNAUTHORIZED_COUNT,
+      c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES,
+    ]).toEqual([60, 1, 10, 5]);
     expect(c.TALLY_ALERT_EVALUATE_SECONDS).toBeLessThanOrEqual(30);
     const text = problems({
       TALLY_METRICS_TOKEN: "short-metrics",
@@ -90,9 +101,17 @@ describe("configuration", () => {
     expect(text).toMatch(/TALLY_ALERT_EMAIL_TO: must be one e-mail address or several/);
     expect(text).not.toContain("short-metrics");
     expect(text).not.toContain("plain-secret-value");
-    expect(problems({ TALLY_ALERT_SMTP_URL: "smtp://mail.example.com:587" }).join()).toMatch(/TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set/);
-    expect(problems({ TALLY_ALERT_EMAIL_TO: "a@example.com" }).join()).toMatch(/TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set/);
-    const ok = parseConfig({ TALLY_ALERT_SMTP_URL: "smtp://u:hunter2hunter2@mail.example.com:587", TALLY_ALERT_EMAIL_TO: "a@example.com, b@example.com", TALLY_ALERT_SLACK_URL: "https://hooks.slack.com/services/T0/B0/SECRETPART" });
+    expect(problems({ TALLY_ALERT_SMTP_URL: "smtp://mail.example.com:587" }).join()).toMatch(
+      /TALLY_ALERT_EMAIL_TO: required when TALLY_ALERT_SMTP_URL is set/,
+    );
+    expect(problems({ TALLY_ALERT_EMAIL_TO: "a@example.com" }).join()).toMatch(
+      /TALLY_ALERT_SMTP_URL: required when TALLY_ALERT_EMAIL_TO is set/,
+    );
+    const ok = parseConfig({
+      TALLY_ALERT_SMTP_URL: "smtp://u:hunter2hunter2@mail.example.com:587",
+      TALLY_ALERT_EMAIL_TO: "a@example.com, b@example.com",
+      TALLY_ALERT_SLACK_URL: "https://hooks.slack.com/services/T0/B0/SECRETPART",
+    });
     const shown = JSON.stringify(describeConfig(ok));
     expect(shown).not.toContain("hunter2");
     expect(shown).not.toContain("SECRETPART");
@@ -102,7 +121,9 @@ describe("configuration", () => {
     expect(parseConfig({}).TALLY_METRICS_PORT).toBeUndefined();
     expect(parseConfig({ TALLY_METRICS_PORT: "" }).TALLY_METRICS_PORT).toBeUndefined();
     expect(parseConfig({ TALLY_METRICS_PORT: "9464" }).TALLY_METRICS_PORT).toBe(9464);
-    expect(problems({ TALLY_METRICS_PORT: "metrics" }).join()).toMatch(/TALLY_METRICS_PORT: must be a number \(got "metrics"\)/);
+    expect(problems({ TALLY_METRICS_PORT: "metrics" }).join()).toMatch(
+      /TALLY_METRICS_PORT: must be a number \(got "metrics"\)/,
+    );
     expect(problems({ TALLY_METRICS_PORT: "0" }).join()).toMatch(/TALLY_METRICS_PORT: must be at least 1/);
     expect(problems({ TALLY_METRICS_PORT: "65536" }).join()).toMatch(/TALLY_METRICS_PORT: must be at most 65535/);
     expect(problems({ TALLY_METRICS_PORT: "94.5" }).join()).toMatch(/TALLY_METRICS_PORT: must be a whole number/);
@@ -115,12 +136,17 @@ describe("configuration", () => {
     expect(undocumented).toEqual([]);
     // A default stated in the README is the one the schema applies.
     const defaults = parseConfig({}) as unknown as Record<string, unknown>;
-    const wrong = [...rows].filter(([name, shown]) => /^`[^`]+`$/.test(shown) && name in defaults && shown !== `\`${String(defaults[name])}\``);
+    const wrong = [...rows].filter(
+      ([name, shown]) => /^`[^`]+`$/.test(shown) && name in defaults && shown !== `\`${String(defaults[name])}\``,
+    );
     expect(wrong).toEqual([]);
   });
 
   it("masks secrets when describing the configuration", () => {
-    const c = parseConfig({ GEONODE_WEBHOOK_SECRET: "whsec_abcdefghijklmnop", TALLY_API_TOKEN: "tok-0123456789abcdefXYZW" });
+    const c = parseConfig({
+      GEONODE_WEBHOOK_SECRET: "whsec_abcdefghijklmnop",
+      TALLY_API_TOKEN: "tok-0123456789abcdefXYZW",
+    });
     const shown = Object.fromEntries(describeConfig(c).map((e) => [e.name, e.value]));
     expect(shown.GEONODE_WEBHOOK_SECRET).toBe("••••mnop");
     expect(shown.TALLY_API_TOKEN).toBe("••••XYZW");
@@ -141,7 +167,11 @@ describe("configuration", () => {
     expect(row("TALLY_OPERATOR_PASSWORD")?.value).toMatch(/^••••/);
     expect(row("TALLY_SESSION_SECRET")?.value).toMatch(/^••••/);
     expect(row("TALLY_API_TOKEN")).toMatchObject({ value: "(not set)" });
-    const live = parseConfig({ GEONODE_SCRAPER_API_KEY: "key-0123456789", TALLY_OPERATOR_PASSWORD: "a long password", TALLY_PUBLIC_URL: "https://t.example" });
+    const live = parseConfig({
+      GEONODE_SCRAPER_API_KEY: "key-0123456789",
+      TALLY_OPERATOR_PASSWORD: "a long password",
+      TALLY_PUBLIC_URL: "https://t.example",
+    });
     const liveRow = (name: string) => describeConfig(live).find((e) => e.name === name);
     expect(liveRow("SCRAPER_API_BASE_URL")).toMatchObject({ value: "https://scraper.geonode.io", source: "derived" });
     expect(liveRow("TALLY_PUBLIC_URL")).toMatchObject({ value: "https://t.example", source: "set" });

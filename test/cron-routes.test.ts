@@ -43,7 +43,10 @@ async function cron(path: string, opts: { secret?: string | null; body?: string;
   const secret = opts.secret === undefined ? SECRET : opts.secret;
   const res = await fetch(tally.url + path, {
     method: opts.method ?? "POST",
-    headers: { ...(secret ? { authorization: `Bearer ${secret}` } : {}), ...(opts.body ? { "content-type": "application/json" } : {}) },
+    headers: {
+      ...(secret ? { authorization: `Bearer ${secret}` } : {}),
+      ...(opts.body ? { "content-type": "application/json" } : {}),
+    },
     body: opts.body,
   });
   const text = await res.text();
@@ -76,11 +79,14 @@ describe("cron routes", () => {
     expect(r.json).toBeTypeOf("object");
   });
 
-  it.each(["maxSeconds=abc", "maxSeconds=-1", "maxSeconds=10000", "maxSeconds=1.5", "maxSecond=5"])("/api/cron/work?%s is a 400 with a reason", async (q) => {
-    const r = await cron(`/api/cron/work?${q}`);
-    expect(r.status).toBe(400);
-    expect(r.json).toMatchObject({ error: "bad_request", message: expect.stringMatching(/maxSecond/) });
-  });
+  it.each(["maxSeconds=abc", "maxSeconds=-1", "maxSeconds=10000", "maxSeconds=1.5", "maxSecond=5"])(
+    "/api/cron/work?%s is a 400 with a reason",
+    async (q) => {
+      const r = await cron(`/api/cron/work?${q}`);
+      expect(r.status).toBe(400);
+      expect(r.json).toMatchObject({ error: "bad_request", message: expect.stringMatching(/maxSecond/) });
+    },
+  );
 
   it("bad JSON bodies are 400s too", async () => {
     for (const body of ['{"maxSeconds":"abc"}', '{"maxSeconds":0}', "not json", "[1]"]) {
@@ -101,10 +107,16 @@ describe("cron routes", () => {
       expect(res.status).toBe(201);
       ids.push(z.object({ jobId: z.string() }).parse(await res.json()).jobId);
     }
-    for (const jobId of ids) await enqueue(db(), processJobItem({ jobId, eventType: "extract_completed", source: "webhook" }));
+    for (const jobId of ids)
+      await enqueue(db(), processJobItem({ jobId, eventType: "extract_completed", source: "webhook" }));
     const first = await cron("/api/cron/work", { body: JSON.stringify({ maxSeconds: 10 }) });
     expect(first.status).toBe(200);
-    expect(first.json).toMatchObject({ unit: "work", maxSeconds: 10, handled: expect.any(Number), drained: expect.any(Boolean) });
+    expect(first.json).toMatchObject({
+      unit: "work",
+      maxSeconds: 10,
+      handled: expect.any(Number),
+      drained: expect.any(Boolean),
+    });
     expect(first.json.handled).toBeGreaterThanOrEqual(1);
     // A job the platform had not finished yet is rescheduled, not stored: the scheduler's next call takes it.
     await waitFor(
@@ -137,11 +149,25 @@ describe("cron routes", () => {
       await releaseLease("alerts:evaluate", "another-process");
     }
     await db().deadLetter.updateMany({ where: { jobId: "cron-dead" }, data: { state: "discarded" } });
-    expect((await cron("/api/cron/alerts")).json.transitions).toContainEqual({ rule: "dead_letters", from: "firing", to: "ok", event: "resolved" });
+    expect((await cron("/api/cron/alerts")).json.transitions).toContainEqual({
+      rule: "dead_letters",
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
   });
 
   it("POST /api/cron/poll polls what is due and reports it", async () => {
-    await db().job.create({ data: { id: "poll-me", kind: "extract", platformStatus: "processing", outcome: "pending", url: "https://x", nextPollAt: new Date(0) } });
+    await db().job.create({
+      data: {
+        id: "poll-me",
+        kind: "extract",
+        platformStatus: "processing",
+        outcome: "pending",
+        url: "https://x",
+        nextPollAt: new Date(0),
+      },
+    });
     const r = await cron("/api/cron/poll");
     expect(r.status).toBe(200);
     expect(r.json).toMatchObject({ unit: "poll", polled: 1, rateLimited: false });
@@ -156,23 +182,32 @@ describe("cron routes", () => {
   });
 
   it("POST /api/cron/retention prunes what is past retention", async () => {
-    await db().inboundDelivery.create({ data: { receivedAt: new Date(Date.now() - 400 * 86_400_000), status: 200, latencyMs: 1, bodyBytes: 0 } });
+    await db().inboundDelivery.create({
+      data: { receivedAt: new Date(Date.now() - 400 * 86_400_000), status: 200, latencyMs: 1, bodyBytes: 0 },
+    });
     const r = await cron("/api/cron/retention");
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ unit: "retention", deleted: { "inbound deliveries": 1 }, previousSecretsCleared: 0 });
+    expect(r.json).toMatchObject({
+      unit: "retention",
+      deleted: { "inbound deliveries": 1 },
+      previousSecretsCleared: 0,
+    });
   });
 
-  it.each(["poll", "work", "retention"])("POST /api/cron/%s answers 409 and does nothing while another call holds the unit", async (unit) => {
-    expect(await holdLease(`cron:${unit}`, 60_000, "another-call")).toBe(true);
-    try {
-      const r = await cron(`/api/cron/${unit}`);
-      expect(r.status).toBe(409);
-      expect(r.json).toMatchObject({ error: "conflict", message: expect.stringContaining("already running") });
-    } finally {
-      await releaseLease(`cron:${unit}`, "another-call");
-    }
-    expect((await cron(`/api/cron/${unit}`)).status).toBe(200);
-  });
+  it.each(["poll", "work", "retention"])(
+    "POST /api/cron/%s answers 409 and does nothing while another call holds the unit",
+    async (unit) => {
+      expect(await holdLease(`cron:${unit}`, 60_000, "another-call")).toBe(true);
+      try {
+        const r = await cron(`/api/cron/${unit}`);
+        expect(r.status).toBe(409);
+        expect(r.json).toMatchObject({ error: "conflict", message: expect.stringContaining("already running") });
+      } finally {
+        await releaseLease(`cron:${unit}`, "another-call");
+      }
+      expect((await cron(`/api/cron/${unit}`)).status).toBe(200);
+    },
+  );
 
   it("two concurrent calls: one does the unit, the other answers 409", async () => {
     const [a, b] = await Promise.all([cron("/api/cron/reconcile"), cron("/api/cron/reconcile")]);
@@ -184,7 +219,9 @@ describe("cron routes", () => {
 
   it("the cron secret never appears in the server's output or its settings", async () => {
     expect(tally.output()).not.toContain(SECRET);
-    const res = await fetch(`${tally.url}/settings`, { headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` } });
+    const res = await fetch(`${tally.url}/settings`, {
+      headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` },
+    });
     expect(res.status).toBe(200);
     const page = await res.text();
     expect(page).toContain("TALLY_CRON_SECRET");
@@ -192,7 +229,9 @@ describe("cron routes", () => {
   });
 
   it("a reconciliation already running (started from the dashboard, say) makes the route answer 409", async () => {
-    await db().operationRun.create({ data: { id: "held", kind: "reconcile", state: "running", lockKey: "reconcile", startedBy: "operator" } });
+    await db().operationRun.create({
+      data: { id: "held", kind: "reconcile", state: "running", lockKey: "reconcile", startedBy: "operator" },
+    });
     try {
       const r = await cron("/api/cron/reconcile");
       expect(r.status).toBe(409);

@@ -22,7 +22,15 @@ beforeEach(async () => {
 async function seed(rows: Array<{ state?: string; errorCode?: string; kind?: string; jobId?: string }>) {
   const ids: number[] = [];
   for (const r of rows) {
-    const dl = await db().deadLetter.create({ data: { kind: r.kind ?? "process_job", errorCode: r.errorCode ?? "EXTRACTION_FAILED", errorMessage: "boom", state: r.state ?? "open", jobId: r.jobId ?? null } });
+    const dl = await db().deadLetter.create({
+      data: {
+        kind: r.kind ?? "process_job",
+        errorCode: r.errorCode ?? "EXTRACTION_FAILED",
+        errorMessage: "boom",
+        state: r.state ?? "open",
+        jobId: r.jobId ?? null,
+      },
+    });
     ids.push(dl.id);
   }
   return ids;
@@ -38,12 +46,19 @@ describe("discard", () => {
     const row = await db().deadLetter.findUniqueOrThrow({ where: { id: a! } });
     expect(row).toMatchObject({ state: "discarded", resolution: "target is gone for good", resolvedBy: "op" });
     const audit = await db().auditLog.findFirstOrThrow({ where: { action: "dead_letters.discard" } });
-    expect(JSON.parse(audit.detail ?? "{}")).toMatchObject({ changed: 3, skipped: 2, reason: "target is gone for good" });
+    expect(JSON.parse(audit.detail ?? "{}")).toMatchObject({
+      changed: 3,
+      skipped: 2,
+      reason: "target is gone for good",
+    });
   });
 
   it("by filter: acts only when the confirmed count is still true, else 409 with the current count", async () => {
     await seed([{ errorCode: "A" }, { errorCode: "A" }, { errorCode: "B" }, { errorCode: "A", state: "retried" }]);
-    const err = await discardDeadLetters({ filter: { errorCode: "A" }, expectedCount: 3, reason: "stale count" }, "op").catch((e: unknown) => e);
+    const err = await discardDeadLetters(
+      { filter: { errorCode: "A" }, expectedCount: 3, reason: "stale count" },
+      "op",
+    ).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(TallyError);
     expect(err).toMatchObject({ code: "conflict", details: { currentCount: 2 } });
     expect(Object.values(await states()).filter((s) => s === "discarded")).toHaveLength(0);
@@ -57,7 +72,10 @@ describe("discard", () => {
 
   it("two operators racing on the same rows: each row is changed once, the rest counted as skipped", async () => {
     const ids = await seed(Array.from({ length: 40 }, () => ({})));
-    const [x, y] = await Promise.all([discardDeadLetters({ ids, reason: "first" }, "op1"), discardDeadLetters({ ids, reason: "second" }, "op2")]);
+    const [x, y] = await Promise.all([
+      discardDeadLetters({ ids, reason: "first" }, "op1"),
+      discardDeadLetters({ ids, reason: "second" }, "op2"),
+    ]);
     expect(x.changed + y.changed).toBe(40);
     expect(x.skipped + y.skipped).toBe(40);
     expect(Object.values(await states()).every((s) => s === "discarded")).toBe(true);
@@ -73,7 +91,10 @@ describe("retry", () => {
     expect(s.results.find((r) => r.id === a)?.result).toBe("requeued");
     const item = await db().queueItem.findFirstOrThrow({ where: { jobId: "stuck-1" } });
     expect(item).toMatchObject({ kind: "process_job", state: "ready", dedupeKey: "job:stuck-1" });
-    expect(await db().deadLetter.findUniqueOrThrow({ where: { id: a! } })).toMatchObject({ state: "retried", resolvedBy: "op" });
+    expect(await db().deadLetter.findUniqueOrThrow({ where: { id: a! } })).toMatchObject({
+      state: "retried",
+      resolvedBy: "op",
+    });
     expect((await db().auditLog.findFirstOrThrow({ where: { action: "dead_letters.retry" } })).ok).toBe(true);
     // A second dead letter for the same job while its item is still live: nothing queued twice.
     const [again] = await seed([{ jobId: "stuck-1" }]);
@@ -88,15 +109,24 @@ describe("retry", () => {
     expect(failed.outcome).toBe("dead_lettered");
     const dl = await db().deadLetter.findFirstOrThrow({ where: { jobId } });
     // "sim-fail" fails every time; a clean platform lets the resubmission through.
-    await db().job.update({ where: { id: jobId }, data: { request: JSON.stringify({ url: "https://example.com/fixed/dl-retry" }) } });
+    await db().job.update({
+      where: { id: jobId },
+      data: { request: JSON.stringify({ url: "https://example.com/fixed/dl-retry" }) },
+    });
 
     const s = await retryDeadLetters({ ids: [dl.id] }, "op");
     expect(s).toMatchObject({ changed: 1, skipped: 0, failed: 0 });
     const newId = s.results[0]?.newJobId;
     if (!newId) throw new Error("no new job");
-    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ outcome: "resubmitted", resubmittedAsId: newId });
+    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      outcome: "resubmitted",
+      resubmittedAsId: newId,
+    });
     expect(await db().job.findUniqueOrThrow({ where: { id: newId } })).toMatchObject({ resubmittedFromId: jobId });
-    expect(await db().deadLetter.findUniqueOrThrow({ where: { id: dl.id } })).toMatchObject({ state: "retried", resolution: `resubmitted as ${newId}` });
+    expect(await db().deadLetter.findUniqueOrThrow({ where: { id: dl.id } })).toMatchObject({
+      state: "retried",
+      resolution: `resubmitted as ${newId}`,
+    });
     expect(await p.settleAndProcess("extract", newId)).toMatchObject({ outcome: "stored" });
 
     // the same dead letter cannot be retried twice
@@ -104,7 +134,9 @@ describe("retry", () => {
   });
 
   it("a job without an original request cannot be resubmitted: fails in words, stays open", async () => {
-    await db().job.create({ data: { id: "heard-only", kind: "extract", outcome: "dead_lettered", platformStatus: "failed" } });
+    await db().job.create({
+      data: { id: "heard-only", kind: "extract", outcome: "dead_lettered", platformStatus: "failed" },
+    });
     const [a] = await seed([{ jobId: "heard-only" }]);
     const s = await retryDeadLetters({ ids: [a!] }, "op");
     expect(s).toMatchObject({ changed: 0, failed: 1 });

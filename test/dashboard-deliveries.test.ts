@@ -51,7 +51,10 @@ afterAll(async () => t?.cleanup());
 
 const q = (input: Record<string, unknown> = {}): DeliveryQuery => deliveryQuerySchema.parse(input);
 
-async function walk<R extends { id: number | string }>(list: (q: DeliveryQuery) => Promise<{ items: R[]; nextCursor: string | null }>, query: DeliveryQuery) {
+async function walk<R extends { id: number | string }>(
+  list: (q: DeliveryQuery) => Promise<{ items: R[]; nextCursor: string | null }>,
+  query: DeliveryQuery,
+) {
   const seen: R[] = [];
   let cursor: string | undefined;
   for (let i = 0; i < 100; i++) {
@@ -64,7 +67,10 @@ async function walk<R extends { id: number | string }>(list: (q: DeliveryQuery) 
 }
 
 const allInbound = async () =>
-  (await db().inboundDelivery.findMany({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }] })).map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() }));
+  (await db().inboundDelivery.findMany({ orderBy: [{ receivedAt: "desc" }, { id: "desc" }] })).map((r) => ({
+    ...r,
+    receivedAt: r.receivedAt.toISOString(),
+  }));
 
 describe("inbound log", () => {
   it("pages through everything newest first, without gaps or repeats, across ties in time", async () => {

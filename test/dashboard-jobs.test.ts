@@ -42,7 +42,11 @@ async function walk(params: Record<string, string>) {
   throw new Error("pagination did not end");
 }
 
-const all = async (where = {}) => (await db().job.findMany({ where, select: { id: true, createdAt: true } })).map((j) => ({ id: j.id, t: j.createdAt.getTime() }));
+const all = async (where = {}) =>
+  (await db().job.findMany({ where, select: { id: true, createdAt: true } })).map((j) => ({
+    id: j.id,
+    t: j.createdAt.getTime(),
+  }));
 
 describe("jobs keyset pagination", () => {
   it("newest first: every job once, no gaps, ties ordered by id", async () => {
@@ -60,8 +64,16 @@ describe("jobs keyset pagination", () => {
   });
 
   it("filters and a time range page the same way", async () => {
-    const seen = await walk({ limit: "2", outcome: "pending", kind: "extract", from: at(1).toISOString(), to: at(3).toISOString() });
-    const expected = (await all({ outcome: "pending", kind: "extract", createdAt: { gte: at(1), lt: at(3) } })).map((j) => j.id);
+    const seen = await walk({
+      limit: "2",
+      outcome: "pending",
+      kind: "extract",
+      from: at(1).toISOString(),
+      to: at(3).toISOString(),
+    });
+    const expected = (await all({ outcome: "pending", kind: "extract", createdAt: { gte: at(1), lt: at(3) } })).map(
+      (j) => j.id,
+    );
     expect(seen.sort()).toEqual(expected.sort());
     expect(expected.length).toBeGreaterThan(2);
   });
@@ -80,13 +92,26 @@ describe("jobs keyset pagination", () => {
     const urls = async (q: string) => (await listJobsPage(parseJobsSearch({ q }).query)).items.map((j) => j.url).sort();
     expect((await listJobsPage(parseJobsSearch({ q: "job-07" }).query)).items.map((j) => j.id)).toEqual(["job-07"]);
     expect(await urls("https://example.com/page/12")).toEqual(["https://example.com/page/12"]);
-    expect(await urls("example.com/page/2")).toEqual(["https://example.com/page/2", ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29].map((i) => `https://example.com/page/${i}`)].sort());
+    expect(await urls("example.com/page/2")).toEqual(
+      [
+        "https://example.com/page/2",
+        ...[20, 21, 22, 23, 24, 25, 26, 27, 28, 29].map((i) => `https://example.com/page/${i}`),
+      ].sort(),
+    );
     expect(await urls("example.com")).toHaveLength(30);
     expect(await urls("no-such-thing")).toEqual([]);
   });
 
   it("bad query values are reported in words and dropped; the rest of the filter still applies", () => {
-    const { query, params, problems } = parseJobsSearch({ outcome: "stored", status: "exploded", from: "yesterday-ish", limit: "0", cursor: "garbage", sort: "sideways", extra: "x" });
+    const { query, params, problems } = parseJobsSearch({
+      outcome: "stored",
+      status: "exploded",
+      from: "yesterday-ish",
+      limit: "0",
+      cursor: "garbage",
+      sort: "sideways",
+      extra: "x",
+    });
     expect(problems).toHaveLength(5);
     expect(problems.join("\n")).toMatch(/status: must be one of/);
     expect(problems.join("\n")).toMatch(/from: must be a date and time/);

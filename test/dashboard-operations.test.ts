@@ -30,8 +30,18 @@ beforeAll(async () => {
   });
   await db().auditLog.createMany({
     data: [
-      { actor: "operator", action: "subscription.rotate", target: "sub-1", detail: JSON.stringify({ runId: "r1", secret: "whsec_should_not_leave_ABCD" }) },
-      { actor: "operator", action: "simulator.configure", target: "simulator", detail: JSON.stringify({ webhookDropRate: 0.3 }) },
+      {
+        actor: "operator",
+        action: "subscription.rotate",
+        target: "sub-1",
+        detail: JSON.stringify({ runId: "r1", secret: "whsec_should_not_leave_ABCD" }),
+      },
+      {
+        actor: "operator",
+        action: "simulator.configure",
+        target: "simulator",
+        detail: JSON.stringify({ webhookDropRate: 0.3 }),
+      },
       { actor: "token", action: "operations.reconcile", target: null, detail: "x".repeat(1000), ok: false },
     ],
   });
@@ -54,15 +64,29 @@ describe("run history", () => {
     expect(ids).toEqual(expected);
 
     const first = (await listRuns(historyQuerySchema.parse({ limit: 2 }))).items;
-    expect(first[0]).toMatchObject({ id: "run-22", state: "running", finishedAt: null, durationMs: null, kind: "rotate" });
-    expect(first[1]).toMatchObject({ id: "run-21", state: "failed", error: "platform unreachable", durationMs: 1521, startedBy: "operator" });
+    expect(first[0]).toMatchObject({
+      id: "run-22",
+      state: "running",
+      finishedAt: null,
+      durationMs: null,
+      kind: "rotate",
+    });
+    expect(first[1]).toMatchObject({
+      id: "run-21",
+      state: "failed",
+      error: "platform unreachable",
+      durationMs: 1521,
+      startedBy: "operator",
+    });
     expect(first[1]?.progress).toEqual({ listed: 210, alreadyDone: 21, enqueued: 2, stillRunning: 1 });
   });
 
   it("filters by kind and keeps unreadable JSON as text", async () => {
     const page = await listRuns(historyQuerySchema.parse({ kind: "rotate", limit: 50 }));
     expect(page.items.map((r) => r.id)).toEqual(["run-22", "run-17", "run-12", "run-07", "run-02"]);
-    const run3 = (await listRuns(historyQuerySchema.parse({ kind: "poll", limit: 50 }))).items.find((r) => r.id === "run-03");
+    const run3 = (await listRuns(historyQuerySchema.parse({ kind: "poll", limit: 50 }))).items.find(
+      (r) => r.id === "run-03",
+    );
     expect(run3?.summary).toBe("not json {");
     expect(historyQuerySchema.safeParse({ kind: "drop-tables" }).success).toBe(false);
   });
@@ -71,7 +95,11 @@ describe("run history", () => {
 describe("audit log", () => {
   it("lists operator actions newest first, blanking secret-named fields and shortening long details", async () => {
     const page = await listAuditPage({ limit: 10 });
-    expect(page.items.map((r) => r.action)).toEqual(["operations.reconcile", "simulator.configure", "subscription.rotate"]);
+    expect(page.items.map((r) => r.action)).toEqual([
+      "operations.reconcile",
+      "simulator.configure",
+      "subscription.rotate",
+    ]);
     const serialized = JSON.stringify(page);
     expect(serialized).not.toContain("whsec_should_not_leave");
     expect(page.items[2]?.detail).toBe(JSON.stringify({ runId: "r1", secret: "[redacted]" }));

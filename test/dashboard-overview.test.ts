@@ -64,7 +64,15 @@ beforeAll(async () => {
     ],
   });
   await db().operationRun.create({
-    data: { id: "run-1", kind: "reconcile", state: "succeeded", startedBy: "scheduler", startedAt: ago(5 * MIN), finishedAt: ago(4 * MIN), summary: JSON.stringify({ listed: 40, missing: 2, nested: { no: 1 } }) },
+    data: {
+      id: "run-1",
+      kind: "reconcile",
+      state: "succeeded",
+      startedBy: "scheduler",
+      startedAt: ago(5 * MIN),
+      finishedAt: ago(4 * MIN),
+      summary: JSON.stringify({ listed: 40, missing: 2, nested: { no: 1 } }),
+    },
   });
 });
 afterAll(async () => {
@@ -82,7 +90,12 @@ describe("overview", () => {
 
   it("splits pending jobs by age, and the buckets add up to pending", async () => {
     const o = await computeOverview(now);
-    expect(Object.fromEntries(o.ledger.pendingByAge.map((b) => [b.key, b.count]))).toEqual({ under5m: 2, "5to60m": 2, "1to24h": 1, over24h: 2 });
+    expect(Object.fromEntries(o.ledger.pendingByAge.map((b) => [b.key, b.count]))).toEqual({
+      under5m: 2,
+      "5to60m": 2,
+      "1to24h": 1,
+      over24h: 2,
+    });
     expect(o.ledger.pendingByAge.reduce((s, b) => s + b.count, 0)).toBe(o.ledger.byOutcome.pending);
   });
 
@@ -102,7 +115,14 @@ describe("overview", () => {
 
   it("groups jobs by platform status, open dead letters, and the last reconciliation's figures", async () => {
     const o = await computeOverview(now);
-    expect(Object.fromEntries(o.byPlatformStatus.map((s) => [s.status, s.count]))).toEqual({ completed: 7, failed: 3, cancelled: 1, queued: 1, processing: 3, unknown: 3 });
+    expect(Object.fromEntries(o.byPlatformStatus.map((s) => [s.status, s.count]))).toEqual({
+      completed: 7,
+      failed: 3,
+      cancelled: 1,
+      queued: 1,
+      processing: 3,
+      unknown: 3,
+    });
     expect(o.deadLettersOpen).toBe(2);
     expect(o.lastReconciliation).toMatchObject({ id: "run-1", state: "succeeded" });
     expect(o.lastReconciliation?.figures).toEqual([

@@ -23,9 +23,17 @@ afterEach(async () => {
 
 async function seed() {
   await db().subscription.create({
-    data: { id: "sub-1", eventType: "extract_completed", url: "http://x/1", secret: SUB_SECRET, previousSecret: PREVIOUS },
+    data: {
+      id: "sub-1",
+      eventType: "extract_completed",
+      url: "http://x/1",
+      secret: SUB_SECRET,
+      previousSecret: PREVIOUS,
+    },
   });
-  await db().subscription.create({ data: { id: "sub-2", eventType: "batch_completed", url: "http://x/2", secret: SHORT } });
+  await db().subscription.create({
+    data: { id: "sub-2", eventType: "batch_completed", url: "http://x/2", secret: SHORT },
+  });
 }
 
 function expectNoSecret(serialized: string) {
@@ -38,7 +46,11 @@ function expectNoSecret(serialized: string) {
 
 describe("settings", () => {
   it("shows the effective configuration with every secret masked to its last 4 (live mode)", async () => {
-    t = await createTestDb({ GEONODE_WEBHOOK_SECRET: ENV_SECRET, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_DELIVERY_MODE: "both" });
+    t = await createTestDb({
+      GEONODE_WEBHOOK_SECRET: ENV_SECRET,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_DELIVERY_MODE: "both",
+    });
     await seed();
     const view = await settingsView();
     const serialized = JSON.stringify(view);
@@ -76,8 +88,22 @@ describe("subscriptions list", () => {
     await seed();
     const list = await subscriptionList();
     expect(list.items).toEqual([
-      { id: "sub-2", eventType: "batch_completed", url: "http://x/2", isActive: true, secretLast4: null, rotatedAt: null },
-      { id: "sub-1", eventType: "extract_completed", url: "http://x/1", isActive: true, secretLast4: "Q7xZ", rotatedAt: null },
+      {
+        id: "sub-2",
+        eventType: "batch_completed",
+        url: "http://x/2",
+        isActive: true,
+        secretLast4: null,
+        rotatedAt: null,
+      },
+      {
+        id: "sub-1",
+        eventType: "extract_completed",
+        url: "http://x/1",
+        isActive: true,
+        secretLast4: "Q7xZ",
+        rotatedAt: null,
+      },
     ]);
     expectNoSecret(JSON.stringify(await subscriptionsPage()));
   });

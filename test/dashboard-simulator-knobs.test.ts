@@ -32,12 +32,19 @@ describe("simulator knobs", () => {
   });
 
   it("saves a change to the simulator and records it in the audit log", async () => {
-    const saved = await saveSimulatorKnobs({ webhookDropRate: 0.3, failureRate: 0, webhookDelayMs: [100, 200] }, "operator");
+    const saved = await saveSimulatorKnobs(
+      { webhookDropRate: 0.3, failureRate: 0, webhookDelayMs: [100, 200] },
+      "operator",
+    );
     expect(saved).toMatchObject({ webhookDropRate: 0.3, failureRate: 0, webhookDelayMs: [100, 200] });
     expect(simulator.getConfig()).toMatchObject({ webhookDropRate: 0.3, failureRate: 0 });
     const entry = await db().auditLog.findFirst({ where: { action: "simulator.configure" }, orderBy: { id: "desc" } });
     expect(entry).toMatchObject({ actor: "operator", ok: true });
-    expect(JSON.parse(entry?.detail ?? "{}")).toEqual({ webhookDropRate: 0.3, failureRate: 0, webhookDelayMs: [100, 200] });
+    expect(JSON.parse(entry?.detail ?? "{}")).toEqual({
+      webhookDropRate: 0.3,
+      failureRate: 0,
+      webhookDelayMs: [100, 200],
+    });
   });
 
   it("validates a patch before it leaves: shares in 0..1, known names only, an ordered delay range", () => {
@@ -51,13 +58,21 @@ describe("simulator knobs", () => {
   it("is not found in live mode, and nothing is sent", async () => {
     const live: TallyConfig = { ...t.config, mode: "live", apiBaseUrl: sim.url };
     const before = simulator.getConfig();
-    await expect(readSimulatorKnobs(live)).rejects.toMatchObject({ code: "not_found", message: expect.stringMatching(/demo mode/) });
-    await expect(saveSimulatorKnobs({ webhookDropRate: 1 }, "operator", live)).rejects.toMatchObject({ code: "not_found" });
+    await expect(readSimulatorKnobs(live)).rejects.toMatchObject({
+      code: "not_found",
+      message: expect.stringMatching(/demo mode/),
+    });
+    await expect(saveSimulatorKnobs({ webhookDropRate: 1 }, "operator", live)).rejects.toMatchObject({
+      code: "not_found",
+    });
     expect(simulator.getConfig()).toEqual(before);
   });
 
   it("reports an unreachable simulator in words", async () => {
     const gone: TallyConfig = { ...t.config, apiBaseUrl: "http://127.0.0.1:9" };
-    await expect(readSimulatorKnobs(gone)).rejects.toMatchObject({ code: "upstream_error", message: expect.stringMatching(/could not be reached/) });
+    await expect(readSimulatorKnobs(gone)).rejects.toMatchObject({
+      code: "upstream_error",
+      message: expect.stringMatching(/could not be reached/),
+    });
   });
 });

@@ -11,7 +11,14 @@ const MIN = 60_000;
 const at = (minutesAgo: number, seconds = 0) => new Date(NOW.getTime() - minutesAgo * MIN + seconds * 1000);
 
 function row(subscriptionId: string | null, status: number, receivedAt: Date) {
-  return { subscriptionId, status, receivedAt, latencyMs: 1, bodyBytes: 0, reason: status === 401 ? "bad signature" : "accepted" };
+  return {
+    subscriptionId,
+    status,
+    receivedAt,
+    latencyMs: 1,
+    bodyBytes: 0,
+    reason: status === 401 ? "bad signature" : "accepted",
+  };
 }
 
 beforeAll(async () => {
@@ -100,7 +107,13 @@ describe("401s per minute", () => {
   it("reports a spike of 3 or more 401s in 5 minutes, from the first 401 after the last accepted delivery", async () => {
     const chart = await unauthorizedChart({ now: NOW });
     expect(chart.spikes).toEqual([
-      { subscriptionId: "sub-extract", eventType: "extract_completed", recent: 5, since: at(3, -20).toISOString(), lastRotationAt: at(4).toISOString() },
+      {
+        subscriptionId: "sub-extract",
+        eventType: "extract_completed",
+        recent: 5,
+        since: at(3, -20).toISOString(),
+        lastRotationAt: at(4).toISOString(),
+      },
     ]);
   });
 
@@ -143,7 +156,9 @@ describe("a flood of 401s", () => {
     expect(chart.truncated).toBe(true);
     expect(chart.series.find((s) => s.key === "unknown")?.total).toBe(MAX_ROWS);
     const newestMinute = chart.points.at(-1)?.counts.unknown ?? 0;
-    const expectedNewest = Array.from({ length: total }, (_, i) => NOW.getTime() - 1000 - i * step).filter((t) => t >= Date.parse("2026-06-01T12:00:00.000Z")).length;
+    const expectedNewest = Array.from({ length: total }, (_, i) => NOW.getTime() - 1000 - i * step).filter(
+      (t) => t >= Date.parse("2026-06-01T12:00:00.000Z"),
+    ).length;
     expect(newestMinute).toBe(expectedNewest);
   });
 });

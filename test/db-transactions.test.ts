@@ -24,7 +24,11 @@ it("a Prisma transaction that reads, lets another connection try to commit, then
     await tx.auditLog.findMany();
     // Another connection writes now: with the write lock held from BEGIN it must wait (BUSY).
     try {
-      other.prepare(`INSERT INTO "AuditLog" (at, actor, action, ok) VALUES ('2026-01-01T00:00:00.000+00:00', 'other', 'x', 1)`).run();
+      other
+        .prepare(
+          `INSERT INTO "AuditLog" (at, actor, action, ok) VALUES ('2026-01-01T00:00:00.000+00:00', 'other', 'x', 1)`,
+        )
+        .run();
       otherResult = "committed";
     } catch (err) {
       otherResult = String((err as { code?: string }).code);

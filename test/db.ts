@@ -51,7 +51,12 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
 }
 
 /** An active HMAC subscription with a known secret, written straight to the rows the receiver reads. */
-export async function addSubscription(sql: TestSql, id: string, secret: string, eventType = "extract_completed"): Promise<void> {
+export async function addSubscription(
+  sql: TestSql,
+  id: string,
+  secret: string,
+  eventType = "extract_completed",
+): Promise<void> {
   await sql.run(
     `INSERT INTO Subscription (id, eventType, url, isActive, scheme, secret, createdAt, updatedAt)
      VALUES (?, ?, 'http://x', true, 'hmac', ?, CURRENT_TIMESTAMP, CURRENT_TIMESTAMP)`,

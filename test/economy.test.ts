@@ -29,7 +29,12 @@ let t: TestDb;
 beforeAll(async () => {
   sim = await startSim({ config: { retryAfterSeconds: 1, retainJobs: 100_000 } });
   resetPlatformClients();
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", TALLY_PUBLIC_URL: "http://127.0.0.1:9" });
+  t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_API_RPS: "1000",
+    TALLY_PUBLIC_URL: "http://127.0.0.1:9",
+  });
 });
 afterAll(async () => {
   await flushApiCalls().catch(() => undefined);
@@ -48,11 +53,20 @@ async function createdAtOf(ids: string[]): Promise<Map<string, Date>> {
 async function reconcileRun(params: Parameters<typeof startReconcile>[0]) {
   const run = await (await startReconcile(params, "test")).done;
   expect(run.error).toBeNull();
-  const summary = run.summary as { scope: string; enqueued: number; enqueuedIds: string[]; byKind: Record<string, { scope: string; from: string | null; pages: number; listed: number; watermark: string | null }> };
+  const summary = run.summary as {
+    scope: string;
+    enqueued: number;
+    enqueuedIds: string[];
+    byKind: Record<
+      string,
+      { scope: string; from: string | null; pages: number; listed: number; watermark: string | null }
+    >;
+  };
   return summary;
 }
 
-const watermark = async () => (await db().reconcileWatermark.findUniqueOrThrow({ where: { kind: "extract" } })).createdFrom;
+const watermark = async () =>
+  (await db().reconcileWatermark.findUniqueOrThrow({ where: { kind: "extract" } })).createdFrom;
 
 describe("incremental reconciliation", () => {
   let old: string[] = [];
@@ -62,7 +76,9 @@ describe("incremental reconciliation", () => {
     old = sim.sim.seedJobs({ count: 250, kind: "extract", status: "completed", ageSeconds: 7200 });
     recent = sim.sim.seedJobs({ count: 30, kind: "extract", status: "completed", ageSeconds: 3600 });
     const now = new Date();
-    await db().job.createMany({ data: [...old, ...recent].map((id) => ({ id, kind: "extract", outcome: "stored", outcomeAt: now })) });
+    await db().job.createMany({
+      data: [...old, ...recent].map((id) => ({ id, kind: "extract", outcome: "stored", outcomeAt: now })),
+    });
 
     // First run: no watermark yet, so a full scan of the whole history (3 pages of extract jobs).
     const first = await reconcileRun({});
@@ -75,7 +91,12 @@ describe("incremental reconciliation", () => {
     await db().job.update({ where: { id: old[0] }, data: { outcome: "pending", outcomeAt: null } });
 
     const second = await reconcileRun({});
-    expect(second.byKind.extract).toMatchObject({ scope: "recent", from: new Date(newest - OVERLAP_MS).toISOString(), pages: 1, listed: 30 });
+    expect(second.byKind.extract).toMatchObject({
+      scope: "recent",
+      from: new Date(newest - OVERLAP_MS).toISOString(),
+      pages: 1,
+      listed: 30,
+    });
     expect(second.enqueuedIds).not.toContain(old[0]);
 
     // The next full scan is due once TALLY_RECONCILE_FULL_SCAN_HOURS have passed since the last one.
@@ -126,7 +147,11 @@ describe("list sweep", () => {
     setConfigForTests({ ...t.config, TALLY_DELIVERY_MODE: "polling", TALLY_RECONCILE_INTERVAL_MINUTES: 0 });
     sim.sim.setConfig({ jobDurationMs: [600_000, 600_000] });
     try {
-      const running = (await Promise.all(Array.from({ length: 30 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/sweep/${i}` })))).map((j) => j.jobId);
+      const running = (
+        await Promise.all(
+          Array.from({ length: 30 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/sweep/${i}` })),
+        )
+      ).map((j) => j.jobId);
       const completed = sim.sim.seedJobs({ count: 120, kind: "extract", status: "completed", ageSeconds: 0 });
       const failed = sim.sim.seedJobs({ count: 20, kind: "extract", status: "failed", ageSeconds: 0 });
       const cancelled = sim.sim.seedJobs({ count: 10, kind: "extract", status: "cancelled", ageSeconds: 0 });
@@ -135,11 +160,19 @@ describe("list sweep", () => {
       const settled = [...completed, ...failed, ...cancelled];
       const created = await createdAtOf([...settled, straggler]);
       const now = new Date();
-      const polled = (id: string) => ({ id, kind: "extract", platformCreatedAt: created.get(id), nextPollAt: now, pollDeadlineAt: new Date(now.getTime() + 3_600_000) });
+      const polled = (id: string) => ({
+        id,
+        kind: "extract",
+        platformCreatedAt: created.get(id),
+        nextPollAt: now,
+        pollDeadlineAt: new Date(now.getTime() + 3_600_000),
+      });
       await db().job.createMany({ data: [...settled, straggler].map(polled) });
       await db().job.updateMany({ where: { id: { in: running } }, data: { nextPollAt: now } });
       // Five of the unrelated jobs Tally has already stored; the other 35 it never submitted.
-      await db().job.createMany({ data: unrelated.slice(0, 5).map((id) => ({ id, kind: "extract", outcome: "stored", outcomeAt: now })) });
+      await db().job.createMany({
+        data: unrelated.slice(0, 5).map((id) => ({ id, kind: "extract", outcome: "stored", outcomeAt: now })),
+      });
 
       const calls: CallInfo[] = [];
       const stop = addCallObserver((c) => calls.push(c));
@@ -148,12 +181,17 @@ describe("list sweep", () => {
 
       // 30 running + 150 settled + 40 unrelated created in the window: 3 pages of 100; the straggler
       // (two hours old, outside the window) costs one status call.
-      expect(calls.filter((c) => c.purpose === "poll sweep").map((c) => c.endpoint)).toEqual(Array(3).fill("GET /v1/extract/jobs"));
+      expect(calls.filter((c) => c.purpose === "poll sweep").map((c) => c.endpoint)).toEqual(
+        Array(3).fill("GET /v1/extract/jobs"),
+      );
       expect(calls.filter((c) => c.purpose === "poll").map((c) => c.endpoint)).toEqual(["GET /v1/extract/{job_id}"]);
       expect(calls).toHaveLength(4);
       expect(batch).toMatchObject({ sweeps: 1, sweepPages: 3, settled: 151, notYet: 30 });
 
-      const items = await db().queueItem.findMany({ where: { kind: "process_job" }, select: { jobId: true, payload: true } });
+      const items = await db().queueItem.findMany({
+        where: { kind: "process_job" },
+        select: { jobId: true, payload: true },
+      });
       const queued = new Set(items.filter((i) => JSON.parse(i.payload).source === "poll").map((i) => i.jobId));
       expect([...settled, straggler].every((id) => queued.has(id))).toBe(true);
       expect([...running, ...unrelated].some((id) => queued.has(id))).toBe(false);
@@ -194,30 +232,35 @@ describe("list sweep in webhook mode", () => {
     expect(batch).toMatchObject({ sweeps: 1, settled: 6 });
     expect(await db().receipt.count({ where: { jobId: { in: silent }, source: "poll" } })).toBe(6);
     await drain();
-    expect(new Set((await db().job.findMany({ where: { id: { in: silent } } })).map((j) => j.outcome))).toEqual(new Set(["stored"]));
+    expect(new Set((await db().job.findMany({ where: { id: { in: silent } } })).map((j) => j.outcome))).toEqual(
+      new Set(["stored"]),
+    );
   }, 30_000);
 });
 
 describe("accounting", () => {
   // PostgreSQL only: SQLite's driver waits for a lock synchronously in this very process, so no other
   // connection here could hold the table and then let go of it.
-  it.runIf(TEST_STORE === "postgres")("a flush returns only once the counts of a flush already under way are written too", async () => {
-    await flushApiCalls();
-    await db().apiCallMinute.deleteMany({});
-    await getPlatformClient().listWebhooks({ purpose: "drift check" });
-    // Another connection holds the table, so the first flush (the timer's, say) waits on it.
-    const lock = await openSql(t.url);
-    await lock.run(`BEGIN; LOCK TABLE "ApiCallMinute" IN EXCLUSIVE MODE;`);
-    const first = flushApiCalls();
-    let secondDone = false;
-    const second = flushApiCalls().then(() => (secondDone = true));
-    await new Promise((r) => setTimeout(r, 300));
-    expect(secondDone).toBe(false); // it has nothing of its own to write, but the first has not landed
-    await lock.run("COMMIT;");
-    await lock.close();
-    await Promise.all([first, second]);
-    expect((await db().apiCallMinute.findMany()).map((r) => [r.purpose, r.count])).toEqual([["drift check", 1]]);
-  });
+  it.runIf(TEST_STORE === "postgres")(
+    "a flush returns only once the counts of a flush already under way are written too",
+    async () => {
+      await flushApiCalls();
+      await db().apiCallMinute.deleteMany({});
+      await getPlatformClient().listWebhooks({ purpose: "drift check" });
+      // Another connection holds the table, so the first flush (the timer's, say) waits on it.
+      const lock = await openSql(t.url);
+      await lock.run(`BEGIN; LOCK TABLE "ApiCallMinute" IN EXCLUSIVE MODE;`);
+      const first = flushApiCalls();
+      let secondDone = false;
+      const second = flushApiCalls().then(() => (secondDone = true));
+      await new Promise((r) => setTimeout(r, 300));
+      expect(secondDone).toBe(false); // it has nothing of its own to write, but the first has not landed
+      await lock.run("COMMIT;");
+      await lock.close();
+      await Promise.all([first, second]);
+      expect((await db().apiCallMinute.findMany()).map((r) => [r.purpose, r.count])).toEqual([["drift check", 1]]);
+    },
+  );
 
   it("counts the calls of every purpose and answer class, per minute in the database", async () => {
     await flushApiCalls();
@@ -228,8 +271,18 @@ describe("accounting", () => {
       const registered = await registerSubscriptions("test");
       expect(registered.registered).toHaveLength(3);
       const extract = await submitJob({ kind: "extract", url: "https://example.com/acct" });
-      const batch = await submitJob({ kind: "batch", urls: Array.from({ length: 60 }, (_, i) => `https://example.com/acct/${i}`) });
-      await waitFor("jobs settled", () => [extract.jobId, batch.jobId].every((id) => ["completed", "failed"].includes(sim.sim.state().perJob[id]?.status ?? "")), 10_000);
+      const batch = await submitJob({
+        kind: "batch",
+        urls: Array.from({ length: 60 }, (_, i) => `https://example.com/acct/${i}`),
+      });
+      await waitFor(
+        "jobs settled",
+        () =>
+          [extract.jobId, batch.jobId].every((id) =>
+            ["completed", "failed"].includes(sim.sim.state().perJob[id]?.status ?? ""),
+          ),
+        10_000,
+      );
       // Their webhooks go nowhere (the public URL is unreachable): reconciliation (with its drift check) finds them.
       const found = await reconcileRun({ scope: "full", olderThanSeconds: 0 });
       expect(found.enqueuedIds).toEqual(expect.arrayContaining([extract.jobId, batch.jobId]));
@@ -238,9 +291,18 @@ describe("accounting", () => {
       // poll (one due job) and poll sweep (four due jobs of another kind)
       const crawls = sim.sim.seedJobs({ count: 4, kind: "crawl", status: "completed", ageSeconds: 0 });
       const now = new Date();
-      await db().job.createMany({ data: crawls.map((id) => ({ id, kind: "crawl", nextPollAt: now, pollDeadlineAt: new Date(now.getTime() + 60_000) })) });
+      await db().job.createMany({
+        data: crawls.map((id) => ({
+          id,
+          kind: "crawl",
+          nextPollAt: now,
+          pollDeadlineAt: new Date(now.getTime() + 60_000),
+        })),
+      });
       const [one] = sim.sim.seedJobs({ count: 1, kind: "batch", status: "completed", ageSeconds: 0 });
-      await db().job.create({ data: { id: one, kind: "batch", nextPollAt: now, pollDeadlineAt: new Date(now.getTime() + 60_000) } });
+      await db().job.create({
+        data: { id: one, kind: "batch", nextPollAt: now, pollDeadlineAt: new Date(now.getTime() + 60_000) },
+      });
       await pollDueJobs({ limit: 50 });
 
       // replay, rotate
@@ -257,7 +319,8 @@ describe("accounting", () => {
 
       const view = await getBudgetView();
       const calls = new Map(view.byPurpose.map((p) => [p.purpose, p.calls]));
-      for (const purpose of CALL_PURPOSES.filter((p) => p !== "other")) expect({ purpose, calls: calls.get(purpose) ?? 0 }).toEqual({ purpose, calls: expect.any(Number) });
+      for (const purpose of CALL_PURPOSES.filter((p) => p !== "other"))
+        expect({ purpose, calls: calls.get(purpose) ?? 0 }).toEqual({ purpose, calls: expect.any(Number) });
       expect(CALL_PURPOSES.filter((p) => p !== "other" && (calls.get(p) ?? 0) === 0)).toEqual([]);
       expect(calls.get("other") ?? 0).toBe(0);
       expect(view.answers["2xx"]).toBeGreaterThan(0);
@@ -283,15 +346,41 @@ describe("replay reads only what it needs", () => {
     const receiver = await startReceiver(() => 503);
     try {
       const hook = await getPlatformClient().createWebhook({ url: receiver.url, event_type: "extract_completed" });
-      await db().subscription.create({ data: { id: "sub-mirror", eventType: "extract_completed", url: receiver.url, platformId: hook.id, secret: hook.secret } });
-      const ids = (await Promise.all(Array.from({ length: 150 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/mirror/${i}` })))).map((j) => j.jobId);
+      await db().subscription.create({
+        data: {
+          id: "sub-mirror",
+          eventType: "extract_completed",
+          url: receiver.url,
+          platformId: hook.id,
+          secret: hook.secret,
+        },
+      });
+      const ids = (
+        await Promise.all(
+          Array.from({ length: 150 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/mirror/${i}` })),
+        )
+      ).map((j) => j.jobId);
       const log = sim.client();
-      await waitFor("150 failed deliveries", async () => {
-        const items = (await log.listDeliveries(hook.id).next()).value?.items ?? [];
-        return items.length === 100 && items.every((d) => d.status !== "pending") && (await collect(log.listDeliveries(hook.id))).length === 150;
-      }, 15_000);
+      await waitFor(
+        "150 failed deliveries",
+        async () => {
+          const items = (await log.listDeliveries(hook.id).next()).value?.items ?? [];
+          return (
+            items.length === 100 &&
+            items.every((d) => d.status !== "pending") &&
+            (await collect(log.listDeliveries(hook.id))).length === 150
+          );
+        },
+        15_000,
+      );
 
-      type Report = { pages: number; deliveriesRead: number; failedJobs: number; enqueued: number; alreadyQueued: number };
+      type Report = {
+        pages: number;
+        deliveriesRead: number;
+        failedJobs: number;
+        enqueued: number;
+        alreadyQueued: number;
+      };
       // Each replay's report and the delivery-log pages it really requested.
       const replayed = async (params: Parameters<typeof startReplay>[0]) => {
         const calls: CallInfo[] = [];
@@ -299,17 +388,38 @@ describe("replay reads only what it needs", () => {
         const run = await (await startReplay({ subscriptionId: "sub-mirror", ...params }, "test")).done;
         stop();
         expect(run.error).toBeNull();
-        const requested = calls.filter((c) => c.purpose === "replay" && c.endpoint === "GET /v1/webhooks/{webhook_id}/deliveries").length;
+        const requested = calls.filter(
+          (c) => c.purpose === "replay" && c.endpoint === "GET /v1/webhooks/{webhook_id}/deliveries",
+        ).length;
         return { ...(run.summary as { subscriptions: Report[] }).subscriptions[0], requested };
       };
       // The first reads the whole log (two pages) into the mirror.
-      expect(await replayed({})).toMatchObject({ requested: 2, pages: 2, deliveriesRead: 150, failedJobs: 150, enqueued: 150 });
+      expect(await replayed({})).toMatchObject({
+        requested: 2,
+        pages: 2,
+        deliveriesRead: 150,
+        failedJobs: 150,
+        enqueued: 150,
+      });
       // `since` after every record: the first page already reaches past it, so the second is never requested.
-      expect(await replayed({ since: new Date(Date.now() + 60_000) })).toMatchObject({ requested: 1, deliveriesRead: 0, failedJobs: 0 });
+      expect(await replayed({ since: new Date(Date.now() + 60_000) })).toMatchObject({
+        requested: 1,
+        deliveriesRead: 0,
+        failedJobs: 0,
+      });
       // The mirror is complete up to its mark: a replay reads only what is newer (here nothing: one page
       // to see it) and still finds every missed job in the mirror.
-      await db().reconcileWatermark.update({ where: { kind: `deliveries:${hook.id}` }, data: { createdFrom: new Date(Date.now() + 20 * 60_000) } });
-      expect(await replayed({})).toMatchObject({ requested: 1, deliveriesRead: 0, failedJobs: 150, enqueued: 0, alreadyQueued: 150 });
+      await db().reconcileWatermark.update({
+        where: { kind: `deliveries:${hook.id}` },
+        data: { createdFrom: new Date(Date.now() + 20 * 60_000) },
+      });
+      expect(await replayed({})).toMatchObject({
+        requested: 1,
+        deliveriesRead: 0,
+        failedJobs: 150,
+        enqueued: 0,
+        alreadyQueued: 150,
+      });
       expect(await db().queueItem.count({ where: { jobId: { in: ids } } })).toBe(150);
     } finally {
       await receiver.close();

@@ -8,10 +8,32 @@ import { routes } from "./routes";
 import { openSql } from "./sql";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
-const INJECT = ["' OR 1=1 --", "<script>alert(1)</script>", "<img src=x onerror=alert(1)>", "'; DROP TABLE \"Job\"; --", "../../etc/passwd"];
+const INJECT = [
+  "' OR 1=1 --",
+  "<script>alert(1)</script>",
+  "<img src=x onerror=alert(1)>",
+  '\'; DROP TABLE "Job"; --',
+  "../../etc/passwd",
+];
 const deep = (n: number) => "[".repeat(n) + "]".repeat(n);
 const deepObj = (n: number) => '{"a":'.repeat(n) + "1" + "}".repeat(n);
-const FIELDS = ["kind", "url", "urls", "since", "olderThanSeconds", "subscriptionId", "secret", "ids", "filter", "reason", "expectedCount", "password", "limit", "cursor", "config"];
+const FIELDS = [
+  "kind",
+  "url",
+  "urls",
+  "since",
+  "olderThanSeconds",
+  "subscriptionId",
+  "secret",
+  "ids",
+  "filter",
+  "reason",
+  "expectedCount",
+  "password",
+  "limit",
+  "cursor",
+  "config",
+];
 
 const BODIES: Array<[string, string | Uint8Array, string?]> = [
   ["truncated JSON", '{"kind": "extract", "url": "https://exa'],
@@ -25,8 +47,14 @@ const BODIES: Array<[string, string | Uint8Array, string?]> = [
   ["deep object", deepObj(3000)],
   ["huge string", JSON.stringify({ url: "https://e.com/" + "a".repeat(300_000), reason: "b".repeat(300_000) })],
   ["invalid UTF-8", new Uint8Array([0x7b, 0x22, 0x61, 0x22, 0x3a, 0x22, 0xff, 0xfe, 0x22, 0x7d])],
-  ["wrong types", JSON.stringify(Object.fromEntries(FIELDS.map((f, i) => [f, [5, [], {}, true, null, -1e308][i % 6]])))],
-  ...INJECT.map((s): [string, string] => [`injection ${s}`, JSON.stringify(Object.fromEntries(FIELDS.map((f) => [f, f === "urls" || f === "ids" ? [s] : s])))]),
+  [
+    "wrong types",
+    JSON.stringify(Object.fromEntries(FIELDS.map((f, i) => [f, [5, [], {}, true, null, -1e308][i % 6]]))),
+  ],
+  ...INJECT.map((s): [string, string] => [
+    `injection ${s}`,
+    JSON.stringify(Object.fromEntries(FIELDS.map((f) => [f, f === "urls" || f === "ids" ? [s] : s]))),
+  ]),
   ["form content type", "kind=extract&url=https://e.com", "application/x-www-form-urlencoded"],
   ["text content type", '{"kind":"extract"}', "text/plain"],
 ];
@@ -68,13 +96,16 @@ describe("hostile input", () => {
     .map((s) => JSON.parse(s) as { method: string; url: string })
     .filter((r) => !r.url.startsWith("/webhooks") && r.url !== "/api/auth/logout");
 
-  it.each(operatorRoutes.filter((r) => r.method !== "GET"))("$method $url: no 5xx for any body", async ({ method, url }) => {
-    for (const [name, body, type] of BODIES) {
-      const r = await send(method, url, body, type);
-      expect(r.status, `${name} → ${r.status} ${r.text.slice(0, 200)}`).toBeLessThan(500);
-      if (r.status >= 400) expect(r.text, `${name}: a 4xx says why`).toMatch(/"(error|message|reason)"/);
-    }
-  });
+  it.each(operatorRoutes.filter((r) => r.method !== "GET"))(
+    "$method $url: no 5xx for any body",
+    async ({ method, url }) => {
+      for (const [name, body, type] of BODIES) {
+        const r = await send(method, url, body, type);
+        expect(r.status, `${name} → ${r.status} ${r.text.slice(0, 200)}`).toBeLessThan(500);
+        if (r.status >= 400) expect(r.text, `${name}: a 4xx says why`).toMatch(/"(error|message|reason)"/);
+      }
+    },
+  );
 
   it.each(operatorRoutes.filter((r) => r.method === "GET"))("GET $url: no 5xx for any query", async ({ url }) => {
     for (const q of QUERIES) {
@@ -84,7 +115,11 @@ describe("hostile input", () => {
   });
 
   it("the receiver answers 4xx to every unsigned or badly signed body and stores nothing from them", async () => {
-    for (const path of ["/webhooks/geonode", "/webhooks/geonode/x1", `/webhooks/geonode/${encodeURIComponent(INJECT[0])}`]) {
+    for (const path of [
+      "/webhooks/geonode",
+      "/webhooks/geonode/x1",
+      `/webhooks/geonode/${encodeURIComponent(INJECT[0])}`,
+    ]) {
       for (const [name, body, type] of BODIES) {
         for (const sig of [undefined, "deadbeef", "sha256=" + "0".repeat(64), "' OR 1=1"]) {
           const res = await fetch(tally.url + path, {

@@ -34,7 +34,10 @@ beforeAll(async () => {
       createdAt: new Date(base + Math.floor(i / 4) * 1000),
     })),
   });
-  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000" }, t.url);
+  tally = await startTally(
+    { SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000" },
+    t.url,
+  );
 });
 afterAll(async () => {
   await tally?.stop();
@@ -53,7 +56,15 @@ async function api(path: string, init: { method?: string; body?: unknown; header
 }
 
 const pageSchema = z.object({
-  items: z.array(z.looseObject({ jobId: z.string(), kind: z.string(), status: z.string(), outcome: z.string(), createdAt: z.string() })),
+  items: z.array(
+    z.looseObject({
+      jobId: z.string(),
+      kind: z.string(),
+      status: z.string(),
+      outcome: z.string(),
+      createdAt: z.string(),
+    }),
+  ),
   nextCursor: z.string().nullable(),
 });
 const list = async (query: string) => {
@@ -75,7 +86,9 @@ describe("GET /api/jobs", () => {
     } while (cursor);
     expect(pages).toBe(Math.ceil(SEEDED / 17));
     expect(new Set(seen).size).toBe(SEEDED);
-    const expected = Array.from({ length: SEEDED }, (_, i) => `seed-${String(i).padStart(3, "0")}`).sort((a, b) => (a < b ? 1 : -1));
+    const expected = Array.from({ length: SEEDED }, (_, i) => `seed-${String(i).padStart(3, "0")}`).sort((a, b) =>
+      a < b ? 1 : -1,
+    );
     expect(seen).toEqual(expected);
   });
 
@@ -85,14 +98,30 @@ describe("GET /api/jobs", () => {
     expect(first.nextCursor).not.toBeNull();
     const failed = await list("status=failed&limit=200");
     expect(failed.items.length).toBe(43);
-    expect(failed.items.every((j) => j.status === "failed" && j.outcome === "dead_lettered" && j.kind === "batch")).toBe(true);
+    expect(
+      failed.items.every((j) => j.status === "failed" && j.outcome === "dead_lettered" && j.kind === "batch"),
+    ).toBe(true);
     expect((await list("outcome=stored&kind=extract&limit=200")).items.length).toBe(44);
     expect((await list("outcome=stored&kind=batch")).items).toHaveLength(0);
     expect((await list("q=seed-007")).items.map((j) => j.jobId)).toEqual(["seed-007"]);
     // URL search is by prefix (an index range), with or without the scheme
-    const twelves = ["seed-012", "seed-120", "seed-121", "seed-122", "seed-123", "seed-124", "seed-125", "seed-126", "seed-127", "seed-128", "seed-129"];
+    const twelves = [
+      "seed-012",
+      "seed-120",
+      "seed-121",
+      "seed-122",
+      "seed-123",
+      "seed-124",
+      "seed-125",
+      "seed-126",
+      "seed-127",
+      "seed-128",
+      "seed-129",
+    ];
     expect((await list("q=shop.example/item/12")).items.map((j) => j.jobId).sort()).toEqual(twelves);
-    expect((await list(`q=${encodeURIComponent("https://shop.example/item/12")}`)).items.map((j) => j.jobId).sort()).toEqual(twelves);
+    expect(
+      (await list(`q=${encodeURIComponent("https://shop.example/item/12")}`)).items.map((j) => j.jobId).sort(),
+    ).toEqual(twelves);
     expect((await list("q=item/12")).items).toHaveLength(0);
     expect((await list("status=&q=")).items).toHaveLength(50);
   });
@@ -117,7 +146,13 @@ describe("GET /api/jobs/:jobId", () => {
   it("answers the job with its platform status and outcome, or 404", async () => {
     const r = await api("/api/jobs/seed-004");
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ jobId: "seed-004", kind: "batch", status: "failed", outcome: "dead_lettered", events: [] });
+    expect(r.json).toMatchObject({
+      jobId: "seed-004",
+      kind: "batch",
+      status: "failed",
+      outcome: "dead_lettered",
+      events: [],
+    });
     const missing = await api("/api/jobs/nope");
     expect(missing.status).toBe(404);
     expect(missing.json.error).toBe("not_found");
@@ -140,16 +175,25 @@ describe("POST /api/jobs", () => {
   });
 
   it("maps the platform's refusals: 422 keeps its detail, 402 stays a 4xx", async () => {
-    const invalid = await api("/api/jobs", { method: "POST", body: { kind: "batch", urls: ["https://example.com/ok", "not a url"], ignore_invalid_urls: false } });
+    const invalid = await api("/api/jobs", {
+      method: "POST",
+      body: { kind: "batch", urls: ["https://example.com/ok", "not a url"], ignore_invalid_urls: false },
+    });
     expect(invalid.status, tally.output().slice(-4000)).toBe(422);
     expect(invalid.json).toMatchObject({ error: "platform_rejected", details: [{ loc: ["body", "urls", 1] }] });
-    const broke = await api("/api/jobs", { method: "POST", body: { kind: "extract", url: "https://example.com/payment-required" } });
+    const broke = await api("/api/jobs", {
+      method: "POST",
+      body: { kind: "extract", url: "https://example.com/payment-required" },
+    });
     expect(broke.status).toBe(402);
     expect(String(broke.json.message)).toContain("Insufficient");
   });
 
   it("submits, records, and the server's worker stores the job once its event arrives", async () => {
-    const r = await api("/api/jobs", { method: "POST", body: { kind: "extract", url: "https://example.com/api-happy", formats: ["markdown"] } });
+    const r = await api("/api/jobs", {
+      method: "POST",
+      body: { kind: "extract", url: "https://example.com/api-happy", formats: ["markdown"] },
+    });
     expect(r.status).toBe(201);
     expect(r.json).toMatchObject({ kind: "extract", status: "queued", outcome: "pending" });
     const jobId = z.string().parse(r.json.jobId);

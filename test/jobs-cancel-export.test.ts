@@ -43,7 +43,16 @@ beforeAll(async () => {
       state: i < 9 ? "open" : "discarded",
     })),
   });
-  tally = await startTally({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_WORKER: "on", TALLY_API_RPS: "1000", DATABASE_URL: t.url }, t.file);
+  tally = await startTally(
+    {
+      SCRAPER_API_BASE_URL: sim.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_WORKER: "on",
+      TALLY_API_RPS: "1000",
+      DATABASE_URL: t.url,
+    },
+    t.file,
+  );
 });
 afterAll(async () => {
   await tally?.stop();
@@ -76,7 +85,10 @@ async function submit(body: Record<string, unknown>): Promise<string> {
 
 describe("POST /api/jobs/:jobId/cancel", () => {
   it("cancels a running batch on the platform and stores the outcome cancelled, once", async () => {
-    const jobId = await submit({ kind: "batch", urls: ["https://example.com/cancel-a", "https://example.com/cancel-b"] });
+    const jobId = await submit({
+      kind: "batch",
+      urls: ["https://example.com/cancel-a", "https://example.com/cancel-b"],
+    });
     const r = await api(`/api/jobs/${jobId}/cancel`, { method: "POST" });
     expect(r.status, r.text).toBe(200);
     expect(r.json).toMatchObject({ jobId, kind: "batch", outcome: "cancelled", platformStatus: "cancelled" });
@@ -107,9 +119,17 @@ describe("POST /api/jobs/:jobId/cancel", () => {
   it("a job the platform has finished but Tally has not recorded yet: 409 from the platform, outcome left to the worker", async () => {
     sim.sim.setConfig({ jobDurationMs: [10, 20] });
     const done = await sim.client().submitBatch({ urls: ["https://example.com/finished-first"] });
-    await waitFor("finished on the platform", async () => (await sim.client().getJob("batch", done.job_id)).status === "completed", 10_000);
+    await waitFor(
+      "finished on the platform",
+      async () => (await sim.client().getJob("batch", done.job_id)).status === "completed",
+      10_000,
+    );
     sim.sim.setConfig({ jobDurationMs: [60_000, 60_000] });
-    await db().job.upsert({ where: { id: done.job_id }, create: { id: done.job_id, kind: "batch", platformStatus: "processing", outcome: "pending", origin: "submitted" }, update: {} });
+    await db().job.upsert({
+      where: { id: done.job_id },
+      create: { id: done.job_id, kind: "batch", platformStatus: "processing", outcome: "pending", origin: "submitted" },
+      update: {},
+    });
     const r = await api(`/api/jobs/${done.job_id}/cancel`, { method: "POST" });
     expect(r.status).toBe(409);
     expect(String(r.json.message)).toContain("already finished");
@@ -137,13 +157,32 @@ describe("POST /api/jobs/:jobId/cancel", () => {
 describe("GET /api/jobs/:jobId timeline", () => {
   it("equals the job page's timeline, the webhook deliveries included", async () => {
     const jobId = await submit({ kind: "batch", urls: ["https://example.com/timeline"] });
-    await db().inboundDelivery.create({ data: { jobId, subscriptionId: "sub-1", deliveryId: "d-1", eventType: "batch_completed", status: 401, reason: "bad signature", latencyMs: 3, bodyBytes: 100 } });
+    await db().inboundDelivery.create({
+      data: {
+        jobId,
+        subscriptionId: "sub-1",
+        deliveryId: "d-1",
+        eventType: "batch_completed",
+        status: 401,
+        reason: "bad signature",
+        latencyMs: 3,
+        bodyBytes: 100,
+      },
+    });
     expect((await api(`/api/jobs/${jobId}/cancel`, { method: "POST" })).status).toBe(200);
     const r = await api(`/api/jobs/${jobId}`);
     expect(r.status).toBe(200);
     const page = await getJobDetail(jobId);
     expect(r.json.timeline).toEqual(page.timeline);
-    const types = z.array(z.object({ type: z.string(), title: z.string(), facts: z.array(z.object({ name: z.string(), value: z.string() })) })).parse(r.json.timeline);
+    const types = z
+      .array(
+        z.object({
+          type: z.string(),
+          title: z.string(),
+          facts: z.array(z.object({ name: z.string(), value: z.string() })),
+        }),
+      )
+      .parse(r.json.timeline);
     expect(types.map((e) => e.type)).toEqual(expect.arrayContaining(["submitted", "delivery", "outcome"]));
     // Words, not field names.
     const delivery = types.find((e) => e.type === "delivery");
@@ -159,17 +198,51 @@ describe("CSV exports", () => {
     expect(r.headers.get("content-type")).toMatch(/^text\/csv/);
     expect(r.headers.get("content-disposition")).toMatch(/attachment; filename="tally-jobs-.*\.csv"/);
     const rows = parseCsv(r.text);
-    expect(rows[0]).toEqual(["jobId", "kind", "url", "platformStatus", "outcome", "origin", "attempts", "resultCount", "tokensCharged", "errorCode", "errorMessage", "resubmittedFromId", "resubmittedAsId", "createdAt", "outcomeAt"]);
-    const expected = Array.from({ length: 30 }, (_, i) => i).filter((i) => i % 3 === 1).reverse().map((i) => `exp-${String(i).padStart(2, "0")}`);
+    expect(rows[0]).toEqual([
+      "jobId",
+      "kind",
+      "url",
+      "platformStatus",
+      "outcome",
+      "origin",
+      "attempts",
+      "resultCount",
+      "tokensCharged",
+      "errorCode",
+      "errorMessage",
+      "resubmittedFromId",
+      "resubmittedAsId",
+      "createdAt",
+      "outcomeAt",
+    ]);
+    const expected = Array.from({ length: 30 }, (_, i) => i)
+      .filter((i) => i % 3 === 1)
+      .reverse()
+      .map((i) => `exp-${String(i).padStart(2, "0")}`);
     expect(rows.slice(1).map((c) => c[0])).toEqual(expected);
     // A URL with a comma and quotes survives the round trip.
     expect(rows[1]?.[2]).toBe('https://shop.example/export/28,"quoted"');
     const oldest = parseCsv((await api("/api/jobs/export?kind=batch&outcome=dead_lettered&sort=oldest")).text);
     expect(oldest.slice(1).map((c) => c[0])).toEqual([...expected].reverse());
     // The list's URL search and more than one CSV page (500 rows) are served the same way.
-    expect(parseCsv((await api("/api/jobs/export?q=shop.example/export/1")).text).slice(1).map((c) => c[0]).sort()).toEqual(
-      ["exp-01", "exp-10", "exp-11", "exp-12", "exp-13", "exp-14", "exp-15", "exp-16", "exp-17", "exp-18", "exp-19"],
-    );
+    expect(
+      parseCsv((await api("/api/jobs/export?q=shop.example/export/1")).text)
+        .slice(1)
+        .map((c) => c[0])
+        .sort(),
+    ).toEqual([
+      "exp-01",
+      "exp-10",
+      "exp-11",
+      "exp-12",
+      "exp-13",
+      "exp-14",
+      "exp-15",
+      "exp-16",
+      "exp-17",
+      "exp-18",
+      "exp-19",
+    ]);
   });
 
   it("GET /api/dead-letters/export: the list's filter, formula cells defused", async () => {
@@ -208,13 +281,35 @@ describe("GET /api/overview/throughput", () => {
     });
     await db().job.createMany({
       data: [
-        { id: "tp-1", kind: "extract", platformStatus: "completed", outcome: "stored", outcomeAt: new Date(now - 2 * 60_000) },
-        { id: "tp-2", kind: "extract", platformStatus: "failed", outcome: "dead_lettered", outcomeAt: new Date(now - 3 * 3_600_000) },
+        {
+          id: "tp-1",
+          kind: "extract",
+          platformStatus: "completed",
+          outcome: "stored",
+          outcomeAt: new Date(now - 2 * 60_000),
+        },
+        {
+          id: "tp-2",
+          kind: "extract",
+          platformStatus: "failed",
+          outcome: "dead_lettered",
+          outcomeAt: new Date(now - 3 * 3_600_000),
+        },
       ],
     });
     const hour = await api("/api/overview/throughput?range=hour");
     expect(hour.status).toBe(200);
-    const points = z.array(z.object({ t: z.number(), accepted: z.number(), refused: z.number(), stored: z.number(), dead_lettered: z.number() })).parse(hour.json.points);
+    const points = z
+      .array(
+        z.object({
+          t: z.number(),
+          accepted: z.number(),
+          refused: z.number(),
+          stored: z.number(),
+          dead_lettered: z.number(),
+        }),
+      )
+      .parse(hour.json.points);
     expect(points).toHaveLength(60);
     const minute = Math.floor((now - 2 * 60_000) / 60_000) * 60_000;
     expect(points.find((p) => p.t === minute)).toMatchObject({ accepted: expect.any(Number), refused: 1, stored: 1 });

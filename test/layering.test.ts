@@ -31,8 +31,15 @@ describe("layering", () => {
       writeFileSync(path.join(dir, name), text);
     }
     copyFileSync(path.join(ROOT, ".dependency-cruiser.cjs"), path.join(dir, ".dependency-cruiser.cjs"));
-    writeFileSync(path.join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { jsx: "react-jsx", moduleResolution: "bundler", module: "esnext" } }));
-    const run = spawnSync(DEPCRUISE, ["app", "components", "lib", "--config", ".dependency-cruiser.cjs", "--output-type", "err"], { cwd: dir, encoding: "utf8" });
+    writeFileSync(
+      path.join(dir, "tsconfig.json"),
+      JSON.stringify({ compilerOptions: { jsx: "react-jsx", moduleResolution: "bundler", module: "esnext" } }),
+    );
+    const run = spawnSync(
+      DEPCRUISE,
+      ["app", "components", "lib", "--config", ".dependency-cruiser.cjs", "--output-type", "err"],
+      { cwd: dir, encoding: "utf8" },
+    );
     const out = run.stdout + run.stderr;
     expect(run.status).not.toBe(0);
     expect(out).toMatch(/no-circular: lib\/a\.ts/);
@@ -45,7 +52,11 @@ describe("layering", () => {
   });
 
   it("lib/'s folders import each other without loops", () => {
-    const json = execFileSync(DEPCRUISE, ["lib", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], { cwd: ROOT, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+    const json = execFileSync(DEPCRUISE, ["lib", "--config", ".dependency-cruiser.cjs", "--output-type", "json"], {
+      cwd: ROOT,
+      encoding: "utf8",
+      maxBuffer: 64 * 1024 * 1024,
+    });
     const graph = JSON.parse(json) as { modules: { source: string; dependencies: { resolved: string }[] }[] };
     const folder = (p: string) => /^lib\/([^/]+)\//.exec(p)?.[1] ?? null;
     const edges = new Map<string, Set<string>>();
@@ -77,7 +88,9 @@ describe("layering", () => {
   it("every folder of lib/ is in the README's architecture map", () => {
     const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
     const map = readme.slice(readme.indexOf("## Architecture"));
-    const folders = readdirSync(path.join(ROOT, "lib"), { withFileTypes: true }).filter((e) => e.isDirectory()).map((e) => e.name);
+    const folders = readdirSync(path.join(ROOT, "lib"), { withFileTypes: true })
+      .filter((e) => e.isDirectory())
+      .map((e) => e.name);
     expect(folders.length).toBeGreaterThan(10);
     expect(folders.filter((f) => !map.includes(`| \`${f}/\` |`))).toEqual([]);
   });

@@ -9,7 +9,8 @@ function capture(): Array<Record<string, unknown>> {
   setLogDestinationForTests(
     new Writable({
       write(chunk: Buffer, _enc, cb) {
-        for (const l of chunk.toString("utf8").split("\n")) if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
+        for (const l of chunk.toString("utf8").split("\n"))
+          if (l.trim()) lines.push(JSON.parse(l) as Record<string, unknown>);
         cb();
       },
     }),
@@ -31,10 +32,22 @@ describe("log", () => {
 
   it("redacts secrets by path, at the top level and one level down", () => {
     const lines = capture();
-    log.info("config", { secret: "s3cr3t-a", token: "tok-b", apiKey: "key-c", headers: { authorization: "Bearer tok-d", "x-api-key": "key-e" }, destination: { secret: "s3cr3t-f" }, keep: "visible" });
+    log.info("config", {
+      secret: "s3cr3t-a",
+      token: "tok-b",
+      apiKey: "key-c",
+      headers: { authorization: "Bearer tok-d", "x-api-key": "key-e" },
+      destination: { secret: "s3cr3t-f" },
+      keep: "visible",
+    });
     const text = JSON.stringify(lines);
     for (const s of ["s3cr3t-a", "tok-b", "key-c", "tok-d", "key-e", "s3cr3t-f"]) expect(text).not.toContain(s);
-    expect(lines[0]).toMatchObject({ secret: "[redacted]", headers: { authorization: "[redacted]" }, destination: { secret: "[redacted]" }, keep: "visible" });
+    expect(lines[0]).toMatchObject({
+      secret: "[redacted]",
+      headers: { authorization: "[redacted]" },
+      destination: { secret: "[redacted]" },
+      keep: "visible",
+    });
   });
 
   it("puts the request id on every line inside withRequestId, across awaits, and nowhere else", async () => {
@@ -54,7 +67,8 @@ describe("log", () => {
 
   it("keeps a sane X-Request-Id and replaces anything else", () => {
     expect(requestIdFrom("abc-123._:x")).toBe("abc-123._:x");
-    for (const bad of [null, "", "has space", "x".repeat(129), 'quote"', "new\nline"]) expect(requestIdFrom(bad)).toMatch(/^[0-9a-f-]{36}$/);
+    for (const bad of [null, "", "has space", "x".repeat(129), 'quote"', "new\nline"])
+      expect(requestIdFrom(bad)).toMatch(/^[0-9a-f-]{36}$/);
   });
 
   it("honours the level", () => {

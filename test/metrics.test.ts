@@ -22,7 +22,9 @@ let tally: TallyServer;
 beforeAll(async () => {
   sim = await startSim();
   t = await createTestDb();
-  await db().subscription.create({ data: { id: "sub-m", eventType: "extract_completed", url: "http://x", scheme: "hmac", secret: HOOK_SECRET } });
+  await db().subscription.create({
+    data: { id: "sub-m", eventType: "extract_completed", url: "http://x", scheme: "hmac", secret: HOOK_SECRET },
+  });
   tally = await startTally({
     DATABASE_URL: t.url,
     SCRAPER_API_BASE_URL: sim.url,
@@ -47,11 +49,20 @@ async function scrape(token = METRICS_TOKEN): Promise<string> {
   return res.text();
 }
 
-const cron = (path: string) => fetch(tally.url + path, { method: "POST", headers: { authorization: `Bearer ${CRON}` } }).then(async (r) => ({ status: r.status, json: z.record(z.string(), z.unknown()).parse(await r.json()) }));
+const cron = (path: string) =>
+  fetch(tally.url + path, { method: "POST", headers: { authorization: `Bearer ${CRON}` } }).then(async (r) => ({
+    status: r.status,
+    json: z.record(z.string(), z.unknown()).parse(await r.json()),
+  }));
 
 describe("GET /api/metrics", () => {
   it("answers 401 without a bearer, with a wrong one, and with the cron secret; 200 with the metrics token or the API token", async () => {
-    for (const headers of [{} as Record<string, string>, { authorization: "Bearer wrong-token-0123456789abcdef" }, { authorization: `Bearer ${CRON}` }, { authorization: METRICS_TOKEN }]) {
+    for (const headers of [
+      {} as Record<string, string>,
+      { authorization: "Bearer wrong-token-0123456789abcdef" },
+      { authorization: `Bearer ${CRON}` },
+      { authorization: METRICS_TOKEN },
+    ]) {
       const res = await fetch(`${tally.url}/api/metrics`, { headers });
       expect(res.status).toBe(401);
       expect(await res.json()).toMatchObject({ error: "unauthorized" });
@@ -73,13 +84,19 @@ describe("GET /api/metrics", () => {
   });
 
   it("echoes X-Request-Id on the app and on the receiver, and makes one when none is sent", async () => {
-    const mine = await fetch(`${tally.url}/api/metrics`, { headers: { authorization: `Bearer ${METRICS_TOKEN}`, "x-request-id": "req-abc.123" } });
+    const mine = await fetch(`${tally.url}/api/metrics`, {
+      headers: { authorization: `Bearer ${METRICS_TOKEN}`, "x-request-id": "req-abc.123" },
+    });
     expect(mine.headers.get("x-request-id")).toBe("req-abc.123");
     const made = await fetch(`${tally.url}/api/health`);
     expect(made.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const hostile = await fetch(`${tally.url}/api/health`, { headers: { "x-request-id": "a b\"<script>" } });
+    const hostile = await fetch(`${tally.url}/api/health`, { headers: { "x-request-id": 'a b"<script>' } });
     expect(hostile.headers.get("x-request-id")).toMatch(/^[0-9a-f-]{36}$/);
-    const receiver = await fetch(`${tally.url}/webhooks/geonode/sub-m`, { method: "POST", headers: { "x-request-id": "rcv-1" }, body: "{}" });
+    const receiver = await fetch(`${tally.url}/webhooks/geonode/sub-m`, {
+      method: "POST",
+      headers: { "x-request-id": "rcv-1" },
+      body: "{}",
+    });
     expect(receiver.status).toBe(401);
     expect(receiver.headers.get("x-request-id")).toBe("rcv-1");
   });
@@ -100,7 +117,8 @@ describe("GET /api/metrics", () => {
       expect(res.status).toBe(201);
       ids.push(z.object({ jobId: z.string() }).parse(await res.json()).jobId);
     }
-    const hook = (key: string, body: string, secret?: string) => deliver(`${tally.url}/webhooks/geonode/${key}`, body, { secret });
+    const hook = (key: string, body: string, secret?: string) =>
+      deliver(`${tally.url}/webhooks/geonode/${key}`, body, { secret });
     for (const id of ids) expect((await hook("sub-m", envelope(id), HOOK_SECRET)).json).toEqual({ status: "accepted" });
     expect((await hook("sub-m", envelope(ids[0]), HOOK_SECRET)).json).toEqual({ status: "duplicate" });
     expect((await hook("sub-m", envelope("job-x", "some_new_event"), HOOK_SECRET)).json).toEqual({ status: "ignored" });
@@ -122,7 +140,8 @@ describe("GET /api/metrics", () => {
     await db().deadLetter.create({ data: { jobId: "job-dead", kind: "process_job", errorMessage: "gave up" } });
 
     const after = await scrape();
-    const moved = (name: string, labels: Record<string, string> = {}) => value(after, name, labels) - value(before, name, labels);
+    const moved = (name: string, labels: Record<string, string> = {}) =>
+      value(after, name, labels) - value(before, name, labels);
     expect(moved("tally_deliveries_total", { status: "accepted" })).toBe(3);
     expect(moved("tally_deliveries_total", { status: "duplicate" })).toBe(1);
     expect(moved("tally_deliveries_total", { status: "ignored" })).toBe(1);
@@ -134,13 +153,17 @@ describe("GET /api/metrics", () => {
     expect(moved("tally_job_outcomes_total", { kind: "extract", outcome: "stored" })).toBe(3);
     expect(moved("tally_settled_to_stored_seconds_count")).toBe(3);
     expect(moved("tally_platform_calls_total", { endpoint: "POST /v1/extract", status_class: "2xx" })).toBe(3);
-    expect(moved("tally_platform_calls_total", { endpoint: "GET /v1/extract/{job_id}", status_class: "2xx" })).toBeGreaterThanOrEqual(3);
+    expect(
+      moved("tally_platform_calls_total", { endpoint: "GET /v1/extract/{job_id}", status_class: "2xx" }),
+    ).toBeGreaterThanOrEqual(3);
     expect(moved("tally_safety_net_runs_total", { kind: "reconcile", state: "succeeded" })).toBe(1);
     // Shared state, read from the database at scrape time (no process label).
     expect(value(after, "tally_dead_letters_open") - value(before, "tally_dead_letters_open")).toBe(1);
     expect(after).toMatch(/^tally_dead_letters_open \d+$/m);
     expect(moved("tally_queue_items", { state: "done" })).toBeGreaterThanOrEqual(3);
-    expect(value(after, "tally_queue_items", { state: "ready" })).toBe(await db().queueItem.count({ where: { state: "ready" } }));
+    expect(value(after, "tally_queue_items", { state: "ready" })).toBe(
+      await db().queueItem.count({ where: { state: "ready" } }),
+    );
     expect(after).toMatch(/^tally_queue_oldest_ready_age_seconds \d/m);
     expect(after).toMatch(/^tally_platform_rate_limited_seconds_total\{process="[^"]+"\} /m);
   });

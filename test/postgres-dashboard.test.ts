@@ -15,7 +15,12 @@ const auth = { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` };
 
 beforeAll(async () => {
   t = await createTestDb();
-  tally = await startTally({ DATABASE_URL: t.url, TALLY_DEMO_TRAFFIC: "on", TALLY_DEMO_JOBS_PER_MINUTE: "120", TALLY_SIM_PORT: "0" });
+  tally = await startTally({
+    DATABASE_URL: t.url,
+    TALLY_DEMO_TRAFFIC: "on",
+    TALLY_DEMO_JOBS_PER_MINUTE: "120",
+    TALLY_SIM_PORT: "0",
+  });
   await waitFor("jobs stored", async () => (await db().job.count({ where: { outcome: "stored" } })) >= 5, 60_000);
 }, 90_000);
 afterAll(async () => {
@@ -35,17 +40,28 @@ describe("Tally on PostgreSQL", () => {
     expect(res.status).toBeLessThan(500);
   });
 
-  it.each(routes().filter((r) => r.method === "GET" && r.url.startsWith("/api/")))("$method $url answers without a server error", async ({ url }) => {
-    const res = await fetch(tally.url + url, { headers: auth });
-    expect(res.status, await res.clone().text()).toBeLessThan(500);
-  });
+  it.each(routes().filter((r) => r.method === "GET" && r.url.startsWith("/api/")))(
+    "$method $url answers without a server error",
+    async ({ url }) => {
+      const res = await fetch(tally.url + url, { headers: auth });
+      expect(res.status, await res.clone().text()).toBeLessThan(500);
+    },
+  );
 
   it("reconciliation and replay started from the API succeed", async () => {
     for (const path of ["/api/operations/reconcile", "/api/operations/replay"]) {
-      const res = await fetch(tally.url + path, { method: "POST", headers: { ...auth, "content-type": "application/json" }, body: "{}" });
+      const res = await fetch(tally.url + path, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: "{}",
+      });
       expect(res.status).toBe(202);
       const { runId } = (await res.json()) as { runId: string };
-      await waitFor(`${path} finished`, async () => (await db().operationRun.findUnique({ where: { id: runId } }))?.state !== "running", 60_000);
+      await waitFor(
+        `${path} finished`,
+        async () => (await db().operationRun.findUnique({ where: { id: runId } }))?.state !== "running",
+        60_000,
+      );
       expect(await db().operationRun.findUnique({ where: { id: runId } })).toMatchObject({ state: "succeeded" });
     }
   });

@@ -34,7 +34,9 @@ const JSON_TEXT = '{"b":[1,2,{"c":"ü\\"q"}],"a":null}';
 async function newTarget(migrated = true): Promise<string> {
   const name = testDatabaseName("tally_copy");
   databases.push(name);
-  await adminQuery(migrated ? `CREATE DATABASE "${name}" TEMPLATE "${inject("templateDb")}"` : `CREATE DATABASE "${name}"`);
+  await adminQuery(
+    migrated ? `CREATE DATABASE "${name}" TEMPLATE "${inject("templateDb")}"` : `CREATE DATABASE "${name}"`,
+  );
   return postgresUrl(name);
 }
 
@@ -49,7 +51,14 @@ async function pgQuery<T extends pg.QueryResultRow>(url: string, sql: string, pa
 }
 
 const counts = async (url: string) =>
-  Object.fromEntries(await Promise.all(MODELS.map(async (m) => [m, Number((await pgQuery<{ n: string }>(url, `SELECT count(*) AS n FROM "${m}"`))[0].n)])));
+  Object.fromEntries(
+    await Promise.all(
+      MODELS.map(async (m) => [
+        m,
+        Number((await pgQuery<{ n: string }>(url, `SELECT count(*) AS n FROM "${m}"`))[0].n),
+      ]),
+    ),
+  );
 
 /** A real pipeline run on the SQLite file: jobs of every kind submitted, settled, queued, stored. */
 async function seedByPipeline() {
@@ -73,38 +82,181 @@ async function seedTheRest() {
   setConfigForTests(parseConfig({ NODE_ENV: "test", DATABASE_URL: sourceUrl }));
   await dbReady();
   const d = db();
-  await d.subscription.create({ data: { id: "sub-a", eventType: "extract_completed", url: "http://x/a", secret: "whsec_a", previousSecret: "whsec_old", previousSecretExpiresAt: INSTANT, rotatedAt: INSTANT } });
-  await d.subscription.create({ data: { id: "sub-b", eventType: "batch_completed", url: "http://x/b", isActive: false, description: null } });
-  await d.secretRotation.create({ data: { subscriptionId: "sub-a", source: "rotated", actor: "operator", at: INSTANT, runId: "run-1" } });
-  await d.receipt.create({ data: { jobId: "j-raw", eventType: "extract_completed", deliveryId: "dl-1", subscriptionId: "sub-a", receivedAt: INSTANT } });
-  await d.inboundDelivery.create({ data: { subscriptionId: "sub-a", deliveryId: "dl-1", eventType: "extract_completed", jobId: "j-x", status: 401, reason: "bad signature", latencyMs: 3, bodyBytes: 512 } });
-  await d.deadLetter.create({ data: { jobId: "j-dead", kind: "process_job", errorCode: "boom", errorMessage: "it broke", attempts: 10, resolvedAt: INSTANT } });
-  await d.platformDelivery.create({ data: { id: "pd-1", webhookId: "wh-1", status: "failed", httpStatus: 401, createdAt: INSTANT, deliveredAt: null } });
-  await d.operationRun.create({ data: { id: "run-1", kind: "reconcile", state: "succeeded", params: JSON_TEXT, summary: JSON_TEXT, startedBy: "operator", finishedAt: INSTANT } });
-  await d.apiCallMinute.create({ data: { minute: INSTANT, endpoint: "status", purpose: "poll sweep", answer: "429", count: 7 } });
-  await d.alertState.create({ data: { rule: "dead_letters", state: "firing", since: INSTANT, lastNotifiedAt: INSTANT, summary: "1 open", details: JSON_TEXT, evaluatedAt: INSTANT } });
-  const ev = await d.alertEvent.create({ data: { rule: "dead_letters", state: "firing", summary: "1 open", details: JSON_TEXT, startedAt: INSTANT } });
-  await d.alertNotification.create({ data: { eventId: ev.id, channel: "webhook", status: "failed", attempts: 8, lastStatusCode: 500, lastError: "boom", nextAttemptAt: null } });
+  await d.subscription.create({
+    data: {
+      id: "sub-a",
+      eventType: "extract_completed",
+      url: "http://x/a",
+      secret: "whsec_a",
+      previousSecret: "whsec_old",
+      previousSecretExpiresAt: INSTANT,
+      rotatedAt: INSTANT,
+    },
+  });
+  await d.subscription.create({
+    data: { id: "sub-b", eventType: "batch_completed", url: "http://x/b", isActive: false, description: null },
+  });
+  await d.secretRotation.create({
+    data: { subscriptionId: "sub-a", source: "rotated", actor: "operator", at: INSTANT, runId: "run-1" },
+  });
+  await d.receipt.create({
+    data: {
+      jobId: "j-raw",
+      eventType: "extract_completed",
+      deliveryId: "dl-1",
+      subscriptionId: "sub-a",
+      receivedAt: INSTANT,
+    },
+  });
+  await d.inboundDelivery.create({
+    data: {
+      subscriptionId: "sub-a",
+      deliveryId: "dl-1",
+      eventType: "extract_completed",
+      jobId: "j-x",
+      status: 401,
+      reason: "bad signature",
+      latencyMs: 3,
+      bodyBytes: 512,
+    },
+  });
+  await d.deadLetter.create({
+    data: {
+      jobId: "j-dead",
+      kind: "process_job",
+      errorCode: "boom",
+      errorMessage: "it broke",
+      attempts: 10,
+      resolvedAt: INSTANT,
+    },
+  });
+  await d.platformDelivery.create({
+    data: { id: "pd-1", webhookId: "wh-1", status: "failed", httpStatus: 401, createdAt: INSTANT, deliveredAt: null },
+  });
+  await d.operationRun.create({
+    data: {
+      id: "run-1",
+      kind: "reconcile",
+      state: "succeeded",
+      params: JSON_TEXT,
+      summary: JSON_TEXT,
+      startedBy: "operator",
+      finishedAt: INSTANT,
+    },
+  });
+  await d.apiCallMinute.create({
+    data: { minute: INSTANT, endpoint: "status", purpose: "poll sweep", answer: "429", count: 7 },
+  });
+  await d.alertState.create({
+    data: {
+      rule: "dead_letters",
+      state: "firing",
+      since: INSTANT,
+      lastNotifiedAt: INSTANT,
+      summary: "1 open",
+      details: JSON_TEXT,
+      evaluatedAt: INSTANT,
+    },
+  });
+  const ev = await d.alertEvent.create({
+    data: { rule: "dead_letters", state: "firing", summary: "1 open", details: JSON_TEXT, startedAt: INSTANT },
+  });
+  await d.alertNotification.create({
+    data: {
+      eventId: ev.id,
+      channel: "webhook",
+      status: "failed",
+      attempts: 8,
+      lastStatusCode: 500,
+      lastError: "boom",
+      nextAttemptAt: null,
+    },
+  });
   await d.reconcileWatermark.create({ data: { kind: "extract", createdFrom: INSTANT, lastFullScanAt: INSTANT } });
-  await d.scheduleLease.create({ data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT } });
-  await d.platformBudget.create({ data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n } });
+  await d.scheduleLease.create({
+    data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT },
+  });
+  await d.platformBudget.create({
+    data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n },
+  });
   await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
-  await d.user.create({ data: { id: "u-1", email: "copy@example.com", name: "Copy", role: "operator", passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA", disabledAt: INSTANT } });
-  await d.session.create({ data: { id: "s".repeat(64), userId: "u-1", clientAddress: "10.0.0.1", userAgent: null, expiresAt: INSTANT, revokedAt: INSTANT } });
-  await d.apiToken.create({ data: { id: "tok-1", name: "copy-ci", role: "viewer", hash: "h".repeat(64), last4: "abcd", userId: "u-1", createdBy: "copy@example.com", expiresAt: null, lastUsedAt: INSTANT } });
-  await d.destination.create({ data: { id: "dst-1", url: "http://sink", events: "job.stored", secret: "whsec_dst", secretLast4: "_dst", enabled: false, disabledAt: INSTANT } });
-  const od = await d.outboundDelivery.create({ data: { destinationId: "dst-1", eventId: "evt-1", eventType: "job.stored", jobId: "j-x", outcome: "stored", retryUntil: INSTANT } });
-  await d.outboundAttempt.create({ data: { deliveryId: od.id, destinationId: "dst-1", attempt: 1, ok: false, statusCode: 500, latencyMs: 12 } });
-  await d.outboundAttempt.create({ data: { deliveryId: od.id, destinationId: "dst-1", attempt: 2, ok: true, statusCode: 200, latencyMs: 9 } });
+  await d.user.create({
+    data: {
+      id: "u-1",
+      email: "copy@example.com",
+      name: "Copy",
+      role: "operator",
+      passwordHash: "$argon2id$v=19$m=19456,t=2,p=1$c2FsdA$aGFzaA",
+      disabledAt: INSTANT,
+    },
+  });
+  await d.session.create({
+    data: {
+      id: "s".repeat(64),
+      userId: "u-1",
+      clientAddress: "10.0.0.1",
+      userAgent: null,
+      expiresAt: INSTANT,
+      revokedAt: INSTANT,
+    },
+  });
+  await d.apiToken.create({
+    data: {
+      id: "tok-1",
+      name: "copy-ci",
+      role: "viewer",
+      hash: "h".repeat(64),
+      last4: "abcd",
+      userId: "u-1",
+      createdBy: "copy@example.com",
+      expiresAt: null,
+      lastUsedAt: INSTANT,
+    },
+  });
+  await d.destination.create({
+    data: {
+      id: "dst-1",
+      url: "http://sink",
+      events: "job.stored",
+      secret: "whsec_dst",
+      secretLast4: "_dst",
+      enabled: false,
+      disabledAt: INSTANT,
+    },
+  });
+  const od = await d.outboundDelivery.create({
+    data: {
+      destinationId: "dst-1",
+      eventId: "evt-1",
+      eventType: "job.stored",
+      jobId: "j-x",
+      outcome: "stored",
+      retryUntil: INSTANT,
+    },
+  });
+  await d.outboundAttempt.create({
+    data: { deliveryId: od.id, destinationId: "dst-1", attempt: 1, ok: false, statusCode: 500, latencyMs: 12 },
+  });
+  await d.outboundAttempt.create({
+    data: { deliveryId: od.id, destinationId: "dst-1", attempt: 2, ok: true, statusCode: 200, latencyMs: 9 },
+  });
   await disconnectAll();
   setConfigForTests(undefined);
   // Rows as older code or SQLite itself wrote them: integer-ms and zone-less dates, 0/1 booleans.
   const raw = new Database(source);
-  raw.prepare(`INSERT INTO AuditLog (at, actor, action, detail, ok) VALUES (?, 'raw', 'raw.ms', ?, 0)`).run(INSTANT.getTime(), JSON_TEXT);
-  raw.prepare(`INSERT INTO AuditLog (at, actor, action, detail, ok) VALUES ('2026-11-30 23:59:58', 'raw', 'raw.sqlite-text', NULL, 1)`).run();
-  raw.prepare(
-    `INSERT INTO Job (id, kind, errorRetryable, nextPollAt, createdAt, updatedAt) VALUES ('j-raw', 'extract', 0, ?, '2026-11-30 23:59:58.123', ?)`,
-  ).run(INSTANT.getTime(), "2026-11-30T23:59:58.123+00:00");
+  raw
+    .prepare(`INSERT INTO AuditLog (at, actor, action, detail, ok) VALUES (?, 'raw', 'raw.ms', ?, 0)`)
+    .run(INSTANT.getTime(), JSON_TEXT);
+  raw
+    .prepare(
+      `INSERT INTO AuditLog (at, actor, action, detail, ok) VALUES ('2026-11-30 23:59:58', 'raw', 'raw.sqlite-text', NULL, 1)`,
+    )
+    .run();
+  raw
+    .prepare(
+      `INSERT INTO Job (id, kind, errorRetryable, nextPollAt, createdAt, updatedAt) VALUES ('j-raw', 'extract', 0, ?, '2026-11-30 23:59:58.123', ?)`,
+    )
+    .run(INSTANT.getTime(), "2026-11-30T23:59:58.123+00:00");
   raw.close();
 }
 
@@ -116,7 +268,10 @@ const printed: string[] = [];
 
 beforeAll(async () => {
   expect(TEST_STORE).toBe("postgres");
-  execFileSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: sourceUrl }, stdio: "pipe" });
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: sourceUrl },
+    stdio: "pipe",
+  });
   await seedByPipeline();
   await seedTheRest();
   target = await newTarget();
@@ -134,13 +289,30 @@ afterAll(async () => {
 async function rowsOf(url: string, model: string): Promise<unknown[]> {
   setConfigForTests(parseConfig({ NODE_ENV: "test", DATABASE_URL: url }));
   await dbReady();
-  const delegate = Reflect.get(db(), model[0].toLowerCase() + model.slice(1)) as { findMany(a?: object): Promise<Array<Record<string, unknown>>> };
-  const omit = model === "Subscription" ? { secret: false, previousSecret: false } : model === "Destination" ? { secret: false } : undefined;
+  const delegate = Reflect.get(db(), model[0].toLowerCase() + model.slice(1)) as {
+    findMany(a?: object): Promise<Array<Record<string, unknown>>>;
+  };
+  const omit =
+    model === "Subscription"
+      ? { secret: false, previousSecret: false }
+      : model === "Destination"
+        ? { secret: false }
+        : undefined;
   const rows = await delegate.findMany(omit ? { omit } : {});
   // The primary key, whatever the model calls it (id, jobId, key, name, kind, or minute + endpoint + purpose + answer).
   const key = (r: Record<string, unknown>) =>
     JSON.stringify(
-      "id" in r ? r.id : "jobId" in r ? r.jobId : "key" in r ? r.key : "name" in r ? r.name : "kind" in r ? r.kind : [r.minute, r.endpoint, r.purpose, r.answer],
+      "id" in r
+        ? r.id
+        : "jobId" in r
+          ? r.jobId
+          : "key" in r
+            ? r.key
+            : "name" in r
+              ? r.name
+              : "kind" in r
+                ? r.kind
+                : [r.minute, r.endpoint, r.purpose, r.answer],
     );
   return rows.sort((a, b) => (key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0));
 }
@@ -173,21 +345,36 @@ describe("db:copy from SQLite to PostgreSQL", () => {
     setConfigForTests(undefined);
     // The raw forms, checked on PostgreSQL's own terms.
     const audit = await pgQuery<{ action: string; at: string; ok: boolean; detail: string | null }>(
-      target, `SELECT action, to_char("at", 'YYYY-MM-DD HH24:MI:SS.MS') AS at, ok, detail FROM "AuditLog" WHERE actor = 'raw' ORDER BY id`);
+      target,
+      `SELECT action, to_char("at", 'YYYY-MM-DD HH24:MI:SS.MS') AS at, ok, detail FROM "AuditLog" WHERE actor = 'raw' ORDER BY id`,
+    );
     expect(audit).toEqual([
       { action: "raw.ms", at: "2026-11-30 23:59:58.123", ok: false, detail: JSON_TEXT },
       { action: "raw.sqlite-text", at: "2026-11-30 23:59:58.000", ok: true, detail: null },
     ]);
     const [job] = await pgQuery<Record<string, unknown>>(
-      target, `SELECT "errorRetryable", "nextPollAt"::text AS n, "createdAt"::text AS c, "updatedAt"::text AS u, url FROM "Job" WHERE id = 'j-raw'`);
-    expect(job).toEqual({ errorRetryable: false, n: "2026-11-30 23:59:58.123", c: "2026-11-30 23:59:58.123", u: "2026-11-30 23:59:58.123", url: null });
-    const [sub] = await pgQuery<{ isActive: boolean }>(target, `SELECT "isActive" FROM "Subscription" WHERE id = 'sub-b'`);
+      target,
+      `SELECT "errorRetryable", "nextPollAt"::text AS n, "createdAt"::text AS c, "updatedAt"::text AS u, url FROM "Job" WHERE id = 'j-raw'`,
+    );
+    expect(job).toEqual({
+      errorRetryable: false,
+      n: "2026-11-30 23:59:58.123",
+      c: "2026-11-30 23:59:58.123",
+      u: "2026-11-30 23:59:58.123",
+      url: null,
+    });
+    const [sub] = await pgQuery<{ isActive: boolean }>(
+      target,
+      `SELECT "isActive" FROM "Subscription" WHERE id = 'sub-b'`,
+    );
     expect(sub.isActive).toBe(false);
   });
 
   it("advances every sequence: a new row goes into each autoincrement table after the copied ones", async () => {
     const serial = await pgQuery<{ table_name: string }>(
-      target, `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%' ORDER BY 1`);
+      target,
+      `SELECT table_name FROM information_schema.columns WHERE table_schema = 'public' AND column_default LIKE 'nextval(%' ORDER BY 1`,
+    );
     const inserts: Record<string, string> = {
       AlertEvent: `INSERT INTO "AlertEvent" (rule, state, summary, details, "startedAt") VALUES ('r', 'firing', 's', '{}', now()) RETURNING id`,
       AlertNotification: `INSERT INTO "AlertNotification" ("eventId", channel, "updatedAt") SELECT min(id), 'slack', now() FROM "AlertEvent" RETURNING id`,
@@ -216,7 +403,10 @@ describe("db:copy from SQLite to PostgreSQL", () => {
     const r = await copyDatabase({ from: sourceUrl, to: url, print: (l) => lines.push(l) });
     expect(r.ok).toBe(true);
     expect(lines).toContain("note: Result.pgOnly exists only on PostgreSQL; its default fills it");
-    const [x] = await pgQuery<{ rows: string; txids: string }>(url, `SELECT count(*) AS rows, count(DISTINCT "pgOnly") AS txids FROM "Result"`);
+    const [x] = await pgQuery<{ rows: string; txids: string }>(
+      url,
+      `SELECT count(*) AS rows, count(DISTINCT "pgOnly") AS txids FROM "Result"`,
+    );
     expect(Number(x.rows)).toBe(r.tables.find((t) => t.table === "Result")?.source);
     expect(Number(x.txids)).toBe(1);
   });
@@ -231,7 +421,9 @@ describe("db:copy from SQLite to PostgreSQL", () => {
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     });
     try {
-      const res = await fetch(`${tally.url}/api/jobs?limit=100`, { headers: { Authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` } });
+      const res = await fetch(`${tally.url}/api/jobs?limit=100`, {
+        headers: { Authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` },
+      });
       expect(res.status).toBe(200);
       const body = (await res.json()) as { items: Array<{ jobId: string }> };
       expect(body.items.map((j) => j.jobId).sort()).toEqual(before.map((j) => j.id));
@@ -246,18 +438,23 @@ describe("db:copy refuses, writing nothing", () => {
   it("columns that differ: a source column the target lacks, or a target-only column nothing can fill", async () => {
     const lacking = await newTarget();
     await pgQuery(lacking, `ALTER TABLE "AuditLog" DROP COLUMN detail`);
-    await expect(copyDatabase({ from: sourceUrl, to: lacking })).rejects.toThrow(/target's AuditLog has no column detail: migrate the target first/);
+    await expect(copyDatabase({ from: sourceUrl, to: lacking })).rejects.toThrow(
+      /target's AuditLog has no column detail: migrate the target first/,
+    );
     const unfillable = await newTarget();
     await pgQuery(unfillable, `ALTER TABLE "Result" ADD COLUMN "pgOnly" text NOT NULL`);
-    await expect(copyDatabase({ from: sourceUrl, to: unfillable })).rejects.toThrow(/Result\.pgOnly exists only on the target and has no default/);
+    await expect(copyDatabase({ from: sourceUrl, to: unfillable })).rejects.toThrow(
+      /Result\.pgOnly exists only on the target and has no default/,
+    );
     expect(empty(await counts(unfillable))).toBe(true);
   });
-
 
   it("a non-empty target: one row anywhere is enough, and it stays the only one", async () => {
     const url = await newTarget();
     await pgQuery(url, `INSERT INTO "AuditLog" (actor, action) VALUES ('someone', 'was.here')`);
-    await expect(copyDatabase({ from: sourceUrl, to: url })).rejects.toThrow(/target is not empty \(rows in AuditLog\).*nothing was written/);
+    await expect(copyDatabase({ from: sourceUrl, to: url })).rejects.toThrow(
+      /target is not empty \(rows in AuditLog\).*nothing was written/,
+    );
     expect(await counts(url)).toEqual({ ...Object.fromEntries(MODELS.map((m) => [m, 0])), AuditLog: 1 });
   });
 
@@ -265,8 +462,13 @@ describe("db:copy refuses, writing nothing", () => {
     const bare = await newTarget(false);
     await expect(copyDatabase({ from: sourceUrl, to: bare })).rejects.toThrow(/not migrated.*npm run db:migrate/);
     const behind = await newTarget();
-    await pgQuery(behind, `DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`);
-    await expect(copyDatabase({ from: sourceUrl, to: behind })).rejects.toThrow(/target lacks migrations .*npm run db:migrate/);
+    await pgQuery(
+      behind,
+      `DELETE FROM _prisma_migrations WHERE migration_name = (SELECT max(migration_name) FROM _prisma_migrations)`,
+    );
+    await expect(copyDatabase({ from: sourceUrl, to: behind })).rejects.toThrow(
+      /target lacks migrations .*npm run db:migrate/,
+    );
     expect(empty(await counts(behind))).toBe(true);
   });
 
@@ -282,9 +484,19 @@ describe("db:copy refuses, writing nothing", () => {
     }
     const running = path.join(dir, "running.db");
     copyFileSync(source, running);
-    const tally = await startTally({ GEONODE_SCRAPER_API_KEY: "db-copy-test", SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_WORKER: "off", TALLY_RECONCILE_INTERVAL_MINUTES: "0" }, running);
+    const tally = await startTally(
+      {
+        GEONODE_SCRAPER_API_KEY: "db-copy-test",
+        SCRAPER_API_BASE_URL: "http://127.0.0.1:9",
+        TALLY_WORKER: "off",
+        TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      },
+      running,
+    );
     try {
-      await expect(copyDatabase({ from: `file:${running}`, to: url })).rejects.toThrow(/open in another process.*stop Tally/);
+      await expect(copyDatabase({ from: `file:${running}`, to: url })).rejects.toThrow(
+        /open in another process.*stop Tally/,
+      );
     } finally {
       await tally.stop();
     }
@@ -294,7 +506,8 @@ describe("db:copy refuses, writing nothing", () => {
   });
 
   it("wrong URLs, with exit code 2 and never a password", async () => {
-    const cli = (...args: string[]) => runToExit("npx", ["tsx", "--conditions=react-server", "scripts/db-copy.ts", ...args], {});
+    const cli = (...args: string[]) =>
+      runToExit("npx", ["tsx", "--conditions=react-server", "scripts/db-copy.ts", ...args], {});
     const swapped = await cli("--from", "postgresql://u:hunter2@127.0.0.1:5432/x", "--to", sourceUrl);
     expect(swapped.code).toBe(2);
     expect(swapped.out).toMatch(/--from must be a SQLite URL/);
@@ -319,10 +532,18 @@ describe("a failure mid-copy", () => {
     copyFileSync(source, broken);
     const raw = new Database(broken);
     raw.pragma("foreign_keys = OFF");
-    raw.prepare(`INSERT INTO OutboundAttempt (deliveryId, destinationId, attempt, ok, latencyMs, at) VALUES (999999, 'dst-1', 1, 1, 1, ?)`).run(INSTANT.getTime());
+    raw
+      .prepare(
+        `INSERT INTO OutboundAttempt (deliveryId, destinationId, attempt, ok, latencyMs, at) VALUES (999999, 'dst-1', 1, 1, 1, ?)`,
+      )
+      .run(INSTANT.getTime());
     raw.close();
     const url = await newTarget();
-    const run = await runToExit("npx", ["tsx", "--conditions=react-server", "scripts/db-copy.ts", "--from", `file:${broken}`, "--to", url], {});
+    const run = await runToExit(
+      "npx",
+      ["tsx", "--conditions=react-server", "scripts/db-copy.ts", "--from", `file:${broken}`, "--to", url],
+      {},
+    );
     expect(run.code).toBe(1);
     expect(run.out).toMatch(/Job: \d+ rows in/);
     expect(run.out).toMatch(/copy failed while copying OutboundAttempt: .*foreign key.*Rolled back/s);
@@ -336,7 +557,9 @@ describe("a failure mid-copy", () => {
     raw.prepare(`UPDATE Job SET settledAt = 'yesterday-ish' WHERE id = 'j-raw'`).run();
     raw.close();
     const url = await newTarget();
-    await expect(copyDatabase({ from: `file:${broken}`, to: url })).rejects.toThrow(/Job\.settledAt \(row id=j-raw\): not a date-time: "yesterday-ish".*Rolled back/);
+    await expect(copyDatabase({ from: `file:${broken}`, to: url })).rejects.toThrow(
+      /Job\.settledAt \(row id=j-raw\): not a date-time: "yesterday-ish".*Rolled back/,
+    );
     expect(empty(await counts(url))).toBe(true);
   });
 

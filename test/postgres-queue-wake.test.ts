@@ -19,7 +19,13 @@ const handled: string[] = [];
 
 beforeAll(async () => {
   t = await createTestDb();
-  const registry = createRegistry([defineKind({ name: "note", schema: z.object({ text: z.string() }), handle: async (p) => void handled.push(p.text) })]);
+  const registry = createRegistry([
+    defineKind({
+      name: "note",
+      schema: z.object({ text: z.string() }),
+      handle: async (p) => void handled.push(p.text),
+    }),
+  ]);
   worker = createWorker({ registry, concurrency: 2, leaseMs: 30_000, idleMs: HOUR });
   listener = listenForEnqueues(t.url);
   await listener.ready;

@@ -16,7 +16,9 @@ const servers: TallyServer[] = [];
 beforeAll(async () => {
   expect(TEST_STORE).toBe("postgres");
   t = await createTestDb();
-  await db().subscription.create({ data: { id: "sub-pg", eventType: "extract_completed", url: "http://x", secret: SECRET } });
+  await db().subscription.create({
+    data: { id: "sub-pg", eventType: "extract_completed", url: "http://x", secret: SECRET },
+  });
   const env = {
     DATABASE_URL: t.url,
     GEONODE_SCRAPER_API_KEY: "pg-receiver-test",
@@ -38,9 +40,13 @@ describe("two servers on one PostgreSQL database", () => {
     const sends = jobs.flatMap((jobId, i) => {
       const [a, b] = i % 2 ? [servers[0], servers[1]] : [servers[1], servers[0]];
       const one = deliver(`${a.url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET });
-      return i % 3 === 0 ? [one, deliver(`${b.url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET })] : [one];
+      return i % 3 === 0
+        ? [one, deliver(`${b.url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET })]
+        : [one];
     });
-    const forged = Array.from({ length: 10 }, (_, i) => deliver(`${servers[i % 2].url}/webhooks/geonode/sub-pg`, envelope(`forged-${i}`), { secret: "wrong-secret" }));
+    const forged = Array.from({ length: 10 }, (_, i) =>
+      deliver(`${servers[i % 2].url}/webhooks/geonode/sub-pg`, envelope(`forged-${i}`), { secret: "wrong-secret" }),
+    );
     const answers = await Promise.all(sends);
     const refused = await Promise.all(forged);
 
@@ -50,7 +56,10 @@ describe("two servers on one PostgreSQL database", () => {
     expect(refused.every((r) => r.status === 401)).toBe(true);
 
     const receipts = await db().receipt.findMany({ select: { jobId: true } });
-    const items = await db().queueItem.findMany({ where: { kind: "process_job" }, select: { jobId: true, dedupeKey: true, state: true } });
+    const items = await db().queueItem.findMany({
+      where: { kind: "process_job" },
+      select: { jobId: true, dedupeKey: true, state: true },
+    });
     expect(receipts.map((r) => r.jobId).sort()).toEqual([...jobs].sort());
     expect(items.map((q) => q.jobId).sort()).toEqual([...jobs].sort());
     expect(items.every((q) => q.state === "ready" && q.dedupeKey === `job:${q.jobId}`)).toBe(true);
@@ -72,20 +81,28 @@ describe("two servers on one PostgreSQL database", () => {
     // deliveries are written again one by one, each in a savepoint.
     await db().$executeRawUnsafe(`CREATE FUNCTION refuse_poison() RETURNS trigger AS $$
       BEGIN IF NEW."jobId" = 'pg-poison' THEN RAISE EXCEPTION 'refused'; END IF; RETURN NEW; END $$ LANGUAGE plpgsql`);
-    await db().$executeRawUnsafe(`CREATE TRIGGER refuse_poison BEFORE INSERT ON "Receipt" FOR EACH ROW EXECUTE FUNCTION refuse_poison()`);
+    await db().$executeRawUnsafe(
+      `CREATE TRIGGER refuse_poison BEFORE INSERT ON "Receipt" FOR EACH ROW EXECUTE FUNCTION refuse_poison()`,
+    );
     try {
       const jobs = ["pg-poison", ...Array.from({ length: 30 }, (_, i) => `pg-batch-${i}`)];
-      const answers = await Promise.all(jobs.map((jobId) => deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET })));
+      const answers = await Promise.all(
+        jobs.map((jobId) => deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope(jobId), { secret: SECRET })),
+      );
       expect(answers[0].status).toBeGreaterThanOrEqual(500);
       expect(answers.slice(1).map((a) => a.json.status)).toEqual(jobs.slice(1).map(() => "accepted"));
       const stored = await db().receipt.findMany({ where: { jobId: { in: jobs } }, select: { jobId: true } });
       expect(stored.map((r) => r.jobId).sort()).toEqual(jobs.slice(1).sort());
       expect(await db().queueItem.count({ where: { jobId: { in: jobs } } })).toBe(30);
-      expect(await db().inboundDelivery.count({ where: { jobId: { in: jobs.slice(1) }, reason: "accepted" } })).toBe(30);
+      expect(await db().inboundDelivery.count({ where: { jobId: { in: jobs.slice(1) }, reason: "accepted" } })).toBe(
+        30,
+      );
     } finally {
       await db().$executeRawUnsafe(`DROP TRIGGER refuse_poison ON "Receipt"`);
     }
     // The platform's retry then succeeds.
-    expect((await deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope("pg-poison"), { secret: SECRET })).json).toEqual({ status: "accepted" });
+    expect(
+      (await deliver(`${servers[0].url}/webhooks/geonode/sub-pg`, envelope("pg-poison"), { secret: SECRET })).json,
+    ).toEqual({ status: "accepted" });
   });
 });

@@ -23,7 +23,9 @@ beforeAll(async () => {
   await addSubscription(sql, "sub-wake", SECRET);
   await sql.close();
   // A stand-in for the job handler: records the job it was given.
-  const registry = createRegistry([defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: async (p) => void taken.push(p.jobId) })]);
+  const registry = createRegistry([
+    defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: async (p) => void taken.push(p.jobId) }),
+  ]);
   worker = createWorker({ registry, concurrency: 1, leaseMs: 30_000, idleMs: 3_600_000 });
   worker.start();
   await new Promise((r) => setTimeout(r, 300)); // its first claim finds nothing: it sleeps for the hour
@@ -36,8 +38,15 @@ afterAll(async () => {
 describe("queue wake-ups in one process", () => {
   it("a delivery the receiver commits is taken by the sleeping worker", async () => {
     const body = new TextEncoder().encode(envelope("job-woken"));
-    const headers = new Headers(signDelivery(defaultHmacScheme, SECRET, body, { id: "msg_1", timestamp: Date.now() / 1000 }));
-    const answer = await receive({ subscriptionKey: "sub-wake", headers, read: { ok: true, body }, startedAt: Date.now() });
+    const headers = new Headers(
+      signDelivery(defaultHmacScheme, SECRET, body, { id: "msg_1", timestamp: Date.now() / 1000 }),
+    );
+    const answer = await receive({
+      subscriptionKey: "sub-wake",
+      headers,
+      read: { ok: true, body },
+      startedAt: Date.now(),
+    });
     expect(answer).toEqual({ status: 200, body: { status: "accepted" } });
     await waitFor("the job taken", () => taken.includes("job-woken"), 20_000);
     expect(await db().queueItem.findFirst({ where: { jobId: "job-woken" } })).toMatchObject({ state: "done" });

@@ -50,9 +50,10 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const lastLog = async () => (await sql.get("SELECT * FROM InboundDelivery ORDER BY id DESC LIMIT 1")) as Record<string, unknown>;
+const lastLog = async () =>
+  (await sql.get("SELECT * FROM InboundDelivery ORDER BY id DESC LIMIT 1")) as Record<string, unknown>;
 async function waitFor(ok: () => Promise<boolean>, ms = 5000) {
-  for (const end = Date.now() + ms; !(await ok()) && Date.now() < end; ) await new Promise((r) => setTimeout(r, 25));
+  for (const end = Date.now() + ms; !(await ok()) && Date.now() < end;) await new Promise((r) => setTimeout(r, 25));
 }
 const url = (key?: string) => `${tally.url}/webhooks/geonode${key ? `/${key}` : ""}`;
 
@@ -63,8 +64,18 @@ describe("receiver answers", () => {
     expect(await sql.count("Receipt", "jobId = ?", "job-a1")).toBe(1);
     const item = (await sql.get("SELECT * FROM QueueItem WHERE jobId = ?", "job-a1")) as Record<string, unknown>;
     expect(item).toMatchObject({ kind: "process_job", state: "ready", dedupeKey: "job:job-a1", attempts: 0 });
-    expect(JSON.parse(String(item.payload))).toMatchObject({ jobId: "job-a1", eventType: "extract_completed", source: "webhook" });
-    expect(await lastLog()).toMatchObject({ status: 200, reason: "accepted", jobId: "job-a1", subscriptionId: "sub-hmac", eventType: "extract_completed" });
+    expect(JSON.parse(String(item.payload))).toMatchObject({
+      jobId: "job-a1",
+      eventType: "extract_completed",
+      source: "webhook",
+    });
+    expect(await lastLog()).toMatchObject({
+      status: 200,
+      reason: "accepted",
+      jobId: "job-a1",
+      subscriptionId: "sub-hmac",
+      eventType: "extract_completed",
+    });
   });
 
   it("answers duplicate for a job already received, storing nothing more", async () => {
@@ -76,7 +87,9 @@ describe("receiver answers", () => {
 
   it("stores concurrent duplicates of one job exactly once", async () => {
     const body = envelope("job-race");
-    const answers = await Promise.all(Array.from({ length: 24 }, () => deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })));
+    const answers = await Promise.all(
+      Array.from({ length: 24 }, () => deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })),
+    );
     expect(answers.filter((a) => a.json.status === "accepted")).toHaveLength(1);
     expect(answers.filter((a) => a.json.status === "duplicate")).toHaveLength(23);
     expect(await sql.count("Receipt", "jobId = ?", "job-race")).toBe(1);
@@ -85,7 +98,12 @@ describe("receiver answers", () => {
 
   it("accepts the sha256= prefix", async () => {
     const body = envelope("job-prefix");
-    const sig = signDelivery({ kind: "hmac", header: "X-Webhook-Signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" }, HMAC_SECRET, body, { id: "x", timestamp: 0 });
+    const sig = signDelivery(
+      { kind: "hmac", header: "X-Webhook-Signature", algorithm: "sha256", encoding: "hex", prefix: "sha256=" },
+      HMAC_SECRET,
+      body,
+      { id: "x", timestamp: 0 },
+    );
     const r = await deliver(url("sub-hmac"), body, { headers: sig });
     expect(r.json).toEqual({ status: "accepted" });
   });
@@ -94,7 +112,12 @@ describe("receiver answers", () => {
     const before = await sql.count("Receipt");
     const wrong = await deliver(url("sub-hmac"), envelope("job-evil"), { secret: "not-the-secret" });
     expect(wrong).toEqual({ status: 401, json: { error: "invalid_signature" } });
-    expect(await lastLog()).toMatchObject({ status: 401, jobId: null, subscriptionId: "sub-hmac", reason: "signature_mismatch" });
+    expect(await lastLog()).toMatchObject({
+      status: 401,
+      jobId: null,
+      subscriptionId: "sub-hmac",
+      reason: "signature_mismatch",
+    });
     const missing = await deliver(url(), envelope("job-evil"));
     expect(missing.status).toBe(401);
     expect(await sql.count("Receipt")).toBe(before);
@@ -108,7 +131,11 @@ describe("receiver answers", () => {
     ["a JSON array", "[1,2]", /must be a JSON object/],
     ["a JSON scalar", "42", /must be a JSON object/],
     ["no job id", JSON.stringify({ event: "extract_completed", data: {} }), /no job id/],
-    ["a numeric job id", JSON.stringify({ event: "extract_completed", data: { job_id: 7 } }), /job_id must be a string/],
+    [
+      "a numeric job id",
+      JSON.stringify({ event: "extract_completed", data: { job_id: 7 } }),
+      /job_id must be a string/,
+    ],
     ["invalid UTF-8", Buffer.from([0x7b, 0xff, 0xfe, 0x7d]), /UTF-8/],
   ])("answers 400 with a reason for %s with a valid signature", async (_name, body, reason) => {
     const before = await sql.count("Receipt");
@@ -138,14 +165,24 @@ describe("receiver answers", () => {
     const flat = JSON.stringify({ id: "evt-1", job_id: "job-flat", event_type: "batch_completed" });
     expect((await deliver(url(), flat, { secret: SHARED_SECRET })).json).toEqual({ status: "accepted" });
     const viaHeader = JSON.stringify({ job_id: "job-flat-2" });
-    const r = await deliver(url(), viaHeader, { secret: SHARED_SECRET, headers: { "X-Webhook-Event": "crawl_completed", "X-Webhook-Delivery-Id": "dlv-9" } });
+    const r = await deliver(url(), viaHeader, {
+      secret: SHARED_SECRET,
+      headers: { "X-Webhook-Event": "crawl_completed", "X-Webhook-Delivery-Id": "dlv-9" },
+    });
     expect(r.json).toEqual({ status: "accepted" });
-    expect(await sql.get("SELECT eventType, deliveryId FROM Receipt WHERE jobId = 'job-flat-2'")).toEqual({ eventType: "crawl_completed", deliveryId: "dlv-9" });
+    expect(await sql.get("SELECT eventType, deliveryId FROM Receipt WHERE jobId = 'job-flat-2'")).toEqual({
+      eventType: "crawl_completed",
+      deliveryId: "dlv-9",
+    });
   });
 
   it("tries every active subscription's secret on the shared path", async () => {
-    expect((await deliver(url(), envelope("job-shared-sub"), { secret: HMAC_SECRET })).json).toEqual({ status: "accepted" });
-    expect(await sql.get("SELECT subscriptionId FROM Receipt WHERE jobId = 'job-shared-sub'")).toEqual({ subscriptionId: "sub-hmac" });
+    expect((await deliver(url(), envelope("job-shared-sub"), { secret: HMAC_SECRET })).json).toEqual({
+      status: "accepted",
+    });
+    expect(await sql.get("SELECT subscriptionId FROM Receipt WHERE jobId = 'job-shared-sub'")).toEqual({
+      subscriptionId: "sub-hmac",
+    });
   });
 
   it("answers 413 for a body over the limit, with and without Content-Length", async () => {
@@ -170,7 +207,10 @@ describe("receiver answers", () => {
     expect(res.headers.get("allow")).toBe("POST");
     expect((await deliver(url("no-such-key"), envelope("job-x"), { secret: HMAC_SECRET })).status).toBe(404);
     // A malformed escape in the key names no subscription: 404 and a log row, never a crash or a 5xx.
-    expect(await deliver(url("sub-%E0%A4%A"), envelope("job-x"), { secret: HMAC_SECRET })).toEqual({ status: 404, json: { error: "unknown_subscription" } });
+    expect(await deliver(url("sub-%E0%A4%A"), envelope("job-x"), { secret: HMAC_SECRET })).toEqual({
+      status: 404,
+      json: { error: "unknown_subscription" },
+    });
     expect(await lastLog()).toMatchObject({ status: 404, reason: "unknown subscription key" });
   });
 });
@@ -181,7 +221,9 @@ describe("senders that go away", () => {
     const body = envelope("job-abandoned");
     await new Promise<void>((resolve, reject) => {
       const socket = connect(Number(port), "127.0.0.1", () => {
-        socket.write(`POST /webhooks/geonode/sub-hmac HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 30)}`);
+        socket.write(
+          `POST /webhooks/geonode/sub-hmac HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 30)}`,
+        );
         setTimeout(() => {
           socket.destroy();
           resolve();
@@ -192,7 +234,10 @@ describe("senders that go away", () => {
     await waitFor(async () => (await sql.count("InboundDelivery", "status = 499")) === 1);
     expect(await lastLog()).toMatchObject({ status: 499, subscriptionId: "sub-hmac", jobId: null });
     expect(await sql.count("Receipt", "jobId = ?", "job-abandoned")).toBe(0);
-    expect(await deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
+    expect(await deliver(url("sub-hmac"), body, { secret: HMAC_SECRET })).toEqual({
+      status: 200,
+      json: { status: "accepted" },
+    });
   });
 });
 
@@ -200,10 +245,15 @@ describe("schemes and secrets", () => {
   const std = { kind: "standard", toleranceSeconds: 300 } as const;
 
   it("verifies Standard Webhooks, with several signatures in one header", async () => {
-    expect((await deliver(url("sub-std"), envelope("job-std", "batch_completed"), { secret: STD_SECRET, scheme: std })).json).toEqual({ status: "accepted" });
+    expect(
+      (await deliver(url("sub-std"), envelope("job-std", "batch_completed"), { secret: STD_SECRET, scheme: std })).json,
+    ).toEqual({ status: "accepted" });
     const body = envelope("job-std-multi", "batch_completed");
     const good = signDelivery(std, STD_SECRET, body, { id: "msg_1", timestamp: Date.now() / 1000 });
-    const bad = signDelivery(std, "whsec_" + Buffer.from("other").toString("base64"), body, { id: "msg_1", timestamp: Date.now() / 1000 });
+    const bad = signDelivery(std, "whsec_" + Buffer.from("other").toString("base64"), body, {
+      id: "msg_1",
+      timestamp: Date.now() / 1000,
+    });
     const headers = { ...good, "webhook-signature": `${bad["webhook-signature"]} ${good["webhook-signature"]}` };
     expect((await deliver(url("sub-std"), body, { headers })).json).toEqual({ status: "accepted" });
   });
@@ -217,16 +267,31 @@ describe("schemes and secrets", () => {
   });
 
   it("accepts the previous secret while it has not expired, and not after", async () => {
-    expect((await deliver(url("sub-hmac"), envelope("job-old-ok"), { secret: OLD_SECRET })).json).toEqual({ status: "accepted" });
-    expect((await deliver(url("sub-expired"), envelope("job-old-late", "crawl_completed"), { secret: "whsec_old_crawl" })).status).toBe(401);
-    expect((await deliver(url("sub-expired"), envelope("job-new", "crawl_completed"), { secret: "whsec_new_crawl" })).status).toBe(200);
+    expect((await deliver(url("sub-hmac"), envelope("job-old-ok"), { secret: OLD_SECRET })).json).toEqual({
+      status: "accepted",
+    });
+    expect(
+      (await deliver(url("sub-expired"), envelope("job-old-late", "crawl_completed"), { secret: "whsec_old_crawl" }))
+        .status,
+    ).toBe(401);
+    expect(
+      (await deliver(url("sub-expired"), envelope("job-new", "crawl_completed"), { secret: "whsec_new_crawl" })).status,
+    ).toBe(200);
   });
 
   it("picks up a secret changed in the database within a second, without a restart", async () => {
-    await sql.run("UPDATE Subscription SET secret = 'whsec_rotated_now', previousSecret = NULL WHERE id = 'sub-expired'");
+    await sql.run(
+      "UPDATE Subscription SET secret = 'whsec_rotated_now', previousSecret = NULL WHERE id = 'sub-expired'",
+    );
     await new Promise((r) => setTimeout(r, 1100));
-    expect((await deliver(url("sub-expired"), envelope("job-rot-1", "crawl_completed"), { secret: "whsec_rotated_now" })).status).toBe(200);
-    expect((await deliver(url("sub-expired"), envelope("job-rot-2", "crawl_completed"), { secret: "whsec_new_crawl" })).status).toBe(401);
+    expect(
+      (await deliver(url("sub-expired"), envelope("job-rot-1", "crawl_completed"), { secret: "whsec_rotated_now" }))
+        .status,
+    ).toBe(200);
+    expect(
+      (await deliver(url("sub-expired"), envelope("job-rot-2", "crawl_completed"), { secret: "whsec_new_crawl" }))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -242,6 +307,8 @@ describe("storage failures", () => {
     }
     expect(await sql.count("Receipt", "jobId = 'job-dberr'")).toBe(0);
     // the platform's retry then succeeds
-    expect((await deliver(url("sub-hmac"), envelope("job-dberr"), { secret: HMAC_SECRET })).json).toEqual({ status: "accepted" });
+    expect((await deliver(url("sub-hmac"), envelope("job-dberr"), { secret: HMAC_SECRET })).json).toEqual({
+      status: "accepted",
+    });
   });
 });

@@ -52,7 +52,11 @@ const item = z.strictObject({
   createdAt: z.iso.datetime(),
 });
 const jobPage = z.strictObject({ items: z.array(item), nextCursor: z.string().nullable() });
-const feedPage = z.strictObject({ items: z.array(item.extend({ jobId: z.string(), kind: z.string() })), nextCursor: z.string(), hasMore: z.boolean() });
+const feedPage = z.strictObject({
+  items: z.array(item.extend({ jobId: z.string(), kind: z.string() })),
+  nextCursor: z.string(),
+  hasMore: z.boolean(),
+});
 
 async function walkJob(jobId: string, limit: number) {
   const keys: string[] = [];
@@ -80,7 +84,11 @@ describe("GET /api/jobs/:jobId/results", () => {
     const page = jobPage.parse((await get("/api/jobs/small-batch/results")).json);
     expect(page.nextCursor).toBeNull();
     expect(page.items.map((i) => i.itemKey)).toEqual(["0", "1", "2", "3", "4", "5", "6"]);
-    expect(page.items[3]).toMatchObject({ markdown: "# Page 3\n\nBody of 3.", metadata: { input_index: 3 }, tokensCharged: 1 });
+    expect(page.items[3]).toMatchObject({
+      markdown: "# Page 3\n\nBody of 3.",
+      metadata: { input_index: 3 },
+      tokensCharged: 1,
+    });
     expect(jobPage.parse((await get("/api/jobs/no-results/results")).json)).toEqual({ items: [], nextCursor: null });
   });
 
@@ -127,7 +135,9 @@ describe("GET /api/results (change feed)", () => {
 
   it("filters by kind and by jobId", async () => {
     const batch = feedPage.parse((await get("/api/results?kind=batch")).json);
-    expect(batch.items.map((i) => [i.jobId, i.kind, i.itemKey])).toEqual(["0", "1", "2", "3", "4", "5", "6"].map((k) => ["small-batch", "batch", k]));
+    expect(batch.items.map((i) => [i.jobId, i.kind, i.itemKey])).toEqual(
+      ["0", "1", "2", "3", "4", "5", "6"].map((k) => ["small-batch", "batch", k]),
+    );
     const byJob = feedPage.parse((await get("/api/results?jobId=big-crawl&limit=3")).json);
     expect(byJob.items.map((i) => i.itemKey)).toEqual([crawlKey(0), crawlKey(1), crawlKey(2)]);
     expect(byJob.hasMore).toBe(true);

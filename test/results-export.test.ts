@@ -20,9 +20,23 @@ beforeAll(async () => {
   t = await createTestDb();
   const sql = new Database(t.file);
   seedJob(sql, { id: "bulk", kind: "crawl", url: "https://bulk.example/" });
-  seedJob(sql, { id: "nasty", kind: "extract", url: "https://nasty.example/", status: "failed", outcome: "dead_lettered" });
+  seedJob(sql, {
+    id: "nasty",
+    kind: "extract",
+    url: "https://nasty.example/",
+    status: "failed",
+    outcome: "dead_lettered",
+  });
   seedResults(sql, { jobId: "bulk", count: ROWS, at: (i) => T0 + i * 1000 });
-  seedResults(sql, { jobId: "nasty", count: 3, itemKey: String, at: () => T0 - 60_000, markdown: (i) => [NASTY, FORMULA, "-1+2"][i], html: () => "<p>a,b</p>", metadata: () => ({ note: 'x,"y"\n' }) });
+  seedResults(sql, {
+    jobId: "nasty",
+    count: 3,
+    itemKey: String,
+    at: () => T0 - 60_000,
+    markdown: (i) => [NASTY, FORMULA, "-1+2"][i],
+    html: () => "<p>a,b</p>",
+    metadata: () => ({ note: 'x,"y"\n' }),
+  });
   sql.close();
   // A short request timeout: a download that takes longer than it must still complete (the limit is
   // for a request to arrive, not for its answer to be read).
@@ -52,17 +66,29 @@ async function download(query: string) {
   return { res, text: text + decoder.decode(), chunks };
 }
 
-const jsonLine = z.looseObject({ jobId: z.string(), kind: z.string(), itemKey: z.string(), markdown: z.string().nullable(), metadata: z.unknown(), createdAt: z.iso.datetime() });
+const jsonLine = z.looseObject({
+  jobId: z.string(),
+  kind: z.string(),
+  itemKey: z.string(),
+  markdown: z.string().nullable(),
+  metadata: z.unknown(),
+  createdAt: z.iso.datetime(),
+});
 
 describe("GET /api/results/export", () => {
   it("streams every row as JSONL, one object a line, as an attachment", async () => {
     const { res, text, chunks } = await download("format=jsonl");
     expect(res.headers.get("content-type")).toMatch(/^application\/x-ndjson/);
-    expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="tally-results-\d{8}T\d{6}Z\.jsonl"$/);
+    expect(res.headers.get("content-disposition")).toMatch(
+      /^attachment; filename="tally-results-\d{8}T\d{6}Z\.jsonl"$/,
+    );
     expect(res.headers.get("content-length")).toBeNull();
     expect(chunks).toBeGreaterThan(10);
     expect(text.endsWith("\n")).toBe(true);
-    const rows = text.trimEnd().split("\n").map((l) => jsonLine.parse(JSON.parse(l)));
+    const rows = text
+      .trimEnd()
+      .split("\n")
+      .map((l) => jsonLine.parse(JSON.parse(l)));
     expect(rows).toHaveLength(ROWS + 3);
     expect(new Set(rows.map((r) => `${r.jobId}/${r.itemKey}`)).size).toBe(ROWS + 3);
     const nasty = rows.filter((r) => r.jobId === "nasty");
@@ -76,7 +102,21 @@ describe("GET /api/results/export", () => {
     expect(res.headers.get("content-disposition")).toMatch(/^attachment; filename="tally-results-\d{8}T\d{6}Z\.csv"$/);
     expect(chunks).toBeGreaterThan(10);
     const [header, ...records] = parseCsv(text);
-    expect(header).toEqual(["jobId", "kind", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage", "tokensCharged", "createdAt"]);
+    expect(header).toEqual([
+      "jobId",
+      "kind",
+      "itemKey",
+      "url",
+      "status",
+      "format",
+      "markdown",
+      "html",
+      "metadata",
+      "errorCode",
+      "errorMessage",
+      "tokensCharged",
+      "createdAt",
+    ]);
     expect(records).toHaveLength(ROWS + 3);
     expect(records.every((r) => r.length === header.length)).toBe(true);
     const col = (name: string) => header.indexOf(name);

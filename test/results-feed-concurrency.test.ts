@@ -34,24 +34,34 @@ afterAll(async () => {
   await t?.cleanup();
 });
 
-const feedPage = z.object({ items: z.array(z.object({ jobId: z.string(), itemKey: z.string() })), nextCursor: z.string(), hasMore: z.boolean() });
+const feedPage = z.object({
+  items: z.array(z.object({ jobId: z.string(), itemKey: z.string() })),
+  nextCursor: z.string(),
+  hasMore: z.boolean(),
+});
 const key = (r: { jobId: string; itemKey: string }) => `${r.jobId}/${r.itemKey}`;
 
 const stopFile = () => path.join(t.dir, "stop-writing");
 
 function writer(jobId: string): Promise<number> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, ["test/results-writer.mjs", t.file, jobId, stopFile()], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, ["test/results-writer.mjs", t.file, jobId, stopFile()], {
+      stdio: ["ignore", "pipe", "pipe"],
+    });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));
-    child.on("exit", (code) => (code === 0 ? resolve(Number(out.trim())) : reject(new Error(`writer ${jobId} exited ${code}: ${out}`))));
+    child.on("exit", (code) =>
+      code === 0 ? resolve(Number(out.trim())) : reject(new Error(`writer ${jobId} exited ${code}: ${out}`)),
+    );
   });
 }
 
 /** Pages by createdAt the two ways a feed must not: keyset on (createdAt, id), and OFFSET. */
 function wrongReaders(sql: Database.Database) {
-  const byTime = sql.prepare(`SELECT id, jobId, itemKey, createdAt FROM "Result" WHERE createdAt > ? OR (createdAt = ? AND id > ?) ORDER BY createdAt, id LIMIT ${LIMIT}`);
+  const byTime = sql.prepare(
+    `SELECT id, jobId, itemKey, createdAt FROM "Result" WHERE createdAt > ? OR (createdAt = ? AND id > ?) ORDER BY createdAt, id LIMIT ${LIMIT}`,
+  );
   const byOffset = sql.prepare(`SELECT jobId, itemKey FROM "Result" ORDER BY createdAt, id LIMIT ${LIMIT} OFFSET ?`);
   const keyset = { at: "", id: 0, seen: [] as string[] };
   const offset = { n: 0, seen: [] as string[] };
@@ -59,7 +69,9 @@ function wrongReaders(sql: Database.Database) {
     keyset,
     offset,
     step() {
-      const rows = z.array(z.object({ id: z.number(), jobId: z.string(), itemKey: z.string(), createdAt: z.string() })).parse(byTime.all(keyset.at, keyset.at, keyset.id));
+      const rows = z
+        .array(z.object({ id: z.number(), jobId: z.string(), itemKey: z.string(), createdAt: z.string() }))
+        .parse(byTime.all(keyset.at, keyset.at, keyset.id));
       keyset.seen.push(...rows.map(key));
       const last = rows.at(-1);
       if (last) Object.assign(keyset, { at: last.createdAt, id: last.id });
@@ -85,7 +97,11 @@ describe("GET /api/results under concurrent commits", () => {
     let stopped = false;
     for (;;) {
       // A loaded machine slows the reader, not the writers' pace: they write until it has raced them.
-      if (!stopped && Date.now() - started >= WRITE_MS && (caughtUpWhileWriting >= TAIL_REACHED || Date.now() - started > 60_000)) {
+      if (
+        !stopped &&
+        Date.now() - started >= WRITE_MS &&
+        (caughtUpWhileWriting >= TAIL_REACHED || Date.now() - started > 60_000)
+      ) {
         writeFileSync(stopFile(), "");
         stopped = true;
       }
@@ -99,7 +115,10 @@ describe("GET /api/results under concurrent commits", () => {
       cursor = page.nextCursor;
       pages++;
       // A broken feed that repeats itself must fail here, not run into the test's timeout.
-      if (seen.length > 100_000) throw new Error(`the feed does not end: ${pages} pages, ${seen.length} rows seen, ${new Set(seen).size} distinct`);
+      if (seen.length > 100_000)
+        throw new Error(
+          `the feed does not end: ${pages} pages, ${seen.length} rows seen, ${new Set(seen).size} distinct`,
+        );
       wrong.step();
       if (!page.hasMore) {
         if (finished) break;
@@ -109,7 +128,10 @@ describe("GET /api/results under concurrent commits", () => {
     }
     const counts = await writing;
     for (let i = 0; i < 5; i++) wrong.step(); // let the wrong readers reach the end too
-    const all = z.array(z.object({ jobId: z.string(), itemKey: z.string() })).parse(sql.prepare(`SELECT jobId, itemKey FROM "Result" ORDER BY id`).all()).map(key);
+    const all = z
+      .array(z.object({ jobId: z.string(), itemKey: z.string() }))
+      .parse(sql.prepare(`SELECT jobId, itemKey FROM "Result" ORDER BY id`).all())
+      .map(key);
     sql.close();
 
     const total = counts.reduce((a, b) => a + b, 0);
@@ -122,8 +144,11 @@ describe("GET /api/results under concurrent commits", () => {
     expect(caughtUpWhileWriting).toBeGreaterThanOrEqual(TAIL_REACHED);
     // A createdAt keyset skips late commits; an OFFSET over createdAt repeats rows when one lands earlier.
     const missedByTime = all.length - new Set(wrong.keyset.seen).size;
-    const offsetWrong = all.length - new Set(wrong.offset.seen).size + (wrong.offset.seen.length - new Set(wrong.offset.seen).size);
-    console.log(`feed: ${total} rows by ${WRITERS} writers, ${pages} pages, tail reached ${caughtUpWhileWriting} times while writing; createdAt keyset missed ${missedByTime}; createdAt offset missed or repeated ${offsetWrong}`);
+    const offsetWrong =
+      all.length - new Set(wrong.offset.seen).size + (wrong.offset.seen.length - new Set(wrong.offset.seen).size);
+    console.log(
+      `feed: ${total} rows by ${WRITERS} writers, ${pages} pages, tail reached ${caughtUpWhileWriting} times while writing; createdAt keyset missed ${missedByTime}; createdAt offset missed or repeated ${offsetWrong}`,
+    );
     expect(missedByTime).toBeGreaterThan(0);
     expect(offsetWrong).toBeGreaterThan(0);
   });

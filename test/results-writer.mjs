@@ -10,7 +10,8 @@ import Database from "better-sqlite3";
 const [file, jobId, stopFile] = process.argv.slice(2);
 const db = new Database(file, { timeout: 10_000 });
 db.pragma("journal_mode = WAL");
-const insert = db.prepare(`INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","tokensCharged","createdAt")
+const insert =
+  db.prepare(`INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","tokensCharged","createdAt")
   VALUES (?,?,NULL,'completed','markdown',?,1,?)`);
 const pause = new Int32Array(new SharedArrayBuffer(4));
 const sleep = (n) => Atomics.wait(pause, 0, 0, n);

@@ -20,7 +20,8 @@ afterAll(async () => {
   await t?.cleanup();
 });
 beforeEach(async () => {
-  for (const table of ["InboundDelivery", "PlatformDelivery", "ApiCallMinute", "QueueItem"]) await sql.run(`DELETE FROM "${table}"`);
+  for (const table of ["InboundDelivery", "PlatformDelivery", "ApiCallMinute", "QueueItem"])
+    await sql.run(`DELETE FROM "${table}"`);
 });
 
 const count = (table: string) => sql.count(`"${table}"`);
@@ -29,12 +30,21 @@ async function seed(now: number, ages: { inbound: number[]; mirror: number[]; ca
   const ago = (days: number) => new Date(now - days * DAY);
   await sql.run("BEGIN");
   for (const days of ages.inbound) {
-    await sql.run(`INSERT INTO "InboundDelivery" ("receivedAt", "status", "reason", "latencyMs", "bodyBytes") VALUES (?, 401, 'x', 1, 0)`, ago(days));
+    await sql.run(
+      `INSERT INTO "InboundDelivery" ("receivedAt", "status", "reason", "latencyMs", "bodyBytes") VALUES (?, 401, 'x', 1, 0)`,
+      ago(days),
+    );
   }
   for (const [i, days] of ages.mirror.entries()) {
-    await sql.run(`INSERT INTO "PlatformDelivery" ("id", "webhookId", "status", "createdAt", "syncedAt") VALUES (?, 'wh', 'failed', ?, ?)`, `pd-${i}`, ago(days), ago(0));
+    await sql.run(
+      `INSERT INTO "PlatformDelivery" ("id", "webhookId", "status", "createdAt", "syncedAt") VALUES (?, 'wh', 'failed', ?, ?)`,
+      `pd-${i}`,
+      ago(days),
+      ago(0),
+    );
   }
-  for (const [i, days] of ages.calls.entries()) await sql.run(`INSERT INTO "ApiCallMinute" ("minute", "endpoint", "count") VALUES (?, ?, 1)`, ago(days), `e${i}`);
+  for (const [i, days] of ages.calls.entries())
+    await sql.run(`INSERT INTO "ApiCallMinute" ("minute", "endpoint", "count") VALUES (?, ?, 1)`, ago(days), `e${i}`);
   await sql.run("COMMIT");
 }
 
@@ -66,9 +76,20 @@ describe("retention", () => {
   it("deletes alert history (with its notifications) past the history retention; a rule's state stays", async () => {
     const now = Date.now();
     const at = (days: number) => new Date(now - days * DAY);
-    for (const [days, rule] of [[31, "old"], [29, "recent"]] as const) {
+    for (const [days, rule] of [
+      [31, "old"],
+      [29, "recent"],
+    ] as const) {
       await db().alertEvent.create({
-        data: { rule, state: "firing", summary: rule, details: "{}", startedAt: at(days), at: at(days), notifications: { create: [{ channel: "webhook", status: "sent" }] } },
+        data: {
+          rule,
+          state: "firing",
+          summary: rule,
+          details: "{}",
+          startedAt: at(days),
+          at: at(days),
+          notifications: { create: [{ channel: "webhook", status: "sent" }] },
+        },
       });
     }
     await db().alertState.create({ data: { rule: "dead_letters", state: "firing", since: at(60) } });
@@ -82,7 +103,10 @@ describe("retention", () => {
   it("deletes finished queue items past the history retention, never dead or live ones", async () => {
     const now = Date.now();
     const item = (...args: unknown[]) =>
-      sql.run(`INSERT INTO "QueueItem" ("kind", "payload", "jobId", "state", "availableAt", "doneAt", "createdAt", "updatedAt") VALUES ('process_job', '{}', ?, ?, ?, ?, ?, ?)`, ...args);
+      sql.run(
+        `INSERT INTO "QueueItem" ("kind", "payload", "jobId", "state", "availableAt", "doneAt", "createdAt", "updatedAt") VALUES ('process_job', '{}', ?, ?, ?, ?, ?, ?)`,
+        ...args,
+      );
     const at = (days: number) => new Date(now - days * DAY);
     const rows: Array<[string, string, number, number | null]> = [
       ["old-done", "done", 40, 39],
@@ -93,19 +117,26 @@ describe("retention", () => {
       ["old-ready", "ready", 40, null],
       ["old-leased", "leased", 40, null],
     ];
-    for (const [jobId, state, made, done] of rows) await item(jobId, state, at(made), done === null ? null : at(done), at(made), at(made));
+    for (const [jobId, state, made, done] of rows)
+      await item(jobId, state, at(made), done === null ? null : at(done), at(made), at(made));
     const deleted = await pruneHistory({ now: new Date(now) });
     expect(deleted["finished queue items"]).toBe(2);
-    const left = (await sql.all<{ jobId: string }>(`SELECT "jobId" FROM "QueueItem" ORDER BY "jobId"`)).map((r) => r.jobId);
+    const left = (await sql.all<{ jobId: string }>(`SELECT "jobId" FROM "QueueItem" ORDER BY "jobId"`)).map(
+      (r) => r.jobId,
+    );
     expect(left).toEqual(["done-lately", "old-dead", "old-leased", "old-ready", "recent-done"]);
   });
 
   it("runs when the server starts", async () => {
     await seed(Date.now(), { inbound: [20, 20, 1], mirror: [40], calls: [] });
-    const tally = await startTally({ GEONODE_SCRAPER_API_KEY: "k", SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_WORKER: "off" }, t.url);
+    const tally = await startTally(
+      { GEONODE_SCRAPER_API_KEY: "k", SCRAPER_API_BASE_URL: "http://127.0.0.1:9", TALLY_WORKER: "off" },
+      t.url,
+    );
     try {
       const left = () => Promise.all(["InboundDelivery", "PlatformDelivery"].map(count));
-      for (let i = 0; i < 100 && (await left()).reduce((a, b) => a + b) > 1; i++) await new Promise((r) => setTimeout(r, 50));
+      for (let i = 0; i < 100 && (await left()).reduce((a, b) => a + b) > 1; i++)
+        await new Promise((r) => setTimeout(r, 50));
       expect(await left()).toEqual([1, 0]);
     } finally {
       await tally.stop();
@@ -114,18 +145,52 @@ describe("retention", () => {
 
   it("deletes sessions that ended before the history retention, never live ones", async () => {
     const now = Date.now();
-    await db().user.create({ data: { id: "u-ret", email: "ret@example.com", name: "Ret", role: "viewer", passwordHash: "$argon2id$x" } });
+    await db().user.create({
+      data: { id: "u-ret", email: "ret@example.com", name: "Ret", role: "viewer", passwordHash: "$argon2id$x" },
+    });
     const at = (days: number) => new Date(now - days * DAY);
     await db().session.createMany({
       data: [
-        { id: "old-ended", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(40), expiresAt: at(39) },
-        { id: "old-revoked", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(40), expiresAt: at(31), revokedAt: at(40) },
+        {
+          id: "old-ended",
+          userId: "u-ret",
+          clientAddress: "x",
+          createdAt: at(40),
+          lastSeenAt: at(40),
+          expiresAt: at(39),
+        },
+        {
+          id: "old-revoked",
+          userId: "u-ret",
+          clientAddress: "x",
+          createdAt: at(40),
+          lastSeenAt: at(40),
+          expiresAt: at(31),
+          revokedAt: at(40),
+        },
         // created long ago but still live (a long TTL): kept
-        { id: "old-live", userId: "u-ret", clientAddress: "x", createdAt: at(40), lastSeenAt: at(1), expiresAt: new Date(now + DAY) },
-        { id: "recent-ended", userId: "u-ret", clientAddress: "x", createdAt: at(2), lastSeenAt: at(2), expiresAt: at(1) },
+        {
+          id: "old-live",
+          userId: "u-ret",
+          clientAddress: "x",
+          createdAt: at(40),
+          lastSeenAt: at(1),
+          expiresAt: new Date(now + DAY),
+        },
+        {
+          id: "recent-ended",
+          userId: "u-ret",
+          clientAddress: "x",
+          createdAt: at(2),
+          lastSeenAt: at(2),
+          expiresAt: at(1),
+        },
       ],
     });
     expect(await pruneHistory({ now: new Date(now) })).toMatchObject({ "ended sessions": 2 });
-    expect((await db().session.findMany({ orderBy: { id: "asc" } })).map((s) => s.id)).toEqual(["old-live", "recent-ended"]);
+    expect((await db().session.findMany({ orderBy: { id: "asc" } })).map((s) => s.id)).toEqual([
+      "old-live",
+      "recent-ended",
+    ]);
   });
 });

@@ -35,7 +35,11 @@ describe("route protection", () => {
   it.each(routes.filter((r) => !PUBLIC.has(r.url) && !r.url.startsWith("/webhooks")))(
     "$method $url answers 401 without a session",
     async ({ method, url }) => {
-      const variants: Record<string, string>[] = [{}, { authorization: "Bearer wrong-token-0123456789" }, { cookie: "tally_session=forged.jwt.value" }];
+      const variants: Record<string, string>[] = [
+        {},
+        { authorization: "Bearer wrong-token-0123456789" },
+        { cookie: "tally_session=forged.jwt.value" },
+      ];
       for (const headers of variants) {
         const res = await fetch(tally.url + url, {
           method,
@@ -49,32 +53,40 @@ describe("route protection", () => {
     },
   );
 
-  it.each(routes.filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !PUBLIC.has(r.url) && !isCron(r.url)))(
-    "$method $url refuses a valid session from another origin (CSRF)",
-    async ({ method, url }) => {
-      const login = await fetch(`${tally.url}/api/auth/login`, {
-        method: "POST",
-        headers: { "content-type": "application/json", origin: tally.url, "x-forwarded-for": `10.9.${url.length}.1` },
-        body: JSON.stringify({ password: TEST_ENV.TALLY_OPERATOR_PASSWORD }),
+  it.each(
+    routes.filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !PUBLIC.has(r.url) && !isCron(r.url)),
+  )("$method $url refuses a valid session from another origin (CSRF)", async ({ method, url }) => {
+    const login = await fetch(`${tally.url}/api/auth/login`, {
+      method: "POST",
+      headers: { "content-type": "application/json", origin: tally.url, "x-forwarded-for": `10.9.${url.length}.1` },
+      body: JSON.stringify({ password: TEST_ENV.TALLY_OPERATOR_PASSWORD }),
+    });
+    const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
+    expect(cookie).toMatch(/^tally_session=./);
+    for (const origin of ["https://evil.example", null]) {
+      const res = await fetch(tally.url + url, {
+        method,
+        headers: { cookie, "content-type": "application/json", ...(origin ? { origin } : {}) },
+        body: "{}",
       });
-      const cookie = (login.headers.get("set-cookie") ?? "").split(";")[0];
-      expect(cookie).toMatch(/^tally_session=./);
-      for (const origin of ["https://evil.example", null]) {
-        const res = await fetch(tally.url + url, {
-          method,
-          headers: { cookie, "content-type": "application/json", ...(origin ? { origin } : {}) },
-          body: "{}",
-        });
-        expect(res.status, `origin ${origin}`).toBe(403);
-      }
-    },
-  );
+      expect(res.status, `origin ${origin}`).toBe(403);
+    }
+  });
 
   it("found the five cron routes, by POST and GET", () => {
     const cron = routes.filter((r) => isCron(r.url));
-    expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual(
-      ["GET /api/cron/alerts", "GET /api/cron/poll", "GET /api/cron/reconcile", "GET /api/cron/retention", "GET /api/cron/work", "POST /api/cron/alerts", "POST /api/cron/poll", "POST /api/cron/reconcile", "POST /api/cron/retention", "POST /api/cron/work"],
-    );
+    expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
+      "GET /api/cron/alerts",
+      "GET /api/cron/poll",
+      "GET /api/cron/reconcile",
+      "GET /api/cron/retention",
+      "GET /api/cron/work",
+      "POST /api/cron/alerts",
+      "POST /api/cron/poll",
+      "POST /api/cron/reconcile",
+      "POST /api/cron/retention",
+      "POST /api/cron/work",
+    ]);
   });
 
   it.each(routes.filter((r) => isCron(r.url)))(

@@ -29,7 +29,13 @@ beforeAll(async () => {
   for (const role of ROLES) await createUser({ email: email(role), name: `The ${role}`, role, password: PASSWORD });
   // Demo mode's platform answers some calls with 5xx and 429 on purpose; a rotation's POST is not
   // retried, so the faults are switched off here: this file is about roles, not resilience.
-  const quiet = await call(tally, { cookie: await sessionFor(tally, email("admin")) }, "POST", "/api/simulator/config", { serverErrorRate: 0, rateLimitRate: 0, slowResponseRate: 0 });
+  const quiet = await call(
+    tally,
+    { cookie: await sessionFor(tally, email("admin")) },
+    "POST",
+    "/api/simulator/config",
+    { serverErrorRate: 0, rateLimitRate: 0, slowResponseRate: 0 },
+  );
   if (quiet.status !== 200) throw new Error(`simulator knobs: ${quiet.status} ${JSON.stringify(quiet.json)}`);
 }, 120_000);
 afterAll(async () => {
@@ -42,7 +48,12 @@ type Ctx = { role: Role; as: { cookie: string }; admin: { cookie: string } };
 type Request = { path: string; body?: unknown };
 const unique = () => randomUUID().slice(0, 8);
 
-async function adminCreated<T>(path: string, body: unknown, pick: (json: Record<string, unknown>) => T, admin: As): Promise<T> {
+async function adminCreated<T>(
+  path: string,
+  body: unknown,
+  pick: (json: Record<string, unknown>) => T,
+  admin: As,
+): Promise<T> {
   const r = await call(tally, admin, "POST", path, body);
   if (r.status >= 300) throw new Error(`fixture ${path}: ${r.status} ${JSON.stringify(r.json)}`);
   return pick(r.json);
@@ -59,64 +70,151 @@ async function someSubscription(admin: As, n = 0): Promise<string> {
   throw new Error("demo mode registered no subscription");
 }
 const destination = (admin: As) =>
-  adminCreated("/api/destinations", { url: `https://example.com/hook/${unique()}`, events: ["job.stored"] }, (j) => String(j.id), admin);
-const throwawayUser = async () => (await createUser({ email: `x-${unique()}@roles.test`, name: "Throwaway", role: "viewer", password: PASSWORD })).id;
+  adminCreated(
+    "/api/destinations",
+    { url: `https://example.com/hook/${unique()}`, events: ["job.stored"] },
+    (j) => String(j.id),
+    admin,
+  );
+const throwawayUser = async () =>
+  (await createUser({ email: `x-${unique()}@roles.test`, name: "Throwaway", role: "viewer", password: PASSWORD })).id;
 
 // The contract: the lowest role for each mutating route, and a request that succeeds for it.
-const MUTATIONS: Record<string, { role: Role; request: (c: Ctx) => Promise<Request>; after?: (c: Ctx) => Promise<unknown> }> = {
+const MUTATIONS: Record<
+  string,
+  { role: Role; request: (c: Ctx) => Promise<Request>; after?: (c: Ctx) => Promise<unknown> }
+> = {
   "POST /api/auth/password": {
     role: "viewer",
-    request: async () => ({ path: "/api/auth/password", body: { currentPassword: PASSWORD, newPassword: `${PASSWORD} changed` } }),
+    request: async () => ({
+      path: "/api/auth/password",
+      body: { currentPassword: PASSWORD, newPassword: `${PASSWORD} changed` },
+    }),
     after: (c) => resetPassword(email(c.role), PASSWORD),
   },
   "POST /api/auth/logout": { role: "viewer", request: async () => ({ path: "/api/auth/logout" }) },
-  "POST /api/auth/sessions/revoke-all": { role: "viewer", request: async () => ({ path: "/api/auth/sessions/revoke-all" }) },
+  "POST /api/auth/sessions/revoke-all": {
+    role: "viewer",
+    request: async () => ({ path: "/api/auth/sessions/revoke-all" }),
+  },
   "POST /api/auth/sessions/{id}/revoke": {
     role: "viewer",
-    request: async (c) => ({ path: `/api/auth/sessions/${shortSessionId(await sessionFor(tally, email(c.role)))}/revoke` }),
+    request: async (c) => ({
+      path: `/api/auth/sessions/${shortSessionId(await sessionFor(tally, email(c.role)))}/revoke`,
+    }),
   },
-  "POST /api/tokens": { role: "viewer", request: async () => ({ path: "/api/tokens", body: { name: `t-${unique()}`, role: "viewer" } }) },
+  "POST /api/tokens": {
+    role: "viewer",
+    request: async () => ({ path: "/api/tokens", body: { name: `t-${unique()}`, role: "viewer" } }),
+  },
   "POST /api/tokens/{id}/revoke": {
     role: "viewer",
-    request: async (c) => ({ path: `/api/tokens/${await adminCreated("/api/tokens", { name: `t-${unique()}`, role: "viewer" }, (j) => String(j.id), c.as)}/revoke` }),
+    request: async (c) => ({
+      path: `/api/tokens/${await adminCreated("/api/tokens", { name: `t-${unique()}`, role: "viewer" }, (j) => String(j.id), c.as)}/revoke`,
+    }),
   },
   "POST /api/jobs/{id}/cancel": {
     role: "operator",
     request: async (c) => {
       // A batch that keeps running for a minute, so there is something to cancel.
       await adminCreated("/api/simulator/config", { jobDurationMs: [60_000, 60_000] }, () => null, c.admin);
-      const jobId = await adminCreated("/api/jobs", { kind: "batch", urls: ["https://example.com/a", "https://example.com/b"] }, (j) => String(j.jobId), c.admin);
+      const jobId = await adminCreated(
+        "/api/jobs",
+        { kind: "batch", urls: ["https://example.com/a", "https://example.com/b"] },
+        (j) => String(j.jobId),
+        c.admin,
+      );
       return { path: `/api/jobs/${jobId}/cancel` };
     },
   },
-  "POST /api/jobs": { role: "operator", request: async () => ({ path: "/api/jobs", body: { kind: "extract", url: "https://example.com/page" } }) },
-  "POST /api/operations/replay": { role: "operator", request: async () => ({ path: "/api/operations/replay", body: {} }) },
-  "POST /api/operations/reconcile": { role: "operator", request: async () => ({ path: "/api/operations/reconcile", body: {} }) },
-  "POST /api/alerts/test": { role: "operator", request: async () => ({ path: "/api/alerts/test", body: { channel: "webhook" } }) },
-  "POST /api/dead-letters/retry": { role: "operator", request: async () => ({ path: "/api/dead-letters/retry", body: { ids: [999_999] } }) },
-  "POST /api/dead-letters/discard": { role: "operator", request: async () => ({ path: "/api/dead-letters/discard", body: { ids: [999_999], reason: "role test" } }) },
+  "POST /api/jobs": {
+    role: "operator",
+    request: async () => ({ path: "/api/jobs", body: { kind: "extract", url: "https://example.com/page" } }),
+  },
+  "POST /api/operations/replay": {
+    role: "operator",
+    request: async () => ({ path: "/api/operations/replay", body: {} }),
+  },
+  "POST /api/operations/reconcile": {
+    role: "operator",
+    request: async () => ({ path: "/api/operations/reconcile", body: {} }),
+  },
+  "POST /api/alerts/test": {
+    role: "operator",
+    request: async () => ({ path: "/api/alerts/test", body: { channel: "webhook" } }),
+  },
+  "POST /api/dead-letters/retry": {
+    role: "operator",
+    request: async () => ({ path: "/api/dead-letters/retry", body: { ids: [999_999] } }),
+  },
+  "POST /api/dead-letters/discard": {
+    role: "operator",
+    request: async () => ({ path: "/api/dead-letters/discard", body: { ids: [999_999], reason: "role test" } }),
+  },
   "POST /api/outbound/replay": {
     role: "operator",
-    request: async (c) => ({ path: "/api/outbound/replay", body: { destinationId: await destination(c.admin), since: new Date(Date.now() - 60_000).toISOString() } }),
+    request: async (c) => ({
+      path: "/api/outbound/replay",
+      body: { destinationId: await destination(c.admin), since: new Date(Date.now() - 60_000).toISOString() },
+    }),
   },
-  "POST /api/subscriptions/{id}/replay-401s": { role: "operator", request: async (c) => ({ path: `/api/subscriptions/${await someSubscription(c.admin, 2)}/replay-401s` }) },
-  "POST /api/subscriptions/{id}/rotate": { role: "admin", request: async (c) => ({ path: `/api/subscriptions/${await someSubscription(c.admin)}/rotate` }) },
+  "POST /api/subscriptions/{id}/replay-401s": {
+    role: "operator",
+    request: async (c) => ({ path: `/api/subscriptions/${await someSubscription(c.admin, 2)}/replay-401s` }),
+  },
+  "POST /api/subscriptions/{id}/rotate": {
+    role: "admin",
+    request: async (c) => ({ path: `/api/subscriptions/${await someSubscription(c.admin)}/rotate` }),
+  },
   "POST /api/subscriptions/{id}/secret": {
     role: "admin",
-    request: async (c) => ({ path: `/api/subscriptions/${await someSubscription(c.admin, 1)}/secret`, body: { secret: `whsec-${unique()}-set-elsewhere` } }),
+    request: async (c) => ({
+      path: `/api/subscriptions/${await someSubscription(c.admin, 1)}/secret`,
+      body: { secret: `whsec-${unique()}-set-elsewhere` },
+    }),
   },
   "POST /api/subscriptions/register": { role: "admin", request: async () => ({ path: "/api/subscriptions/register" }) },
-  "POST /api/simulator/config": { role: "admin", request: async () => ({ path: "/api/simulator/config", body: { failureRate: 0.05 } }) },
-  "POST /api/destinations": { role: "admin", request: async () => ({ path: "/api/destinations", body: { url: `https://example.com/hook/${unique()}`, events: ["job.stored"] } }) },
-  "POST /api/destinations/{id}/disable": { role: "admin", request: async (c) => ({ path: `/api/destinations/${await destination(c.admin)}/disable` }) },
-  "POST /api/destinations/{id}/enable": { role: "admin", request: async (c) => ({ path: `/api/destinations/${await destination(c.admin)}/enable` }) },
-  "POST /api/users": { role: "admin", request: async () => ({ path: "/api/users", body: { email: `new-${unique()}@roles.test`, name: "New", role: "viewer", password: PASSWORD } }) },
-  "POST /api/users/{id}/disable": { role: "admin", request: async () => ({ path: `/api/users/${await throwawayUser()}/disable` }) },
-  "POST /api/users/{id}/role": { role: "admin", request: async () => ({ path: `/api/users/${await throwawayUser()}/role`, body: { role: "operator" } }) },
+  "POST /api/simulator/config": {
+    role: "admin",
+    request: async () => ({ path: "/api/simulator/config", body: { failureRate: 0.05 } }),
+  },
+  "POST /api/destinations": {
+    role: "admin",
+    request: async () => ({
+      path: "/api/destinations",
+      body: { url: `https://example.com/hook/${unique()}`, events: ["job.stored"] },
+    }),
+  },
+  "POST /api/destinations/{id}/disable": {
+    role: "admin",
+    request: async (c) => ({ path: `/api/destinations/${await destination(c.admin)}/disable` }),
+  },
+  "POST /api/destinations/{id}/enable": {
+    role: "admin",
+    request: async (c) => ({ path: `/api/destinations/${await destination(c.admin)}/enable` }),
+  },
+  "POST /api/users": {
+    role: "admin",
+    request: async () => ({
+      path: "/api/users",
+      body: { email: `new-${unique()}@roles.test`, name: "New", role: "viewer", password: PASSWORD },
+    }),
+  },
+  "POST /api/users/{id}/disable": {
+    role: "admin",
+    request: async () => ({ path: `/api/users/${await throwawayUser()}/disable` }),
+  },
+  "POST /api/users/{id}/role": {
+    role: "admin",
+    request: async () => ({ path: `/api/users/${await throwawayUser()}/role`, body: { role: "operator" } }),
+  },
 };
 
 const discovered = routes("{id}")
-  .filter((r) => r.method !== "GET" && r.url.startsWith("/api/") && !r.url.startsWith("/api/cron/") && r.url !== "/api/auth/login")
+  .filter(
+    (r) =>
+      r.method !== "GET" && r.url.startsWith("/api/") && !r.url.startsWith("/api/cron/") && r.url !== "/api/auth/login",
+  )
   .map((r) => `${r.method} ${decodeURIComponent(r.url)}`);
 
 describe("roles against every mutating route", () => {
@@ -124,10 +222,16 @@ describe("roles against every mutating route", () => {
     expect(Object.keys(MUTATIONS).sort()).toEqual([...discovered].sort());
   });
 
-  const cases = Object.entries(MUTATIONS).flatMap(([route, m]) => ROLES.map((role) => ({ route, role, needed: m.role, allowed: roleAtLeast(role, m.role) })));
+  const cases = Object.entries(MUTATIONS).flatMap(([route, m]) =>
+    ROLES.map((role) => ({ route, role, needed: m.role, allowed: roleAtLeast(role, m.role) })),
+  );
   it.each(cases)("$route as $role (needs $needed)", async ({ route, role, needed, allowed }) => {
     const m = MUTATIONS[route];
-    const ctx: Ctx = { role, as: { cookie: await sessionFor(tally, email(role)) }, admin: { cookie: await sessionFor(tally, email("admin")) } };
+    const ctx: Ctx = {
+      role,
+      as: { cookie: await sessionFor(tally, email(role)) },
+      admin: { cookie: await sessionFor(tally, email("admin")) },
+    };
     const req = await m.request(ctx);
     const auditBefore = await db().auditLog.count();
     const r = await call(tally, ctx.as, "POST", req.path, req.body ?? {});
@@ -137,7 +241,10 @@ describe("roles against every mutating route", () => {
       await m.after?.(ctx);
     } else {
       expect(r.status).toBe(403);
-      expect(r.json).toEqual({ error: "forbidden", message: `POST ${req.path} needs the ${needed} role; ${email(role)} is a${role === "operator" ? "n" : ""} ${role}` });
+      expect(r.json).toEqual({
+        error: "forbidden",
+        message: `POST ${req.path} needs the ${needed} role; ${email(role)} is a${role === "operator" ? "n" : ""} ${role}`,
+      });
       // Refused before the handler ran: not even an audit row.
       expect(await db().auditLog.count()).toBe(auditBefore);
     }

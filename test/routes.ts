@@ -13,7 +13,9 @@ function walk(dir: string): string[] {
 /** URL of a page or route file, with each dynamic segment replaced by `fill`. */
 export function urlOf(file: string, fill = "x1"): string {
   const rel = path.relative("app", path.dirname(file)).split(path.sep);
-  const parts = rel.filter((s) => s && !/^\(.*\)$/.test(s)).map((s) => (s.startsWith("[") ? encodeURIComponent(fill) : s));
+  const parts = rel
+    .filter((s) => s && !/^\(.*\)$/.test(s))
+    .map((s) => (s.startsWith("[") ? encodeURIComponent(fill) : s));
   return `/${parts.join("/")}`;
 }
 
@@ -28,7 +30,9 @@ export function routes(fill?: string): { method: string; url: string }[] {
     .filter((f) => /route\.ts$/.test(f))
     .flatMap((f) => {
       const src = readFileSync(f, "utf8");
-      const methods = [...src.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map((m) => m[1]);
+      const methods = [...src.matchAll(/export (?:const|async function) (GET|POST|PUT|PATCH|DELETE)\b/g)].map(
+        (m) => m[1],
+      );
       return methods.map((method) => ({ method, url: urlOf(f, fill) }));
     });
 }

@@ -15,7 +15,9 @@ let t: TestDb;
 beforeAll(async () => {
   sim = await startSim();
   t = await createTestDb();
-  await db().subscription.create({ data: { id: "sub-gone", eventType: "batch_completed", url: "http://x/y", platformId: randomUUID() } });
+  await db().subscription.create({
+    data: { id: "sub-gone", eventType: "batch_completed", url: "http://x/y", platformId: randomUUID() },
+  });
 });
 afterAll(async () => {
   await sim?.close();
@@ -23,16 +25,20 @@ afterAll(async () => {
 });
 
 function run(script: string, args: string[], env: Record<string, string> = {}): Promise<Exited> {
-  return runToExit(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", `scripts/${script}.ts`, ...args], {
-    ...TEST_ENV,
-    DATABASE_URL: t.url,
-    SCRAPER_API_BASE_URL: sim.url,
-    GEONODE_SCRAPER_API_KEY: API_KEY,
-    TALLY_PUBLIC_URL: "http://tally.test:3000",
-    TALLY_API_RPS: "1000",
-    TALLY_LOG_LEVEL: "error",
-    ...env,
-  });
+  return runToExit(
+    path.resolve("node_modules/.bin/tsx"),
+    ["--conditions=react-server", `scripts/${script}.ts`, ...args],
+    {
+      ...TEST_ENV,
+      DATABASE_URL: t.url,
+      SCRAPER_API_BASE_URL: sim.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_PUBLIC_URL: "http://tally.test:3000",
+      TALLY_API_RPS: "1000",
+      TALLY_LOG_LEVEL: "error",
+      ...env,
+    },
+  );
 }
 
 describe("CLI scripts", () => {
@@ -46,7 +52,10 @@ describe("CLI scripts", () => {
       run("reconcile", ["--scope", "everything"]),
     ]);
     // After the failed one: two reconciliations at once would be one run (single-flight across processes).
-    const extract = await db().subscription.findFirstOrThrow({ where: { eventType: "extract_completed" }, select: { platformId: true } });
+    const extract = await db().subscription.findFirstOrThrow({
+      where: { eventType: "extract_completed" },
+      select: { platformId: true },
+    });
     const [reconciled, rotated] = await Promise.all([
       run("reconcile", ["--older-than", "0", "--scope", "full"]),
       run("rotate", ["--webhook", String(extract.platformId)], { TALLY_ROTATION_SETTLE_SECONDS: "0" }),
@@ -67,10 +76,17 @@ describe("CLI scripts", () => {
     expect(noLog.out).toContain(NO_DELIVERY_LOG);
     expect(rotated, rotated.out).toMatchObject({ code: 0 });
     expect(rotated.out).toMatch(/run \S+ succeeded/);
-    const stored = await db().subscription.findFirstOrThrow({ where: { eventType: "extract_completed" }, omit: { secret: false } });
+    const stored = await db().subscription.findFirstOrThrow({
+      where: { eventType: "extract_completed" },
+      omit: { secret: false },
+    });
     expect(rotated.out).toContain(`…${String(stored.secret).slice(-4)}`);
     expect(rotated.out).not.toContain(String(stored.secret));
     // Runs and audit rows are the same as the buttons'.
-    expect(await db().auditLog.count({ where: { action: { in: ["subscriptions.register", "operations.reconcile", "operations.replay"] } } })).toBe(4);
+    expect(
+      await db().auditLog.count({
+        where: { action: { in: ["subscriptions.register", "operations.reconcile", "operations.replay"] } },
+      }),
+    ).toBe(4);
   }, 120_000);
 });

@@ -15,7 +15,10 @@ const api = apiClient(() => tally.url);
 
 beforeAll(async () => {
   t = await createTestDb();
-  tally = await startTally({ TALLY_SIM_PORT: "0", TALLY_DEMO_TRAFFIC: "on", TALLY_DEMO_JOBS_PER_MINUTE: "300", TALLY_API_RPS: "100" }, t.url);
+  tally = await startTally(
+    { TALLY_SIM_PORT: "0", TALLY_DEMO_TRAFFIC: "on", TALLY_DEMO_JOBS_PER_MINUTE: "300", TALLY_API_RPS: "100" },
+    t.url,
+  );
   sql = await openSql(t.url);
 }, 60_000);
 afterAll(async () => {
@@ -40,7 +43,9 @@ describe("demo mode", () => {
     await waitFor(
       "stored jobs of every kind, received by webhook",
       async () =>
-        (await count(`SELECT COUNT(DISTINCT j.kind) AS n FROM Job j JOIN Receipt r ON r.jobId = j.id WHERE j.outcome = 'stored' AND r.source = 'webhook'`)) === 3,
+        (await count(
+          `SELECT COUNT(DISTINCT j.kind) AS n FROM Job j JOIN Receipt r ON r.jobId = j.id WHERE j.outcome = 'stored' AND r.source = 'webhook'`,
+        )) === 3,
       40_000,
     );
     expect(await count(`SELECT COUNT(*) AS n FROM InboundDelivery WHERE status = 200`)).toBeGreaterThan(0);

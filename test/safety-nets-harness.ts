@@ -86,19 +86,33 @@ export function quiet(sim: Sim, ids: string[], timeoutMs = 15_000) {
 }
 
 /** The real worker, in this process, until nothing is due. */
-export const drain = () => createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
+export const drain = () =>
+  createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
 
 export const outcomeOf = async (ids: string[]) =>
-  new Map((await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } })).map((j) => [j.id, j.outcome]));
+  new Map(
+    (await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } })).map((j) => [
+      j.id,
+      j.outcome,
+    ]),
+  );
 
 /** Exactly one outcome event per job: nothing was settled twice. */
 export async function outcomeEventsPerJob(ids: string[]): Promise<number[]> {
-  const rows = await db().jobEvent.groupBy({ by: ["jobId"], where: { jobId: { in: ids }, type: "outcome" }, _count: { _all: true } });
+  const rows = await db().jobEvent.groupBy({
+    by: ["jobId"],
+    where: { jobId: { in: ids }, type: "outcome" },
+    _count: { _all: true },
+  });
   const byId = new Map(rows.map((r) => [r.jobId, r._count._all]));
   return ids.map((id) => byId.get(id) ?? 0);
 }
 
-export async function waitRun(api: ReturnType<typeof apiClient>, runId: string, timeoutMs = 15_000): Promise<Record<string, unknown>> {
+export async function waitRun(
+  api: ReturnType<typeof apiClient>,
+  runId: string,
+  timeoutMs = 15_000,
+): Promise<Record<string, unknown>> {
   let last: Record<string, unknown> = {};
   await waitFor(
     `run ${runId} to end`,

@@ -21,7 +21,12 @@ let t: TestDb;
 beforeAll(async () => {
   sim = await startSim({ config: { deliveryRetryScheduleMs: [0, 5, 5], retryAfterSeconds: 1 } });
   resetPlatformClients();
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", TALLY_PUBLIC_URL: "http://127.0.0.1:9" });
+  t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_API_RPS: "1000",
+    TALLY_PUBLIC_URL: "http://127.0.0.1:9",
+  });
 });
 afterAll(async () => {
   await flushApiCalls().catch(() => undefined);
@@ -30,7 +35,8 @@ afterAll(async () => {
 });
 
 const drain = () => createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, owner: "test" }).drain();
-const outcomes = async (ids: string[]) => (await db().job.findMany({ where: { id: { in: ids } }, select: { outcome: true } })).map((j) => j.outcome);
+const outcomes = async (ids: string[]) =>
+  (await db().job.findMany({ where: { id: { in: ids } }, select: { outcome: true } })).map((j) => j.outcome);
 
 describe("replay from the delivery log", () => {
   it("reads every page, enqueues each job none of whose attempts got a 2xx once, and skips recorded outcomes", async () => {
@@ -44,13 +50,29 @@ describe("replay from the delivery log", () => {
       return lucky(jobId) && n === 3 ? 200 : 503;
     });
     const hook = await getPlatformClient().createWebhook({ url: receiver.url, event_type: "extract_completed" });
-    await db().subscription.create({ data: { id: "sub-replay", eventType: "extract_completed", url: receiver.url, platformId: hook.id, secret: hook.secret } });
+    await db().subscription.create({
+      data: {
+        id: "sub-replay",
+        eventType: "extract_completed",
+        url: receiver.url,
+        platformId: hook.id,
+        secret: hook.secret,
+      },
+    });
 
-    const ids = (await Promise.all(Array.from({ length: 45 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/replay/${i}` })))).map((j) => j.jobId);
-    await waitFor("every delivery attempted three times", () => {
-      const d = sim.sim.state().deliveries;
-      return d.total === 135 && d.byStatus.pending === 0;
-    }, 10_000);
+    const ids = (
+      await Promise.all(
+        Array.from({ length: 45 }, (_, i) => submitJob({ kind: "extract", url: `https://example.com/replay/${i}` })),
+      )
+    ).map((j) => j.jobId);
+    await waitFor(
+      "every delivery attempted three times",
+      () => {
+        const d = sim.sim.state().deliveries;
+        return d.total === 135 && d.byStatus.pending === 0;
+      },
+      10_000,
+    );
     const unlucky = ids.filter((id) => !lucky(id));
     const doneAlready = unlucky[0];
     await db().job.update({ where: { id: doneAlready }, data: { outcome: "stored" } });
@@ -60,7 +82,14 @@ describe("replay from the delivery log", () => {
     expect(end.error).toBeNull();
     expect(end.state).toBe("succeeded");
     expect(end.summary?.subscriptions).toEqual([
-      expect.objectContaining({ pages: 2, deliveries: 135, failedJobs: 45, recoveredByRetry: ids.length - unlucky.length, enqueued: unlucky.length - 1, alreadyDone: 1 }),
+      expect.objectContaining({
+        pages: 2,
+        deliveries: 135,
+        failedJobs: 45,
+        recoveredByRetry: ids.length - unlucky.length,
+        enqueued: unlucky.length - 1,
+        alreadyDone: 1,
+      }),
     ]);
     expect(await db().platformDelivery.count({ where: { subscriptionId: "sub-replay" } })).toBe(135);
     const items = await db().queueItem.findMany({ where: { jobId: { in: ids } } });
@@ -77,7 +106,9 @@ describe("replay from the delivery log", () => {
   });
 
   it("reports a missing delivery log (404) as a failed run with a clear message", async () => {
-    await db().subscription.create({ data: { id: "sub-gone", eventType: "batch_completed", url: "http://x/y", platformId: randomUUID() } });
+    await db().subscription.create({
+      data: { id: "sub-gone", eventType: "batch_completed", url: "http://x/y", platformId: randomUUID() },
+    });
     const end = await (await startReplay({ subscriptionId: "sub-gone" }, "test")).done;
     expect(end.state).toBe("failed");
     expect(end.error).toContain(NO_DELIVERY_LOG);
@@ -88,27 +119,47 @@ describe("replay from the delivery log", () => {
 describe("polling fallback", () => {
   it("in webhook mode, schedules polls only for jobs that had no webhook for too long", async () => {
     const old = new Date(Date.now() - 3_600_000);
-    await db().job.createMany({ data: [{ id: "silent-1", kind: "extract", createdAt: old }, { id: "heard-1", kind: "extract", createdAt: old }] });
+    await db().job.createMany({
+      data: [
+        { id: "silent-1", kind: "extract", createdAt: old },
+        { id: "heard-1", kind: "extract", createdAt: old },
+      ],
+    });
     await db().receipt.create({ data: { jobId: "heard-1", eventType: "extract_completed" } });
     expect(await schedulePollsForSilentJobs()).toBe(1);
     const rows = await db().job.findMany({ where: { id: { in: ["silent-1", "heard-1"] } }, orderBy: { id: "asc" } });
-    expect(rows.map((r) => [r.id, r.nextPollAt !== null, r.pollDeadlineAt !== null])).toEqual([["heard-1", false, false], ["silent-1", true, true]]);
+    expect(rows.map((r) => [r.id, r.nextPollAt !== null, r.pollDeadlineAt !== null])).toEqual([
+      ["heard-1", false, false],
+      ["silent-1", true, true],
+    ]);
     await db().job.deleteMany({ where: { id: { in: ["silent-1", "heard-1"] } } });
   });
 
   it("polls every job to an outcome through a 429 storm, and marks a job past its deadline", async () => {
-    setConfigForTests({ ...t.config, TALLY_DELIVERY_MODE: "polling", TALLY_POLL_INITIAL_MS: 20, TALLY_POLL_MAX_MS: 200, TALLY_RECONCILE_INTERVAL_MINUTES: 0 });
+    setConfigForTests({
+      ...t.config,
+      TALLY_DELIVERY_MODE: "polling",
+      TALLY_POLL_INITIAL_MS: 20,
+      TALLY_POLL_MAX_MS: 200,
+      TALLY_RECONCILE_INTERVAL_MINUTES: 0,
+    });
     const kinds = ["extract", "batch", "crawl"] as const;
     const request = (i: number) => {
       const kind = kinds[i % 3];
       const url = `https://example.com/poll/${i}`;
-      return kind === "batch" ? { kind, urls: [url, `${url}/b`] } : kind === "crawl" ? { kind, url, depth: 1, limit: 2 } : { kind, url };
+      return kind === "batch"
+        ? { kind, urls: [url, `${url}/b`] }
+        : kind === "crawl"
+          ? { kind, url, depth: 1, limit: 2 }
+          : { kind, url };
     };
     // Jobs that run for a while, so the storm hits while they are still being polled.
     sim.sim.setConfig({ jobDurationMs: [300, 2500] });
     const ids = (await Promise.all(Array.from({ length: 18 }, (_, i) => submitJob(request(i))))).map((j) => j.jobId);
     expect(await db().job.count({ where: { id: { in: ids }, nextPollAt: { not: null } } })).toBe(18);
-    await db().job.create({ data: { id: "too-late", kind: "extract", nextPollAt: new Date(), pollDeadlineAt: new Date(Date.now() - 1000) } });
+    await db().job.create({
+      data: { id: "too-late", kind: "extract", nextPollAt: new Date(), pollDeadlineAt: new Date(Date.now() - 1000) },
+    });
 
     // Count the 429s the platform really sent (the client absorbs most of them by pausing everyone).
     let status429 = 0;
@@ -122,13 +173,23 @@ describe("polling fallback", () => {
     const before = { ...pollerStats() };
     let pollsAtStorm = 0;
     const schedules = startSchedules(getConfig());
-    const worker = createWorker({ registry: workerRegistry, concurrency: 4, leaseMs: 10_000, idleMs: 20, owner: "test-poll" });
+    const worker = createWorker({
+      registry: workerRegistry,
+      concurrency: 4,
+      leaseMs: 10_000,
+      idleMs: 20,
+      owner: "test-poll",
+    });
     worker.start();
     try {
       await waitFor("first polls", () => pollerStats().polls > before.polls + 3, 5000);
       sim.sim.injectFaults({ kind: "rate_limit", count: 12, retryAfter: "seconds" });
       pollsAtStorm = pollerStats().polls;
-      await waitFor("every polled job settled with an outcome", async () => (await outcomes(ids)).every((o) => o === "stored"), 25_000);
+      await waitFor(
+        "every polled job settled with an outcome",
+        async () => (await outcomes(ids)).every((o) => o === "stored"),
+        25_000,
+      );
     } finally {
       schedules.stop();
       await worker.stop(1000);

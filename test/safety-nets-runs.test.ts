@@ -14,7 +14,9 @@ afterAll(() => t?.cleanup());
 
 describe("operation runs", () => {
   it("starts one run for many concurrent starts with the same lock key", async () => {
-    const starts = await Promise.all(Array.from({ length: 8 }, () => startRun({ kind: "reconcile", lockKey: "k1", startedBy: "test" })));
+    const starts = await Promise.all(
+      Array.from({ length: 8 }, () => startRun({ kind: "reconcile", lockKey: "k1", startedBy: "test" })),
+    );
     expect(new Set(starts.map((s) => s.runId)).size).toBe(1);
     expect(starts.filter((s) => s.created)).toHaveLength(1);
     await finishRun(starts[0].runId, { state: "succeeded", summary: { n: 1 } });
@@ -27,14 +29,24 @@ describe("operation runs", () => {
   it("joins a run another process started (the unique lock key is in the database)", async () => {
     const other = await openSql(t.url);
     const now = new Date();
-    await other.run(`INSERT INTO OperationRun (id, kind, state, lockKey, startedBy, startedAt, heartbeatAt) VALUES ('other-proc', 'reconcile', 'running', 'k2', 'cron', ?, ?)`, now, now);
+    await other.run(
+      `INSERT INTO OperationRun (id, kind, state, lockKey, startedBy, startedAt, heartbeatAt) VALUES ('other-proc', 'reconcile', 'running', 'k2', 'cron', ?, ?)`,
+      now,
+      now,
+    );
     await other.close();
-    expect(await startRun({ kind: "reconcile", lockKey: "k2", startedBy: "test" })).toEqual({ runId: "other-proc", created: false });
+    expect(await startRun({ kind: "reconcile", lockKey: "k2", startedBy: "test" })).toEqual({
+      runId: "other-proc",
+      created: false,
+    });
   });
 
   it("takes over a run whose heartbeat is stale (its process died)", async () => {
     const first = await startRun({ kind: "replay", lockKey: "k3", startedBy: "test" });
-    await db().operationRun.update({ where: { id: first.runId }, data: { heartbeatAt: new Date(Date.now() - 120_000) } });
+    await db().operationRun.update({
+      where: { id: first.runId },
+      data: { heartbeatAt: new Date(Date.now() - 120_000) },
+    });
     const second = await startRun({ kind: "replay", lockKey: "k3", startedBy: "test" });
     expect(second.created).toBe(true);
     const dead = await db().operationRun.findUniqueOrThrow({ where: { id: first.runId } });
@@ -55,14 +67,23 @@ describe("operation runs", () => {
     expect(joined).toMatchObject({ runId: ok.runId, created: false });
     open();
     // finished: progress is the final state (the summary), not the last count reported on the way
-    expect(await ok.done).toMatchObject({ state: "succeeded", progress: { listed: 10 }, summary: { listed: 10 }, error: null });
+    expect(await ok.done).toMatchObject({
+      state: "succeeded",
+      progress: { listed: 10 },
+      summary: { listed: 10 },
+      error: null,
+    });
     expect((await joined.done).state).toBe("succeeded");
 
     const bad = await launchRun({ kind: "replay", lockKey: "k5", startedBy: "test" }, async () => {
       throw new RunFailed("the platform has no delivery log for this webhook (404)", { pages: 0 });
     });
     const end = await waitForRun(bad.runId);
-    expect(end).toMatchObject({ state: "failed", summary: { pages: 0 }, error: "the platform has no delivery log for this webhook (404)" });
+    expect(end).toMatchObject({
+      state: "failed",
+      summary: { pages: 0 },
+      error: "the platform has no delivery log for this webhook (404)",
+    });
     const row = await db().operationRun.findUniqueOrThrow({ where: { id: bad.runId } });
     expect(row.lockKey).toBeNull();
   });

@@ -17,11 +17,20 @@ let proxy: Awaited<ReturnType<typeof startProxy>>;
 let t: TestDb;
 let tally: TallyServer;
 const api = apiClient(() => tally.url);
-type Sub = { id: string; eventType: string; url: string; platformId: string; secretLast4: string | null; rotatedAt: string | null };
+type Sub = {
+  id: string;
+  eventType: string;
+  url: string;
+  platformId: string;
+  secretLast4: string | null;
+  rotatedAt: string | null;
+};
 let subs: Record<string, Sub> = {};
 
 beforeAll(async () => {
-  sim = await startSim({ config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0, 20, 40], slowResponseMs: 700 } });
+  sim = await startSim({
+    config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0, 20, 40], slowResponseMs: 700 },
+  });
   proxy = await startProxy(sim.url);
   resetPlatformClients();
   t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
@@ -60,14 +69,26 @@ describe("JSON API", () => {
     const items = list.json.items as Array<Record<string, unknown>>;
     expect(items).toHaveLength(3);
     for (const s of items) {
-      expect(Object.keys(s).sort()).toEqual(["eventType", "id", "isActive", "platformId", "previousSecretExpiresAt", "rotatedAt", "secretLast4", "url"]);
+      expect(Object.keys(s).sort()).toEqual([
+        "eventType",
+        "id",
+        "isActive",
+        "platformId",
+        "previousSecretExpiresAt",
+        "rotatedAt",
+        "secretLast4",
+        "url",
+      ]);
       expect(s.url).toBe(`${tally.url}/webhooks/geonode/${String(s.id)}`);
       expect(s.secretLast4).toMatch(/^.{4}$/);
     }
     const stored = await db().subscription.findMany({ select: { secret: true } });
     for (const { secret } of stored) expect(list.text).not.toContain(String(secret));
     const again = await api("/api/subscriptions/register", { body: {} });
-    expect(again.json).toMatchObject({ registered: [], unchanged: ["extract_completed", "batch_completed", "crawl_completed"] });
+    expect(again.json).toMatchObject({
+      registered: [],
+      unchanged: ["extract_completed", "batch_completed", "crawl_completed"],
+    });
   });
 
   it("answers 400 with a reason for bad input, 404 for unknown ids, 401 without credentials, and audits mutations", async () => {
@@ -80,10 +101,15 @@ describe("JSON API", () => {
     expect(String(badScope.json.message)).toContain('scope must be "recent" or "full"');
     expect((await api("/api/operations/replay", { body: { subscriptionId: "nope" } })).status).toBe(404);
     expect((await api("/api/subscriptions/nope/rotate", { body: {} })).status).toBe(404);
-    expect((await api(`/api/subscriptions/${subs.crawl_completed.id}/secret`, { body: { secret: "short" } })).status).toBe(400);
+    expect(
+      (await api(`/api/subscriptions/${subs.crawl_completed.id}/secret`, { body: { secret: "short" } })).status,
+    ).toBe(400);
     expect((await api("/api/operations/nope")).status).toBe(404);
     expect((await api("/api/operations", { auth: false })).status).toBe(401);
-    const audit = await db().auditLog.findMany({ where: { action: { in: ["subscriptions.register", "operations.replay"] } }, orderBy: { id: "asc" } });
+    const audit = await db().auditLog.findMany({
+      where: { action: { in: ["subscriptions.register", "operations.replay"] } },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((a) => [a.action, a.actor, a.ok])).toEqual([
       ["subscriptions.register", "token:env", true],
       ["subscriptions.register", "token:env", true],
@@ -101,7 +127,13 @@ describe("reconciliation", () => {
         Array.from({ length: 30 }, (_, i) => {
           const kind = kinds[i % 3];
           const url = `https://example.com/drop/${i}`;
-          return submitJob(kind === "batch" ? { kind, urls: [url, `${url}/2`] } : kind === "crawl" ? { kind, url, depth: 1, limit: 2 } : { kind, url });
+          return submitJob(
+            kind === "batch"
+              ? { kind, urls: [url, `${url}/2`] }
+              : kind === "crawl"
+                ? { kind, url, depth: 1, limit: 2 }
+                : { kind, url },
+          );
         }),
       )
     ).map((j) => j.jobId);
@@ -138,19 +170,33 @@ describe("reconciliation", () => {
   it("stores a job whose webhook came before it settled (and whose queue item was then lost)", async () => {
     sim.sim.setConfig({ earlyWebhookRate: 1, earlyWebhookLagMs: 1200 });
     const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/early" });
-    await waitFor("the early webhook's receipt", async () => (await db().receipt.count({ where: { jobId } })) === 1, 5000);
+    await waitFor(
+      "the early webhook's receipt",
+      async () => (await db().receipt.count({ where: { jobId } })) === 1,
+      5000,
+    );
     sim.sim.setConfig({ earlyWebhookRate: 0 });
     await drain(); // the worker sees "processing" and reschedules
-    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ outcome: "pending", platformStatus: "processing" });
+    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      outcome: "pending",
+      platformStatus: "processing",
+    });
     // The source article's worker drops a job that is not settled yet; a crash can lose it too.
     await db().queueItem.updateMany({ where: { jobId }, data: { state: "done", dedupeKey: null } });
-    await waitFor("the job to settle", async () => (await getPlatformClient().getJob("extract", jobId)).status === "completed", 5000);
+    await waitFor(
+      "the job to settle",
+      async () => (await getPlatformClient().getJob("extract", jobId)).status === "completed",
+      5000,
+    );
 
     // A recent run (the watermark was set by the runs before) still finds a job created since.
     const start = await api("/api/operations/reconcile", { body: { olderThanSeconds: 0, scope: "recent" } });
     const run = await waitRun(api, String(start.json.runId));
     expect((run.summary as Record<string, unknown>).enqueuedIds).toEqual([jobId]);
-    expect(run.summary).toMatchObject({ scope: "recent", byKind: { extract: { scope: "recent", from: expect.any(String) } } });
+    expect(run.summary).toMatchObject({
+      scope: "recent",
+      byKind: { extract: { scope: "recent", from: expect.any(String) } },
+    });
     // The server's own calls, by purpose, in the API budget (its counts flushed by the request itself).
     const budget = await api("/api/budget");
     expect(budget.status).toBe(200);
@@ -159,7 +205,10 @@ describe("reconciliation", () => {
     expect(view.byPurpose.find((p) => p.purpose === "drift check")?.calls).toBeGreaterThan(0);
     expect(view.budgetPerMinute).toBe(view.requestsPerSecond * 60);
     await drain();
-    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({ outcome: "stored", resultCount: 1 });
+    expect(await db().job.findUniqueOrThrow({ where: { id: jobId } })).toMatchObject({
+      outcome: "stored",
+      resultCount: 1,
+    });
     expect(await outcomeEventsPerJob([jobId])).toEqual([1]);
   });
 });
@@ -194,7 +243,10 @@ describe("secret rotation", () => {
     const locked = ids.filter((id) => perJob[id].lastHttpStatus === 401);
     expect(locked.length).toBeGreaterThan(0);
     expect(await db().inboundDelivery.count({ where: { subscriptionId: sub.id, status: 401 } })).toBe(locked.length);
-    const summary = run.summary as { replay: { enqueued: number; subscriptions: Array<{ status401: number }> }; replayRunId: string };
+    const summary = run.summary as {
+      replay: { enqueued: number; subscriptions: Array<{ status401: number }> };
+      replayRunId: string;
+    };
     expect(summary.replay.enqueued).toBe(locked.length);
     expect(summary.replay.subscriptions[0].status401).toBe(locked.length);
 
@@ -210,7 +262,9 @@ describe("secret rotation", () => {
     expect(shown).toMatchObject({ secretLast4: secret.slice(-4) });
     expect(shown?.rotatedAt).not.toBeNull();
     expect(list.text + JSON.stringify(run) + tally.output()).not.toContain(secret);
-    expect(await db().secretRotation.findMany({ where: { subscriptionId: sub.id }, select: { source: true, actor: true } })).toEqual([{ source: "rotated", actor: "token:env" }]);
+    expect(
+      await db().secretRotation.findMany({ where: { subscriptionId: sub.id }, select: { source: true, actor: true } }),
+    ).toEqual([{ source: "rotated", actor: "token:env" }]);
     sim.sim.setConfig({ deliveryRetryScheduleMs: [0, 20, 40], jobDurationMs: [20, 60] });
   });
 
@@ -218,7 +272,11 @@ describe("secret rotation", () => {
     sim.sim.setConfig({ deliveryRetryScheduleMs: [0] });
     const sub = subs.batch_completed;
     const { secret } = await getPlatformClient().rotateWebhookSecret(sub.platformId); // the platform's own dashboard
-    const ids = (await Promise.all(Array.from({ length: 8 }, (_, i) => submitJob({ kind: "batch", urls: [`https://example.com/elsewhere/${i}`] })))).map((j) => j.jobId);
+    const ids = (
+      await Promise.all(
+        Array.from({ length: 8 }, (_, i) => submitJob({ kind: "batch", urls: [`https://example.com/elsewhere/${i}`] })),
+      )
+    ).map((j) => j.jobId);
     await quiet(sim, ids);
     const perJob = sim.sim.state().perJob;
     expect(ids.map((id) => perJob[id].lastHttpStatus)).toEqual(ids.map(() => 401));
@@ -227,7 +285,11 @@ describe("secret rotation", () => {
     expect(set.status).toBe(202);
     expect(set.text).not.toContain(secret);
     const run = await waitRun(api, String(set.json.runId));
-    expect(run).toMatchObject({ kind: "rotate", state: "succeeded", summary: { source: "set_elsewhere", replay: { enqueued: 8 } } });
+    expect(run).toMatchObject({
+      kind: "rotate",
+      state: "succeeded",
+      summary: { source: "set_elsewhere", replay: { enqueued: 8 } },
+    });
     await drain();
     const outcomes = await outcomeOf(ids);
     expect(ids.map((id) => outcomes.get(id))).toEqual(ids.map(() => "stored"));

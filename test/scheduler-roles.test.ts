@@ -60,7 +60,11 @@ async function quietCounts() {
 
 describe("TALLY_SCHEDULER", () => {
   it("two `on` servers on one database run one scheduled reconciliation per interval, not two", async () => {
-    const runs = () => db().operationRun.findMany({ where: { kind: "reconcile", startedBy: { startsWith: "scheduler" } }, orderBy: { startedAt: "asc" } });
+    const runs = () =>
+      db().operationRun.findMany({
+        where: { kind: "reconcile", startedBy: { startsWith: "scheduler" } },
+        orderBy: { startedAt: "asc" },
+      });
     await waitFor("four scheduled reconciliations", async () => (await runs()).length >= 4, 60_000);
     const all = await runs();
     // Consecutive runs are more than half an interval apart. Two independent timers of the same
@@ -87,12 +91,23 @@ describe("TALLY_SCHEDULER", () => {
 describe("demo traffic", () => {
   it("two demo servers on one database submit one trickle between them", async () => {
     const t = await createTestDb();
-    const env = { DATABASE_URL: t.url, TALLY_DEMO_TRAFFIC: "on", TALLY_DEMO_JOBS_PER_MINUTE: "600", TALLY_SIM_PORT: "0", TALLY_WORKER: "off", TALLY_LOG_LEVEL: "debug" };
+    const env = {
+      DATABASE_URL: t.url,
+      TALLY_DEMO_TRAFFIC: "on",
+      TALLY_DEMO_JOBS_PER_MINUTE: "600",
+      TALLY_SIM_PORT: "0",
+      TALLY_WORKER: "off",
+      TALLY_LOG_LEVEL: "debug",
+    };
     const demo = await Promise.all([startTally(env), startTally(env)]);
     try {
       // Both must be past their start-up (simulator up, webhooks registered: the trickle starts then)
       // before counting, or the later one would simply not have begun yet.
-      await waitFor("both demo servers ready", () => demo.every((s) => s.output().includes("demo subscriptions ready")), 90_000);
+      await waitFor(
+        "both demo servers ready",
+        () => demo.every((s) => s.output().includes("demo subscriptions ready")),
+        90_000,
+      );
       const before = await db().job.count();
       await waitFor("ten more demo jobs", async () => (await db().job.count()) >= before + 10, 30_000);
       const submitting = demo.filter((s) => s.output().includes("demo job submitted"));

@@ -14,7 +14,11 @@ const served: string[] = [];
 const auth = { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}`, "content-type": "application/json" };
 
 async function call(method: string, path: string, body?: unknown) {
-  const res = await fetch(tally.url + path, { method, headers: auth, body: body === undefined ? undefined : JSON.stringify(body) });
+  const res = await fetch(tally.url + path, {
+    method,
+    headers: auth,
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
   const text = await res.text();
   served.push(text);
   return { status: res.status, json: text ? (JSON.parse(text) as Record<string, unknown>) : {} };
@@ -31,13 +35,17 @@ async function waitRun(runId: unknown) {
 
 async function storedSecrets(): Promise<string[]> {
   const sql = await openSql(tally.dbUrl);
-  const rows = await sql.all<{ secret: string | null; previousSecret: string | null }>(`SELECT secret, previousSecret FROM "Subscription"`);
+  const rows = await sql.all<{ secret: string | null; previousSecret: string | null }>(
+    `SELECT secret, previousSecret FROM "Subscription"`,
+  );
   await sql.close();
   return rows.flatMap((r) => [r.secret, r.previousSecret]).filter((s): s is string => !!s);
 }
 
 beforeAll(async () => {
-  sim = await createSimulator({ mode: "test", seed: 5, apiKey: API_KEY, config: { jobDurationMs: [50, 150] } }).listen(0);
+  sim = await createSimulator({ mode: "test", seed: 5, apiKey: API_KEY, config: { jobDurationMs: [50, 150] } }).listen(
+    0,
+  );
   tally = await startTally({
     GEONODE_SCRAPER_API_KEY: API_KEY,
     SCRAPER_API_BASE_URL: sim.url,
@@ -81,7 +89,17 @@ describe("secrets", () => {
   });
 
   it("no secret appears in the server's output, in later API answers or in any page", async () => {
-    const secrets = [...new Set([...(await storedSecrets()), ...oneTime.slice(1), ENV_SECRET, API_KEY, TEST_ENV.TALLY_API_TOKEN, TEST_ENV.TALLY_OPERATOR_PASSWORD, TEST_ENV.TALLY_SESSION_SECRET])];
+    const secrets = [
+      ...new Set([
+        ...(await storedSecrets()),
+        ...oneTime.slice(1),
+        ENV_SECRET,
+        API_KEY,
+        TEST_ENV.TALLY_API_TOKEN,
+        TEST_ENV.TALLY_OPERATOR_PASSWORD,
+        TEST_ENV.TALLY_SESSION_SECRET,
+      ]),
+    ];
     expect(secrets.length).toBeGreaterThanOrEqual(9);
     const pages: string[] = [];
     for (const p of ["/", "/subscriptions", "/settings", "/deliveries", "/operations", "/jobs", "/dead-letters"]) {

@@ -31,7 +31,10 @@ describe("security headers", () => {
 
   it("every answer carries nosniff, frame denial, no referrer and no X-Powered-By", async () => {
     for (const path of ["/login", "/api/health", "/webhooks/geonode"]) {
-      const res = await fetch(tally.url + path, { method: path.startsWith("/webhooks") ? "POST" : "GET", headers: auth });
+      const res = await fetch(tally.url + path, {
+        method: path.startsWith("/webhooks") ? "POST" : "GET",
+        headers: auth,
+      });
       expect(res.headers.get("x-content-type-options")).toBe("nosniff");
       expect(res.headers.get("x-frame-options")).toBe("DENY");
       expect(res.headers.get("referrer-policy")).toBe("no-referrer");

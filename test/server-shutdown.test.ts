@@ -33,14 +33,27 @@ describe("stopping under npm start", () => {
     const client = sim.client();
     await waitFor("platform job settled", async () => isTerminal((await client.getJob("extract", jobId)).status));
     const tally = await startTally(
-      { SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", TALLY_WORKER: "on", TALLY_RECONCILE_INTERVAL_MINUTES: "0" },
+      {
+        SCRAPER_API_BASE_URL: sim.url,
+        GEONODE_SCRAPER_API_KEY: API_KEY,
+        TALLY_API_RPS: "1000",
+        TALLY_WORKER: "on",
+        TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      },
       t.url,
     );
     // Every platform answer now takes 2 s: the worker is mid-call when the signal comes.
     await sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 2000 });
     try {
-      expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, envelope(jobId), { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
-      const state = async () => (await sql.get("SELECT state, attempts FROM QueueItem WHERE jobId = ?", jobId)) as { state: string; attempts: number };
+      expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, envelope(jobId), { secret: SECRET })).toEqual({
+        status: 200,
+        json: { status: "accepted" },
+      });
+      const state = async () =>
+        (await sql.get("SELECT state, attempts FROM QueueItem WHERE jobId = ?", jobId)) as {
+          state: string;
+          attempts: number;
+        };
       await waitFor("item claimed", async () => (await state()).state === "leased", 5000);
       expect(await tally.signal("SIGTERM")).toBe(0);
       expect(await state()).toEqual({ state: "done", attempts: 1 });

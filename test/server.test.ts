@@ -34,11 +34,17 @@ afterAll(async () => {
 
 const receipts = (jobId: string) => sql.count("Receipt", "jobId = ?", jobId);
 
-const runServer = (env: Record<string, string>) => runToExit(process.execPath, [SERVER_BUNDLE], { ...TEST_ENV, ...env }, 30_000);
+const runServer = (env: Record<string, string>) =>
+  runToExit(process.execPath, [SERVER_BUNDLE], { ...TEST_ENV, ...env }, 30_000);
 
 describe("start-up failures", () => {
   it("names every bad variable and exits 1, without a stack trace or a secret", async () => {
-    const { code, out: output } = await runServer({ DATABASE_URL: t.url, PORT: "eighty", TALLY_HOST: "not a host!", TALLY_API_TOKEN: "short-secret" });
+    const { code, out: output } = await runServer({
+      DATABASE_URL: t.url,
+      PORT: "eighty",
+      TALLY_HOST: "not a host!",
+      TALLY_API_TOKEN: "short-secret",
+    });
     expect(code).toBe(1);
     expect(output).toContain("Tally cannot start: bad configuration");
     expect(output).toMatch(/PORT: must be a number/);
@@ -53,7 +59,13 @@ describe("start-up failures", () => {
     const blocker: Server = createServer();
     await new Promise<void>((r) => blocker.listen(port, "127.0.0.1", () => r()));
     try {
-      const { code, out: output } = await runServer({ ...LIVE, TALLY_WORKER: "on", DATABASE_URL: t.url, PORT: String(port), TALLY_HOST: "127.0.0.1" });
+      const { code, out: output } = await runServer({
+        ...LIVE,
+        TALLY_WORKER: "on",
+        DATABASE_URL: t.url,
+        PORT: String(port),
+        TALLY_HOST: "127.0.0.1",
+      });
       expect(code).toBe(1);
       expect(output).toContain(`Tally cannot start: port ${port} is already in use`);
       // It fails before anything starts: no worker, no schedules, no "running" banner.
@@ -74,7 +86,13 @@ describe("stopping", () => {
     // Half the body now, the rest after the signal: the request is in flight when the server is told to stop.
     const answer = new Promise<{ status: number; text: string }>((resolve, reject) => {
       const req = http.request(
-        { host: "127.0.0.1", port, path: "/webhooks/geonode/sub-1", method: "POST", headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) } },
+        {
+          host: "127.0.0.1",
+          port,
+          path: "/webhooks/geonode/sub-1",
+          method: "POST",
+          headers: { ...headers, "content-type": "application/json", "content-length": Buffer.byteLength(body) },
+        },
         (res) => {
           let text = "";
           res.on("data", (d) => (text += d));
@@ -88,7 +106,8 @@ describe("stopping", () => {
     await new Promise((r) => setTimeout(r, 300));
     const exit = tally.signal("SIGTERM");
     // The server has begun stopping (listener closed) once it says so; a loaded machine may take a while.
-    for (let i = 0; i < 60 && !tally.output().includes("Tally stopping (SIGTERM)"); i++) await new Promise((r) => setTimeout(r, 10));
+    for (let i = 0; i < 60 && !tally.output().includes("Tally stopping (SIGTERM)"); i++)
+      await new Promise((r) => setTimeout(r, 10));
     await new Promise((r) => setTimeout(r, 50));
     await expect(fetch(`${tally.url}/api/health`)).rejects.toThrow();
     expect(await answer).toEqual({ status: 200, text: JSON.stringify({ status: "accepted" }) });
@@ -108,7 +127,9 @@ describe("slow senders", () => {
       const answer = await new Promise<string>((resolve, reject) => {
         let got = "";
         const socket = connect(Number(port), "127.0.0.1", () => {
-          socket.write(`POST /webhooks/geonode/sub-1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`);
+          socket.write(
+            `POST /webhooks/geonode/sub-1 HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\n\r\n${body.slice(0, 10)}`,
+          );
         });
         socket.on("data", (d) => (got += d));
         socket.on("close", () => resolve(got));
@@ -119,7 +140,10 @@ describe("slow senders", () => {
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await receipts("job-slowloris")).toBe(0);
       // The server is fine and answers the next sender.
-      expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, body, { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
+      expect(await deliver(`${tally.url}/webhooks/geonode/sub-1`, body, { secret: SECRET })).toEqual({
+        status: 200,
+        json: { status: "accepted" },
+      });
     } finally {
       await tally.stop();
     }
@@ -130,24 +154,57 @@ describe("the receiver route under Next alone (next dev, next start)", () => {
   it("gives the same answers as Tally's server", async () => {
     const port = await freePort();
     const child = spawn(path.resolve("node_modules/.bin/next"), ["start", "-p", String(port), "-H", "127.0.0.1"], {
-      env: { ...process.env, ...TEST_ENV, ...LIVE, DATABASE_URL: t.url, PORT: String(port), TALLY_WEBHOOK_MAX_BODY_BYTES: "4096" },
+      env: {
+        ...process.env,
+        ...TEST_ENV,
+        ...LIVE,
+        DATABASE_URL: t.url,
+        PORT: String(port),
+        TALLY_WEBHOOK_MAX_BODY_BYTES: "4096",
+      },
       stdio: "ignore",
     });
     try {
       const url = `http://127.0.0.1:${port}/webhooks/geonode`;
       for (let i = 0; i < 200; i++) {
-        if (await fetch(url, { method: "POST", body: "{}" }).then(() => true, () => false)) break;
+        if (
+          await fetch(url, { method: "POST", body: "{}" }).then(
+            () => true,
+            () => false,
+          )
+        )
+          break;
         await new Promise((r) => setTimeout(r, 100));
       }
-      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
-      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({ status: 200, json: { status: "duplicate" } });
-      expect(await deliver(url, envelope("job-next-shared"), { secret: SECRET })).toEqual({ status: 200, json: { status: "accepted" } });
-      expect(await deliver(`${url}/sub-1`, envelope("job-next-bad"), { secret: "wrong" })).toEqual({ status: 401, json: { error: "invalid_signature" } });
+      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({
+        status: 200,
+        json: { status: "accepted" },
+      });
+      expect(await deliver(`${url}/sub-1`, envelope("job-next"), { secret: SECRET })).toEqual({
+        status: 200,
+        json: { status: "duplicate" },
+      });
+      expect(await deliver(url, envelope("job-next-shared"), { secret: SECRET })).toEqual({
+        status: 200,
+        json: { status: "accepted" },
+      });
+      expect(await deliver(`${url}/sub-1`, envelope("job-next-bad"), { secret: "wrong" })).toEqual({
+        status: 401,
+        json: { error: "invalid_signature" },
+      });
       expect((await deliver(`${url}/sub-1`, "[1]", { secret: SECRET })).status).toBe(400);
-      expect((await deliver(`${url}/sub-1`, envelope("job-next-big", "extract_completed", { pad: "x".repeat(5000) }), { secret: SECRET })).status).toBe(413);
+      expect(
+        (
+          await deliver(`${url}/sub-1`, envelope("job-next-big", "extract_completed", { pad: "x".repeat(5000) }), {
+            secret: SECRET,
+          })
+        ).status,
+      ).toBe(413);
       expect((await deliver(`${url}/sub-1`, "", { method: "GET" })).status).toBe(405);
       expect((await deliver(`${url}/nope`, envelope("job-next-x"), { secret: SECRET })).status).toBe(404);
-      expect(await Promise.all(["job-next", "job-next-shared", "job-next-bad", "job-next-big"].map(receipts))).toEqual([1, 1, 0, 0]);
+      expect(await Promise.all(["job-next", "job-next-shared", "job-next-bad", "job-next-big"].map(receipts))).toEqual([
+        1, 1, 0, 0,
+      ]);
     } finally {
       child.kill("SIGTERM");
     }

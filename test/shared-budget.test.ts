@@ -79,7 +79,17 @@ async function simProcess(config: SimConfigPatch = {}) {
   const port = await freePort();
   const child = spawn(
     path.resolve("node_modules/.bin/tsx"),
-    ["--conditions=react-server", "scripts/sim.ts", "--port", String(port), "--api-key", API_KEY, "--quiet", "--config", JSON.stringify(config)],
+    [
+      "--conditions=react-server",
+      "scripts/sim.ts",
+      "--port",
+      String(port),
+      "--api-key",
+      API_KEY,
+      "--quiet",
+      "--config",
+      JSON.stringify(config),
+    ],
     { stdio: "ignore" },
   );
   const url = `http://127.0.0.1:${port}`;
@@ -94,8 +104,16 @@ async function simProcess(config: SimConfigPatch = {}) {
   return {
     url,
     calls: async () => ((await (await fetch(`${url}/_sim/calls`)).json()) as { calls: ApiCall[] }).calls,
-    injectFaults: (body: unknown) => fetch(`${url}/_sim/faults`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(body) }),
-    close: () => new Promise<void>((resolve) => (child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM")))),
+    injectFaults: (body: unknown) =>
+      fetch(`${url}/_sim/faults`, {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(body),
+      }),
+    close: () =>
+      new Promise<void>((resolve) =>
+        child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM")),
+      ),
   };
 }
 

@@ -13,7 +13,9 @@ let servers: TallyServer[] = [];
 beforeAll(async () => {
   t = await createTestDb({ TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_LOGIN_WINDOW_SECONDS: "60" });
   // Each server plays the part of a node behind one trusted proxy that appends the client's address.
-  servers = await Promise.all([0, 1].map(() => startTally({ DATABASE_URL: t.url, TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_TRUSTED_PROXY_HOPS: "1" })));
+  servers = await Promise.all(
+    [0, 1].map(() => startTally({ DATABASE_URL: t.url, TALLY_LOGIN_MAX_ATTEMPTS: "3", TALLY_TRUSTED_PROXY_HOPS: "1" })),
+  );
 });
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
@@ -52,7 +54,9 @@ describe("the login throttle shared by two servers on one database", () => {
     expect(await loginBlockedFor(addressKey("10.9.1.1"), start + window)).toBe(0);
     // A failure after the window starts a new count of one, and the write deletes the ended row.
     await recordLoginFailure(addressKey("10.9.1.2"), start + window + 1);
-    const rows = await db().$queryRaw<{ key: string }[]>`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'ip:10.9.1.%'`;
+    const rows = await db().$queryRaw<
+      { key: string }[]
+    >`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'ip:10.9.1.%'`;
     expect(rows.map((r) => r.key)).toEqual(["ip:10.9.1.2"]);
   });
 
@@ -70,7 +74,9 @@ describe("the login throttle shared by two servers on one database", () => {
     }
     // Another account, from an address that took part, is not affected.
     expect((await login(a, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.2.0")).status).toBe(200);
-    const rows = await db().$queryRaw<{ failures: number | bigint }[]>`SELECT "failures" FROM "LoginThrottle" WHERE "key" = 'account:shared@example.com'`;
+    const rows = await db().$queryRaw<
+      { failures: number | bigint }[]
+    >`SELECT "failures" FROM "LoginThrottle" WHERE "key" = 'account:shared@example.com'`;
     expect(Number(rows[0].failures)).toBe(3 * ACCOUNT_FACTOR);
   });
 });

@@ -29,12 +29,17 @@ export async function openSql(url: string, opts: { readonly?: boolean } = {}): P
 
 function sqlite(file: string, readonly: boolean): TestSql {
   const conn = new Database(file, { readonly, timeout: 5000 });
-  const args = (params: unknown[]) => params.map((p) => (p instanceof Date ? sqliteDate(p) : typeof p === "boolean" ? Number(p) : p));
+  const args = (params: unknown[]) =>
+    params.map((p) => (p instanceof Date ? sqliteDate(p) : typeof p === "boolean" ? Number(p) : p));
   const api: TestSql = {
     get: async <T>(text: string, ...params: unknown[]) => conn.prepare(text).get(...args(params)) as T | undefined,
     all: async <T>(text: string, ...params: unknown[]) => conn.prepare(text).all(...args(params)) as T[],
-    run: async (text, ...params) => (params.length === 0 && text.includes(";") ? (conn.exec(text), 0) : conn.prepare(text).run(...args(params)).changes),
-    count: async (table, where = "1=1", ...params) => (conn.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args(params)) as { n: number }).n,
+    run: async (text, ...params) =>
+      params.length === 0 && text.includes(";")
+        ? (conn.exec(text), 0)
+        : conn.prepare(text).run(...args(params)).changes,
+    count: async (table, where = "1=1", ...params) =>
+      (conn.prepare(`SELECT COUNT(*) AS n FROM ${table} WHERE ${where}`).get(...args(params)) as { n: number }).n,
     close: async () => void conn.close(),
   };
   return api;
@@ -55,7 +60,10 @@ async function postgres(url: string): Promise<TestSql> {
   const query = async (text: string, params: unknown[]) => {
     // Without parameters, the simple protocol: it takes several statements at once.
     if (params.length === 0) return client.query(translate(text));
-    return client.query(translate(text), params.map((p) => (p instanceof Date ? p.toISOString() : p)));
+    return client.query(
+      translate(text),
+      params.map((p) => (p instanceof Date ? p.toISOString() : p)),
+    );
   };
   return {
     get: async <T>(text: string, ...params: unknown[]) => (await query(text, params)).rows[0] as T | undefined,
@@ -78,7 +86,9 @@ export function translate(text: string): string {
         ? part
         : part
             .replace(/\?/g, () => `$${++n}`)
-            .replace(/(?<!["\w$])([A-Za-z_]\w*)(?!["\w])/g, (name) => (/[a-z]/.test(name) && /[A-Z]/.test(name) ? `"${name}"` : name)),
+            .replace(/(?<!["\w$])([A-Za-z_]\w*)(?!["\w])/g, (name) =>
+              /[a-z]/.test(name) && /[A-Z]/.test(name) ? `"${name}"` : name,
+            ),
     )
     .join("");
 }

@@ -7,7 +7,8 @@ import pg from "pg";
 export const TEST_STORE: "sqlite" | "postgres" = process.env.TALLY_TEST_STORE === "postgres" ? "postgres" : "sqlite";
 
 /** A connection to the server's maintenance database, for creating and dropping test databases. */
-export const POSTGRES_ADMIN_URL = process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
+export const POSTGRES_ADMIN_URL =
+  process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 
 export function postgresUrl(database: string): string {
   const u = new URL(POSTGRES_ADMIN_URL);

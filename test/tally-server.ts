@@ -115,7 +115,12 @@ export async function startTally(env: Record<string, string> = {}, database?: st
 export type Exited = { code: number | null; out: string };
 
 /** Runs a command to its exit (SIGKILL after timeoutMs); resolves with its code and all it printed. */
-export function runToExit(command: string, args: string[], env: Record<string, string>, timeoutMs = 50_000): Promise<Exited> {
+export function runToExit(
+  command: string,
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 50_000,
+): Promise<Exited> {
   return new Promise((resolve) => {
     const child = spawn(command, args, { env: { ...process.env, ...env }, stdio: ["ignore", "pipe", "pipe"] });
     let out = "";

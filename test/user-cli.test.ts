@@ -24,16 +24,24 @@ type Ran = { code: number | null; out: string };
 
 async function user(args: string[], stdin = ""): Promise<Ran> {
   let out = "";
-  const code = await userCli(args, { stdin: Readable.from([stdin]), out: (line) => (out += `${line}\n`), err: (text) => (out += text) });
+  const code = await userCli(args, {
+    stdin: Readable.from([stdin]),
+    out: (line) => (out += `${line}\n`),
+    err: (text) => (out += text),
+  });
   return { code, out };
 }
 
 function userProcess(args: string[], stdin = ""): Promise<Ran & { stdout: string }> {
   return new Promise((resolve) => {
-    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/user.ts", ...args], {
-      env: { ...process.env, ...TEST_ENV, DATABASE_URL: t.url, TALLY_LOG_LEVEL: "error" },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
+    const child = spawn(
+      path.resolve("node_modules/.bin/tsx"),
+      ["--conditions=react-server", "scripts/user.ts", ...args],
+      {
+        env: { ...process.env, ...TEST_ENV, DATABASE_URL: t.url, TALLY_LOG_LEVEL: "error" },
+        stdio: ["pipe", "pipe", "pipe"],
+      },
+    );
     let out = "";
     let stdout = "";
     child.stdout.on("data", (d) => ((out += d), (stdout += d)));
@@ -43,11 +51,15 @@ function userProcess(args: string[], stdin = ""): Promise<Ran & { stdout: string
   });
 }
 
-const hashOf = async (email: string) => (await db().user.findUniqueOrThrow({ where: { email }, omit: { passwordHash: false } })).passwordHash;
+const hashOf = async (email: string) =>
+  (await db().user.findUniqueOrThrow({ where: { email }, omit: { passwordHash: false } })).passwordHash;
 
 describe("npm run user", () => {
   it("adds, lists, resets and disables accounts; each change is in the audit log as the system", async () => {
-    const added = await user(["add", "Ana@Example.com", "--name", "Ana Lima", "--role", "operator", "--password-stdin"], "a long passphrase here\n");
+    const added = await user(
+      ["add", "Ana@Example.com", "--name", "Ana Lima", "--role", "operator", "--password-stdin"],
+      "a long passphrase here\n",
+    );
     expect(added).toEqual({ code: 0, out: "added ana@example.com (operator)\n" });
     const hash = await hashOf("ana@example.com");
     expect(hash).toMatch(/^\$argon2id\$/);
@@ -70,13 +82,27 @@ describe("npm run user", () => {
 
     const token = await user(["token", "bo@example.com", "--name", "bo-ci", "--role", "viewer", "--expires-days", "7"]);
     expect(token.code, token.out).toBe(0);
-    expect(token.out).toMatch(/^token bo-ci \(viewer\) for bo@example\.com, expires \S+\ntoken \(shown once\): tly_\S+\n$/);
-    expect(await db().apiToken.findUniqueOrThrow({ where: { name: "bo-ci" } })).toMatchObject({ role: "viewer", createdBy: "bo@example.com", revokedAt: null });
-    expect((await user(["token", "bo@example.com", "--name", "bo-admin", "--role", "admin"])).out).toMatch(/A token's role cannot be higher than yours \(viewer\)/);
-    expect(await user(["disable", "bo@example.com"])).toEqual({ code: 0, out: "bo@example.com is disabled: its sessions and tokens no longer work\n" });
+    expect(token.out).toMatch(
+      /^token bo-ci \(viewer\) for bo@example\.com, expires \S+\ntoken \(shown once\): tly_\S+\n$/,
+    );
+    expect(await db().apiToken.findUniqueOrThrow({ where: { name: "bo-ci" } })).toMatchObject({
+      role: "viewer",
+      createdBy: "bo@example.com",
+      revokedAt: null,
+    });
+    expect((await user(["token", "bo@example.com", "--name", "bo-admin", "--role", "admin"])).out).toMatch(
+      /A token's role cannot be higher than yours \(viewer\)/,
+    );
+    expect(await user(["disable", "bo@example.com"])).toEqual({
+      code: 0,
+      out: "bo@example.com is disabled: its sessions and tokens no longer work\n",
+    });
     expect((await db().user.findUniqueOrThrow({ where: { email: "bo@example.com" } })).disabledAt).not.toBeNull();
 
-    const audit = await db().auditLog.findMany({ where: { target: { in: ["ana@example.com", "bo@example.com", "token:bo-ci"] } }, orderBy: { id: "asc" } });
+    const audit = await db().auditLog.findMany({
+      where: { target: { in: ["ana@example.com", "bo@example.com", "token:bo-ci"] } },
+      orderBy: { id: "asc" },
+    });
     expect(audit.map((a) => [a.actor, a.action, a.target])).toEqual([
       ["system", "users.create", "ana@example.com"],
       ["system", "users.create", "bo@example.com"],
@@ -93,15 +119,31 @@ describe("npm run user", () => {
       [[], 2, /user: name a command\nusage:\n {2}npm run user -- list/],
       [["remove", "x@example.com"], 2, /unknown command "remove"/],
       [["add"], 2, /add: name the account by its e-mail/],
-      [["add", "cy@example.com", "--name", "Cy", "--role", "owner"], 2, /--role must be one of viewer, operator, admin/],
+      [
+        ["add", "cy@example.com", "--name", "Cy", "--role", "owner"],
+        2,
+        /--role must be one of viewer, operator, admin/,
+      ],
       [["add", "cy@example.com", "--role", "viewer"], 2, /add: --name is required/],
       [["add", "not-an-email", "--name", "Cy", "--role", "viewer"], 2, /email: email must look like name@example.com/],
-      [["add", "cy@example.com", "--name", "Cy", "--role", "viewer", "--password", "on the command line"], 2, /Unknown option '--password'/],
-      [["add", "ana@example.com", "--name", "Ana", "--role", "viewer"], 1, /user: A user with the e-mail ana@example.com exists already/],
+      [
+        ["add", "cy@example.com", "--name", "Cy", "--role", "viewer", "--password", "on the command line"],
+        2,
+        /Unknown option '--password'/,
+      ],
+      [
+        ["add", "ana@example.com", "--name", "Ana", "--role", "viewer"],
+        1,
+        /user: A user with the e-mail ana@example.com exists already/,
+      ],
       [["disable", "nobody@example.com"], 1, /user: No user nobody@example.com/],
       [["reset-password", "ana@example.com", "--password-stdin"], 2, /standard input was empty/],
       [["token", "ana@example.com", "--role", "viewer"], 2, /token: name: name is required/],
-      [["token", "ana@example.com", "--name", "x", "--role", "viewer", "--expires-days", "soon"], 2, /expiresInDays: expiresInDays must be a number of days/],
+      [
+        ["token", "ana@example.com", "--name", "x", "--role", "viewer", "--expires-days", "soon"],
+        2,
+        /expiresInDays: expiresInDays must be a number of days/,
+      ],
     ];
     for (const [args, code, message] of cases) {
       const r = await user(args);
@@ -112,11 +154,22 @@ describe("npm run user", () => {
   }, 60_000);
 
   it("as a process: exit 0 with the result on standard output, 2 with the usage and 1 with the reason on standard error", async () => {
-    const added = await userProcess(["add", "dee@example.com", "--name", "Dee", "--role", "viewer", "--password-stdin"], "a long passphrase here\n");
-    expect(added).toEqual({ code: 0, out: "added dee@example.com (viewer)\n", stdout: "added dee@example.com (viewer)\n" });
+    const added = await userProcess(
+      ["add", "dee@example.com", "--name", "Dee", "--role", "viewer", "--password-stdin"],
+      "a long passphrase here\n",
+    );
+    expect(added).toEqual({
+      code: 0,
+      out: "added dee@example.com (viewer)\n",
+      stdout: "added dee@example.com (viewer)\n",
+    });
     const usage = await userProcess(["remove", "dee@example.com"]);
     expect(usage).toMatchObject({ code: 2, stdout: "" });
     expect(usage.out).toMatch(/^user: unknown command "remove"\nusage:/);
-    expect(await userProcess(["disable", "nobody@example.com"])).toEqual({ code: 1, out: "user: No user nobody@example.com\n", stdout: "" });
+    expect(await userProcess(["disable", "nobody@example.com"])).toEqual({
+      code: 1,
+      out: "user: No user nobody@example.com\n",
+      stdout: "",
+    });
   }, 120_000);
 });

@@ -19,7 +19,10 @@ export async function deliver(
 ) {
   const scheme = opts.scheme ?? defaultHmacScheme;
   const sig = opts.secret
-    ? signDelivery(scheme, opts.secret, body, { id: `msg_${Math.random().toString(36).slice(2)}`, timestamp: Date.now() / 1000 })
+    ? signDelivery(scheme, opts.secret, body, {
+        id: `msg_${Math.random().toString(36).slice(2)}`,
+        timestamp: Date.now() / 1000,
+      })
     : {};
   const res = await fetch(url, {
     method: opts.method ?? "POST",

@@ -2,7 +2,13 @@
 
 import { LedgerCard } from "@/components/overview/ledger-card";
 import { SubscriptionAlerts } from "@/components/overview/subscription-alerts";
-import { DeadLettersTile, DeliveriesTile, PlatformStatusTile, QueueTile, ReconcileTile } from "@/components/overview/tiles";
+import {
+  DeadLettersTile,
+  DeliveriesTile,
+  PlatformStatusTile,
+  QueueTile,
+  ReconcileTile,
+} from "@/components/overview/tiles";
 import { ThroughputChart } from "@/components/overview/throughput-chart";
 import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
 import { ErrorNotice } from "@/components/ui/feedback";
@@ -15,7 +21,8 @@ export function OverviewClient({ initial }: { initial: Overview }) {
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" aria-live="polite">
-        {data.mode} mode · {data.deliveryMode} · updated <Time iso={data.generatedAt} /> · refreshes every {OVERVIEW_REFRESH_MS / 1000} s
+        {data.mode} mode · {data.deliveryMode} · updated <Time iso={data.generatedAt} /> · refreshes every{" "}
+        {OVERVIEW_REFRESH_MS / 1000} s
         <RefreshingNote active={isFetching} />
       </p>
       {error && <ErrorNotice title="Live refresh failed; showing the last figures" message={error.message} />}

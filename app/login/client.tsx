@@ -48,7 +48,9 @@ export function LoginForm({ next }: { next: string }) {
         aria-describedby="email-hint"
         className="w-full rounded border border-slate-300 px-3 py-2"
       />
-      <p id="email-hint" className="text-xs text-slate-500">Leave empty to sign in as the first admin (admin@localhost).</p>
+      <p id="email-hint" className="text-xs text-slate-500">
+        Leave empty to sign in as the first admin (admin@localhost).
+      </p>
       <label className="block text-sm font-medium" htmlFor="password">
         Password
       </label>

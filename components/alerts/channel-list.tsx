@@ -10,11 +10,21 @@ const SETTINGS = {
 } as const;
 
 /** The three channels: where each sends (secrets masked), its health, and an optional action per channel. */
-export function ChannelList({ channels, action }: { channels: ChannelView[]; action?: (c: ChannelView) => React.ReactNode }) {
+export function ChannelList({
+  channels,
+  action,
+}: {
+  channels: ChannelView[];
+  action?: (c: ChannelView) => React.ReactNode;
+}) {
   return (
     <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white">
       {channels.map((c) => (
-        <li key={c.channel} className="flex flex-wrap items-start justify-between gap-3 p-3" data-testid={`channel-${c.channel}`}>
+        <li
+          key={c.channel}
+          className="flex flex-wrap items-start justify-between gap-3 p-3"
+          data-testid={`channel-${c.channel}`}
+        >
           <div className="min-w-0 flex-1">
             <div className="flex flex-wrap items-center gap-2">
               <span className="text-sm font-semibold">{LABEL[c.channel]}</span>
@@ -27,9 +37,13 @@ export function ChannelList({ channels, action }: { channels: ChannelView[]; act
               ) : (
                 <Badge tone="info">configured, nothing sent yet</Badge>
               )}
-              {c.signed !== null && c.configured && <Badge tone={c.signed ? "good" : "warn"}>{c.signed ? "signed" : "unsigned"}</Badge>}
+              {c.signed !== null && c.configured && (
+                <Badge tone={c.signed ? "good" : "warn"}>{c.signed ? "signed" : "unsigned"}</Badge>
+              )}
             </div>
-            <div className="mt-1 break-all font-mono text-xs text-slate-600">{c.configured ? c.target : `Set ${SETTINGS[c.channel]}`}</div>
+            <div className="mt-1 break-all font-mono text-xs text-slate-600">
+              {c.configured ? c.target : `Set ${SETTINGS[c.channel]}`}
+            </div>
             {c.health === "failing" && c.lastError && (
               <div className="mt-1 break-words text-xs text-red-700">
                 Last attempt failed: {c.lastError} (<Time iso={c.lastAttemptAt} relative />)

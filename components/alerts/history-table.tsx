@@ -16,7 +16,9 @@ function Delivery({ n }: { n: NotificationView }) {
 
 function StateBadge({ e }: { e: AlertEventView }) {
   if (e.kind === "test") return <Badge tone="info">test</Badge>;
-  return <Badge tone={e.state === "firing" ? "bad" : "good"}>{e.kind === "repeat" ? "firing (repeat)" : e.state}</Badge>;
+  return (
+    <Badge tone={e.state === "firing" ? "bad" : "good"}>{e.kind === "repeat" ? "firing (repeat)" : e.state}</Badge>
+  );
 }
 
 function Deliveries({ e }: { e: AlertEventView }) {
@@ -34,7 +36,10 @@ function Deliveries({ e }: { e: AlertEventView }) {
 export function HistoryTable({ events }: { events: AlertEventView[] }) {
   return (
     <>
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white md:hidden" aria-label="Alert history">
+      <ul
+        className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white md:hidden"
+        aria-label="Alert history"
+      >
         {events.length === 0 && <li className="p-6 text-center text-sm text-slate-500">No alert has fired yet.</li>}
         {events.map((e) => (
           <li key={e.id} className="space-y-1 p-3">

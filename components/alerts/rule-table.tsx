@@ -20,7 +20,10 @@ function State({ r }: { r: RuleView }) {
 export function RuleTable({ rules }: { rules: RuleView[] }) {
   return (
     <>
-      <ul className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white md:hidden" aria-label="Alert rules">
+      <ul
+        className="divide-y divide-slate-100 rounded-lg border border-slate-200 bg-white md:hidden"
+        aria-label="Alert rules"
+      >
         {rules.map((r) => (
           <li key={r.rule} className="space-y-1 p-3">
             <div className="flex flex-wrap items-center justify-between gap-2">

@@ -9,5 +9,10 @@ export function fetchAlerts(signal?: AbortSignal): Promise<AlertsView> {
 
 /** Rules, channels and history; the server page's answer first, then a refresh every 10 s. */
 export function useAlerts(initial: AlertsView) {
-  return useQuery({ queryKey: alertKeys.view(), queryFn: ({ signal }) => fetchAlerts(signal), initialData: initial, refetchInterval: 10_000 });
+  return useQuery({
+    queryKey: alertKeys.view(),
+    queryFn: ({ signal }) => fetchAlerts(signal),
+    initialData: initial,
+    refetchInterval: 10_000,
+  });
 }

@@ -30,16 +30,33 @@ export function PasswordForm() {
           {
             onSuccess: (r) => {
               form.reset();
-              setDone(`Password changed.${r.endedSessions ? ` ${r.endedSessions} other session${r.endedSessions === 1 ? "" : "s"} ended.` : ""}`);
+              setDone(
+                `Password changed.${r.endedSessions ? ` ${r.endedSessions} other session${r.endedSessions === 1 ? "" : "s"} ended.` : ""}`,
+              );
             },
           },
         );
       }}
     >
       <input type="hidden" name="username" autoComplete="username" value={me.email ?? ""} readOnly />
-      <label className={label}>Current password<input name="currentPassword" type="password" required autoComplete="current-password" className={field} /></label>
-      <label className={label}>New password (at least 10 characters)<input name="newPassword" type="password" required minLength={10} autoComplete="new-password" className={field} /></label>
-      <Button type="submit" pending={change.isPending} pendingLabel="Changing…">Change password</Button>
+      <label className={label}>
+        Current password
+        <input name="currentPassword" type="password" required autoComplete="current-password" className={field} />
+      </label>
+      <label className={label}>
+        New password (at least 10 characters)
+        <input
+          name="newPassword"
+          type="password"
+          required
+          minLength={10}
+          autoComplete="new-password"
+          className={field}
+        />
+      </label>
+      <Button type="submit" pending={change.isPending} pendingLabel="Changing…">
+        Change password
+      </Button>
       <div className="sm:col-span-3">
         {change.error && <ErrorNotice title="Not changed" message={errorText(change.error)} />}
         {done && <Notice tone="good">{done}</Notice>}

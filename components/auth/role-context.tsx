@@ -23,6 +23,14 @@ export function useCan(role: Role): boolean {
 }
 
 /** Renders its children only for `role` and above (`fallback`, if any, for the others). */
-export function Can({ role, children, fallback = null }: { role: Role; children: React.ReactNode; fallback?: React.ReactNode }) {
+export function Can({
+  role,
+  children,
+  fallback = null,
+}: {
+  role: Role;
+  children: React.ReactNode;
+  fallback?: React.ReactNode;
+}) {
   return <>{useCan(role) ? children : fallback}</>;
 }

@@ -20,13 +20,24 @@ export function SessionsPanel() {
   const all = me?.role === "admin";
   return (
     <div className="space-y-3">
-      <p className="text-sm text-slate-600">{all ? "Every live session; you can end any of them." : "Where you are signed in."} Ending a session signs that browser out at its next request.</p>
+      <p className="text-sm text-slate-600">
+        {all ? "Every live session; you can end any of them." : "Where you are signed in."} Ending a session signs that
+        browser out at its next request.
+      </p>
       {error && <ErrorNotice title="Could not load the sessions" message={errorText(error)} />}
       {revoke.error && <ErrorNotice title="Not ended" message={errorText(revoke.error)} />}
       {revokeAll.error && <ErrorNotice title="Not signed out" message={errorText(revokeAll.error)} />}
       <Table caption="Sessions">
         <thead>
-          <tr>{all && <Th>User</Th>}<Th>Client</Th><Th>Signed in</Th><Th>Last seen</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
+          <tr>
+            {all && <Th>User</Th>}
+            <Th>Client</Th>
+            <Th>Signed in</Th>
+            <Th>Last seen</Th>
+            <Th className="relative">
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((s) => (
@@ -34,15 +45,26 @@ export function SessionsPanel() {
               {all && <Td className="break-all text-xs">{s.email}</Td>}
               <Td>
                 <div className="font-mono text-xs">{s.clientAddress}</div>
-                <div className="max-w-xs truncate text-xs text-slate-500" title={s.userAgent ?? ""}>{s.userAgent ?? "unknown browser"}</div>
+                <div className="max-w-xs truncate text-xs text-slate-500" title={s.userAgent ?? ""}>
+                  {s.userAgent ?? "unknown browser"}
+                </div>
               </Td>
-              <Td className="whitespace-nowrap"><Time iso={s.createdAt} /></Td>
-              <Td className="whitespace-nowrap"><Time iso={s.lastSeenAt} relative /></Td>
+              <Td className="whitespace-nowrap">
+                <Time iso={s.createdAt} />
+              </Td>
+              <Td className="whitespace-nowrap">
+                <Time iso={s.lastSeenAt} relative />
+              </Td>
               <Td className="text-right">
                 {s.current ? (
                   <Badge tone="info">this browser</Badge>
                 ) : (
-                  <Button variant="secondary" pending={revoke.isPending && revoke.variables === s.id} pendingLabel="Ending…" onClick={() => revoke.mutate(s.id)}>
+                  <Button
+                    variant="secondary"
+                    pending={revoke.isPending && revoke.variables === s.id}
+                    pendingLabel="Ending…"
+                    onClick={() => revoke.mutate(s.id)}
+                  >
                     End
                   </Button>
                 )}
@@ -53,7 +75,19 @@ export function SessionsPanel() {
         </tbody>
       </Table>
       {me?.kind === "user" && (
-        <Button variant="danger" pending={revokeAll.isPending} pendingLabel="Signing out…" onClick={() => revokeAll.mutate(undefined, { onSuccess: () => { router.replace("/login"); router.refresh(); } })}>
+        <Button
+          variant="danger"
+          pending={revokeAll.isPending}
+          pendingLabel="Signing out…"
+          onClick={() =>
+            revokeAll.mutate(undefined, {
+              onSuccess: () => {
+                router.replace("/login");
+                router.refresh();
+              },
+            })
+          }
+        >
           Sign out everywhere
         </Button>
       )}

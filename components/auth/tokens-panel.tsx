@@ -18,15 +18,40 @@ const label = "flex flex-col gap-1 text-xs font-medium text-slate-700";
 function ShownOnce({ token, onDone }: { token: string; onDone: () => void }) {
   const [copied, setCopied] = useState<"" | "copied" | "failed">("");
   return (
-    <section aria-label="New token" className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900">
+    <section
+      aria-label="New token"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+    >
       <h3 className="font-semibold">New token: shown only this once</h3>
-      <p className="mt-1">Send it as <code>Authorization: Bearer …</code>. Tally keeps only its hash and cannot show it again.</p>
-      <code data-testid="new-token" className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono">{token}</code>
+      <p className="mt-1">
+        Send it as <code>Authorization: Bearer …</code>. Tally keeps only its hash and cannot show it again.
+      </p>
+      <code data-testid="new-token" className="mt-2 block break-all rounded bg-white px-2 py-1 font-mono">
+        {token}
+      </code>
       <div className="mt-2 flex flex-wrap gap-2">
-        <Button variant="secondary" onClick={() => navigator.clipboard.writeText(token).then(() => setCopied("copied"), () => setCopied("failed"))}>Copy</Button>
-        <Button variant="ghost" onClick={onDone}>Done, forget it</Button>
+        <Button
+          variant="secondary"
+          onClick={() =>
+            navigator.clipboard.writeText(token).then(
+              () => setCopied("copied"),
+              () => setCopied("failed"),
+            )
+          }
+        >
+          Copy
+        </Button>
+        <Button variant="ghost" onClick={onDone}>
+          Done, forget it
+        </Button>
       </div>
-      <p role="status" className="mt-1 text-xs">{copied === "copied" ? "Copied to the clipboard." : copied === "failed" ? "The browser refused the clipboard; select the token and copy it by hand." : ""}</p>
+      <p role="status" className="mt-1 text-xs">
+        {copied === "copied"
+          ? "Copied to the clipboard."
+          : copied === "failed"
+            ? "The browser refused the clipboard; select the token and copy it by hand."
+            : ""}
+      </p>
     </section>
   );
 }
@@ -35,7 +60,8 @@ export function CreateTokenForm() {
   const me = useMe();
   const create = useCreateToken();
   const [token, setToken] = useState<string | null>(null);
-  if (!me || me.kind !== "user") return <p className="text-sm text-slate-600">Tokens are made by a signed-in person.</p>;
+  if (!me || me.kind !== "user")
+    return <p className="text-sm text-slate-600">Tokens are made by a signed-in person.</p>;
   const roles = ROLES.filter((r) => roleAtLeast(me.role, r));
   return (
     <div className="space-y-3">
@@ -50,20 +76,49 @@ export function CreateTokenForm() {
           const days = Number(f.get("expiresInDays"));
           setToken(null);
           create.mutate(
-            { name: String(f.get("name")).trim(), role: isRole(role) ? role : "viewer", ...(days > 0 ? { expiresInDays: days } : {}) },
-            { onSuccess: (t) => { setToken(t.token); form.reset(); } },
+            {
+              name: String(f.get("name")).trim(),
+              role: isRole(role) ? role : "viewer",
+              ...(days > 0 ? { expiresInDays: days } : {}),
+            },
+            {
+              onSuccess: (t) => {
+                setToken(t.token);
+                form.reset();
+              },
+            },
           );
         }}
       >
-        <label className={label}>Name<input name="name" required maxLength={60} pattern="[A-Za-z0-9][A-Za-z0-9._\-]*" title="letters, digits, dot, dash and underscore" placeholder="ci-deploy" className={field} /></label>
+        <label className={label}>
+          Name
+          <input
+            name="name"
+            required
+            maxLength={60}
+            pattern="[A-Za-z0-9][A-Za-z0-9._\-]*"
+            title="letters, digits, dot, dash and underscore"
+            placeholder="ci-deploy"
+            className={field}
+          />
+        </label>
         <label className={label}>
           Role (at most yours)
           <select name="role" defaultValue="viewer" className={field}>
-            {roles.map((r) => <option key={r} value={r}>{r}</option>)}
+            {roles.map((r) => (
+              <option key={r} value={r}>
+                {r}
+              </option>
+            ))}
           </select>
         </label>
-        <label className={label}>Expires after (days, empty: never)<input name="expiresInDays" type="number" min={1} max={3650} className={field} /></label>
-        <Button type="submit" pending={create.isPending} pendingLabel="Creating…">Create token</Button>
+        <label className={label}>
+          Expires after (days, empty: never)
+          <input name="expiresInDays" type="number" min={1} max={3650} className={field} />
+        </label>
+        <Button type="submit" pending={create.isPending} pendingLabel="Creating…">
+          Create token
+        </Button>
       </form>
       {create.error && <ErrorNotice title="No token made" message={errorText(create.error)} />}
       {token && <ShownOnce token={token} onDone={() => setToken(null)} />}
@@ -82,21 +137,44 @@ export function TokensTable() {
       {revoke.error && <ErrorNotice title="Not revoked" message={errorText(revoke.error)} />}
       <Table caption="API tokens">
         <thead>
-          <tr><Th>Token</Th><Th>Role</Th>{showOwner && <Th>Owner</Th>}<Th>Expires</Th><Th>Last used</Th><Th>State</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
+          <tr>
+            <Th>Token</Th>
+            <Th>Role</Th>
+            {showOwner && <Th>Owner</Th>}
+            <Th>Expires</Th>
+            <Th>Last used</Th>
+            <Th>State</Th>
+            <Th className="relative">
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((t) => {
             return (
               <tr key={t.id}>
-                <Td className="whitespace-nowrap"><div className="font-medium">{t.name}</div><div className="font-mono text-xs text-slate-500">tly_…{t.last4}</div></Td>
-                <Td><Badge>{t.role}</Badge></Td>
+                <Td className="whitespace-nowrap">
+                  <div className="font-medium">{t.name}</div>
+                  <div className="font-mono text-xs text-slate-500">tly_…{t.last4}</div>
+                </Td>
+                <Td>
+                  <Badge>{t.role}</Badge>
+                </Td>
                 {showOwner && <Td className="break-all text-xs">{t.owner ?? "—"}</Td>}
                 <Td className="whitespace-nowrap">{t.expiresAt ? <Time iso={t.expiresAt} /> : "never"}</Td>
                 <Td className="whitespace-nowrap">{t.lastUsedAt ? <Time iso={t.lastUsedAt} relative /> : "never"}</Td>
-                <Td><Badge tone={t.state === "active" ? "good" : t.state === "expired" ? "warn" : "bad"}>{t.state}</Badge></Td>
+                <Td>
+                  <Badge tone={t.state === "active" ? "good" : t.state === "expired" ? "warn" : "bad"}>{t.state}</Badge>
+                </Td>
                 <Td className="text-right">
                   {!t.revokedAt && (
-                    <Button variant="secondary" pending={revoke.isPending && revoke.variables === t.id} pendingLabel="Revoking…" aria-label={`Revoke ${t.name}`} onClick={() => revoke.mutate(t.id)}>
+                    <Button
+                      variant="secondary"
+                      pending={revoke.isPending && revoke.variables === t.id}
+                      pendingLabel="Revoking…"
+                      aria-label={`Revoke ${t.name}`}
+                      onClick={() => revoke.mutate(t.id)}
+                    >
                       Revoke
                     </Button>
                   )}

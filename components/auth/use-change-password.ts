@@ -10,7 +10,8 @@ import { accountKeys } from "./query-keys";
 export function useChangePassword() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ChangePassword) => postParsed("/api/auth/password", z.object({ endedSessions: z.number() }), body),
+    mutationFn: (body: ChangePassword) =>
+      postParsed("/api/auth/password", z.object({ endedSessions: z.number() }), body),
     gcTime: 0,
     onSettled: () => client.invalidateQueries({ queryKey: accountKeys.sessions() }),
   });

@@ -9,7 +9,10 @@ import { accountKeys } from "./query-keys";
 const listSchema = z.object({ items: z.array(sessionRowSchema) });
 
 export function useSessions() {
-  return useQuery({ queryKey: accountKeys.sessions(), queryFn: ({ signal }) => getParsed("/api/auth/sessions", listSchema, signal) });
+  return useQuery({
+    queryKey: accountKeys.sessions(),
+    queryFn: ({ signal }) => getParsed("/api/auth/sessions", listSchema, signal),
+  });
 }
 
 export function useRevokeSession() {

@@ -8,10 +8,19 @@ import { tokenRowSchema, type CreateToken } from "@/lib/auth/tokens-contracts";
 import { accountKeys } from "./query-keys";
 
 const listSchema = z.object({ items: z.array(tokenRowSchema) });
-const createdSchema = z.object({ id: z.string(), token: z.string(), name: z.string(), role: roleSchema, expiresAt: z.string().nullable() });
+const createdSchema = z.object({
+  id: z.string(),
+  token: z.string(),
+  name: z.string(),
+  role: roleSchema,
+  expiresAt: z.string().nullable(),
+});
 
 export function useTokens() {
-  return useQuery({ queryKey: accountKeys.tokens(), queryFn: ({ signal }) => getParsed("/api/tokens", listSchema, signal) });
+  return useQuery({
+    queryKey: accountKeys.tokens(),
+    queryFn: ({ signal }) => getParsed("/api/tokens", listSchema, signal),
+  });
 }
 
 /** POST /api/tokens → the token, shown once by the caller; nothing of it stays in the cache. */
@@ -27,7 +36,8 @@ export function useCreateToken() {
 export function useRevokeToken() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (id: string) => postParsed(`/api/tokens/${encodeURIComponent(id)}/revoke`, z.object({ id: z.string(), name: z.string() })),
+    mutationFn: (id: string) =>
+      postParsed(`/api/tokens/${encodeURIComponent(id)}/revoke`, z.object({ id: z.string(), name: z.string() })),
     onSettled: () => client.invalidateQueries({ queryKey: accountKeys.tokens() }),
   });
 }

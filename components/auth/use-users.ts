@@ -10,7 +10,10 @@ import { accountKeys } from "./query-keys";
 const listSchema = z.object({ items: z.array(userRowSchema) });
 
 export function useUsers() {
-  return useQuery({ queryKey: accountKeys.users(), queryFn: ({ signal }) => getParsed("/api/users", listSchema, signal) });
+  return useQuery({
+    queryKey: accountKeys.users(),
+    queryFn: ({ signal }) => getParsed("/api/users", listSchema, signal),
+  });
 }
 
 /** POST /api/users (admin). The password is not kept in the cache once settled. */
@@ -34,7 +37,8 @@ export function useDisableUser() {
 export function useSetRole() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, role }: { id: string; role: Role }) => postParsed(`/api/users/${encodeURIComponent(id)}/role`, userRowSchema, { role }),
+    mutationFn: ({ id, role }: { id: string; role: Role }) =>
+      postParsed(`/api/users/${encodeURIComponent(id)}/role`, userRowSchema, { role }),
     onSettled: () => client.invalidateQueries({ queryKey: accountKeys.users() }),
   });
 }

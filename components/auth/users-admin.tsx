@@ -30,21 +30,46 @@ export function CreateUserForm() {
         const role = String(f.get("role"));
         setDone(null);
         create.mutate(
-          { email: String(f.get("email")), name: String(f.get("name")), role: isRole(role) ? role : "viewer", password: String(f.get("password")) },
-          { onSuccess: (u) => { setDone(`${u.email} can sign in now, as ${u.role}.`); form.reset(); } },
+          {
+            email: String(f.get("email")),
+            name: String(f.get("name")),
+            role: isRole(role) ? role : "viewer",
+            password: String(f.get("password")),
+          },
+          {
+            onSuccess: (u) => {
+              setDone(`${u.email} can sign in now, as ${u.role}.`);
+              form.reset();
+            },
+          },
         );
       }}
     >
-      <label className={label}>E-mail<input name="email" type="email" required autoComplete="off" className={field} /></label>
-      <label className={label}>Name<input name="name" required maxLength={100} autoComplete="off" className={field} /></label>
+      <label className={label}>
+        E-mail
+        <input name="email" type="email" required autoComplete="off" className={field} />
+      </label>
+      <label className={label}>
+        Name
+        <input name="name" required maxLength={100} autoComplete="off" className={field} />
+      </label>
       <label className={label}>
         Role
         <select name="role" defaultValue="viewer" className={field}>
-          {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+          {ROLES.map((r) => (
+            <option key={r} value={r}>
+              {r}
+            </option>
+          ))}
         </select>
       </label>
-      <label className={label}>First password<input name="password" type="password" required minLength={10} autoComplete="new-password" className={field} /></label>
-      <Button type="submit" pending={create.isPending} pendingLabel="Adding…">Add user</Button>
+      <label className={label}>
+        First password
+        <input name="password" type="password" required minLength={10} autoComplete="new-password" className={field} />
+      </label>
+      <Button type="submit" pending={create.isPending} pendingLabel="Adding…">
+        Add user
+      </Button>
       <div className="sm:col-span-2 lg:col-span-5">
         {create.error && <ErrorNotice title="Not added" message={errorText(create.error)} />}
         {done && <Notice tone="good">{done}</Notice>}
@@ -67,13 +92,24 @@ export function UsersTable() {
       {disable.error && <ErrorNotice title="Not disabled" message={errorText(disable.error)} />}
       <Table caption="Users">
         <thead>
-          <tr><Th>User</Th><Th>Role</Th><Th>State</Th><Th>Added</Th><Th className="relative"><span className="sr-only">Actions</span></Th></tr>
+          <tr>
+            <Th>User</Th>
+            <Th>Role</Th>
+            <Th>State</Th>
+            <Th>Added</Th>
+            <Th className="relative">
+              <span className="sr-only">Actions</span>
+            </Th>
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
           {data?.items.map((u) => (
             <tr key={u.id}>
               <Td>
-                <div className="font-medium">{u.name}{me?.email === u.email && <span className="ml-1 text-xs text-slate-500">(you)</span>}</div>
+                <div className="font-medium">
+                  {u.name}
+                  {me?.email === u.email && <span className="ml-1 text-xs text-slate-500">(you)</span>}
+                </div>
                 <div className="break-all text-xs text-slate-600">{u.email}</div>
               </Td>
               <Td>
@@ -84,14 +120,22 @@ export function UsersTable() {
                   onChange={(e) => isRole(e.target.value) && setRole.mutate({ id: u.id, role: e.target.value as Role })}
                   className="rounded border border-slate-300 bg-white px-2 py-1 text-sm"
                 >
-                  {ROLES.map((r) => <option key={r} value={r}>{r}</option>)}
+                  {ROLES.map((r) => (
+                    <option key={r} value={r}>
+                      {r}
+                    </option>
+                  ))}
                 </select>
               </Td>
               <Td>{u.disabled ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}</Td>
-              <Td className="whitespace-nowrap"><Time iso={u.createdAt} /></Td>
+              <Td className="whitespace-nowrap">
+                <Time iso={u.createdAt} />
+              </Td>
               <Td className="text-right">
                 {!u.disabled && (
-                  <Button variant="secondary" onClick={() => setConfirming({ id: u.id, email: u.email })}>Disable</Button>
+                  <Button variant="secondary" onClick={() => setConfirming({ id: u.id, email: u.email })}>
+                    Disable
+                  </Button>
                 )}
               </Td>
             </tr>
@@ -108,7 +152,9 @@ export function UsersTable() {
         onCancel={() => setConfirming(null)}
         onConfirm={() => confirming && disable.mutate(confirming.id, { onSettled: () => setConfirming(null) })}
       >
-        <p className="text-sm">Their sessions end at once and their API tokens stop working. `npm run user -- enable` lets them in again.</p>
+        <p className="text-sm">
+          Their sessions end at once and their API tokens stop working. `npm run user -- enable` lets them in again.
+        </p>
       </ConfirmDialog>
     </div>
   );

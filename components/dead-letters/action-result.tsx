@@ -7,14 +7,17 @@ export function ActionResult({ summary }: { summary: ActionSummary }) {
   const verb = summary.action === "retry" ? "Retried" : "Discarded";
   const by = new Map<string, number>();
   for (const r of summary.results) by.set(r.result, (by.get(r.result) ?? 0) + 1);
-  const breakdown = [...by.entries()].filter(([k]) => k !== "skipped" && k !== "failed").map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`);
+  const breakdown = [...by.entries()]
+    .filter(([k]) => k !== "skipped" && k !== "failed")
+    .map(([k, n]) => `${n} ${k.replace(/_/g, " ")}`);
   const failures = summary.results.filter((r) => r.result === "failed");
   const resubmitted = summary.results.filter((r) => r.newJobId);
   return (
     <Notice tone={summary.failed > 0 || summary.skipped > 0 ? "warn" : "good"}>
       <p data-testid="action-result">
         {verb} {summary.changed} of {summary.requested}
-        {breakdown.length > 0 ? ` (${breakdown.join(", ")})` : ""}; {summary.skipped} skipped because they were no longer open; {summary.failed} failed.
+        {breakdown.length > 0 ? ` (${breakdown.join(", ")})` : ""}; {summary.skipped} skipped because they were no
+        longer open; {summary.failed} failed.
       </p>
       {resubmitted.length > 0 && (
         <p className="mt-1">

@@ -68,7 +68,11 @@ export function DeadLetterActions({
         <Button onClick={() => ask({ action: "retry", scope: "selected" })} disabled={selected.length === 0}>
           Retry selected
         </Button>
-        <Button variant="secondary" onClick={() => ask({ action: "discard", scope: "selected" })} disabled={selected.length === 0}>
+        <Button
+          variant="secondary"
+          onClick={() => ask({ action: "discard", scope: "selected" })}
+          disabled={selected.length === 0}
+        >
           Discard selected…
         </Button>
         {canBulk && (
@@ -82,7 +86,9 @@ export function DeadLetterActions({
             </Button>
           </>
         )}
-        {filter.state !== "open" && <span className="text-xs text-slate-500">Only open dead letters can be retried or discarded.</span>}
+        {filter.state !== "open" && (
+          <span className="text-xs text-slate-500">Only open dead letters can be retried or discarded.</span>
+        )}
       </div>
       {summary && <ActionResult summary={summary} />}
       <ConfirmDialog
@@ -95,9 +101,14 @@ export function DeadLetterActions({
         onConfirm={confirm}
         onCancel={() => !mutation.isPending && setPending(null)}
       >
-        {pending?.scope === "filter" && <p className="mb-2">This acts on every open dead letter the current filter matches, on every page.</p>}
+        {pending?.scope === "filter" && (
+          <p className="mb-2">This acts on every open dead letter the current filter matches, on every page.</p>
+        )}
         {pending?.action === "retry" ? (
-          <p>Jobs the platform failed are submitted again as new jobs (linked both ways); jobs whose processing gave up are queued again. Rows changed by someone else meanwhile are skipped.</p>
+          <p>
+            Jobs the platform failed are submitted again as new jobs (linked both ways); jobs whose processing gave up
+            are queued again. Rows changed by someone else meanwhile are skipped.
+          </p>
         ) : (
           <label className="block">
             <span className="font-medium">Reason (kept with each dead letter and in the audit log)</span>
@@ -116,7 +127,10 @@ export function DeadLetterActions({
         )}
         {mutation.error && (
           <div className="mt-3">
-            <ErrorNotice title={pending?.action === "discard" ? "Discard failed" : "Retry failed"} message={mutation.error.message} />
+            <ErrorNotice
+              title={pending?.action === "discard" ? "Discard failed" : "Retry failed"}
+              message={mutation.error.message}
+            />
           </div>
         )}
       </ConfirmDialog>

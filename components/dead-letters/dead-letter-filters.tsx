@@ -5,9 +5,22 @@ import type { DeadLetterFilter } from "@/lib/dead-letters/list";
 
 const field = "rounded border border-slate-300 bg-white px-2 py-1.5 text-sm";
 
-export function DeadLetterFilters({ filter, kinds, errorCodes }: { filter: DeadLetterFilter; kinds: string[]; errorCodes: string[] }) {
+export function DeadLetterFilters({
+  filter,
+  kinds,
+  errorCodes,
+}: {
+  filter: DeadLetterFilter;
+  kinds: string[];
+  errorCodes: string[];
+}) {
   return (
-    <form method="get" action="/dead-letters" className="flex flex-wrap items-end gap-3" aria-label="Filter dead letters">
+    <form
+      method="get"
+      action="/dead-letters"
+      className="flex flex-wrap items-end gap-3"
+      aria-label="Filter dead letters"
+    >
       <label className="flex flex-col text-xs font-medium text-slate-700">
         State
         <select name="state" defaultValue={filter.state} className={field}>
@@ -43,7 +56,10 @@ export function DeadLetterFilters({ filter, kinds, errorCodes }: { filter: DeadL
         Job id
         <input name="jobId" defaultValue={filter.jobId ?? ""} className={`${field} w-56`} placeholder="exact job id" />
       </label>
-      <button type="submit" className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700">
+      <button
+        type="submit"
+        className="rounded bg-slate-900 px-3 py-1.5 text-sm font-medium text-white hover:bg-slate-700"
+      >
         Apply
       </button>
       <Link href="/dead-letters" className="py-1.5 text-sm text-slate-700 underline">

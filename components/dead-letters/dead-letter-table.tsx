@@ -43,7 +43,9 @@ export function DeadLetterTable({
         </tr>
       </thead>
       <tbody className="divide-y divide-slate-100">
-        {rows.length === 0 && <EmptyRow colSpan={6}>No dead letters match. Jobs that cannot be stored land here.</EmptyRow>}
+        {rows.length === 0 && (
+          <EmptyRow colSpan={6}>No dead letters match. Jobs that cannot be stored land here.</EmptyRow>
+        )}
         {rows.map((r) => (
           <tr key={r.id} data-testid={`dead-letter-${r.id}`} data-job={r.jobId ?? undefined}>
             <Td>
@@ -68,7 +70,10 @@ export function DeadLetterTable({
                 <span>{r.job?.kind ?? r.kind}</span>
                 {r.job && <OutcomeBadge outcome={r.job.outcome} />}
                 {r.job?.resubmittedAsId && (
-                  <Link href={`/jobs/${encodeURIComponent(r.job.resubmittedAsId)}`} className="text-brand-600 underline">
+                  <Link
+                    href={`/jobs/${encodeURIComponent(r.job.resubmittedAsId)}`}
+                    className="text-brand-600 underline"
+                  >
                     resubmitted as {r.job.resubmittedAsId.slice(0, 8)}…
                   </Link>
                 )}
@@ -86,7 +91,11 @@ export function DeadLetterTable({
             <Td className="tabular-nums max-sm:hidden">{r.attempts}</Td>
             <Td className="max-w-xs">
               <Badge tone={stateTone(r.state)}>{r.state}</Badge>
-              {r.resolution && <p className="mt-1 whitespace-pre-wrap break-words text-xs text-slate-600" data-testid="resolution">{r.resolution}</p>}
+              {r.resolution && (
+                <p className="mt-1 whitespace-pre-wrap break-words text-xs text-slate-600" data-testid="resolution">
+                  {r.resolution}
+                </p>
+              )}
               {r.resolvedBy && (
                 <p className="text-xs text-slate-500">
                   by {r.resolvedBy}, <Time iso={r.resolvedAt} relative />

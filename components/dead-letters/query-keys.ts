@@ -10,7 +10,8 @@ export const deadLetterKeys = {
 /** The query string for a list request or a page URL; empty values are left out. */
 export function deadLetterSearch(q: Partial<DeadLetterListQuery>): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== "" && !(k === "limit" && v === 50)) params.set(k, String(v));
+  for (const [k, v] of Object.entries(q))
+    if (v !== undefined && v !== "" && !(k === "limit" && v === 50)) params.set(k, String(v));
   const s = params.toString();
   return s ? `?${s}` : "";
 }

@@ -7,7 +7,12 @@ import { deadLetterKeys } from "./query-keys";
 export function useDiscardDeadLetters() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DiscardBody) => apiFetch<ActionSummary>("/api/dead-letters/discard", { method: "POST", json: body }),
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: deadLetterKeys.all }), client.invalidateQueries({ queryKey: overviewKeys.all })]),
+    mutationFn: (body: DiscardBody) =>
+      apiFetch<ActionSummary>("/api/dead-letters/discard", { method: "POST", json: body }),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: deadLetterKeys.all }),
+        client.invalidateQueries({ queryKey: overviewKeys.all }),
+      ]),
   });
 }

@@ -9,6 +9,10 @@ export function useRetryDeadLetters() {
   return useMutation({
     mutationFn: (body: RetryBody) => apiFetch<ActionSummary>("/api/dead-letters/retry", { method: "POST", json: body }),
     // Also on a 409: the list and its count have moved, so show the new ones.
-    onSettled: () => Promise.all([client.invalidateQueries({ queryKey: deadLetterKeys.all }), client.invalidateQueries({ queryKey: overviewKeys.all })]),
+    onSettled: () =>
+      Promise.all([
+        client.invalidateQueries({ queryKey: deadLetterKeys.all }),
+        client.invalidateQueries({ queryKey: overviewKeys.all }),
+      ]),
   });
 }

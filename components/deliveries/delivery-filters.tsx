@@ -25,7 +25,12 @@ export function toLocalInput(iso: string | undefined): string {
 
 const fromLocalInput = (v: string) => (v ? new Date(v).toISOString() : undefined);
 
-export function DeliveryFilters({ value, subscriptions, onApply, pending }: {
+export function DeliveryFilters({
+  value,
+  subscriptions,
+  onApply,
+  pending,
+}: {
   value: DeliveryFilter;
   subscriptions: SubscriptionOption[];
   onApply: (f: DeliveryFilter) => void;
@@ -58,15 +63,26 @@ export function DeliveryFilters({ value, subscriptions, onApply, pending }: {
       <label className="flex flex-col gap-1" htmlFor={`${id}-status`}>
         <span>Status</span>
         <select id={`${id}-status`} value={status} onChange={(e) => setStatus(e.target.value)} className={input}>
-          {STATUS_PRESETS.map(([v, label]) => <option key={v} value={v}>{label}</option>)}
+          {STATUS_PRESETS.map(([v, label]) => (
+            <option key={v} value={v}>
+              {label}
+            </option>
+          ))}
           <option value="exact">exact code…</option>
         </select>
       </label>
       {status === "exact" && (
         <label className="flex flex-col gap-1" htmlFor={`${id}-code`}>
           <span>Code</span>
-          <input id={`${id}-code`} inputMode="numeric" pattern="[1-5][0-9][0-9]" placeholder="e.g. 413" value={code}
-            onChange={(e) => setCode(e.target.value)} className={`${input} w-24`} />
+          <input
+            id={`${id}-code`}
+            inputMode="numeric"
+            pattern="[1-5][0-9][0-9]"
+            placeholder="e.g. 413"
+            value={code}
+            onChange={(e) => setCode(e.target.value)}
+            className={`${input} w-24`}
+          />
         </label>
       )}
       <label className="flex flex-col gap-1" htmlFor={`${id}-range`}>
@@ -84,17 +100,39 @@ export function DeliveryFilters({ value, subscriptions, onApply, pending }: {
         <>
           <label className="flex flex-col gap-1" htmlFor={`${id}-from`}>
             <span>From</span>
-            <input id={`${id}-from`} type="datetime-local" value={from} onChange={(e) => setFrom(e.target.value)} className={input} />
+            <input
+              id={`${id}-from`}
+              type="datetime-local"
+              value={from}
+              onChange={(e) => setFrom(e.target.value)}
+              className={input}
+            />
           </label>
           <label className="flex flex-col gap-1" htmlFor={`${id}-to`}>
             <span>To</span>
-            <input id={`${id}-to`} type="datetime-local" value={to} onChange={(e) => setTo(e.target.value)} className={input} />
+            <input
+              id={`${id}-to`}
+              type="datetime-local"
+              value={to}
+              onChange={(e) => setTo(e.target.value)}
+              className={input}
+            />
           </label>
         </>
       )}
-      <SubscriptionSelect id={`${id}-sub`} value={subscriptionId} onChange={setSubscriptionId} subscriptions={subscriptions} className={input} />
-      <Button type="submit" pending={pending} pendingLabel="Filtering…">Apply</Button>
-      <Button variant="ghost" onClick={() => onApply({})} disabled={pending}>Clear</Button>
+      <SubscriptionSelect
+        id={`${id}-sub`}
+        value={subscriptionId}
+        onChange={setSubscriptionId}
+        subscriptions={subscriptions}
+        className={input}
+      />
+      <Button type="submit" pending={pending} pendingLabel="Filtering…">
+        Apply
+      </Button>
+      <Button variant="ghost" onClick={() => onApply({})} disabled={pending}>
+        Clear
+      </Button>
     </form>
   );
 }

@@ -4,6 +4,8 @@ import type { DeliveryFilter } from "@/lib/deliveries/contracts";
 
 export const deliveryKeys = {
   all: ["deliveries"] as const,
-  inbound: (filter: DeliveryFilter, cursor?: string) => [...deliveryKeys.all, "inbound", filter, cursor ?? null] as const,
-  platform: (filter: DeliveryFilter, cursor?: string) => [...deliveryKeys.all, "platform", filter, cursor ?? null] as const,
+  inbound: (filter: DeliveryFilter, cursor?: string) =>
+    [...deliveryKeys.all, "inbound", filter, cursor ?? null] as const,
+  platform: (filter: DeliveryFilter, cursor?: string) =>
+    [...deliveryKeys.all, "platform", filter, cursor ?? null] as const,
 };

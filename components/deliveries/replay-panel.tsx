@@ -36,16 +36,36 @@ export function ReplayPanel({ subscriptions }: { subscriptions: SubscriptionOpti
   return (
     <form onSubmit={submit} className="text-sm">
       <div className="flex flex-wrap items-end gap-3">
-        <SubscriptionSelect id={`${id}-sub`} value={subscriptionId} onChange={setSubscriptionId} subscriptions={subscriptions} className={input} />
+        <SubscriptionSelect
+          id={`${id}-sub`}
+          value={subscriptionId}
+          onChange={setSubscriptionId}
+          subscriptions={subscriptions}
+          className={input}
+        />
         <label className="flex flex-col gap-1" htmlFor={`${id}-since`}>
           <span>Since (optional)</span>
-          <input id={`${id}-since`} type="datetime-local" value={since} onChange={(e) => setSince(e.target.value)} className={input} />
+          <input
+            id={`${id}-since`}
+            type="datetime-local"
+            value={since}
+            onChange={(e) => setSince(e.target.value)}
+            className={input}
+          />
         </label>
-        <Button type="submit" pending={start.isPending || running} pendingLabel={start.isPending ? "Starting…" : "Replaying…"}>
+        <Button
+          type="submit"
+          pending={start.isPending || running}
+          pendingLabel={start.isPending ? "Starting…" : "Replaying…"}
+        >
           Replay failures
         </Button>
       </div>
-      {start.error && <div className="mt-3"><ErrorNotice title="The replay did not start" message={errorText(start.error)} /></div>}
+      {start.error && (
+        <div className="mt-3">
+          <ErrorNotice title="The replay did not start" message={errorText(start.error)} />
+        </div>
+      )}
       {runId && <RunProgress runId={runId} title="Replay" onFinished={refresh} />}
     </form>
   );

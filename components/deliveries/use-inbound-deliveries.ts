@@ -5,7 +5,11 @@ import { filterToParams, inboundPageSchema, type DeliveryFilter, type InboundPag
 import { getParsed } from "@/lib/browser/parsed";
 import { deliveryKeys } from "./query-keys";
 
-export function fetchInbound(filter: DeliveryFilter, cursor: string | undefined, signal?: AbortSignal): Promise<InboundPage> {
+export function fetchInbound(
+  filter: DeliveryFilter,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+): Promise<InboundPage> {
   const p = filterToParams(filter);
   p.set("log", "inbound");
   if (cursor) p.set("cursor", cursor);

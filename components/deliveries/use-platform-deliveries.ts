@@ -5,7 +5,11 @@ import { filterToParams, platformPageSchema, type DeliveryFilter, type PlatformP
 import { getParsed } from "@/lib/browser/parsed";
 import { deliveryKeys } from "./query-keys";
 
-export function fetchPlatform(filter: DeliveryFilter, cursor: string | undefined, signal?: AbortSignal): Promise<PlatformPage> {
+export function fetchPlatform(
+  filter: DeliveryFilter,
+  cursor: string | undefined,
+  signal?: AbortSignal,
+): Promise<PlatformPage> {
   const p = filterToParams(filter);
   p.set("log", "platform");
   if (cursor) p.set("cursor", cursor);

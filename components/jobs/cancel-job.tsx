@@ -14,7 +14,11 @@ export function CancelJob({ jobId, kind }: { jobId: string; kind: string }) {
   const [asking, setAsking] = useState(false);
   const cancel = useCancelJob();
   if (kind === "extract") {
-    return <p className="text-xs text-slate-500">Extract jobs cannot be cancelled on the platform; this one finishes on its own.</p>;
+    return (
+      <p className="text-xs text-slate-500">
+        Extract jobs cannot be cancelled on the platform; this one finishes on its own.
+      </p>
+    );
   }
   return (
     <div className="space-y-2">
@@ -22,7 +26,15 @@ export function CancelJob({ jobId, kind }: { jobId: string; kind: string }) {
         Cancel job
       </Button>
       {cancel.error && <ErrorNotice title="The job was not cancelled" message={errorText(cancel.error)} />}
-      {cancel.data && <Notice tone="good">Cancelled on the platform{cancel.data.inFlight ? `; ${cancel.data.inFlight} item${cancel.data.inFlight === 1 ? "" : "s"} already running will finish` : ""}.</Notice>}
+      {cancel.data && (
+        <Notice tone="good">
+          Cancelled on the platform
+          {cancel.data.inFlight
+            ? `; ${cancel.data.inFlight} item${cancel.data.inFlight === 1 ? "" : "s"} already running will finish`
+            : ""}
+          .
+        </Notice>
+      )}
       <ConfirmDialog
         open={asking}
         title="Cancel this job?"
@@ -35,7 +47,8 @@ export function CancelJob({ jobId, kind }: { jobId: string; kind: string }) {
           cancel.mutate(jobId, { onSettled: () => router.refresh() });
         }}
       >
-        The platform stops scheduling its remaining {kind === "batch" ? "URLs" : "pages"}; results already stored are kept and the outcome becomes “cancelled”.
+        The platform stops scheduling its remaining {kind === "batch" ? "URLs" : "pages"}; results already stored are
+        kept and the outcome becomes “cancelled”.
       </ConfirmDialog>
     </div>
   );

@@ -29,7 +29,12 @@ export function DownloadResultsLink({ params }: { params: Record<string, string>
       <a href={exportHref(params, "csv")} download className={link} data-testid="download-results">
         Download results
       </a>
-      <a href={exportHref(params, "jsonl")} download className="text-sm text-slate-600 underline" title="The same results as JSON Lines">
+      <a
+        href={exportHref(params, "jsonl")}
+        download
+        className="text-sm text-slate-600 underline"
+        title="The same results as JSON Lines"
+      >
         JSON Lines
       </a>
     </span>

@@ -21,7 +21,17 @@ function toLocalInput(iso: string | undefined): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())}T${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-function Select({ name, label, value, options }: { name: string; label: string; value: string | undefined; options: string[] }) {
+function Select({
+  name,
+  label,
+  value,
+  options,
+}: {
+  name: string;
+  label: string;
+  value: string | undefined;
+  options: string[];
+}) {
   return (
     <label className="flex flex-col text-xs font-medium text-slate-700">
       {label}
@@ -60,18 +70,36 @@ export function JobFilters({ params }: { params: Record<string, string> }) {
     <form onSubmit={submit} className="flex flex-wrap items-end gap-3" aria-label="Filter jobs">
       <label className="flex min-w-56 flex-1 flex-col text-xs font-medium text-slate-700">
         Search job id or URL
-        <input name="q" type="search" defaultValue={params.q ?? ""} className={field} placeholder="job id, or a URL’s start (https:// optional)" />
+        <input
+          name="q"
+          type="search"
+          defaultValue={params.q ?? ""}
+          className={field}
+          placeholder="job id, or a URL’s start (https:// optional)"
+        />
       </label>
       <Select name="status" label="Platform status" value={params.status} options={STATUSES} />
       <Select name="outcome" label="Outcome" value={params.outcome} options={OUTCOMES} />
       <Select name="kind" label="Kind" value={params.kind} options={KINDS} />
       <label className="flex flex-col text-xs font-medium text-slate-700">
         From
-        <input name="from" type="datetime-local" defaultValue={toLocalInput(params.from)} className={field} suppressHydrationWarning />
+        <input
+          name="from"
+          type="datetime-local"
+          defaultValue={toLocalInput(params.from)}
+          className={field}
+          suppressHydrationWarning
+        />
       </label>
       <label className="flex flex-col text-xs font-medium text-slate-700">
         To
-        <input name="to" type="datetime-local" defaultValue={toLocalInput(params.to)} className={field} suppressHydrationWarning />
+        <input
+          name="to"
+          type="datetime-local"
+          defaultValue={toLocalInput(params.to)}
+          className={field}
+          suppressHydrationWarning
+        />
       </label>
       <label className="flex flex-col text-xs font-medium text-slate-700">
         Order

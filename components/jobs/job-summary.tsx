@@ -55,18 +55,28 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
         </dl>
       </Card>
       {job.error && (job.error.code || job.error.message) && (
-        <div role="alert" className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900" data-testid="job-error">
+        <div
+          role="alert"
+          className="rounded-lg border border-red-200 bg-red-50 p-3 text-sm text-red-900"
+          data-testid="job-error"
+        >
           <p className="font-medium">
             The platform reported an error{job.error.code ? `: ${job.error.code}` : ""}
             {job.error.retryable === null ? "" : job.error.retryable ? " (retryable)" : " (not retryable)"}
           </p>
-          {job.error.message && <p className="mt-1 whitespace-pre-wrap break-words">{revealControls(job.error.message)}</p>}
+          {job.error.message && (
+            <p className="mt-1 whitespace-pre-wrap break-words">{revealControls(job.error.message)}</p>
+          )}
         </div>
       )}
       {(resubmittedFrom || resubmittedAs) && (
         <nav aria-label="Resubmissions" className="flex flex-wrap gap-4 text-sm">
           {resubmittedFrom && (
-            <Link href={jobHref(resubmittedFrom.id)} className="text-brand-600 underline" data-testid="resubmitted-from">
+            <Link
+              href={jobHref(resubmittedFrom.id)}
+              className="text-brand-600 underline"
+              data-testid="resubmitted-from"
+            >
               ← Resubmission of {resubmittedFrom.id} ({resubmittedFrom.outcome.replace("_", " ")})
             </Link>
           )}
@@ -86,7 +96,10 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
                 {d.errorCode && <span className="font-medium">{d.errorCode}: </span>}
                 {revealControls(d.errorMessage)}
                 {d.resolution && <span className="text-slate-600"> — {revealControls(d.resolution)}</span>}{" "}
-                <Link href={`/dead-letters?state=all&jobId=${encodeURIComponent(job.id)}`} className="text-brand-600 underline">
+                <Link
+                  href={`/dead-letters?state=all&jobId=${encodeURIComponent(job.id)}`}
+                  className="text-brand-600 underline"
+                >
                   open in Dead letters
                 </Link>
               </li>

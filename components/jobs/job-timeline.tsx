@@ -16,7 +16,13 @@ const WORD: Record<string, string> = {
   note: "note",
 };
 
-const DOT = { neutral: "bg-slate-400", good: "bg-emerald-500", warn: "bg-amber-500", bad: "bg-red-500", info: "bg-sky-500" } as const;
+const DOT = {
+  neutral: "bg-slate-400",
+  good: "bg-emerald-500",
+  warn: "bg-amber-500",
+  bad: "bg-red-500",
+  info: "bg-sky-500",
+} as const;
 
 export function JobTimeline({ entries }: { entries: TimelineEntry[] }) {
   if (entries.length === 0) return <p className="text-sm text-slate-600">Nothing recorded yet.</p>;

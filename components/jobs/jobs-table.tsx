@@ -43,7 +43,11 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
       </thead>
       <tbody className="divide-y divide-slate-100">
         {rows.length === 0 && (
-          <EmptyRow colSpan={7}>{filtered ? "No jobs match these filters." : "No jobs yet. Jobs appear here as they are submitted or heard of."}</EmptyRow>
+          <EmptyRow colSpan={7}>
+            {filtered
+              ? "No jobs match these filters."
+              : "No jobs yet. Jobs appear here as they are submitted or heard of."}
+          </EmptyRow>
         )}
         {rows.map((j) => (
           <tr key={j.id}>
@@ -59,7 +63,9 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
               {/* on a phone the URL and time sit under the id instead of in their own columns */}
               <div className="mt-1 text-xs sm:hidden">
                 <SafeUrl url={j.url} truncate />
-                <div className="text-slate-500"><Time iso={j.createdAt} /></div>
+                <div className="text-slate-500">
+                  <Time iso={j.createdAt} />
+                </div>
               </div>
             </Td>
             <Td className="max-w-sm text-xs max-sm:hidden">

@@ -20,7 +20,12 @@ export function LiveRefresh({ everyMs, label = "Refresh" }: { everyMs?: number; 
   return (
     <div className="flex items-center gap-2 text-xs text-slate-500">
       {everyMs ? <span>refreshes every {Math.round(everyMs / 1000)} s</span> : null}
-      <Button variant="secondary" pending={pending} pendingLabel="Refreshing…" onClick={() => start(() => router.refresh())}>
+      <Button
+        variant="secondary"
+        pending={pending}
+        pendingLabel="Refreshing…"
+        onClick={() => start(() => router.refresh())}
+      >
         {label}
       </Button>
     </div>

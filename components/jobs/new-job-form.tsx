@@ -27,7 +27,14 @@ function issuesOf(err: unknown): Issue[] {
   const details = (err.body as { details: unknown }).details;
   if (!Array.isArray(details)) return [];
   return details.flatMap((d: unknown) =>
-    d && typeof d === "object" && "path" in d && "message" in d && typeof d.path === "string" && typeof d.message === "string" ? [{ path: d.path, message: d.message }] : [],
+    d &&
+    typeof d === "object" &&
+    "path" in d &&
+    "message" in d &&
+    typeof d.path === "string" &&
+    typeof d.message === "string"
+      ? [{ path: d.path, message: d.message }]
+      : [],
   );
 }
 
@@ -66,7 +73,11 @@ export function NewJobForm() {
     const formats = f.getAll("formats").filter((v): v is string => typeof v === "string");
     const text = (k: string) => String(f.get(k) ?? "").trim();
     const body: Record<string, unknown> = { kind, formats, render_js: f.get("render_js") === "on" };
-    if (kind === "batch") body.urls = text("urls").split(/\r?\n/).map((u) => u.trim()).filter(Boolean);
+    if (kind === "batch")
+      body.urls = text("urls")
+        .split(/\r?\n/)
+        .map((u) => u.trim())
+        .filter(Boolean);
     else body.url = text("url");
     if (kind === "crawl") {
       body.depth = numberOrUndefined(text("depth"));
@@ -80,14 +91,30 @@ export function NewJobForm() {
   const describe = (name: string) => (invalid(name) ? `${id}-${name}-error` : undefined);
 
   return (
-    <form onSubmit={onSubmit} noValidate className="max-w-2xl space-y-5 rounded-lg border border-slate-200 bg-white p-4">
+    <form
+      onSubmit={onSubmit}
+      noValidate
+      className="max-w-2xl space-y-5 rounded-lg border border-slate-200 bg-white p-4"
+    >
       <fieldset>
         <legend className="text-sm font-medium">Kind</legend>
         <div className="mt-2 grid gap-2 sm:grid-cols-3">
           {KINDS.map((k) => (
-            <label key={k.kind} className={`flex cursor-pointer flex-col rounded border p-2 text-sm ${kind === k.kind ? "border-brand-600 bg-sky-50" : "border-slate-300"}`}>
+            <label
+              key={k.kind}
+              className={`flex cursor-pointer flex-col rounded border p-2 text-sm ${kind === k.kind ? "border-brand-600 bg-sky-50" : "border-slate-300"}`}
+            >
               <span className="flex items-center gap-2">
-                <input type="radio" name="kind" value={k.kind} checked={kind === k.kind} onChange={() => { setKind(k.kind); submit.reset(); }} />
+                <input
+                  type="radio"
+                  name="kind"
+                  value={k.kind}
+                  checked={kind === k.kind}
+                  onChange={() => {
+                    setKind(k.kind);
+                    submit.reset();
+                  }}
+                />
                 {k.label}
               </span>
               <span className="text-xs text-slate-500">{k.hint}</span>
@@ -98,14 +125,35 @@ export function NewJobForm() {
 
       {kind === "batch" ? (
         <div>
-          <label htmlFor={`${id}-urls`} className="text-sm font-medium">URLs, one a line</label>
-          <textarea id={`${id}-urls`} name="urls" rows={5} className={`${field} font-mono`} aria-invalid={invalid("urls")} aria-describedby={describe("urls")} placeholder={"https://example.com/a\nhttps://example.com/b"} />
+          <label htmlFor={`${id}-urls`} className="text-sm font-medium">
+            URLs, one a line
+          </label>
+          <textarea
+            id={`${id}-urls`}
+            name="urls"
+            rows={5}
+            className={`${field} font-mono`}
+            aria-invalid={invalid("urls")}
+            aria-describedby={describe("urls")}
+            placeholder={"https://example.com/a\nhttps://example.com/b"}
+          />
           <FieldError id={`${id}-urls-error`} messages={messagesFor(issues, "urls")} />
         </div>
       ) : (
         <div>
-          <label htmlFor={`${id}-url`} className="text-sm font-medium">{kind === "crawl" ? "Seed URL" : "URL"}</label>
-          <input id={`${id}-url`} name="url" type="url" inputMode="url" className={field} aria-invalid={invalid("url")} aria-describedby={describe("url")} placeholder="https://example.com/page" />
+          <label htmlFor={`${id}-url`} className="text-sm font-medium">
+            {kind === "crawl" ? "Seed URL" : "URL"}
+          </label>
+          <input
+            id={`${id}-url`}
+            name="url"
+            type="url"
+            inputMode="url"
+            className={field}
+            aria-invalid={invalid("url")}
+            aria-describedby={describe("url")}
+            placeholder="https://example.com/page"
+          />
           <FieldError id={`${id}-url-error`} messages={messagesFor(issues, "url")} />
         </div>
       )}
@@ -113,13 +161,33 @@ export function NewJobForm() {
       {kind === "crawl" && (
         <div className="grid gap-4 sm:grid-cols-3">
           <div>
-            <label htmlFor={`${id}-depth`} className="text-sm font-medium">Depth</label>
-            <input id={`${id}-depth`} name="depth" inputMode="numeric" className={field} placeholder="2" aria-invalid={invalid("depth")} aria-describedby={describe("depth")} />
+            <label htmlFor={`${id}-depth`} className="text-sm font-medium">
+              Depth
+            </label>
+            <input
+              id={`${id}-depth`}
+              name="depth"
+              inputMode="numeric"
+              className={field}
+              placeholder="2"
+              aria-invalid={invalid("depth")}
+              aria-describedby={describe("depth")}
+            />
             <FieldError id={`${id}-depth-error`} messages={messagesFor(issues, "depth")} />
           </div>
           <div>
-            <label htmlFor={`${id}-limit`} className="text-sm font-medium">Page limit</label>
-            <input id={`${id}-limit`} name="limit" inputMode="numeric" className={field} placeholder="100" aria-invalid={invalid("limit")} aria-describedby={describe("limit")} />
+            <label htmlFor={`${id}-limit`} className="text-sm font-medium">
+              Page limit
+            </label>
+            <input
+              id={`${id}-limit`}
+              name="limit"
+              inputMode="numeric"
+              className={field}
+              placeholder="100"
+              aria-invalid={invalid("limit")}
+              aria-describedby={describe("limit")}
+            />
             <FieldError id={`${id}-limit-error`} messages={messagesFor(issues, "limit")} />
           </div>
           <label className="flex items-center gap-2 self-end pb-2 text-sm">
@@ -131,8 +199,12 @@ export function NewJobForm() {
       <fieldset>
         <legend className="text-sm font-medium">Formats</legend>
         <div className="mt-1 flex gap-4 text-sm">
-          <label className="flex items-center gap-2"><input type="checkbox" name="formats" value="markdown" defaultChecked /> Markdown</label>
-          <label className="flex items-center gap-2"><input type="checkbox" name="formats" value="html" /> HTML</label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="formats" value="markdown" defaultChecked /> Markdown
+          </label>
+          <label className="flex items-center gap-2">
+            <input type="checkbox" name="formats" value="html" /> HTML
+          </label>
         </div>
         <FieldError id={`${id}-formats-error`} messages={messagesFor(issues, "formats")} />
       </fieldset>
@@ -143,7 +215,9 @@ export function NewJobForm() {
 
       {submit.error && !onFields && <ErrorNotice title="The job was not submitted" message={errorText(submit.error)} />}
       {submit.error && onFields && (
-        <p role="alert" className="text-sm text-red-700">The job was not submitted: correct the fields marked above.</p>
+        <p role="alert" className="text-sm text-red-700">
+          The job was not submitted: correct the fields marked above.
+        </p>
       )}
       <Button type="submit" pending={submit.isPending} pendingLabel="Submitting…">
         Submit {kind} job

@@ -13,14 +13,32 @@ export function isHttpUrl(value: string): boolean {
 }
 
 /** `truncate`: one line cut with an ellipsis (the whole URL on hover) instead of wrapping mid-word. */
-export function SafeUrl({ url, className = "", truncate = false }: { url: string | null; className?: string; truncate?: boolean }) {
+export function SafeUrl({
+  url,
+  className = "",
+  truncate = false,
+}: {
+  url: string | null;
+  className?: string;
+  truncate?: boolean;
+}) {
   if (!url) return <span className="text-slate-400">—</span>;
   const shown = revealControls(url);
   const wrap = truncate ? "block max-w-full truncate" : "break-all";
-  const text = <span className={`${wrap} ${className}`} title={truncate ? shown : undefined}>{shown}</span>;
+  const text = (
+    <span className={`${wrap} ${className}`} title={truncate ? shown : undefined}>
+      {shown}
+    </span>
+  );
   if (!isHttpUrl(url)) return text;
   return (
-    <a href={url} target="_blank" rel="noreferrer noopener" title={truncate ? shown : undefined} className={`${wrap} text-brand-600 underline ${className}`}>
+    <a
+      href={url}
+      target="_blank"
+      rel="noreferrer noopener"
+      title={truncate ? shown : undefined}
+      className={`${wrap} text-brand-600 underline ${className}`}
+    >
       {shown}
     </a>
   );

@@ -16,13 +16,18 @@ function parse(detail: string): Record<string, unknown> | null {
 }
 
 function Value({ name, value }: { name: string; value: unknown }) {
-  if (typeof value === "string" && name === "runId") return <ShortId id={value} href={`/operations/${encodeURIComponent(value)}`} />;
-  if (typeof value === "string" && name === "jobId") return <ShortId id={value} href={`/jobs/${encodeURIComponent(value)}`} />;
+  if (typeof value === "string" && name === "runId")
+    return <ShortId id={value} href={`/operations/${encodeURIComponent(value)}`} />;
+  if (typeof value === "string" && name === "jobId")
+    return <ShortId id={value} href={`/jobs/${encodeURIComponent(value)}`} />;
   if (typeof value === "string" && UUIDISH.test(value)) return <ShortId id={value} />;
   if (typeof value === "boolean") return <>{value ? "yes" : "no"}</>;
   if (value === null) return <>—</>;
   if (typeof value === "string" || typeof value === "number") return <>{String(value)}</>;
-  if (Array.isArray(value)) return <>{value.length === 0 ? "none" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}</>;
+  if (Array.isArray(value))
+    return (
+      <>{value.length === 0 ? "none" : value.map((v) => (typeof v === "string" ? v : JSON.stringify(v))).join(", ")}</>
+    );
   return <>{JSON.stringify(value)}</>;
 }
 

@@ -7,7 +7,8 @@ export const operationKeys = {
   all: ["operations"] as const,
   run: (runId: string) => [...operationKeys.all, "run", runId] as const,
   histories: () => [...operationKeys.all, "history"] as const,
-  history: (q: HistoryKey) => [...operationKeys.histories(), { kind: q.kind ?? null, cursor: q.cursor ?? null }] as const,
+  history: (q: HistoryKey) =>
+    [...operationKeys.histories(), { kind: q.kind ?? null, cursor: q.cursor ?? null }] as const,
   audits: () => [...operationKeys.all, "audit"] as const,
   audit: (q: AuditKey) => [...operationKeys.audits(), { cursor: q.cursor ?? null, actor: q.actor || null }] as const,
 };

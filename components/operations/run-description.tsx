@@ -10,11 +10,17 @@ export function FactTables({ tables }: { tables: Described["tables"] }) {
       {tables.map((t) => (
         <div key={t.caption} className="overflow-x-auto">
           <table className="mt-2 text-sm">
-            <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">{t.caption}</caption>
+            <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
+              {t.caption}
+            </caption>
             <thead>
               <tr>
                 {t.columns.map((c, i) => (
-                  <th key={c} scope="col" className={`px-2 py-1 text-xs font-medium text-slate-600 ${i === 0 ? "text-left" : "text-right"}`}>
+                  <th
+                    key={c}
+                    scope="col"
+                    className={`px-2 py-1 text-xs font-medium text-slate-600 ${i === 0 ? "text-left" : "text-right"}`}
+                  >
                     {c}
                   </th>
                 ))}

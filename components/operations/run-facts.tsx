@@ -6,10 +6,21 @@ import { Time } from "@/components/ui/time";
 type Json = string | number | boolean | null | Json[] | { [key: string]: Json };
 
 /** The counts an operator looks for first, in this order, when a run reports them. */
-export const HEADLINE = ["listed", "pages", "alreadyDone", "enqueued", "stillRunning", "alreadyQueued", "created"] as const;
+export const HEADLINE = [
+  "listed",
+  "pages",
+  "alreadyDone",
+  "enqueued",
+  "stillRunning",
+  "alreadyQueued",
+  "created",
+] as const;
 
 export function humanize(key: string): string {
-  const words = key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  const words = key
+    .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+    .replace(/[_-]+/g, " ")
+    .toLowerCase();
   return words.charAt(0).toUpperCase() + words.slice(1);
 }
 
@@ -37,7 +48,9 @@ function Folded({ label, value }: { label: string; value: Json }) {
       <summary className="cursor-pointer text-slate-600">
         {label} ({count} {Array.isArray(value) ? "items" : "fields"})
       </summary>
-      <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2">{text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text}</pre>
+      <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2">
+        {text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text}
+      </pre>
     </details>
   );
 }
@@ -54,7 +67,10 @@ export function RunFacts({ value, compact = false }: { value: Json | null | unde
     // A reconciliation's scope (recent or full) leads: it says what the counts cover.
     const scope = typeof value.scope === "string" ? [["scope", value.scope] as const] : [];
     const others = rest.filter(([k, v]) => k !== "scope" && brief(v) !== null);
-    const parts = [...scope, ...headline.map((k) => [k, value[k] ?? null] as const), ...others].slice(0, 6 + scope.length);
+    const parts = [...scope, ...headline.map((k) => [k, value[k] ?? null] as const), ...others].slice(
+      0,
+      6 + scope.length,
+    );
     return (
       <span className="text-xs text-slate-700">
         {parts.map(([k, v], i) => (

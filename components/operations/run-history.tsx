@@ -24,15 +24,27 @@ function Row({ run }: { run: HistoryRow }) {
   return (
     <tr>
       <Td className="font-medium">
-        <Link href={`/operations/${encodeURIComponent(run.id)}`} className="text-brand-600 underline" data-testid="run-link">
+        <Link
+          href={`/operations/${encodeURIComponent(run.id)}`}
+          className="text-brand-600 underline"
+          data-testid="run-link"
+        >
           {d.title}
         </Link>
-        <div className="mt-1 sm:hidden"><RunStateBadge state={run.state} /></div>
+        <div className="mt-1 sm:hidden">
+          <RunStateBadge state={run.state} />
+        </div>
       </Td>
-      <Td className="max-sm:hidden"><RunStateBadge state={run.state} /></Td>
+      <Td className="max-sm:hidden">
+        <RunStateBadge state={run.state} />
+      </Td>
       <Td className="max-sm:hidden">{d.by.runId ? "its secret rotation" : d.by.text}</Td>
-      <Td className="whitespace-nowrap max-sm:hidden"><Time iso={run.startedAt} /></Td>
-      <Td className="whitespace-nowrap tabular-nums max-sm:hidden">{run.state === "running" ? "running…" : duration(run.durationMs)}</Td>
+      <Td className="whitespace-nowrap max-sm:hidden">
+        <Time iso={run.startedAt} />
+      </Td>
+      <Td className="whitespace-nowrap tabular-nums max-sm:hidden">
+        {run.state === "running" ? "running…" : duration(run.durationMs)}
+      </Td>
       <Td className="text-xs text-slate-700 sm:min-w-48">{d.sentences[0] ?? ""}</Td>
     </tr>
   );
@@ -48,23 +60,55 @@ export function RunHistory() {
     <div>
       <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
         <label htmlFor={`${id}-kind`}>Kind</label>
-        <select id={`${id}-kind`} value={kind} onChange={(e) => setKind(e.target.value)} className="rounded border border-slate-300 px-2 py-1">
+        <select
+          id={`${id}-kind`}
+          value={kind}
+          onChange={(e) => setKind(e.target.value)}
+          className="rounded border border-slate-300 px-2 py-1"
+        >
           <option value="">all</option>
-          {RUN_KINDS.map((k) => <option key={k} value={k}>{k}</option>)}
+          {RUN_KINDS.map((k) => (
+            <option key={k} value={k}>
+              {k}
+            </option>
+          ))}
         </select>
-        {data && data.running > 0 && <span className="text-sky-700" role="status">{data.running} running · refreshing every 2 s</span>}
+        {data && data.running > 0 && (
+          <span className="text-sky-700" role="status">
+            {data.running} running · refreshing every 2 s
+          </span>
+        )}
       </div>
       {error && <ErrorNotice title="Could not load the runs" message={errorText(error)} />}
       <Table caption="Operation runs, newest first">
         <thead>
-          <tr><Th>Run</Th><Th className="max-sm:hidden">State</Th><Th className="max-sm:hidden">Started by</Th><Th className="max-sm:hidden">Started</Th><Th className="max-sm:hidden">Duration</Th><Th>Result</Th></tr>
+          <tr>
+            <Th>Run</Th>
+            <Th className="max-sm:hidden">State</Th>
+            <Th className="max-sm:hidden">Started by</Th>
+            <Th className="max-sm:hidden">Started</Th>
+            <Th className="max-sm:hidden">Duration</Th>
+            <Th>Result</Th>
+          </tr>
         </thead>
         <tbody className="divide-y divide-slate-100">
-          {data?.items.map((run) => <Row key={run.id} run={run} />)}
-          {data && data.items.length === 0 && <EmptyRow colSpan={6}>No runs yet. Reconciliation, replays, rotations and polls appear here.</EmptyRow>}
+          {data?.items.map((run) => (
+            <Row key={run.id} run={run} />
+          ))}
+          {data && data.items.length === 0 && (
+            <EmptyRow colSpan={6}>No runs yet. Reconciliation, replays, rotations and polls appear here.</EmptyRow>
+          )}
         </tbody>
       </Table>
-      <CursorPager label="Runs" page={pages.page} nextCursor={data?.nextCursor} onOlder={pages.older} onNewer={pages.newer} onNewest={pages.newest} busy={isFetching && !data} />
+      <CursorPager
+        label="Runs"
+        page={pages.page}
+        nextCursor={data?.nextCursor}
+        onOlder={pages.older}
+        onNewer={pages.newer}
+        onNewest={pages.newest}
+        busy={isFetching && !data}
+      />
     </div>
   );
 }

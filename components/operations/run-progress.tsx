@@ -17,22 +17,41 @@ export function RunStateBadge({ state }: { state: Run["state"] }) {
 }
 
 /** Live progress of one run, then its summary or its error; announced politely to screen readers. */
-export function RunProgress({ runId, title, onFinished }: { runId: string; title: string; onFinished?: (run: Run) => void }) {
+export function RunProgress({
+  runId,
+  title,
+  onFinished,
+}: {
+  runId: string;
+  title: string;
+  onFinished?: (run: Run) => void;
+}) {
   const { data: run, error } = useOperationRun(runId, onFinished);
   const formatTime = useFormatTime();
   return (
-    <div className="mt-3 rounded-lg border border-slate-200 bg-slate-50 p-3" aria-live="polite" aria-busy={run?.state === "running"}>
+    <div
+      className="mt-3 rounded-lg border border-slate-200 bg-slate-50 p-3"
+      aria-live="polite"
+      aria-busy={run?.state === "running"}
+    >
       <div className="mb-2 flex flex-wrap items-center gap-2 text-sm">
         <span className="font-medium">{title}</span>
         {run ? <RunStateBadge state={run.state} /> : <Badge>starting</Badge>}
-        {run?.state === "running" && <span aria-hidden className="h-3 w-3 animate-spin rounded-full border-2 border-sky-600 border-t-transparent" />}
+        {run?.state === "running" && (
+          <span
+            aria-hidden
+            className="h-3 w-3 animate-spin rounded-full border-2 border-sky-600 border-t-transparent"
+          />
+        )}
         <Link href={`/operations/${encodeURIComponent(runId)}`} className="ml-auto text-xs text-brand-700 underline">
           Open this run
         </Link>
       </div>
       {error && !run && <ErrorNotice title="Could not follow the run" message={errorText(error)} />}
       {run?.state === "running" && !run.progress && <p className="text-sm text-slate-600">Working…</p>}
-      {run?.state === "failed" && <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />}
+      {run?.state === "failed" && (
+        <ErrorNotice title={`The ${run.kind} run failed`} message={run.error ?? "No reason was recorded."} />
+      )}
       {run && (run.state !== "running" || run.progress) && <RunDescription d={describeRun(run, [], formatTime)} />}
     </div>
   );

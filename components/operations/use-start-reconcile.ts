@@ -12,7 +12,8 @@ export type ReconcileInput = z.input<typeof reconcileBodySchema>;
 export function useStartReconcile() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReconcileInput) => postParsed("/api/operations/reconcile", startedSchema, reconcileBodySchema.parse(body)),
+    mutationFn: (body: ReconcileInput) =>
+      postParsed("/api/operations/reconcile", startedSchema, reconcileBodySchema.parse(body)),
     onSuccess: () => client.invalidateQueries({ queryKey: operationKeys.histories() }),
   });
 }

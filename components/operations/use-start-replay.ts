@@ -12,7 +12,8 @@ export type ReplayInput = z.input<typeof replayBodySchema>;
 export function useStartReplay() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: ReplayInput) => postParsed("/api/operations/replay", startedSchema, replayBodySchema.parse(body)),
+    mutationFn: (body: ReplayInput) =>
+      postParsed("/api/operations/replay", startedSchema, replayBodySchema.parse(body)),
     onSuccess: () => client.invalidateQueries({ queryKey: operationKeys.histories() }),
   });
 }

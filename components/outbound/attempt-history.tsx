@@ -20,7 +20,11 @@ export function AttemptHistory({ deliveryId, attempts }: { deliveryId: number; a
   return (
     <details onToggle={(e) => setOpen(e.currentTarget.open)} className="text-xs">
       <summary className="cursor-pointer tabular-nums">{attempts}</summary>
-      {q.error && <p role="alert" className="text-red-700">{errorText(q.error)}</p>}
+      {q.error && (
+        <p role="alert" className="text-red-700">
+          {errorText(q.error)}
+        </p>
+      )}
       <ol className="mt-1 space-y-1 text-left">
         {q.data?.items.map((a) => (
           <li key={a.attempt} className="whitespace-nowrap">

@@ -10,8 +10,20 @@ import { useReplayOutbound } from "./use-replay-outbound";
 
 // Pieces shared by the wide table and the narrow list of outbound deliveries.
 
-const STATUS_TONE: Record<string, Tone> = { pending: "info", retrying: "warn", delivered: "good", dead: "bad", skipped: "neutral" };
-const STATUS_LABEL: Record<string, string> = { pending: "pending", retrying: "failing, will retry", delivered: "delivered", dead: "dead letter", skipped: "skipped (disabled)" };
+const STATUS_TONE: Record<string, Tone> = {
+  pending: "info",
+  retrying: "warn",
+  delivered: "good",
+  dead: "bad",
+  skipped: "neutral",
+};
+const STATUS_LABEL: Record<string, string> = {
+  pending: "pending",
+  retrying: "failing, will retry",
+  delivered: "delivered",
+  dead: "dead letter",
+  skipped: "skipped (disabled)",
+};
 
 export function StatusBadge({ row }: { row: DeliveryRow }) {
   return (
@@ -26,7 +38,10 @@ export function LastAnswer({ row }: { row: DeliveryRow }) {
   if (row.attempts === 0) return <span className="text-slate-400">not sent yet</span>;
   return (
     <span className="flex flex-col gap-1">
-      <span><HttpStatusBadge status={row.lastStatusCode} />{row.lastLatencyMs !== null && <span className="ml-2 tabular-nums text-slate-600">{row.lastLatencyMs} ms</span>}</span>
+      <span>
+        <HttpStatusBadge status={row.lastStatusCode} />
+        {row.lastLatencyMs !== null && <span className="ml-2 tabular-nums text-slate-600">{row.lastLatencyMs} ms</span>}
+      </span>
       {row.lastError && <span className="max-w-64 break-words text-red-800">{row.lastError}</span>}
     </span>
   );
@@ -47,11 +62,20 @@ export function ReplayButton({ row }: { row: DeliveryRow }) {
   if (!can || !REPLAYABLE.includes(row.status as (typeof REPLAYABLE)[number])) return null;
   return (
     <span className="flex flex-col items-start gap-1">
-      <Button variant="secondary" pending={replay.isPending} pendingLabel="Replaying…" aria-label={`Replay ${row.eventType} for job ${row.jobId}`}
-        onClick={() => replay.mutate({ deliveryId: row.id })}>
+      <Button
+        variant="secondary"
+        pending={replay.isPending}
+        pendingLabel="Replaying…"
+        aria-label={`Replay ${row.eventType} for job ${row.jobId}`}
+        onClick={() => replay.mutate({ deliveryId: row.id })}
+      >
         Replay
       </Button>
-      {replay.error && <span role="alert" className="text-xs text-red-700">{errorText(replay.error)}</span>}
+      {replay.error && (
+        <span role="alert" className="text-xs text-red-700">
+          {errorText(replay.error)}
+        </span>
+      )}
     </span>
   );
 }

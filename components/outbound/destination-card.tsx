@@ -19,12 +19,22 @@ function rateTone(rate: number | null) {
 }
 
 /** One destination: where it sends, what, its health over the last day, and its actions. */
-export function DestinationCard({ destination: d, health: h }: { destination: DestinationView; health?: DestinationHealth }) {
+export function DestinationCard({
+  destination: d,
+  health: h,
+}: {
+  destination: DestinationView;
+  health?: DestinationHealth;
+}) {
   const toggle = useSetDestinationEnabled();
   const [confirming, setConfirming] = useState(false);
   const failing = (h?.byStatus.retrying ?? 0) + (h?.byStatus.dead ?? 0);
   return (
-    <article className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm" aria-label={`Destination ${d.url}`} data-testid="destination-card">
+    <article
+      className="min-w-0 rounded-lg border border-slate-200 bg-white p-4 text-sm shadow-sm"
+      aria-label={`Destination ${d.url}`}
+      data-testid="destination-card"
+    >
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone={d.enabled ? "good" : "neutral"}>{d.enabled ? "enabled" : "disabled"}</Badge>
         {d.source === "config" && <Badge tone="info">from TALLY_FORWARD_URL</Badge>}
@@ -37,7 +47,9 @@ export function DestinationCard({ destination: d, health: h }: { destination: De
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4">
         <div>
           <dt className="text-xs text-slate-600">Success, {h?.windowHours ?? 24} h</dt>
-          <dd className={`text-lg font-semibold tabular-nums ${rateTone(h?.successRate ?? null)}`}>{formatPercent(h?.successRate ?? null)}</dd>
+          <dd className={`text-lg font-semibold tabular-nums ${rateTone(h?.successRate ?? null)}`}>
+            {formatPercent(h?.successRate ?? null)}
+          </dd>
           <dd className="text-xs text-slate-500">{formatCount(h?.attempts ?? 0)} attempts</dd>
         </div>
         <div>
@@ -52,7 +64,9 @@ export function DestinationCard({ destination: d, health: h }: { destination: De
         </div>
         <div>
           <dt className="text-xs text-slate-600">Last success</dt>
-          <dd><Time iso={h?.lastSuccessAt} relative /></dd>
+          <dd>
+            <Time iso={h?.lastSuccessAt} relative />
+          </dd>
         </div>
       </dl>
       {h?.lastError && (
@@ -60,15 +74,33 @@ export function DestinationCard({ destination: d, health: h }: { destination: De
           Last error <Time iso={h.lastErrorAt} relative />: {h.lastError}
         </p>
       )}
-      <Can role="admin"><div className="mt-3 flex flex-wrap items-end gap-2">
-        {d.enabled ? (
-          <Button variant="secondary" onClick={() => setConfirming(true)}>Disable</Button>
-        ) : (
-          <Button variant="secondary" pending={toggle.isPending} onClick={() => toggle.mutate({ id: d.id, enabled: true })}>Enable</Button>
-        )}
-      </div></Can>
-      {d.enabled && <Can role="operator"><ReplaySinceForm destinationId={d.id} /></Can>}
-      {toggle.error && <div className="mt-2"><ErrorNotice title="Not changed" message={errorText(toggle.error)} /></div>}
+      <Can role="admin">
+        <div className="mt-3 flex flex-wrap items-end gap-2">
+          {d.enabled ? (
+            <Button variant="secondary" onClick={() => setConfirming(true)}>
+              Disable
+            </Button>
+          ) : (
+            <Button
+              variant="secondary"
+              pending={toggle.isPending}
+              onClick={() => toggle.mutate({ id: d.id, enabled: true })}
+            >
+              Enable
+            </Button>
+          )}
+        </div>
+      </Can>
+      {d.enabled && (
+        <Can role="operator">
+          <ReplaySinceForm destinationId={d.id} />
+        </Can>
+      )}
+      {toggle.error && (
+        <div className="mt-2">
+          <ErrorNotice title="Not changed" message={errorText(toggle.error)} />
+        </div>
+      )}
       <ConfirmDialog
         open={confirming}
         title="Disable this destination?"
@@ -78,7 +110,10 @@ export function DestinationCard({ destination: d, health: h }: { destination: De
         onCancel={() => setConfirming(false)}
         onConfirm={() => toggle.mutate({ id: d.id, enabled: false }, { onSettled: () => setConfirming(false) })}
       >
-        <p className="text-sm">Tally stops sending to {d.url}. Events already queued for it are skipped, not sent. You can enable it again later; events from the time it was disabled are not sent.</p>
+        <p className="text-sm">
+          Tally stops sending to {d.url}. Events already queued for it are skipped, not sent. You can enable it again
+          later; events from the time it was disabled are not sent.
+        </p>
       </ConfirmDialog>
     </article>
   );

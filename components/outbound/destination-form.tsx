@@ -36,7 +36,12 @@ export function DestinationForm() {
     setSecret("");
     create.mutate(
       { url: url.trim(), events: FORWARD_EVENTS.filter((ev) => events.has(ev)), ...(own ? { secret: own } : {}) },
-      { onSuccess: (d) => { setCreated({ id: d.id, secret: d.secret }); setUrl(""); } },
+      {
+        onSuccess: (d) => {
+          setCreated({ id: d.id, secret: d.secret });
+          setUrl("");
+        },
+      },
     );
   }
 
@@ -45,8 +50,16 @@ export function DestinationForm() {
       <form onSubmit={submit} className="grid gap-3 md:grid-cols-2" autoComplete="off" aria-label="Add a destination">
         <label className="flex flex-col gap-1 md:col-span-2" htmlFor={`${id}-url`}>
           <span>Endpoint URL</span>
-          <input id={`${id}-url`} type="url" required maxLength={2048} placeholder="https://example.com/webhooks/tally" value={url}
-            onChange={(e) => setUrl(e.target.value)} className={input} />
+          <input
+            id={`${id}-url`}
+            type="url"
+            required
+            maxLength={2048}
+            placeholder="https://example.com/webhooks/tally"
+            value={url}
+            onChange={(e) => setUrl(e.target.value)}
+            className={input}
+          />
         </label>
         <fieldset className="flex flex-col gap-1">
           <legend className="mb-1">Events</legend>
@@ -59,17 +72,37 @@ export function DestinationForm() {
         </fieldset>
         <label className="flex flex-col gap-1" htmlFor={`${id}-secret`}>
           <span>Signing secret (optional)</span>
-          <input id={`${id}-secret`} type="password" autoComplete="new-password" spellCheck={false} placeholder="whsec_… (leave empty: Tally makes one)"
-            value={secret} onChange={(e) => setSecret(e.target.value)} className={`${input} font-mono`} aria-describedby={`${id}-help`} />
-          <span id={`${id}-help`} className="text-xs text-slate-600">Events are signed per Standard Webhooks with this secret.</span>
+          <input
+            id={`${id}-secret`}
+            type="password"
+            autoComplete="new-password"
+            spellCheck={false}
+            placeholder="whsec_… (leave empty: Tally makes one)"
+            value={secret}
+            onChange={(e) => setSecret(e.target.value)}
+            className={`${input} font-mono`}
+            aria-describedby={`${id}-help`}
+          />
+          <span id={`${id}-help`} className="text-xs text-slate-600">
+            Events are signed per Standard Webhooks with this secret.
+          </span>
         </label>
         <div className="md:col-span-2">
-          <Button type="submit" pending={create.isPending} pendingLabel="Adding…" disabled={events.size === 0 || url.trim() === ""}>
+          <Button
+            type="submit"
+            pending={create.isPending}
+            pendingLabel="Adding…"
+            disabled={events.size === 0 || url.trim() === ""}
+          >
             Add destination
           </Button>
         </div>
       </form>
-      {create.error && <div className="mt-2"><ErrorNotice title="The destination was not added" message={errorText(create.error)} /></div>}
+      {create.error && (
+        <div className="mt-2">
+          <ErrorNotice title="The destination was not added" message={errorText(create.error)} />
+        </div>
+      )}
       {created && (
         <OneTimeSecret
           secret={created.secret}

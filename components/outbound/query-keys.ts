@@ -13,7 +13,8 @@ export const outboundKeys = {
 /** The query string of a delivery list request; defaults and empty values are left out. */
 export function deliverySearch(q: Partial<DeliveryListQuery>): string {
   const params = new URLSearchParams();
-  for (const [k, v] of Object.entries(q)) if (v !== undefined && v !== "" && !(k === "limit" && v === 50)) params.set(k, String(v));
+  for (const [k, v] of Object.entries(q))
+    if (v !== undefined && v !== "" && !(k === "limit" && v === 50)) params.set(k, String(v));
   const s = params.toString();
   return s ? `?${s}` : "";
 }

@@ -27,14 +27,31 @@ export function ReplaySinceForm({ destinationId }: { destinationId: string }) {
     <form onSubmit={submit} className="mt-3 flex flex-wrap items-end gap-2 text-sm" aria-label="Replay failed events">
       <label className="flex flex-col gap-1" htmlFor={`${id}-since`}>
         <span>Replay failed events since</span>
-        <input id={`${id}-since`} type="datetime-local" required value={since} onChange={(e) => setSince(e.target.value)}
-          className="rounded border border-slate-300 bg-white px-2 py-1" />
+        <input
+          id={`${id}-since`}
+          type="datetime-local"
+          required
+          value={since}
+          onChange={(e) => setSince(e.target.value)}
+          className="rounded border border-slate-300 bg-white px-2 py-1"
+        />
       </label>
-      <Button type="submit" variant="secondary" pending={replay.isPending} pendingLabel="Replaying…">Replay failed</Button>
+      <Button type="submit" variant="secondary" pending={replay.isPending} pendingLabel="Replaying…">
+        Replay failed
+      </Button>
       {replay.data && (
-        <div className="w-full"><Notice tone="good">Replayed {replay.data.replayed} failed event{replay.data.replayed === 1 ? "" : "s"}{replay.data.skipped ? `; ${replay.data.skipped} had changed meanwhile` : ""}.</Notice></div>
+        <div className="w-full">
+          <Notice tone="good">
+            Replayed {replay.data.replayed} failed event{replay.data.replayed === 1 ? "" : "s"}
+            {replay.data.skipped ? `; ${replay.data.skipped} had changed meanwhile` : ""}.
+          </Notice>
+        </div>
       )}
-      {replay.error && <div className="w-full"><ErrorNotice title="Nothing replayed" message={errorText(replay.error)} /></div>}
+      {replay.error && (
+        <div className="w-full">
+          <ErrorNotice title="Nothing replayed" message={errorText(replay.error)} />
+        </div>
+      )}
     </form>
   );
 }

@@ -14,7 +14,12 @@ const PARTS = [
   { key: "pending", label: "pending", color: "bg-amber-400" },
 ] as const;
 
-const AGE_TONE: Record<string, "neutral" | "warn" | "bad"> = { under5m: "neutral", "5to60m": "warn", "1to24h": "bad", over24h: "bad" };
+const AGE_TONE: Record<string, "neutral" | "warn" | "bad"> = {
+  under5m: "neutral",
+  "5to60m": "warn",
+  "1to24h": "bad",
+  over24h: "bad",
+};
 
 export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
   const { known, byOutcome, unaccounted, pendingByAge } = ledger;
@@ -52,7 +57,11 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
         </div>
       )}
       {known > 0 && (
-        <ul className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600" aria-label="Legend" data-testid="ledger-legend">
+        <ul
+          className="mt-2 flex flex-wrap gap-x-4 gap-y-1 text-xs text-slate-600"
+          aria-label="Legend"
+          data-testid="ledger-legend"
+        >
           {PARTS.map((p) => (
             <li key={p.key} className="flex items-center gap-1.5">
               <span aria-hidden className={`inline-block h-2.5 w-2.5 rounded-sm ${p.color}`} />
@@ -61,7 +70,9 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
           ))}
         </ul>
       )}
-      {known === 0 && <p className="mt-3 text-sm text-slate-600">No jobs yet: submitted and heard-of jobs are counted here.</p>}
+      {known === 0 && (
+        <p className="mt-3 text-sm text-slate-600">No jobs yet: submitted and heard-of jobs are counted here.</p>
+      )}
       <h3 className="mt-4 text-xs font-semibold uppercase tracking-wide text-slate-600">Pending by age</h3>
       <div className="mt-2 grid grid-cols-2 gap-4 sm:grid-cols-4">
         {pendingByAge.map((b) => {
@@ -70,8 +81,8 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
         })}
       </div>
       <p className="mt-2 text-xs text-slate-500">
-        Jobs usually settle within minutes. Pending for over {ledger.pendingAlertMinutes} min means a webhook, a worker or a poll
-        went missing; reconciliation picks those up.
+        Jobs usually settle within minutes. Pending for over {ledger.pendingAlertMinutes} min means a webhook, a worker
+        or a poll went missing; reconciliation picks those up.
       </p>
     </Card>
   );

@@ -15,7 +15,11 @@ export function SubscriptionAlerts({ alerts }: { alerts: Overview["subscriptionA
         ))}
       </ul>
       <p className="mt-1">
-        Fix it on <Link href="/subscriptions" className="underline">Webhooks &amp; secrets</Link>.
+        Fix it on{" "}
+        <Link href="/subscriptions" className="underline">
+          Webhooks &amp; secrets
+        </Link>
+        .
       </p>
     </div>
   );

@@ -18,7 +18,11 @@ export function QueueTile({ queue }: { queue: Overview["queue"] }) {
         <Stat
           label="Due now"
           value={formatCount(queue.dueNow)}
-          hint={later > 0 ? `${formatCount(later)} more scheduled for later (rechecks, retries)` : "none scheduled for later"}
+          hint={
+            later > 0
+              ? `${formatCount(later)} more scheduled for later (rechecks, retries)`
+              : "none scheduled for later"
+          }
         />
         <Stat
           label="Oldest due item"
@@ -26,9 +30,18 @@ export function QueueTile({ queue }: { queue: Overview["queue"] }) {
           tone={behind ? "warn" : "neutral"}
           hint={queue.oldestReadyAgeMs === null ? "nothing due" : "waiting for a worker"}
         />
-        <Stat label="Being worked on" value={formatCount(queue.leased)} hint={queue.expiredLeases > 0 ? `${queue.expiredLeases} lease(s) expired` : undefined} />
+        <Stat
+          label="Being worked on"
+          value={formatCount(queue.leased)}
+          hint={queue.expiredLeases > 0 ? `${queue.expiredLeases} lease(s) expired` : undefined}
+        />
         {/* "Dead letter" means one thing across the app: a job that needs an operator. These are queue items that ran out of attempts. */}
-        <Stat label="Out of attempts" value={formatCount(queue.dead)} tone={queue.dead > 0 ? "warn" : "neutral"} hint="queue items given up; their jobs are in Dead letters" />
+        <Stat
+          label="Out of attempts"
+          value={formatCount(queue.dead)}
+          tone={queue.dead > 0 ? "warn" : "neutral"}
+          hint="queue items given up; their jobs are in Dead letters"
+        />
       </div>
     </Card>
   );
@@ -37,7 +50,14 @@ export function QueueTile({ queue }: { queue: Overview["queue"] }) {
 export function DeliveriesTile({ deliveries }: { deliveries: Overview["deliveries"] }) {
   const rate = deliveries.successRate;
   return (
-    <Card title="Webhook deliveries, last hour" actions={<Link href="/deliveries" className="text-sm text-brand-600 underline">Deliveries</Link>}>
+    <Card
+      title="Webhook deliveries, last hour"
+      actions={
+        <Link href="/deliveries" className="text-sm text-brand-600 underline">
+          Deliveries
+        </Link>
+      }
+    >
       <div className="grid grid-cols-2 gap-4">
         <Stat
           label="Accepted (2xx)"
@@ -45,7 +65,11 @@ export function DeliveriesTile({ deliveries }: { deliveries: Overview["deliverie
           tone={rate === null ? "neutral" : rate >= 0.99 ? "good" : rate >= 0.9 ? "warn" : "bad"}
           hint={`${formatCount(deliveries.ok)} of ${formatCount(deliveries.total)}`}
         />
-        <Stat label="Refused 401 (bad signature)" value={<span data-testid="unauthorized-count">{formatCount(deliveries.unauthorized)}</span>} tone={deliveries.unauthorized > 0 ? "bad" : "neutral"} />
+        <Stat
+          label="Refused 401 (bad signature)"
+          value={<span data-testid="unauthorized-count">{formatCount(deliveries.unauthorized)}</span>}
+          tone={deliveries.unauthorized > 0 ? "bad" : "neutral"}
+        />
       </div>
     </Card>
   );
@@ -53,8 +77,20 @@ export function DeliveriesTile({ deliveries }: { deliveries: Overview["deliverie
 
 export function DeadLettersTile({ open }: { open: number }) {
   return (
-    <Card title="Dead letters" actions={<Link href="/dead-letters" className="text-sm text-brand-600 underline">Review</Link>}>
-      <Stat label="Open" value={formatCount(open)} tone={open > 0 ? "bad" : "good"} hint={open > 0 ? "need a retry or a discard" : "nothing waiting"} />
+    <Card
+      title="Dead letters"
+      actions={
+        <Link href="/dead-letters" className="text-sm text-brand-600 underline">
+          Review
+        </Link>
+      }
+    >
+      <Stat
+        label="Open"
+        value={formatCount(open)}
+        tone={open > 0 ? "bad" : "good"}
+        hint={open > 0 ? "need a retry or a discard" : "nothing waiting"}
+      />
     </Card>
   );
 }
@@ -64,27 +100,47 @@ export function DeadLettersTile({ open }: { open: number }) {
 export function ReconcileTile({ run, className = "" }: { run: Overview["lastReconciliation"]; className?: string }) {
   const formatTime = useFormatTime();
   const d = run
-    ? describeRun({
-        id: run.id,
-        kind: "reconcile",
-        state: run.state === "succeeded" || run.state === "failed" ? run.state : "running",
-        startedBy: run.startedBy,
-        error: run.error,
-        summary: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
-        progress: Object.fromEntries(run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)])),
-      }, [], formatTime)
+    ? describeRun(
+        {
+          id: run.id,
+          kind: "reconcile",
+          state: run.state === "succeeded" || run.state === "failed" ? run.state : "running",
+          startedBy: run.startedBy,
+          error: run.error,
+          summary: Object.fromEntries(
+            run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)]),
+          ),
+          progress: Object.fromEntries(
+            run.figures.map((f) => [f.name, Number.isNaN(Number(f.value)) ? f.value : Number(f.value)]),
+          ),
+        },
+        [],
+        formatTime,
+      )
     : null;
   return (
-    <Card title="Last reconciliation" className={className} actions={<Link href="/operations" className="text-sm text-brand-600 underline">Operations</Link>}>
+    <Card
+      title="Last reconciliation"
+      className={className}
+      actions={
+        <Link href="/operations" className="text-sm text-brand-600 underline">
+          Operations
+        </Link>
+      }
+    >
       {run && d ? (
         <div className="space-y-2 text-sm">
           <p className="flex flex-wrap items-center gap-2">
-            <Badge tone={run.state === "succeeded" ? "good" : run.state === "failed" ? "bad" : "info"}>{run.state}</Badge>
+            <Badge tone={run.state === "succeeded" ? "good" : run.state === "failed" ? "bad" : "info"}>
+              {run.state}
+            </Badge>
             <Time iso={run.finishedAt ?? run.startedAt} relative />
             <span className="text-slate-500">by {d.by.text}</span>
           </p>
           {d.sentences.map((line) => (
-            <p key={line} className="break-words">{line}</p>
+            <p key={line} className="break-words">
+              {line}
+            </p>
           ))}
           <Link href={`/operations/${encodeURIComponent(run.id)}`} className="text-brand-600 underline">
             Open this run →

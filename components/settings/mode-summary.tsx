@@ -20,7 +20,9 @@ export function ModeSummary({ view }: { view: SettingsView }) {
       </div>
       <div>
         <dt className="text-slate-600">Delivery</dt>
-        <dd className="mt-0.5"><Badge>{view.deliveryMode}</Badge> {DELIVERY[view.deliveryMode]}</dd>
+        <dd className="mt-0.5">
+          <Badge>{view.deliveryMode}</Badge> {DELIVERY[view.deliveryMode]}
+        </dd>
       </div>
       <div>
         <dt className="text-slate-600">Signature scheme</dt>
@@ -32,7 +34,9 @@ export function ModeSummary({ view }: { view: SettingsView }) {
       </div>
       <div className="sm:col-span-2">
         <dt className="text-slate-600">Platform API</dt>
-        <dd className="mt-0.5 break-all font-mono text-xs" data-testid="api-base-url">{view.apiBaseUrl ?? "not started yet"}</dd>
+        <dd className="mt-0.5 break-all font-mono text-xs" data-testid="api-base-url">
+          {view.apiBaseUrl ?? "not started yet"}
+        </dd>
       </div>
     </dl>
   );

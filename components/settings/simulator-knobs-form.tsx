@@ -1,7 +1,13 @@
 "use client";
 
 import { useId, useState } from "react";
-import { RATE_KNOBS, simulatorKnobsPatchSchema, type RateKnob, type SimulatorKnobs, type SimulatorKnobsPatch } from "@/lib/demo/knobs-contracts";
+import {
+  RATE_KNOBS,
+  simulatorKnobsPatchSchema,
+  type RateKnob,
+  type SimulatorKnobs,
+  type SimulatorKnobsPatch,
+} from "@/lib/demo/knobs-contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
@@ -61,14 +67,38 @@ export function SimulatorKnobsForm({ knobs }: { knobs: SimulatorKnobs }) {
       <div className="grid gap-x-6 gap-y-4 md:grid-cols-2">
         {RATE_KNOBS.map((k) => (
           <div key={k.name}>
-            <label id={`${id}-${k.name}-label`} htmlFor={`${id}-${k.name}`} className="font-medium">{k.label}</label>
+            <label id={`${id}-${k.name}-label`} htmlFor={`${id}-${k.name}`} className="font-medium">
+              {k.label}
+            </label>
             <div className="mt-1 flex items-center gap-2">
-              <input type="range" min={0} max={1} step={0.01} value={Number(draft.rates[k.name]) || 0} aria-labelledby={`${id}-${k.name}-label`}
-                aria-describedby={`${id}-${k.name}-hint`} onChange={(e) => setRate(k.name, e.target.value)} className="grow accent-brand-600" />
-              <input id={`${id}-${k.name}`} name={k.name} type="number" min={0} max={1} step={0.01} inputMode="decimal" value={draft.rates[k.name] ?? ""}
-                aria-describedby={`${id}-${k.name}-hint`} onChange={(e) => setRate(k.name, e.target.value)} className={`${box} w-20 tabular-nums`} />
+              <input
+                type="range"
+                min={0}
+                max={1}
+                step={0.01}
+                value={Number(draft.rates[k.name]) || 0}
+                aria-labelledby={`${id}-${k.name}-label`}
+                aria-describedby={`${id}-${k.name}-hint`}
+                onChange={(e) => setRate(k.name, e.target.value)}
+                className="grow accent-brand-600"
+              />
+              <input
+                id={`${id}-${k.name}`}
+                name={k.name}
+                type="number"
+                min={0}
+                max={1}
+                step={0.01}
+                inputMode="decimal"
+                value={draft.rates[k.name] ?? ""}
+                aria-describedby={`${id}-${k.name}-hint`}
+                onChange={(e) => setRate(k.name, e.target.value)}
+                className={`${box} w-20 tabular-nums`}
+              />
             </div>
-            <p id={`${id}-${k.name}-hint`} className="text-xs text-slate-500">{k.hint} (0 = never, 1 = always)</p>
+            <p id={`${id}-${k.name}-hint`} className="text-xs text-slate-500">
+              {k.hint} (0 = never, 1 = always)
+            </p>
           </div>
         ))}
       </div>
@@ -76,20 +106,52 @@ export function SimulatorKnobsForm({ knobs }: { knobs: SimulatorKnobs }) {
         <legend className="mb-1 font-medium">Webhook delay range (milliseconds)</legend>
         <label className="flex flex-col gap-1" htmlFor={`${id}-dmin`}>
           <span>Shortest</span>
-          <input id={`${id}-dmin`} type="number" min={0} max={3600000} step={100} value={draft.delayMin} onChange={(e) => setDelay("delayMin", e.target.value)} className={`${box} w-32`} />
+          <input
+            id={`${id}-dmin`}
+            type="number"
+            min={0}
+            max={3600000}
+            step={100}
+            value={draft.delayMin}
+            onChange={(e) => setDelay("delayMin", e.target.value)}
+            className={`${box} w-32`}
+          />
         </label>
         <label className="flex flex-col gap-1" htmlFor={`${id}-dmax`}>
           <span>Longest</span>
-          <input id={`${id}-dmax`} type="number" min={0} max={3600000} step={100} value={draft.delayMax} onChange={(e) => setDelay("delayMax", e.target.value)} className={`${box} w-32`} />
+          <input
+            id={`${id}-dmax`}
+            type="number"
+            min={0}
+            max={3600000}
+            step={100}
+            value={draft.delayMax}
+            onChange={(e) => setDelay("delayMax", e.target.value)}
+            className={`${box} w-32`}
+          />
         </label>
       </fieldset>
       <div className="flex flex-wrap items-center gap-2">
-        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">Save knobs</Button>
-        <Button variant="ghost" onClick={() => { setDraft(draftOf(knobs)); setProblem(null); save.reset(); }} disabled={save.isPending}>Undo changes</Button>
+        <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
+          Save knobs
+        </Button>
+        <Button
+          variant="ghost"
+          onClick={() => {
+            setDraft(draftOf(knobs));
+            setProblem(null);
+            save.reset();
+          }}
+          disabled={save.isPending}
+        >
+          Undo changes
+        </Button>
       </div>
       {problem && <ErrorNotice title="Not saved" message={problem} />}
       {save.error && <ErrorNotice title="Not saved" message={errorText(save.error)} />}
-      {save.isSuccess && <Notice tone="good">Saved. The simulator uses these values from now on; the change is in the audit log.</Notice>}
+      {save.isSuccess && (
+        <Notice tone="good">Saved. The simulator uses these values from now on; the change is in the audit log.</Notice>
+      )}
     </form>
   );
 }

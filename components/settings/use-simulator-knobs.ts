@@ -10,5 +10,10 @@ export function fetchSimulatorKnobs(signal?: AbortSignal): Promise<SimulatorKnob
 }
 
 export function useSimulatorKnobs(enabled: boolean) {
-  return useQuery({ queryKey: settingsKeys.simulator(), queryFn: ({ signal }) => fetchSimulatorKnobs(signal), enabled, staleTime: 30_000 });
+  return useQuery({
+    queryKey: settingsKeys.simulator(),
+    queryFn: ({ signal }) => fetchSimulatorKnobs(signal),
+    enabled,
+    staleTime: 30_000,
+  });
 }

@@ -21,7 +21,9 @@ export function RegisterWebhooks({ missing, none }: { missing: string[]; none: b
       {register.error && <ErrorNotice title="Registration failed" message={errorText(register.error)} />}
       {register.data && (
         <Notice tone="good">
-          {register.data.registered.length > 0 ? `Registered ${register.data.registered.join(", ")}.` : "Nothing new to register."}
+          {register.data.registered.length > 0
+            ? `Registered ${register.data.registered.join(", ")}.`
+            : "Nothing new to register."}
           {register.data.repaired.length > 0 ? ` Repaired ${register.data.repaired.join(", ")}.` : ""}
         </Notice>
       )}

@@ -32,7 +32,11 @@ export function RotateSecret({ subscription }: { subscription: SubscriptionItem 
       onError: (err) => {
         const value = unstoredSecret(err);
         if (value) {
-          setSecret({ value, warning: "Tally could NOT store it, and the platform already uses it. Copy it, then enter it under “Set a secret rotated elsewhere”." });
+          setSecret({
+            value,
+            warning:
+              "Tally could NOT store it, and the platform already uses it. Copy it, then enter it under “Set a secret rotated elsewhere”.",
+          });
         }
         setFailure(errorText(err));
         setConfirming(false);
@@ -43,18 +47,36 @@ export function RotateSecret({ subscription }: { subscription: SubscriptionItem 
 
   return (
     <div>
-      <Button variant="secondary" onClick={() => setConfirming(true)} pending={rotate.isPending || running} pendingLabel={running ? "Replaying the gap…" : "Rotating…"}>
+      <Button
+        variant="secondary"
+        onClick={() => setConfirming(true)}
+        pending={rotate.isPending || running}
+        pendingLabel={running ? "Replaying the gap…" : "Rotating…"}
+      >
         Rotate secret
       </Button>
       {confirming && (
-        <ConfirmDialog open title={`Rotate the secret of ${subscription.eventType}?`} confirmLabel="Rotate secret" tone="danger" pending={rotate.isPending}
-          onConfirm={confirm} onCancel={() => setConfirming(false)}>
-          <p>The platform issues a new signing secret and Tally stores it at once. The old one keeps working for a few minutes for
-            deliveries already on their way; any delivery refused in the gap is replayed automatically.</p>
+        <ConfirmDialog
+          open
+          title={`Rotate the secret of ${subscription.eventType}?`}
+          confirmLabel="Rotate secret"
+          tone="danger"
+          pending={rotate.isPending}
+          onConfirm={confirm}
+          onCancel={() => setConfirming(false)}
+        >
+          <p>
+            The platform issues a new signing secret and Tally stores it at once. The old one keeps working for a few
+            minutes for deliveries already on their way; any delivery refused in the gap is replayed automatically.
+          </p>
           <p className="mt-2">The new secret is shown once, here, right after.</p>
         </ConfirmDialog>
       )}
-      {failure && <div className="mt-3"><ErrorNotice title="Rotation failed" message={failure} /></div>}
+      {failure && (
+        <div className="mt-3">
+          <ErrorNotice title="Rotation failed" message={failure} />
+        </div>
+      )}
       {secret && <OneTimeSecret secret={secret.value} warning={secret.warning} onDismiss={() => setSecret(null)} />}
       {runId && <RunProgress runId={runId} title="Rotation and replay of the gap" />}
     </div>

@@ -16,25 +16,68 @@ import { useReplay401s } from "./use-replay-401s";
  * A subscription whose deliveries are being refused right now, with the one-click fix. Once a replay
  * started here the banner is held (ongoing = false after the spike passed) so its outcome stays readable.
  */
-export function SpikeBanner({ spike, ongoing, onStarted, onDismiss }: { spike: Spike; ongoing: boolean; onStarted: (s: Spike) => void; onDismiss: () => void }) {
+export function SpikeBanner({
+  spike,
+  ongoing,
+  onStarted,
+  onDismiss,
+}: {
+  spike: Spike;
+  ongoing: boolean;
+  onStarted: (s: Spike) => void;
+  onDismiss: () => void;
+}) {
   const replay = useReplay401s();
   const [runId, setRunId] = useState<string | null>(null);
   const running = useRunBusy(runId);
   return (
-    <div role={ongoing ? "alert" : "status"} className={`rounded-lg border p-3 text-sm ${ongoing ? "border-red-300 bg-red-50 text-red-900" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}>
-      <p className="font-semibold">{ongoing ? `401 spike on ${spike.eventType}` : `The 401 spike on ${spike.eventType} has passed`}</p>
+    <div
+      role={ongoing ? "alert" : "status"}
+      className={`rounded-lg border p-3 text-sm ${ongoing ? "border-red-300 bg-red-50 text-red-900" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}
+    >
+      <p className="font-semibold">
+        {ongoing ? `401 spike on ${spike.eventType}` : `The 401 spike on ${spike.eventType} has passed`}
+      </p>
       <p>
         {spike.recent} deliveries refused in the last {SPIKE_WINDOW_MINUTES} minutes, since <Time iso={spike.since} />.
-        {spike.lastRotationAt ? <> The secret was last rotated <Time iso={spike.lastRotationAt} relative />.</> : null} Usually the platform
-        signs with a secret Tally does not have yet: rotate here, or set the secret rotated elsewhere, then replay.
+        {spike.lastRotationAt ? (
+          <>
+            {" "}
+            The secret was last rotated <Time iso={spike.lastRotationAt} relative />.
+          </>
+        ) : null}{" "}
+        Usually the platform signs with a secret Tally does not have yet: rotate here, or set the secret rotated
+        elsewhere, then replay.
       </p>
       <div className="mt-2 flex flex-wrap items-center gap-2">
-        <Can role="operator"><Button variant="danger" pending={replay.isPending || running} pendingLabel={running ? "Replaying…" : "Starting…"} onClick={() => replay.mutate(spike.subscriptionId, { onSuccess: (r) => { setRunId(r.runId); onStarted(spike); } })}>
-          Replay 401s since rotation
-        </Button></Can>
-        {!ongoing && <Button variant="ghost" onClick={onDismiss}>Dismiss</Button>}
+        <Can role="operator">
+          <Button
+            variant="danger"
+            pending={replay.isPending || running}
+            pendingLabel={running ? "Replaying…" : "Starting…"}
+            onClick={() =>
+              replay.mutate(spike.subscriptionId, {
+                onSuccess: (r) => {
+                  setRunId(r.runId);
+                  onStarted(spike);
+                },
+              })
+            }
+          >
+            Replay 401s since rotation
+          </Button>
+        </Can>
+        {!ongoing && (
+          <Button variant="ghost" onClick={onDismiss}>
+            Dismiss
+          </Button>
+        )}
       </div>
-      {replay.error && <div className="mt-2"><ErrorNotice title="The replay did not start" message={errorText(replay.error)} /></div>}
+      {replay.error && (
+        <div className="mt-2">
+          <ErrorNotice title="The replay did not start" message={errorText(replay.error)} />
+        </div>
+      )}
       {runId && <RunProgress runId={runId} title={`Replay of ${spike.eventType} 401s`} />}
     </div>
   );

@@ -35,7 +35,15 @@ export function trimmedPoints(chart: UnauthorizedChart): Point[] {
   return chart.points.filter((p) => p.t >= first - LEAD_MINUTES * MINUTE);
 }
 
-function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Point[]; series: UnauthorizedChart["series"][number] }) {
+function Panel({
+  chart,
+  points,
+  series,
+}: {
+  chart: UnauthorizedChart;
+  points: Point[];
+  series: UnauthorizedChart["series"][number];
+}) {
   const router = useRouter();
   const data = points.map((p) => ({ t: p.t, n: p.counts[series.key] ?? 0 }));
   const peak = data.reduce((best, p) => (p.n > best.n ? p : best), { t: 0, n: 0 });
@@ -43,7 +51,11 @@ function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Po
   const from = points[0]?.t ?? Date.parse(chart.from);
   const to = Date.parse(chart.to);
   return (
-    <div className="min-w-0 rounded border border-slate-200 p-2" data-testid="chart-panel" data-subscription={series.label}>
+    <div
+      className="min-w-0 rounded border border-slate-200 p-2"
+      data-testid="chart-panel"
+      data-subscription={series.label}
+    >
       <div className="flex flex-wrap items-baseline justify-between gap-2 text-sm">
         <span className="font-medium">{series.label}</span>
         <span className="text-xs text-slate-600">
@@ -53,13 +65,21 @@ function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Po
           </Link>
         </span>
       </div>
-      <BarChart responsive data={data} style={{ width: "100%", height: 150 }} margin={{ top: 14, right: 8, bottom: 0, left: -24 }} barCategoryGap={1}>
+      <BarChart
+        responsive
+        data={data}
+        style={{ width: "100%", height: 150 }}
+        margin={{ top: 14, right: 8, bottom: 0, left: -24 }}
+        barCategoryGap={1}
+      >
         <CartesianGrid strokeDasharray="3 3" stroke="#e2e8f0" vertical={false} />
         <XAxis dataKey="t" tickFormatter={hhmm} fontSize={11} minTickGap={28} />
         <YAxis allowDecimals={false} fontSize={11} domain={[0, (max: number) => Math.max(3, max)]} />
         <Tooltip
           cursor={{ fill: "#fee2e2" }}
-          labelFormatter={(t) => (typeof t === "number" ? `${hhmm(t)} (click the bar for these deliveries)` : String(t))}
+          labelFormatter={(t) =>
+            typeof t === "number" ? `${hhmm(t)} (click the bar for these deliveries)` : String(t)
+          }
           formatter={(v) => [`${String(v)} × 401`, series.label]}
         />
         <Bar
@@ -78,8 +98,19 @@ function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Po
           // the label sits on the side of its line that has room
           const right = data.findIndex((p) => p.t === x) > data.length / 2;
           return (
-            <ReferenceLine key={`${m.at}-${i}`} x={x} stroke="#d97706" strokeDasharray="4 2" strokeWidth={2}
-              label={{ value: `${series.label} ${m.source === "rotated" ? "rotated" : "secret set"} ${hhmm(Date.parse(m.at))}`, position: right ? "insideTopRight" : "insideTopLeft", fontSize: 11, fill: "#92400e" }} />
+            <ReferenceLine
+              key={`${m.at}-${i}`}
+              x={x}
+              stroke="#d97706"
+              strokeDasharray="4 2"
+              strokeWidth={2}
+              label={{
+                value: `${series.label} ${m.source === "rotated" ? "rotated" : "secret set"} ${hhmm(Date.parse(m.at))}`,
+                position: right ? "insideTopRight" : "insideTopLeft",
+                fontSize: 11,
+                fill: "#92400e",
+              }}
+            />
           );
         })}
       </BarChart>
@@ -90,7 +121,12 @@ function Panel({ chart, points, series }: { chart: UnauthorizedChart; points: Po
 function Plot({ chart }: { chart: UnauthorizedChart }) {
   const points = trimmedPoints(chart);
   const shown = chart.series.filter((s) => s.total > 0 || chart.markers.some((m) => m.subscriptionId === s.key));
-  if (shown.length === 0) return <p className="py-8 text-center text-sm text-slate-600">No 401s and no rotations in the last hour: every signed delivery was accepted.</p>;
+  if (shown.length === 0)
+    return (
+      <p className="py-8 text-center text-sm text-slate-600">
+        No 401s and no rotations in the last hour: every signed delivery was accepted.
+      </p>
+    );
   return (
     <div className={`grid gap-3 ${shown.length > 1 ? "lg:grid-cols-2" : ""}`}>
       {shown.map((s) => (
@@ -103,13 +139,23 @@ function Plot({ chart }: { chart: UnauthorizedChart }) {
 /** 401s per minute per subscription, with a dashed line at each rotation, and the same in words. */
 export function UnauthorizedChartView({ chart }: { chart: UnauthorizedChart }) {
   // Drawn in the browser only: axis times are in the operator's time zone, which the server does not know.
-  const inBrowser = useSyncExternalStore(noSubscription, () => true, () => false);
+  const inBrowser = useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
   const label = (key: string) => chart.series.find((s) => s.key === key)?.label ?? key;
   const total = chart.series.reduce((n, s) => n + s.total, 0);
-  const described = chart.series.filter((s) => s.total > 0).map((s) => `${s.label}: ${s.total}`).join(", ");
+  const described = chart.series
+    .filter((s) => s.total > 0)
+    .map((s) => `${s.label}: ${s.total}`)
+    .join(", ");
   return (
     <figure>
-      <div role="img" aria-label={`401 answers per minute over the last hour: ${total === 0 ? "none" : described}; ${chart.markers.length} rotations marked.`}>
+      <div
+        role="img"
+        aria-label={`401 answers per minute over the last hour: ${total === 0 ? "none" : described}; ${chart.markers.length} rotations marked.`}
+      >
         {inBrowser ? <Plot chart={chart} /> : <Skeleton className="h-[170px] w-full" />}
       </div>
       <figcaption className="mt-1 text-xs text-slate-600">
@@ -121,7 +167,8 @@ export function UnauthorizedChartView({ chart }: { chart: UnauthorizedChart }) {
             {chart.markers.map((m, i) => (
               <span key={`${m.subscriptionId}-${m.at}`}>
                 {i > 0 && "; "}
-                {label(m.subscriptionId)} {m.source === "rotated" ? "rotated" : "secret set"} at <Time iso={m.at} /> by {m.actor}
+                {label(m.subscriptionId)} {m.source === "rotated" ? "rotated" : "secret set"} at <Time iso={m.at} /> by{" "}
+                {m.actor}
               </span>
             ))}
             .

@@ -7,6 +7,7 @@ import { postParsed } from "@/lib/browser/parsed";
 /** POST /api/subscriptions/{id}/replay-401s → {runId}: replay the deliveries refused since the rotation. */
 export function useReplay401s() {
   return useMutation({
-    mutationFn: (subscriptionId: string) => postParsed(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/replay-401s`, startedSchema),
+    mutationFn: (subscriptionId: string) =>
+      postParsed(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/replay-401s`, startedSchema),
   });
 }

@@ -20,7 +20,8 @@ export function unstoredSecret(err: unknown): string | null {
 export function useRotateSecret() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (subscriptionId: string) => postParsed(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/rotate`, rotatedSchema),
+    mutationFn: (subscriptionId: string) =>
+      postParsed(`/api/subscriptions/${encodeURIComponent(subscriptionId)}/rotate`, rotatedSchema),
     gcTime: 0,
     onSettled: () => client.invalidateQueries({ queryKey: subscriptionKeys.all }),
   });

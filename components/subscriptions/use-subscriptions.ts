@@ -10,5 +10,9 @@ export function fetchSubscriptions(signal?: AbortSignal): Promise<SubscriptionLi
 }
 
 export function useSubscriptions() {
-  return useQuery({ queryKey: subscriptionKeys.list(), queryFn: ({ signal }) => fetchSubscriptions(signal), refetchInterval: 15_000 });
+  return useQuery({
+    queryKey: subscriptionKeys.list(),
+    queryFn: ({ signal }) => fetchSubscriptions(signal),
+    refetchInterval: 15_000,
+  });
 }

@@ -52,7 +52,13 @@ export function ConfirmDialog({
           <Button variant="secondary" onClick={onCancel} disabled={pending}>
             Cancel
           </Button>
-          <Button variant={tone} onClick={onConfirm} pending={pending} disabled={confirmDisabled} pendingLabel="Working…">
+          <Button
+            variant={tone}
+            onClick={onConfirm}
+            pending={pending}
+            disabled={confirmDisabled}
+            pendingLabel="Working…"
+          >
             {confirmLabel}
           </Button>
         </div>

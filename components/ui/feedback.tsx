@@ -25,6 +25,14 @@ export function ErrorNotice({ title = "Something went wrong", message }: { title
 }
 
 export function Notice({ tone = "info", children }: { tone?: "info" | "warn" | "good"; children: React.ReactNode }) {
-  const cls = { info: "border-sky-200 bg-sky-50 text-sky-900", warn: "border-amber-300 bg-amber-50 text-amber-900", good: "border-emerald-200 bg-emerald-50 text-emerald-900" }[tone];
-  return <div role="status" className={`rounded-lg border p-3 text-sm ${cls}`}>{children}</div>;
+  const cls = {
+    info: "border-sky-200 bg-sky-50 text-sky-900",
+    warn: "border-amber-300 bg-amber-50 text-amber-900",
+    good: "border-emerald-200 bg-emerald-50 text-emerald-900",
+  }[tone];
+  return (
+    <div role="status" className={`rounded-lg border p-3 text-sm ${cls}`}>
+      {children}
+    </div>
+  );
 }

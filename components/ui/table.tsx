@@ -13,7 +13,10 @@ export function Table({ caption, children }: { caption: string; children: React.
 
 export function Th({ children, className = "" }: { children?: React.ReactNode; className?: string }) {
   return (
-    <th scope="col" className={`whitespace-nowrap bg-slate-50 px-2 py-2 text-left sm:px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}>
+    <th
+      scope="col"
+      className={`whitespace-nowrap bg-slate-50 px-2 py-2 text-left sm:px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
+    >
       {children}
     </th>
   );

@@ -11,7 +11,11 @@ const noSubscription = () => () => undefined;
 
 /** True once hydrated in the browser. */
 export function useInBrowser(): boolean {
-  return useSyncExternalStore(noSubscription, () => true, () => false);
+  return useSyncExternalStore(
+    noSubscription,
+    () => true,
+    () => false,
+  );
 }
 
 export function utcText(d: Date): string {

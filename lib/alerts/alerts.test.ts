@@ -51,7 +51,11 @@ beforeAll(async () => {
       let raw = "";
       stream.on("data", (c: Buffer) => (raw += c.toString("utf8")));
       stream.on("end", () => {
-        mails.push({ from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "", to: session.envelope.rcptTo.map((r) => r.address), raw });
+        mails.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw,
+        });
         cb();
       });
     },
@@ -66,7 +70,17 @@ afterAll(async () => {
   await t?.cleanup();
 });
 beforeEach(async () => {
-  for (const table of ["alertNotification", "alertEvent", "alertState", "deadLetter", "inboundDelivery", "secretRotation", "subscription", "operationRun", "auditLog"] as const) {
+  for (const table of [
+    "alertNotification",
+    "alertEvent",
+    "alertState",
+    "deadLetter",
+    "inboundDelivery",
+    "secretRotation",
+    "subscription",
+    "operationRun",
+    "auditLog",
+  ] as const) {
     await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
   }
   hook.requests.length = 0;
@@ -78,7 +92,10 @@ beforeEach(async () => {
 
 const minutes = (base: Date, m: number) => new Date(base.getTime() + m * 60_000);
 const hookBodies = () => hook.requests.map((r) => JSON.parse(r.body) as Record<string, unknown>);
-const deadLetter = () => db().deadLetter.create({ data: { jobId: "job-dl-1", kind: "process_job", errorCode: "JOB_FAILED", errorMessage: "the platform said failed" } });
+const deadLetter = () =>
+  db().deadLetter.create({
+    data: { jobId: "job-dl-1", kind: "process_job", errorCode: "JOB_FAILED", errorMessage: "the platform said failed" },
+  });
 
 describe("dead_letters", () => {
   it("fires once on a new open dead letter: a signed webhook, a Slack message and an e-mail; then resolved when none is open", async () => {
@@ -103,12 +120,28 @@ describe("dead_letters", () => {
       Number(req.headers["webhook-timestamp"]),
     );
     expect(verified).toEqual({ ok: true, secretIndex: 0 });
-    expect(verifyDelivery({ kind: "standard", toleranceSeconds: 300 }, ["whsec_" + Buffer.from("another-key").toString("base64")], Buffer.from(req.body), { get: (n) => req.headers[n.toLowerCase()]?.toString() ?? null }, Number(req.headers["webhook-timestamp"])).ok).toBe(false);
+    expect(
+      verifyDelivery(
+        { kind: "standard", toleranceSeconds: 300 },
+        ["whsec_" + Buffer.from("another-key").toString("base64")],
+        Buffer.from(req.body),
+        { get: (n) => req.headers[n.toLowerCase()]?.toString() ?? null },
+        Number(req.headers["webhook-timestamp"]),
+      ).ok,
+    ).toBe(false);
     const body = JSON.parse(req.body) as Record<string, unknown>;
     expect(Object.keys(body).sort()).toEqual(["details", "rule", "startedAt", "state", "summary", "url"]);
-    expect(body).toMatchObject({ rule: "dead_letters", state: "firing", url: "https://tally.example/dead-letters", startedAt: minutes(t0, 1).toISOString() });
+    expect(body).toMatchObject({
+      rule: "dead_letters",
+      state: "firing",
+      url: "https://tally.example/dead-letters",
+      startedAt: minutes(t0, 1).toISOString(),
+    });
     expect(body.summary).toMatch(/1 open dead letter .*job-dl-1/);
-    expect(body.details).toMatchObject({ open: 1, newest: [expect.objectContaining({ jobId: "job-dl-1", errorCode: "JOB_FAILED" })] });
+    expect(body.details).toMatchObject({
+      open: 1,
+      newest: [expect.objectContaining({ jobId: "job-dl-1", errorCode: "JOB_FAILED" })],
+    });
 
     // Slack: an incoming-webhook body, at the configured URL.
     expect(slack.requests).toHaveLength(1);
@@ -130,7 +163,11 @@ describe("dead_letters", () => {
     // Discarded: one "resolved", carrying when the firing started.
     await db().deadLetter.update({ where: { id: dl.id }, data: { state: "discarded" } });
     const resolved = await evaluateAlerts({ now: minutes(t0, 3) });
-    expect(resolved.find((x) => x.rule === "dead_letters")).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+    expect(resolved.find((x) => x.rule === "dead_letters")).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
     await deliverAlertNotifications({ now: minutes(t0, 3) });
     expect(hookBodies().map((b) => b.state)).toEqual(["firing", "resolved"]);
     expect(hookBodies()[1]).toMatchObject({ rule: "dead_letters", startedAt: minutes(t0, 1).toISOString() });
@@ -139,15 +176,26 @@ describe("dead_letters", () => {
     expect(mails[1].raw).toMatch(/Subject: \[Tally RESOLVED\] dead_letters/);
 
     const view = await alertsView();
-    expect(view.rules.find((r) => r.rule === "dead_letters")).toMatchObject({ state: "ok", thresholds: [{ setting: "TALLY_ALERT_DEAD_LETTERS", value: "1 open or more" }] });
-    expect(view.history.map((e) => [e.rule, e.state])).toEqual([["dead_letters", "resolved"], ["dead_letters", "firing"]]);
-    expect(view.history[1].notifications.map((n) => [n.channel, n.status])).toEqual([["webhook", "sent"], ["slack", "sent"], ["email", "sent"]]);
+    expect(view.rules.find((r) => r.rule === "dead_letters")).toMatchObject({
+      state: "ok",
+      thresholds: [{ setting: "TALLY_ALERT_DEAD_LETTERS", value: "1 open or more" }],
+    });
+    expect(view.history.map((e) => [e.rule, e.state])).toEqual([
+      ["dead_letters", "resolved"],
+      ["dead_letters", "firing"],
+    ]);
+    expect(view.history[1].notifications.map((n) => [n.channel, n.status])).toEqual([
+      ["webhook", "sent"],
+      ["slack", "sent"],
+      ["email", "sent"],
+    ]);
   });
 
   it("repeats at most every TALLY_ALERT_REPEAT_MINUTES while the condition holds", async () => {
     const t0 = new Date();
     await deadLetter();
-    const events = async (at: Date) => (await evaluateAlerts({ now: at })).find((x) => x.rule === "dead_letters")?.event ?? null;
+    const events = async (at: Date) =>
+      (await evaluateAlerts({ now: at })).find((x) => x.rule === "dead_letters")?.event ?? null;
     expect(await events(t0)).toBe("firing");
     expect(await events(minutes(t0, 1))).toBe(null);
     expect(await events(minutes(t0, 29.9))).toBe(null);
@@ -164,7 +212,16 @@ describe("dead_letters", () => {
 
 describe("unauthorized_spike", () => {
   const fail401 = (subscriptionId: string | null, at: Date, n: number) =>
-    db().inboundDelivery.createMany({ data: Array.from({ length: n }, () => ({ subscriptionId, status: 401, reason: "signature_mismatch", latencyMs: 1, bodyBytes: 10, receivedAt: at })) });
+    db().inboundDelivery.createMany({
+      data: Array.from({ length: n }, () => ({
+        subscriptionId,
+        status: 401,
+        reason: "signature_mismatch",
+        latencyMs: 1,
+        bodyBytes: 10,
+        receivedAt: at,
+      })),
+    });
   const spike = async (now: Date) => (await evaluateAlerts({ now })).find((x) => x.rule === "unauthorized_spike")!;
 
   it("fires at 10 401s within 5 minutes for one subscription, not at 9, and says whether a rotation preceded it", async () => {
@@ -176,20 +233,35 @@ describe("unauthorized_spike", () => {
     await fail401("sub-a", minutes(now, -6), 20); // outside the window
     expect(await spike(now)).toMatchObject({ to: "ok", event: null });
 
-    await db().secretRotation.create({ data: { subscriptionId: "sub-a", source: "rotated", actor: "test", at: minutes(now, -10) } });
+    await db().secretRotation.create({
+      data: { subscriptionId: "sub-a", source: "rotated", actor: "test", at: minutes(now, -10) },
+    });
     await fail401("sub-a", minutes(now, -1), 1);
     expect(await spike(now)).toMatchObject({ to: "firing", event: "firing" });
     const state = await db().alertState.findUniqueOrThrow({ where: { rule: "unauthorized_spike" } });
-    expect(state.summary).toMatch(/^10 deliveries answered 401 in 5 min on \/webhooks\/geonode\/sub-a \(a secret rotation at .* preceded it\)/);
-    expect(JSON.parse(state.details ?? "{}")).toMatchObject({ spikes: [{ subscriptionId: "sub-a", count: 10, rotationPreceded: true }] });
+    expect(state.summary).toMatch(
+      /^10 deliveries answered 401 in 5 min on \/webhooks\/geonode\/sub-a \(a secret rotation at .* preceded it\)/,
+    );
+    expect(JSON.parse(state.details ?? "{}")).toMatchObject({
+      spikes: [{ subscriptionId: "sub-a", count: 10, rotationPreceded: true }],
+    });
   });
 
   it("counts the unkeyed route on its own, and resolves once the window has moved past the 401s", async () => {
     const now = new Date();
     await fail401(null, minutes(now, -1), 10);
     expect(await spike(now)).toMatchObject({ to: "firing", event: "firing" });
-    const details = JSON.parse((await db().alertState.findUniqueOrThrow({ where: { rule: "unauthorized_spike" } })).details ?? "{}");
-    expect(details.spikes).toEqual([expect.objectContaining({ subscriptionId: null, route: "/webhooks/geonode (unkeyed)", count: 10, rotationPreceded: false })]);
+    const details = JSON.parse(
+      (await db().alertState.findUniqueOrThrow({ where: { rule: "unauthorized_spike" } })).details ?? "{}",
+    );
+    expect(details.spikes).toEqual([
+      expect.objectContaining({
+        subscriptionId: null,
+        route: "/webhooks/geonode (unkeyed)",
+        count: 10,
+        rotationPreceded: false,
+      }),
+    ]);
     expect(await spike(minutes(now, 5))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
   });
 });
@@ -207,7 +279,11 @@ describe("channels", () => {
     // Not due yet: nothing is sent.
     expect((await deliverAlertNotifications({ now: new Date(t0.getTime() + 9_000) })).attempted).toBe(0);
     const view = await alertsView();
-    expect(view.channels.find((c) => c.channel === "webhook")).toMatchObject({ health: "failing", lastError: expect.stringMatching(/HTTP 503/), signed: true });
+    expect(view.channels.find((c) => c.channel === "webhook")).toMatchObject({
+      health: "failing",
+      lastError: expect.stringMatching(/HTTP 503/),
+      signed: true,
+    });
     expect(view.channels.find((c) => c.channel === "slack")).toMatchObject({ health: "ok" });
     expect(JSON.stringify(view.channels)).not.toContain("/services/T000/B000/XXXX");
 
@@ -216,7 +292,11 @@ describe("channels", () => {
       at += 16 * 60_000;
       await deliverAlertNotifications({ now: new Date(at) });
     }
-    expect(await db().alertNotification.findFirstOrThrow({ where: { channel: "webhook" } })).toMatchObject({ status: "failed", attempts: MAX_ATTEMPTS, nextAttemptAt: null });
+    expect(await db().alertNotification.findFirstOrThrow({ where: { channel: "webhook" } })).toMatchObject({
+      status: "failed",
+      attempts: MAX_ATTEMPTS,
+      nextAttemptAt: null,
+    });
     expect(hook.requests).toHaveLength(MAX_ATTEMPTS);
     // Every attempt carried the same webhook-id: the receiver can deduplicate.
     expect(new Set(hook.requests.map((r) => r.headers["webhook-id"])).size).toBe(1);
@@ -225,16 +305,27 @@ describe("channels", () => {
   it("sends a test alert to one channel at once and records its result", async () => {
     const r = await sendTestAlert("webhook", "operator");
     expect(r).toEqual({ channel: "webhook", ok: true, statusCode: 200, error: null });
-    expect(hookBodies()[0]).toMatchObject({ rule: "test", state: "firing", summary: expect.stringMatching(/webhook channel works/) });
+    expect(hookBodies()[0]).toMatchObject({
+      rule: "test",
+      state: "firing",
+      summary: expect.stringMatching(/webhook channel works/),
+    });
     expect(slack.requests).toHaveLength(0);
     hook.setAnswer(() => 500);
     expect(await sendTestAlert("webhook", "operator")).toMatchObject({ ok: false, statusCode: 500 });
     const view = await alertsView();
-    expect(view.history[0]).toMatchObject({ rule: "test", kind: "test", notifications: [{ channel: "webhook", status: "failed" }] });
+    expect(view.history[0]).toMatchObject({
+      rule: "test",
+      kind: "test",
+      notifications: [{ channel: "webhook", status: "failed" }],
+    });
     expect(view.channels.find((c) => c.channel === "webhook")?.health).toBe("failing");
     // Both left an audit row: who tested which channel, and whether it worked.
     const audit = await db().auditLog.findMany({ where: { action: "alerts.test" }, orderBy: { id: "asc" } });
-    expect(audit.map((a) => [a.actor, a.target, a.ok])).toEqual([["operator", "webhook", true], ["operator", "webhook", false]]);
+    expect(audit.map((a) => [a.actor, a.target, a.ok])).toEqual([
+      ["operator", "webhook", true],
+      ["operator", "webhook", false],
+    ]);
   });
 
   it("refuses a test to a channel that is not configured", async () => {

@@ -23,7 +23,10 @@ export function configuredChannels(c: TallyConfig): Channel[] {
 /** Where a channel sends, fit for the browser: Slack's URL is a secret, SMTP URLs carry passwords. */
 export function channelTarget(channel: Channel, c: TallyConfig): string {
   if (channel === "webhook") return c.TALLY_ALERT_WEBHOOK_URL ?? "(not set)";
-  if (channel === "slack") return c.TALLY_ALERT_SLACK_URL ? `${new URL(c.TALLY_ALERT_SLACK_URL).origin}/… ${mask(c.TALLY_ALERT_SLACK_URL)}` : "(not set)";
+  if (channel === "slack")
+    return c.TALLY_ALERT_SLACK_URL
+      ? `${new URL(c.TALLY_ALERT_SLACK_URL).origin}/… ${mask(c.TALLY_ALERT_SLACK_URL)}`
+      : "(not set)";
   if (!c.TALLY_ALERT_SMTP_URL) return "(not set)";
   const u = new URL(c.TALLY_ALERT_SMTP_URL);
   return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}:••••@` : ""}${u.host} → ${c.TALLY_ALERT_EMAIL_TO}`;
@@ -75,11 +78,20 @@ async function post(url: string, body: string, headers: Record<string, string>, 
     });
     const text = await res.text().catch(() => "");
     const ok = res.status >= 200 && res.status < 300;
-    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}${text ? `: ${text.slice(0, 200).replace(/\s+/g, " ")}` : ""}` };
+    return {
+      ok,
+      statusCode: res.status,
+      error: ok ? null : `HTTP ${res.status}${text ? `: ${text.slice(0, 200).replace(/\s+/g, " ")}` : ""}`,
+    };
   } catch (err) {
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    const code = cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
-    return { ok: false, statusCode: null, error: (code ?? (cause instanceof Error ? cause.message : String(cause))).slice(0, 300) };
+    const code =
+      cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
+    return {
+      ok: false,
+      statusCode: null,
+      error: (code ?? (cause instanceof Error ? cause.message : String(cause))).slice(0, 300),
+    };
   }
 }
 
@@ -87,12 +99,22 @@ async function post(url: string, body: string, headers: Record<string, string>, 
  * One attempt on one channel. `messageId` is the webhook-id: the same for every attempt of one
  * notification, so a receiver that saw it already can drop the repeat.
  */
-export async function sendToChannel(channel: Channel, m: AlertMessage, messageId: string, c: TallyConfig, signal: AbortSignal, nowMs = Date.now()): Promise<Attempt> {
+export async function sendToChannel(
+  channel: Channel,
+  m: AlertMessage,
+  messageId: string,
+  c: TallyConfig,
+  signal: AbortSignal,
+  nowMs = Date.now(),
+): Promise<Attempt> {
   if (channel === "webhook") {
     if (!c.TALLY_ALERT_WEBHOOK_URL) return { ok: false, statusCode: null, error: "TALLY_ALERT_WEBHOOK_URL is not set" };
     const body = JSON.stringify(m);
     const headers = c.TALLY_ALERT_WEBHOOK_SECRET
-      ? signDelivery({ kind: "standard", toleranceSeconds: 300 }, c.TALLY_ALERT_WEBHOOK_SECRET, body, { id: messageId, timestamp: Math.floor(nowMs / 1000) })
+      ? signDelivery({ kind: "standard", toleranceSeconds: 300 }, c.TALLY_ALERT_WEBHOOK_SECRET, body, {
+          id: messageId,
+          timestamp: Math.floor(nowMs / 1000),
+        })
       : { "webhook-id": messageId };
     return post(c.TALLY_ALERT_WEBHOOK_URL, body, headers, signal);
   }
@@ -100,7 +122,8 @@ export async function sendToChannel(channel: Channel, m: AlertMessage, messageId
     if (!c.TALLY_ALERT_SLACK_URL) return { ok: false, statusCode: null, error: "TALLY_ALERT_SLACK_URL is not set" };
     return post(c.TALLY_ALERT_SLACK_URL, JSON.stringify(slackBody(m)), {}, signal);
   }
-  if (!c.TALLY_ALERT_SMTP_URL || !c.TALLY_ALERT_EMAIL_TO) return { ok: false, statusCode: null, error: "TALLY_ALERT_SMTP_URL and TALLY_ALERT_EMAIL_TO are not set" };
+  if (!c.TALLY_ALERT_SMTP_URL || !c.TALLY_ALERT_EMAIL_TO)
+    return { ok: false, statusCode: null, error: "TALLY_ALERT_SMTP_URL and TALLY_ALERT_EMAIL_TO are not set" };
   const transport = nodemailer.createTransport({
     url: c.TALLY_ALERT_SMTP_URL,
     connectionTimeout: TIMEOUT_MS,
@@ -109,7 +132,13 @@ export async function sendToChannel(channel: Channel, m: AlertMessage, messageId
   });
   try {
     const { subject, text } = emailMessage(m);
-    await transport.sendMail({ from: c.TALLY_ALERT_EMAIL_FROM, to: c.TALLY_ALERT_EMAIL_TO, subject, text, messageId: `<${messageId}@tally>` });
+    await transport.sendMail({
+      from: c.TALLY_ALERT_EMAIL_FROM,
+      to: c.TALLY_ALERT_EMAIL_TO,
+      subject,
+      text,
+      messageId: `<${messageId}@tally>`,
+    });
     return { ok: true, statusCode: null, error: null };
   } catch (err) {
     return { ok: false, statusCode: null, error: (err instanceof Error ? err.message : String(err)).slice(0, 300) };

@@ -65,10 +65,24 @@ async function deliverOnce(opts: DeliverOptions): Promise<DeliverResult> {
   const signal = opts.signal ?? new AbortController().signal;
   await Promise.all(
     due.map(async (n) => {
-      const attempt = await sendToChannel(n.channel as Channel, messageFor(n.event, config), alertMessageId(n.eventId), config, signal, now.getTime());
+      const attempt = await sendToChannel(
+        n.channel as Channel,
+        messageFor(n.event, config),
+        alertMessageId(n.eventId),
+        config,
+        signal,
+        now.getTime(),
+      );
       const status = await record(n.id, n.attempts + 1, attempt, now);
       result[status === "sent" ? "sent" : status === "failed" ? "failed" : "retrying"]++;
-      if (status !== "sent") log.warn("alert notification not delivered", { channel: n.channel, rule: n.event.rule, attempt: n.attempts + 1, status, error: attempt.error });
+      if (status !== "sent")
+        log.warn("alert notification not delivered", {
+          channel: n.channel,
+          rule: n.event.rule,
+          attempt: n.attempts + 1,
+          status,
+          error: attempt.error,
+        });
     }),
   );
   return result;

@@ -13,7 +13,12 @@ import { RULES, type Finding, type Rule } from "./rules";
 // "resolved". Each event gets one notification row per configured channel in the same transaction
 // (the outbox that deliver.ts sends), so a crash never loses or doubles an alert.
 
-export type Transition = { rule: RuleName; from: "ok" | "firing"; to: "ok" | "firing"; event: "firing" | "repeat" | "resolved" | null };
+export type Transition = {
+  rule: RuleName;
+  from: "ok" | "firing";
+  to: "ok" | "firing";
+  event: "firing" | "repeat" | "resolved" | null;
+};
 
 export type EvaluateOptions = { now?: Date; config?: TallyConfig };
 
@@ -48,8 +53,18 @@ async function apply(rule: Rule, f: Finding, stored: Stored, config: TallyConfig
   const from = stored?.state === "firing" ? "firing" : "ok";
   const to = f.firing ? "firing" : "ok";
   const repeatDue =
-    from === "firing" && to === "firing" && (!stored?.lastNotifiedAt || now.getTime() - stored.lastNotifiedAt.getTime() >= config.TALLY_ALERT_REPEAT_MINUTES * 60_000);
-  const event: Transition["event"] = from === "ok" && to === "firing" ? "firing" : repeatDue ? "repeat" : from === "firing" && to === "ok" ? "resolved" : null;
+    from === "firing" &&
+    to === "firing" &&
+    (!stored?.lastNotifiedAt ||
+      now.getTime() - stored.lastNotifiedAt.getTime() >= config.TALLY_ALERT_REPEAT_MINUTES * 60_000);
+  const event: Transition["event"] =
+    from === "ok" && to === "firing"
+      ? "firing"
+      : repeatDue
+        ? "repeat"
+        : from === "firing" && to === "ok"
+          ? "resolved"
+          : null;
   const since = to === "firing" ? (from === "firing" ? (stored?.since ?? now) : now) : null;
   const details = JSON.stringify(f.details);
   await db().$transaction(async (tx) => {
@@ -59,7 +74,11 @@ async function apply(rule: Rule, f: Finding, stored: Stored, config: TallyConfig
       summary: f.summary,
       details,
       evaluatedAt: now,
-      ...(event === "firing" || event === "repeat" ? { lastNotifiedAt: now } : event === "resolved" ? { lastNotifiedAt: null } : {}),
+      ...(event === "firing" || event === "repeat"
+        ? { lastNotifiedAt: now }
+        : event === "resolved"
+          ? { lastNotifiedAt: null }
+          : {}),
     };
     await tx.alertState.upsert({ where: { rule: rule.name }, create: { rule: rule.name, ...data }, update: data });
     if (event) {
@@ -77,13 +96,28 @@ async function apply(rule: Rule, f: Finding, stored: Stored, config: TallyConfig
   return { rule: rule.name, from, to, event };
 }
 
-export type NewEvent = { rule: string; state: "firing" | "resolved"; kind: "alert" | "repeat" | "test"; summary: string; details: string; startedAt: Date; at: Date };
+export type NewEvent = {
+  rule: string;
+  state: "firing" | "resolved";
+  kind: "alert" | "repeat" | "test";
+  summary: string;
+  details: string;
+  startedAt: Date;
+  at: Date;
+};
 
 /** The event and one pending notification per configured channel (or only `channels`), in `tx`. */
-export async function recordEvent(tx: Tx, config: TallyConfig, e: NewEvent, channels = configuredChannels(config)): Promise<number> {
+export async function recordEvent(
+  tx: Tx,
+  config: TallyConfig,
+  e: NewEvent,
+  channels = configuredChannels(config),
+): Promise<number> {
   const created = await tx.alertEvent.create({ data: e, select: { id: true } });
   if (channels.length > 0) {
-    await tx.alertNotification.createMany({ data: channels.map((channel) => ({ eventId: created.id, channel, status: "pending", nextAttemptAt: e.at })) });
+    await tx.alertNotification.createMany({
+      data: channels.map((channel) => ({ eventId: created.id, channel, status: "pending", nextAttemptAt: e.at })),
+    });
   }
   return created.id;
 }

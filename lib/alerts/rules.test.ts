@@ -23,7 +23,12 @@ let t: TestDb;
 beforeAll(async () => {
   sim = await startSim();
   resetPlatformClients();
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_PUBLIC_URL: "http://tally.test:3000", TALLY_API_RPS: "1000" });
+  t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_PUBLIC_URL: "http://tally.test:3000",
+    TALLY_API_RPS: "1000",
+  });
 });
 afterAll(async () => {
   await flushApiCalls().catch(() => undefined);
@@ -40,16 +45,24 @@ beforeEach(async () => {
 
 const minutes = (base: Date, m: number) => new Date(base.getTime() + m * 60_000);
 /** The platform answers this share of API calls with a 500, 502 or 503. */
-const faults = async (serverErrorRate: number) => expect((await sim.control("/_sim/config", { serverErrorRate })).status).toBe(200);
+const faults = async (serverErrorRate: number) =>
+  expect((await sim.control("/_sim/config", { serverErrorRate })).status).toBe(200);
 
 async function rule(name: RuleName, now: Date) {
   const transition = (await evaluateAlerts({ now })).find((x) => x.rule === name)!;
   const state = await db().alertState.findUniqueOrThrow({ where: { rule: name } });
-  return { ...transition, summary: state.summary ?? "", details: JSON.parse(state.details ?? "{}") as Record<string, unknown> };
+  return {
+    ...transition,
+    summary: state.summary ?? "",
+    details: JSON.parse(state.details ?? "{}") as Record<string, unknown>,
+  };
 }
 
 /** The platform has finished the job (the simulator's jobs take tens of milliseconds). */
-const settledOnPlatform = (jobId: string) => waitFor("job settled on the platform", () => ["completed", "failed"].includes(sim.sim.state().perJob[jobId]?.status ?? ""));
+const settledOnPlatform = (jobId: string) =>
+  waitFor("job settled on the platform", () =>
+    ["completed", "failed"].includes(sim.sim.state().perJob[jobId]?.status ?? ""),
+  );
 
 async function reconcile() {
   return (await startReconcile({ olderThanSeconds: 0, scope: "full" }, "test")).done;
@@ -60,7 +73,11 @@ describe("subscription_drift", () => {
     const now = new Date();
     await registerSubscriptions("test");
     expect((await reconcile()).error).toBeNull();
-    expect(await rule("subscription_drift", now)).toMatchObject({ to: "ok", event: null, summary: "subscriptions match the platform" });
+    expect(await rule("subscription_drift", now)).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "subscriptions match the platform",
+    });
 
     const sub = await db().subscription.findFirstOrThrow({ where: { eventType: "batch_completed" } });
     await getPlatformClient().updateWebhook(String(sub.platformId), { url: "https://elsewhere.example/hook" });
@@ -68,11 +85,17 @@ describe("subscription_drift", () => {
     const fired = await rule("subscription_drift", minutes(now, 1));
     expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
     expect(fired.summary).toBe("1 subscription difference (batch_completed: url_mismatch)");
-    expect(fired.details.drift).toEqual([expect.objectContaining({ eventType: "batch_completed", problem: "url_mismatch" })]);
+    expect(fired.details.drift).toEqual([
+      expect.objectContaining({ eventType: "batch_completed", problem: "url_mismatch" }),
+    ]);
 
     await registerSubscriptions("test");
     expect((await reconcile()).error).toBeNull();
-    expect(await rule("subscription_drift", minutes(now, 2))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+    expect(await rule("subscription_drift", minutes(now, 2))).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
   });
 });
 
@@ -89,7 +112,11 @@ describe("safety_net_failed", () => {
 
     await faults(0);
     expect((await reconcile()).state).toBe("succeeded");
-    expect(await rule("safety_net_failed", minutes(now, 1))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+    expect(await rule("safety_net_failed", minutes(now, 1))).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
   });
 });
 
@@ -110,18 +137,37 @@ describe("platform_errors", () => {
     for (let i = 0; i < 12; i++) await client.listWebhooks();
     expect(await counted()).toEqual({ "2xx": 12 });
     const now = new Date();
-    expect(await rule("platform_errors", now)).toMatchObject({ to: "ok", event: null, summary: "0.0% of 12 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(await rule("platform_errors", now)).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "0.0% of 12 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
 
     await faults(1);
     for (let i = 0; i < 2; i++) await refusedSubmit(client, i);
     expect(await counted()).toEqual({ "2xx": 12, "5xx": 2 });
-    expect(await rule("platform_errors", minutes(now, 1))).toMatchObject({ to: "ok", event: null, summary: "14.3% of 14 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(await rule("platform_errors", minutes(now, 1))).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "14.3% of 14 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
 
     await refusedSubmit(client, 2);
     await flushApiCalls();
     const fired = await rule("platform_errors", minutes(now, 1));
-    expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing", summary: "20.0% of 15 platform calls failed (5xx, timeout or no connection) in 5 min" });
-    expect(fired.details).toEqual({ total: 15, errors: 3, percent: 20, byAnswer: { "2xx": 12, "5xx": 3 }, windowMinutes: 5 });
+    expect(fired).toMatchObject({
+      from: "ok",
+      to: "firing",
+      event: "firing",
+      summary: "20.0% of 15 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
+    expect(fired.details).toEqual({
+      total: 15,
+      errors: 3,
+      percent: 20,
+      byAnswer: { "2xx": 12, "5xx": 3 },
+      windowMinutes: 5,
+    });
 
     // A GET the platform fails is retried: every attempt is a failed call.
     await expect(client.listWebhooks()).rejects.toThrow();
@@ -129,20 +175,33 @@ describe("platform_errors", () => {
 
     await faults(0);
     expect(await rule("platform_errors", minutes(now, 4))).toMatchObject({ to: "firing", event: null });
-    expect(await rule("platform_errors", minutes(now, 7))).toMatchObject({ from: "firing", to: "ok", event: "resolved", summary: "0.0% of 0 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(await rule("platform_errors", minutes(now, 7))).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+      summary: "0.0% of 0 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
   });
 
   it("does not fire on 4xx answers, nor on fewer than 5 calls even if all of them failed", async () => {
     const client = getPlatformClient();
     for (let i = 0; i < 10; i++) await expect(client.getExtractJob(`missing-${i}`)).rejects.toThrow();
     expect(await counted()).toEqual({ "4xx": 10 });
-    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "ok", event: null, summary: "0.0% of 10 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(await rule("platform_errors", new Date())).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "0.0% of 10 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
 
     await db().apiCallMinute.deleteMany();
     await faults(1);
     for (let i = 0; i < 4; i++) await refusedSubmit(client, i);
     expect(await counted()).toEqual({ "5xx": 4 });
-    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "ok", event: null, summary: "100.0% of 4 platform calls failed (5xx, timeout or no connection) in 5 min" });
+    expect(await rule("platform_errors", new Date())).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "100.0% of 4 platform calls failed (5xx, timeout or no connection) in 5 min",
+    });
     await refusedSubmit(client, 4);
     await flushApiCalls();
     expect(await rule("platform_errors", new Date())).toMatchObject({ to: "firing", event: "firing" });
@@ -153,7 +212,11 @@ describe("stale_pending", () => {
   it("fires for a job submitted through Tally still without an outcome after TALLY_PENDING_ALERT_MINUTES (60), names it, and resolves once it is stored", async () => {
     const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/stale" });
     const now = new Date();
-    expect(await rule("stale_pending", minutes(now, 59))).toMatchObject({ to: "ok", event: null, summary: "no stale pending jobs" });
+    expect(await rule("stale_pending", minutes(now, 59))).toMatchObject({
+      to: "ok",
+      event: null,
+      summary: "no stale pending jobs",
+    });
     const fired = await rule("stale_pending", minutes(now, 61));
     expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
     expect(fired.summary).toBe(`1 job pending for over 60 min (oldest ${jobId})`);
@@ -163,7 +226,11 @@ describe("stale_pending", () => {
     expect((await reconcile()).error).toBeNull();
     await drain();
     expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).outcome).not.toBe("pending");
-    expect(await rule("stale_pending", minutes(now, 62))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+    expect(await rule("stale_pending", minutes(now, 62))).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
   });
 });
 
@@ -174,7 +241,12 @@ describe("queue_stalled", () => {
     expect(await enqueue(db(), processJobItem({ jobId, kind: "extract", source: "poll" }))).toBe(true);
     const now = new Date();
     // Scheduled for later (a poll's next look): not due, so not waiting.
-    expect(await enqueue(db(), processJobItem({ jobId: "due-later", kind: "extract", source: "poll" }, { availableAt: minutes(now, 30) }))).toBe(true);
+    expect(
+      await enqueue(
+        db(),
+        processJobItem({ jobId: "due-later", kind: "extract", source: "poll" }, { availableAt: minutes(now, 30) }),
+      ),
+    ).toBe(true);
     expect(await rule("queue_stalled", minutes(now, 9))).toMatchObject({ to: "ok", event: null });
     const fired = await rule("queue_stalled", minutes(now, 11));
     expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
@@ -183,6 +255,10 @@ describe("queue_stalled", () => {
 
     await drain();
     expect((await db().queueItem.findMany({ where: { state: "ready" } })).map((q) => q.jobId)).toEqual(["due-later"]);
-    expect(await rule("queue_stalled", minutes(now, 12))).toMatchObject({ from: "firing", to: "ok", event: "resolved" });
+    expect(await rule("queue_stalled", minutes(now, 12))).toMatchObject({
+      from: "firing",
+      to: "ok",
+      event: "resolved",
+    });
   });
 });

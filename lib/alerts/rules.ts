@@ -30,7 +30,12 @@ const deadLetters: Rule = {
     const where = { state: "open" };
     const [open, newest] = await Promise.all([
       db().deadLetter.count({ where }),
-      db().deadLetter.findMany({ where, orderBy: { id: "desc" }, take: 5, select: { id: true, jobId: true, kind: true, errorCode: true, createdAt: true } }),
+      db().deadLetter.findMany({
+        where,
+        orderBy: { id: "desc" },
+        take: 5,
+        select: { id: true, jobId: true, kind: true, errorCode: true, createdAt: true },
+      }),
     ]);
     const top = newest[0];
     return {
@@ -47,7 +52,10 @@ const unauthorizedSpike: Rule = {
   page: "/deliveries",
   thresholds: (c) => [
     { setting: "TALLY_ALERT_UNAUTHORIZED_COUNT", value: `${c.TALLY_ALERT_UNAUTHORIZED_COUNT} or more` },
-    { setting: "TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES", value: `within ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min` },
+    {
+      setting: "TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES",
+      value: `within ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min`,
+    },
   ],
   async check(c, now) {
     const from = minutesAgo(now, c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES);
@@ -57,13 +65,18 @@ const unauthorizedSpike: Rule = {
       _count: { _all: true },
       _min: { receivedAt: true },
     });
-    const spikes = groups.filter((g) => g._count._all >= c.TALLY_ALERT_UNAUTHORIZED_COUNT).sort((a, b) => b._count._all - a._count._all);
+    const spikes = groups
+      .filter((g) => g._count._all >= c.TALLY_ALERT_UNAUTHORIZED_COUNT)
+      .sort((a, b) => b._count._all - a._count._all);
     // A rotation in the hour before the first 401 is the usual cause: a sender still signing with the old secret.
     const withCause = await Promise.all(
       spikes.map(async (g) => {
         const first = g._min.receivedAt ?? from;
         const rotation = await db().secretRotation.findFirst({
-          where: { ...(g.subscriptionId ? { subscriptionId: g.subscriptionId } : {}), at: { gte: minutesAgo(first, 60), lte: now } },
+          where: {
+            ...(g.subscriptionId ? { subscriptionId: g.subscriptionId } : {}),
+            at: { gte: minutesAgo(first, 60), lte: now },
+          },
           orderBy: { at: "desc" },
           select: { at: true, subscriptionId: true },
         });
@@ -94,7 +107,9 @@ const subscriptionDrift: Rule = {
   name: "subscription_drift",
   description: "Subscriptions that differ from the platform's copy (found by the latest reconciliation)",
   page: "/subscriptions",
-  thresholds: (c) => [{ setting: "TALLY_ALERT_DRIFT_COUNT", value: `${c.TALLY_ALERT_DRIFT_COUNT} difference(s) or more` }],
+  thresholds: (c) => [
+    { setting: "TALLY_ALERT_DRIFT_COUNT", value: `${c.TALLY_ALERT_DRIFT_COUNT} difference(s) or more` },
+  ],
   async check(c) {
     const run = await db().operationRun.findFirst({
       where: { kind: "reconcile", state: "succeeded" },
@@ -112,7 +127,9 @@ const subscriptionDrift: Rule = {
     const top = drift[0];
     return {
       firing: drift.length >= c.TALLY_ALERT_DRIFT_COUNT,
-      summary: top ? `${plural(drift.length, "subscription difference")} (${top.eventType}: ${top.problem})` : "subscriptions match the platform",
+      summary: top
+        ? `${plural(drift.length, "subscription difference")} (${top.eventType}: ${top.problem})`
+        : "subscriptions match the platform",
       details: { runId: run?.id ?? null, checkedAt: run?.finishedAt?.toISOString() ?? null, drift: drift.slice(0, 20) },
     };
   },
@@ -122,7 +139,9 @@ const stalePending: Rule = {
   name: "stale_pending",
   description: "Jobs still without an outcome long after Tally learned of them",
   page: "/jobs?outcome=pending",
-  thresholds: (c) => [{ setting: "TALLY_PENDING_ALERT_MINUTES", value: `pending over ${c.TALLY_PENDING_ALERT_MINUTES} min` }],
+  thresholds: (c) => [
+    { setting: "TALLY_PENDING_ALERT_MINUTES", value: `pending over ${c.TALLY_PENDING_ALERT_MINUTES} min` },
+  ],
   async check(c, now) {
     const where = { outcome: "pending", createdAt: { lt: minutesAgo(now, c.TALLY_PENDING_ALERT_MINUTES) } };
     const [count, oldest] = await Promise.all([
@@ -131,8 +150,15 @@ const stalePending: Rule = {
     ]);
     return {
       firing: count > 0,
-      summary: count > 0 ? `${plural(count, "job")} pending for over ${c.TALLY_PENDING_ALERT_MINUTES} min (oldest ${oldest[0].id})` : "no stale pending jobs",
-      details: { count, olderThanMinutes: c.TALLY_PENDING_ALERT_MINUTES, oldest: oldest.map((j) => ({ id: j.id, createdAt: j.createdAt.toISOString() })) },
+      summary:
+        count > 0
+          ? `${plural(count, "job")} pending for over ${c.TALLY_PENDING_ALERT_MINUTES} min (oldest ${oldest[0].id})`
+          : "no stale pending jobs",
+      details: {
+        count,
+        olderThanMinutes: c.TALLY_PENDING_ALERT_MINUTES,
+        oldest: oldest.map((j) => ({ id: j.id, createdAt: j.createdAt.toISOString() })),
+      },
     };
   },
 };
@@ -141,18 +167,34 @@ const queueStalled: Rule = {
   name: "queue_stalled",
   description: "The oldest queue item that is due has waited too long: the workers are not keeping up (or not running)",
   page: "/operations",
-  thresholds: (c) => [{ setting: "TALLY_ALERT_QUEUE_STALLED_MINUTES", value: `oldest due item over ${c.TALLY_ALERT_QUEUE_STALLED_MINUTES} min` }],
+  thresholds: (c) => [
+    {
+      setting: "TALLY_ALERT_QUEUE_STALLED_MINUTES",
+      value: `oldest due item over ${c.TALLY_ALERT_QUEUE_STALLED_MINUTES} min`,
+    },
+  ],
   async check(c, now) {
     const where = { state: "ready", availableAt: { lte: now } };
     const [oldest, due] = await Promise.all([
-      db().queueItem.findFirst({ where, orderBy: { availableAt: "asc" }, select: { id: true, kind: true, availableAt: true } }),
+      db().queueItem.findFirst({
+        where,
+        orderBy: { availableAt: "asc" },
+        select: { id: true, kind: true, availableAt: true },
+      }),
       db().queueItem.count({ where }),
     ]);
     const ageMinutes = oldest ? (now.getTime() - oldest.availableAt.getTime()) / 60_000 : 0;
     return {
       firing: oldest !== null && ageMinutes >= c.TALLY_ALERT_QUEUE_STALLED_MINUTES,
-      summary: oldest ? `oldest due queue item waited ${ageMinutes.toFixed(1)} min (${plural(due, "item")} due)` : "nothing due in the queue",
-      details: { due, oldestId: oldest?.id ?? null, oldestKind: oldest?.kind ?? null, ageMinutes: Math.round(ageMinutes * 10) / 10 },
+      summary: oldest
+        ? `oldest due queue item waited ${ageMinutes.toFixed(1)} min (${plural(due, "item")} due)`
+        : "nothing due in the queue",
+      details: {
+        due,
+        oldestId: oldest?.id ?? null,
+        oldestKind: oldest?.kind ?? null,
+        ageMinutes: Math.round(ageMinutes * 10) / 10,
+      },
     };
   },
 };
@@ -185,7 +227,13 @@ const platformErrors: Rule = {
     return {
       firing: total >= MIN_CALLS && percent >= c.TALLY_ALERT_PLATFORM_ERROR_PERCENT,
       summary: `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx, timeout or no connection) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`,
-      details: { total, errors, percent: Math.round(percent * 10) / 10, byAnswer, windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES },
+      details: {
+        total,
+        errors,
+        percent: Math.round(percent * 10) / 10,
+        byAnswer,
+        windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES,
+      },
     };
   },
 };
@@ -194,10 +242,15 @@ const safetyNetFailed: Rule = {
   name: "safety_net_failed",
   description: "The latest run of a safety net (reconcile, replay, rotate, register, poll) failed",
   page: "/operations",
-  thresholds: (c) => [{ setting: "TALLY_ALERT_SAFETY_NET_HOURS", value: `failed runs in the last ${c.TALLY_ALERT_SAFETY_NET_HOURS} h` }],
+  thresholds: (c) => [
+    { setting: "TALLY_ALERT_SAFETY_NET_HOURS", value: `failed runs in the last ${c.TALLY_ALERT_SAFETY_NET_HOURS} h` },
+  ],
   async check(c, now) {
     const runs = await db().operationRun.findMany({
-      where: { state: { in: ["succeeded", "failed"] }, finishedAt: { gte: new Date(now.getTime() - c.TALLY_ALERT_SAFETY_NET_HOURS * 3_600_000) } },
+      where: {
+        state: { in: ["succeeded", "failed"] },
+        finishedAt: { gte: new Date(now.getTime() - c.TALLY_ALERT_SAFETY_NET_HOURS * 3_600_000) },
+      },
       orderBy: { finishedAt: "desc" },
       take: 200,
       select: { id: true, kind: true, state: true, error: true, finishedAt: true },
@@ -209,10 +262,27 @@ const safetyNetFailed: Rule = {
     const top = failed[0];
     return {
       firing: failed.length > 0,
-      summary: top ? `${top.kind} run ${top.id} failed: ${(top.error ?? "no reason recorded").slice(0, 200)}` : "latest safety-net runs succeeded",
-      details: { failed: failed.map((r) => ({ runId: r.id, kind: r.kind, error: r.error, finishedAt: r.finishedAt?.toISOString() ?? null })) },
+      summary: top
+        ? `${top.kind} run ${top.id} failed: ${(top.error ?? "no reason recorded").slice(0, 200)}`
+        : "latest safety-net runs succeeded",
+      details: {
+        failed: failed.map((r) => ({
+          runId: r.id,
+          kind: r.kind,
+          error: r.error,
+          finishedAt: r.finishedAt?.toISOString() ?? null,
+        })),
+      },
     };
   },
 };
 
-export const RULES: readonly Rule[] = [deadLetters, unauthorizedSpike, subscriptionDrift, stalePending, queueStalled, platformErrors, safetyNetFailed];
+export const RULES: readonly Rule[] = [
+  deadLetters,
+  unauthorizedSpike,
+  subscriptionDrift,
+  stalePending,
+  queueStalled,
+  platformErrors,
+  safetyNetFailed,
+];

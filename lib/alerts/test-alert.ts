@@ -22,7 +22,8 @@ export function sendTestAlert(channel: Channel, actor: string): Promise<TestResu
 
 async function send(channel: Channel, actor: string): Promise<TestResult> {
   const config = getConfig();
-  if (!configuredChannels(config).includes(channel)) throw new Conflict(`The ${channel} channel is not configured (see the README's alert channel settings)`);
+  if (!configuredChannels(config).includes(channel))
+    throw new Conflict(`The ${channel} channel is not configured (see the README's alert channel settings)`);
   const now = new Date();
   const event = {
     rule: "test",
@@ -34,7 +35,13 @@ async function send(channel: Channel, actor: string): Promise<TestResult> {
     at: now,
   };
   const eventId = await db().$transaction((tx) => recordEvent(tx, config, event, []));
-  const attempt = await sendToChannel(channel, messageFor({ id: eventId, ...event }, config), alertMessageId(eventId), config, AbortSignal.timeout(15_000));
+  const attempt = await sendToChannel(
+    channel,
+    messageFor({ id: eventId, ...event }, config),
+    alertMessageId(eventId),
+    config,
+    AbortSignal.timeout(15_000),
+  );
   await db().alertNotification.create({
     data: {
       eventId,

@@ -2,7 +2,15 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { channelTarget, configuredChannels } from "./channels";
-import { CHANNELS, type AlertEventView, type AlertsView, type Channel, type ChannelView, type NotificationView, type RuleView } from "./contracts";
+import {
+  CHANNELS,
+  type AlertEventView,
+  type AlertsView,
+  type Channel,
+  type ChannelView,
+  type NotificationView,
+  type RuleView,
+} from "./contracts";
 import { RULES } from "./rules";
 
 // The Alerts page and GET /api/alerts: rules with state and thresholds, channels with their health,
@@ -15,7 +23,11 @@ export async function alertsView(): Promise<AlertsView> {
   const config = getConfig();
   const [states, events] = await Promise.all([
     db().alertState.findMany(),
-    db().alertEvent.findMany({ orderBy: { id: "desc" }, take: HISTORY, include: { notifications: { orderBy: { id: "asc" } } } }),
+    db().alertEvent.findMany({
+      orderBy: { id: "desc" },
+      take: HISTORY,
+      include: { notifications: { orderBy: { id: "asc" } } },
+    }),
   ]);
   const byRule = new Map(states.map((s) => [s.rule, s]));
   const rules: RuleView[] = RULES.map((r) => {
@@ -38,17 +50,15 @@ export async function alertsView(): Promise<AlertsView> {
     summary: e.summary,
     startedAt: e.startedAt.toISOString(),
     at: e.at.toISOString(),
-    notifications: e.notifications.map(
-      (n): NotificationView => ({
-        channel: n.channel as Channel,
-        status: (["pending", "retrying", "sent", "failed"] as const).find((s) => s === n.status) ?? "pending",
-        attempts: n.attempts,
-        lastStatusCode: n.lastStatusCode,
-        lastError: n.lastError,
-        sentAt: iso(n.sentAt),
-        nextAttemptAt: iso(n.nextAttemptAt),
-      }),
-    ),
+    notifications: e.notifications.map((n): NotificationView => ({
+      channel: n.channel as Channel,
+      status: (["pending", "retrying", "sent", "failed"] as const).find((s) => s === n.status) ?? "pending",
+      attempts: n.attempts,
+      lastStatusCode: n.lastStatusCode,
+      lastError: n.lastError,
+      sentAt: iso(n.sentAt),
+      nextAttemptAt: iso(n.nextAttemptAt),
+    })),
   }));
   return {
     evaluateEverySeconds: config.TALLY_ALERT_EVALUATE_SECONDS,

@@ -15,17 +15,34 @@ export const budgetViewSchema = z.object({
   purposes: z.array(z.string()),
   answerClasses: z.array(z.string()),
   /** One point per minute of the hour, oldest first, zeros included. */
-  minutes: z.array(z.object({ t: z.number(), total: z.number().int(), byPurpose: purposeCounts, rateLimited: z.number().int() })),
+  minutes: z.array(
+    z.object({ t: z.number(), total: z.number().int(), byPurpose: purposeCounts, rateLimited: z.number().int() }),
+  ),
   byPurpose: z.array(
-    z.object({ purpose: z.string(), calls: z.number().int(), perMinute: z.number(), peakPerMinute: z.number().int(), answers: purposeCounts }),
+    z.object({
+      purpose: z.string(),
+      calls: z.number().int(),
+      perMinute: z.number(),
+      peakPerMinute: z.number().int(),
+      answers: purposeCounts,
+    }),
   ),
   answers: purposeCounts,
   totalCalls: z.number().int(),
   peakPerMinute: z.number().int(),
   /** 429 answers in the hour (each one paused every process), and the pause in force now. */
-  rateLimited: z.object({ answers: z.number().int(), minutesWithPause: z.number().int(), pausedForMs: z.number().int() }),
+  rateLimited: z.object({
+    answers: z.number().int(),
+    minutesWithPause: z.number().int(),
+    pausedForMs: z.number().int(),
+  }),
   /** Jobs whose outcome was recorded in the hour, by how Tally heard they settled. */
-  finished: z.object({ total: z.number().int(), byWebhook: z.number().int(), byPoll: z.number().int(), other: z.number().int() }),
+  finished: z.object({
+    total: z.number().int(),
+    byWebhook: z.number().int(),
+    byPoll: z.number().int(),
+    other: z.number().int(),
+  }),
   /** Calls per finished job; null with no finished job. */
   perJob: z.object({
     /** every call but submits */

@@ -25,15 +25,29 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
   const start = end - 59 * 60_000;
   const hourAgo = new Date(now.getTime() - HOUR_MS);
   const [rows, finishedRows, pausedUntil] = await Promise.all([
-    db().apiCallMinute.groupBy({ by: ["minute", "purpose", "answer"], where: { minute: { gte: new Date(start) } }, _sum: { count: true } }),
+    db().apiCallMinute.groupBy({
+      by: ["minute", "purpose", "answer"],
+      where: { minute: { gte: new Date(start) } },
+      _sum: { count: true },
+    }),
     db().$queryRaw`
       SELECT r."source" AS "source", COUNT(*) AS "n" FROM "Job" j LEFT JOIN "Receipt" r ON r."jobId" = j."id"
       WHERE j."outcome" <> 'pending' AND j."outcomeAt" >= ${hourAgo} GROUP BY r."source"`,
-    config.apiBaseUrl ? databaseBudgetStore.readPause(`platform ${config.apiBaseUrl}`).catch(() => 0) : Promise.resolve(0),
+    config.apiBaseUrl
+      ? databaseBudgetStore.readPause(`platform ${config.apiBaseUrl}`).catch(() => 0)
+      : Promise.resolve(0),
   ]);
 
-  const minutes = Array.from({ length: 60 }, (_, i) => ({ t: start + i * 60_000, total: 0, byPurpose: {} as Record<string, number>, rateLimited: 0 }));
-  const purposes = new Map<string, { calls: number; answers: Record<string, number>; perMinute: Map<number, number> }>();
+  const minutes = Array.from({ length: 60 }, (_, i) => ({
+    t: start + i * 60_000,
+    total: 0,
+    byPurpose: {} as Record<string, number>,
+    rateLimited: 0,
+  }));
+  const purposes = new Map<
+    string,
+    { calls: number; answers: Record<string, number>; perMinute: Map<number, number> }
+  >();
   const answers: Record<string, number> = {};
   for (const r of rows) {
     const n = r._sum.count ?? 0;
@@ -61,7 +75,8 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
       answers: p?.answers ?? {},
     };
   });
-  const callsOf = (names: readonly string[]) => byPurpose.filter((p) => names.includes(p.purpose)).reduce((n, p) => n + p.calls, 0);
+  const callsOf = (names: readonly string[]) =>
+    byPurpose.filter((p) => names.includes(p.purpose)).reduce((n, p) => n + p.calls, 0);
   const totalCalls = byPurpose.reduce((n, p) => n + p.calls, 0);
 
   const finished = { total: 0, byWebhook: 0, byPoll: 0, other: 0 };
@@ -87,13 +102,20 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
     answers,
     totalCalls,
     peakPerMinute: Math.max(0, ...minutes.map((m) => m.total)),
-    rateLimited: { answers: answers["429"] ?? 0, minutesWithPause: minutes.filter((m) => m.rateLimited > 0).length, pausedForMs: Math.max(0, pausedUntil - now.getTime()) },
+    rateLimited: {
+      answers: answers["429"] ?? 0,
+      minutesWithPause: minutes.filter((m) => m.rateLimited > 0).length,
+      pausedForMs: Math.max(0, pausedUntil - now.getTime()),
+    },
     finished,
     perJob: {
       allButSubmits: per(totalCalls - callsOf(["submit"]), finished.total),
       webhookTerms: fetchPerJob,
       // Polls are spent on the jobs polling found; the fetch is the same for every job.
-      pollingTerms: finished.byPoll > 0 && fetchPerJob !== null ? Math.round((fetchPerJob + callsOf(POLLING) / finished.byPoll) * 1000) / 1000 : null,
+      pollingTerms:
+        finished.byPoll > 0 && fetchPerJob !== null
+          ? Math.round((fetchPerJob + callsOf(POLLING) / finished.byPoll) * 1000) / 1000
+          : null,
     },
   };
 }

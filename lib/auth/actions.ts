@@ -11,7 +11,9 @@ import type { CreateUser } from "./users-contracts";
 // The audited account actions behind the routes (the CLI calls lib/auth directly and audits as `cli`).
 
 export function createUserAction(p: Principal, input: CreateUser) {
-  return audited({ actor: actorOf(p), action: "users.create", target: input.email, detail: { role: input.role } }, () => createUser(input));
+  return audited({ actor: actorOf(p), action: "users.create", target: input.email, detail: { role: input.role } }, () =>
+    createUser(input),
+  );
 }
 
 export async function disableUserAction(p: Principal, id: string) {
@@ -21,12 +23,19 @@ export async function disableUserAction(p: Principal, id: string) {
 
 export async function setRoleAction(p: Principal, id: string, role: Role) {
   const u = await findUser(id);
-  return audited({ actor: actorOf(p), action: "users.role", target: u.email, detail: { from: u.role, to: role } }, () => setRole(u.id, role));
+  return audited({ actor: actorOf(p), action: "users.role", target: u.email, detail: { from: u.role, to: role } }, () =>
+    setRole(u.id, role),
+  );
 }
 
 export function createTokenAction(p: Principal, input: CreateToken) {
   return audited(
-    { actor: actorOf(p), action: "tokens.create", target: `token:${input.name}`, detail: { role: input.role, expiresInDays: input.expiresInDays ?? null } },
+    {
+      actor: actorOf(p),
+      action: "tokens.create",
+      target: `token:${input.name}`,
+      detail: { role: input.role, expiresInDays: input.expiresInDays ?? null },
+    },
     () => createToken(p, input),
   );
 }

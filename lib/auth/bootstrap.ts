@@ -14,7 +14,9 @@ import { BOOTSTRAP_EMAIL, createUser } from "./users";
 // password themselves (reset-password), it follows the environment: a new generated password at each
 // demo start, or a changed TALLY_OPERATOR_PASSWORD, is its password after the next start.
 
-export async function ensureBootstrapAdmin(config: Pick<TallyConfig, "operatorPassword">): Promise<"created" | "updated" | "unchanged"> {
+export async function ensureBootstrapAdmin(
+  config: Pick<TallyConfig, "operatorPassword">,
+): Promise<"created" | "updated" | "unchanged"> {
   const password = config.operatorPassword;
   if ((await db().user.count()) === 0) {
     try {

@@ -18,13 +18,24 @@ export async function changeOwnPassword(p: Principal, input: ChangePassword): Pr
   const user = await db().user.findUniqueOrThrow({ where: { id: p.userId }, omit: { passwordHash: false } });
   if (!(await passwordMatches(user.passwordHash, input.currentPassword))) {
     await recordLoginFailure(key);
-    await audit({ actor: p.email, action: "users.change_password", ok: false, detail: { reason: "wrong current password" } });
+    await audit({
+      actor: p.email,
+      action: "users.change_password",
+      ok: false,
+      detail: { reason: "wrong current password" },
+    });
     throw new BadRequest("The current password is wrong");
   }
   if (input.currentPassword === input.newPassword) throw new BadRequest("The new password is the current one");
   await clearLoginFailures(key);
-  await db().user.update({ where: { id: p.userId }, data: { passwordHash: await hashPassword(input.newPassword), bootstrap: false } });
-  const ended = await db().session.updateMany({ where: { userId: p.userId, revokedAt: null, id: { not: p.sessionId } }, data: { revokedAt: new Date() } });
+  await db().user.update({
+    where: { id: p.userId },
+    data: { passwordHash: await hashPassword(input.newPassword), bootstrap: false },
+  });
+  const ended = await db().session.updateMany({
+    where: { userId: p.userId, revokedAt: null, id: { not: p.sessionId } },
+    data: { revokedAt: new Date() },
+  });
   await audit({ actor: p.email, action: "users.change_password", detail: { endedSessions: ended.count } });
   return { endedSessions: ended.count };
 }

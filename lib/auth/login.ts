@@ -20,10 +20,17 @@ export async function login(input: { email?: string; password: string }, client:
   const wait = Math.max(...(await Promise.all(keys.map((k) => loginBlockedFor(k)))));
   if (wait > 0) throw new TooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
   const user = await db().user.findUnique({ where: { email }, omit: { passwordHash: false } });
-  const ok = user ? await passwordMatches(user.passwordHash, input.password) : (await burnVerifyTime(input.password), false);
+  const ok = user
+    ? await passwordMatches(user.passwordHash, input.password)
+    : (await burnVerifyTime(input.password), false);
   if (!user || !ok || user.disabledAt) {
     for (const k of keys) await recordLoginFailure(k);
-    await audit({ actor: email, action: "login", ok: false, detail: { client: client.address, reason: !user ? "no such user" : !ok ? "wrong password" : "disabled" } });
+    await audit({
+      actor: email,
+      action: "login",
+      ok: false,
+      detail: { client: client.address, reason: !user ? "no such user" : !ok ? "wrong password" : "disabled" },
+    });
     throw new NotSignedIn(input.email ? "Wrong e-mail or password" : "Wrong password");
   }
   for (const k of keys) await clearLoginFailures(k);

@@ -22,7 +22,9 @@ export const ENV_TOKEN_NAME = "env";
 
 export function requireRole(p: Principal, needed: Role, what = "this action"): void {
   if (!roleAtLeast(p.role, needed)) {
-    throw new Forbidden(`${what} needs the ${needed} role; ${actorOf(p)} is ${/^[aeiou]/.test(p.role) ? "an" : "a"} ${p.role}`);
+    throw new Forbidden(
+      `${what} needs the ${needed} role; ${actorOf(p)} is ${/^[aeiou]/.test(p.role) ? "an" : "a"} ${p.role}`,
+    );
   }
 }
 

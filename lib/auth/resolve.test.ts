@@ -4,7 +4,14 @@ import { parseConfig, setConfigForTests } from "@/lib/config";
 import type { Principal } from "./principal";
 import { decodeForwarded, encodeForwarded } from "./resolve";
 
-const ana: Principal = { kind: "user", userId: "u1", email: "ana@example.com", name: "Ana", role: "operator", sessionId: "s1" };
+const ana: Principal = {
+  kind: "user",
+  userId: "u1",
+  email: "ana@example.com",
+  name: "Ana",
+  role: "operator",
+  sessionId: "s1",
+};
 const withKey = (key: string) => setConfigForTests(parseConfig({ NODE_ENV: "test", TALLY_SESSION_SECRET: key }));
 
 beforeAll(() => withKey("k".repeat(40)));

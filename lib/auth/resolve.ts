@@ -16,7 +16,10 @@ import { resolveToken } from "./tokens";
 export const PRINCIPAL_HEADER = "x-tally-principal";
 const FORWARD_TTL_MS = 30_000;
 
-export async function resolvePrincipal(authorization: string | null, cookie: string | undefined): Promise<Principal | null> {
+export async function resolvePrincipal(
+  authorization: string | null,
+  cookie: string | undefined,
+): Promise<Principal | null> {
   if (authorization) {
     const m = /^Bearer\s+(\S+)$/i.exec(authorization.trim());
     return m ? resolveToken(m[1]) : null;

@@ -14,7 +14,9 @@ export function newSessionSecret(): { cookie: string; id: string } {
 
 /** The Session row id for a cookie value; null for values that cannot be one of ours. */
 export function sessionIdOf(cookie: string | undefined | null): string {
-  return createHash("sha256").update(cookie ?? "").digest("hex");
+  return createHash("sha256")
+    .update(cookie ?? "")
+    .digest("hex");
 }
 
 export function looksLikeSessionCookie(cookie: string | undefined | null): cookie is string {

@@ -15,4 +15,6 @@ export const sessionRowSchema = z.object({
   current: z.boolean(),
 });
 export type SessionRow = z.infer<typeof sessionRowSchema>;
-export const sessionParamsSchema = z.object({ id: z.string().regex(/^[0-9a-f]{16}$/, { error: "a session id is 16 hex digits" }) });
+export const sessionParamsSchema = z.object({
+  id: z.string().regex(/^[0-9a-f]{16}$/, { error: "a session id is 16 hex digits" }),
+});

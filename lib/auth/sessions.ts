@@ -18,7 +18,13 @@ export async function createSession(userId: string, client: { address: string; u
   const { cookie, id } = newSessionSecret();
   const expires = new Date(Date.now() + getConfig().TALLY_SESSION_TTL_HOURS * 3600_000);
   await db().session.create({
-    data: { id, userId, clientAddress: client.address, userAgent: client.userAgent?.slice(0, 300) ?? null, expiresAt: expires },
+    data: {
+      id,
+      userId,
+      clientAddress: client.address,
+      userAgent: client.userAgent?.slice(0, 300) ?? null,
+      expiresAt: expires,
+    },
   });
   return { cookie, expires, sessionId: id };
 }
@@ -52,7 +58,10 @@ export async function resolveSession(cookie: string, now = Date.now()): Promise<
   const r = rows[0];
   if (!r || r.disabledAt !== null || asDate(r.expiresAt).getTime() <= now || !isRole(r.role)) return null;
   if (now - asDate(r.lastSeenAt).getTime() > TOUCH_EVERY_MS) {
-    await db().session.updateMany({ where: { id, lastSeenAt: { lt: new Date(now - TOUCH_EVERY_MS) } }, data: { lastSeenAt: new Date(now) } });
+    await db().session.updateMany({
+      where: { id, lastSeenAt: { lt: new Date(now - TOUCH_EVERY_MS) } },
+      data: { lastSeenAt: new Date(now) },
+    });
   }
   return { kind: "user", userId: r.userId, email: r.email, name: r.name, role: r.role, sessionId: r.id };
 }
@@ -72,7 +81,11 @@ export async function listSessions(p: Principal): Promise<SessionRow[]> {
   const all = p.role === "admin";
   if (!all && p.kind !== "user") return [];
   const rows = await db().session.findMany({
-    where: { revokedAt: null, expiresAt: { gt: new Date() }, ...(all ? {} : { userId: p.kind === "user" ? p.userId : "" }) },
+    where: {
+      revokedAt: null,
+      expiresAt: { gt: new Date() },
+      ...(all ? {} : { userId: p.kind === "user" ? p.userId : "" }),
+    },
     include: { user: { select: { email: true, name: true } } },
     orderBy: [{ lastSeenAt: "desc" }],
     take: 200,
@@ -92,9 +105,13 @@ export async function listSessions(p: Principal): Promise<SessionRow[]> {
 
 /** Revokes one session named by the short id the list shows: the owner's own, or any for an admin. */
 export async function revokeSession(p: Principal, shortId: string): Promise<void> {
-  const s = await db().session.findFirst({ where: { id: { startsWith: shortId }, revokedAt: null }, select: { id: true, userId: true, user: { select: { email: true } } } });
+  const s = await db().session.findFirst({
+    where: { id: { startsWith: shortId }, revokedAt: null },
+    select: { id: true, userId: true, user: { select: { email: true } } },
+  });
   if (!s) throw new NotFound(`No active session ${shortId}`);
-  if (p.role !== "admin" && !(p.kind === "user" && p.userId === s.userId)) throw new Forbidden("Only an admin may end another person's session");
+  if (p.role !== "admin" && !(p.kind === "user" && p.userId === s.userId))
+    throw new Forbidden("Only an admin may end another person's session");
   await revokeSessionById(s.id);
   await audit({ actor: actorOf(p), action: "session.revoke", target: s.user.email, detail: { session: shortId } });
 }

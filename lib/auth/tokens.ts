@@ -20,7 +20,10 @@ const TOUCH_EVERY_MS = 60_000;
 
 export const tokenHash = (token: string) => createHash("sha256").update(token).digest("hex");
 
-export async function createToken(p: Principal, input: CreateToken): Promise<{ id: string; token: string; name: string; role: string; expiresAt: string | null }> {
+export async function createToken(
+  p: Principal,
+  input: CreateToken,
+): Promise<{ id: string; token: string; name: string; role: string; expiresAt: string | null }> {
   if (p.kind !== "user") throw new Forbidden("Tokens are made by a signed-in person (a token cannot make tokens)");
   if (!roleAtLeast(p.role, input.role)) throw new Forbidden(`A token's role cannot be higher than yours (${p.role})`);
   if (input.name === ENV_TOKEN_NAME) throw new Conflict(`The name "${ENV_TOKEN_NAME}" is reserved for TALLY_API_TOKEN`);
@@ -29,21 +32,43 @@ export async function createToken(p: Principal, input: CreateToken): Promise<{ i
   const id = randomUUID();
   try {
     await db().apiToken.create({
-      data: { id, name: input.name, role: input.role, hash: tokenHash(token), last4: token.slice(-4), userId: p.userId, createdBy: p.email, expiresAt },
+      data: {
+        id,
+        name: input.name,
+        role: input.role,
+        hash: tokenHash(token),
+        last4: token.slice(-4),
+        userId: p.userId,
+        createdBy: p.email,
+        expiresAt,
+      },
     });
   } catch (err) {
-    if (isUniqueViolation(err)) throw new Conflict(`A token named ${input.name} exists already (names stay taken after revocation, so the audit log stays unambiguous)`);
+    if (isUniqueViolation(err))
+      throw new Conflict(
+        `A token named ${input.name} exists already (names stay taken after revocation, so the audit log stays unambiguous)`,
+      );
     throw err;
   }
   return { id, token, name: input.name, role: input.role, expiresAt: expiresAt?.toISOString() ?? null };
 }
 
-type Joined = { id: string; name: string; role: string; userId: string | null; expiresAt: unknown; lastUsedAt: unknown; ownerRole: string | null; ownerDisabledAt: unknown };
+type Joined = {
+  id: string;
+  name: string;
+  role: string;
+  userId: string | null;
+  expiresAt: unknown;
+  lastUsedAt: unknown;
+  ownerRole: string | null;
+  ownerDisabledAt: unknown;
+};
 
 /** The principal for a bearer token, or null (unknown, revoked, expired, owner disabled). */
 export async function resolveToken(presented: string, now = Date.now()): Promise<Principal | null> {
   const env = getConfig().TALLY_API_TOKEN;
-  if (env && secretEquals(presented, env)) return { kind: "token", tokenId: null, name: ENV_TOKEN_NAME, role: "admin", userId: null };
+  if (env && secretEquals(presented, env))
+    return { kind: "token", tokenId: null, name: ENV_TOKEN_NAME, role: "admin", userId: null };
   if (!presented.startsWith(PREFIX)) return null;
   const hash = tokenHash(presented);
   const rows = await db().$queryRaw<Joined[]>`
@@ -88,13 +113,18 @@ export async function listTokens(p: Principal): Promise<TokenRow[]> {
 }
 
 export async function revokeToken(p: Principal, id: string): Promise<{ id: string; name: string }> {
-  const t = await db().apiToken.findUnique({ where: { id }, select: { id: true, name: true, userId: true, revokedAt: true } });
+  const t = await db().apiToken.findUnique({
+    where: { id },
+    select: { id: true, name: true, userId: true, revokedAt: true },
+  });
   if (!t) throw new NotFound(`No token ${id}`);
-  if (p.role !== "admin" && !(p.userId && p.userId === t.userId)) throw new Forbidden("Only an admin may revoke another person's token");
+  if (p.role !== "admin" && !(p.userId && p.userId === t.userId))
+    throw new Forbidden("Only an admin may revoke another person's token");
   if (!t.revokedAt) await db().apiToken.update({ where: { id }, data: { revokedAt: new Date() } });
   return { id: t.id, name: t.name };
 }
 
 export async function revokeTokensOf(userId: string): Promise<number> {
-  return (await db().apiToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } })).count;
+  return (await db().apiToken.updateMany({ where: { userId, revokedAt: null }, data: { revokedAt: new Date() } }))
+    .count;
 }

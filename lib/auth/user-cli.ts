@@ -50,7 +50,10 @@ function parse(args: string[]) {
   }
 }
 
-async function readPassword(io: CliIo, fromStdin: boolean | undefined): Promise<{ password: string; generated: boolean }> {
+async function readPassword(
+  io: CliIo,
+  fromStdin: boolean | undefined,
+): Promise<{ password: string; generated: boolean }> {
   if (!fromStdin) return { password: randomBytes(15).toString("base64url"), generated: true };
   let text = "";
   for await (const chunk of io.stdin) text += String(chunk);
@@ -73,13 +76,15 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   const { values, positionals } = parse(argv);
   const command = positionals[0];
   if (values.help || !command) throw new UsageError(values.help ? "" : "name a command");
-  if (!["list", "add", "disable", "enable", "reset-password", "token"].includes(command)) throw new UsageError(`unknown command "${command}"`);
+  if (!["list", "add", "disable", "enable", "reset-password", "token"].includes(command))
+    throw new UsageError(`unknown command "${command}"`);
   configOrExit();
   await dbReady();
   if (command === "list") {
     const users = await listUsers();
     if (users.length === 0) io.out("no users yet (the first admin is made at start-up from TALLY_OPERATOR_PASSWORD)");
-    for (const u of users) io.out(`${u.email.padEnd(32)} ${u.role.padEnd(9)} ${u.disabled ? "disabled" : "active  "} ${u.name}`);
+    for (const u of users)
+      io.out(`${u.email.padEnd(32)} ${u.role.padEnd(9)} ${u.disabled ? "disabled" : "active  "} ${u.name}`);
     return 0;
   }
   const email = needEmail(positionals);
@@ -88,7 +93,8 @@ async function main(argv: string[], io: CliIo): Promise<number> {
     if (!values.role || !isRole(values.role)) throw new UsageError(`add: --role must be one of ${ROLES.join(", ")}`);
     const { password, generated } = await readPassword(io, values["password-stdin"]);
     const input = createUserSchema.safeParse({ email, name: values.name, role: values.role satisfies Role, password });
-    if (!input.success) throw new UsageError(`add: ${input.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
+    if (!input.success)
+      throw new UsageError(`add: ${input.error.issues.map((i) => `${i.path.join(".")}: ${i.message}`).join("; ")}`);
     const u = await createUser(input.data);
     await audit({ ...SYSTEM, action: "users.create", target: u.email, detail: { role: u.role, ...via() } });
     io.out(`added ${u.email} (${u.role})`);
@@ -97,14 +103,26 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   }
   if (command === "token") {
     const expires = values["expires-days"];
-    const input = createTokenSchema.safeParse({ name: values.name, role: values.role, ...(expires === undefined ? {} : { expiresInDays: Number(expires) }) });
-    if (!input.success) throw new UsageError(`token: ${input.error.issues.map((i) => `${i.path.join(".") || "token"}: ${i.message}`).join("; ")}`);
+    const input = createTokenSchema.safeParse({
+      name: values.name,
+      role: values.role,
+      ...(expires === undefined ? {} : { expiresInDays: Number(expires) }),
+    });
+    if (!input.success)
+      throw new UsageError(
+        `token: ${input.error.issues.map((i) => `${i.path.join(".") || "token"}: ${i.message}`).join("; ")}`,
+      );
     const u = await findUser(email);
     if (u.disabledAt) throw new Error(`${u.email} is disabled`);
     if (!isRole(u.role)) throw new Error(`${u.email} has an unknown role`);
     const owner = { kind: "user", userId: u.id, email: u.email, name: u.name, role: u.role, sessionId: "" } as const;
     const t = await createToken(owner, input.data);
-    await audit({ ...SYSTEM, action: "tokens.create", target: `token:${t.name}`, detail: { owner: u.email, role: t.role, ...via() } });
+    await audit({
+      ...SYSTEM,
+      action: "tokens.create",
+      target: `token:${t.name}`,
+      detail: { owner: u.email, role: t.role, ...via() },
+    });
     io.out(`token ${t.name} (${t.role}) for ${u.email}${t.expiresAt ? `, expires ${t.expiresAt}` : ""}`);
     io.out(`token (shown once): ${t.token}`);
     return 0;

@@ -15,14 +15,35 @@ import { newPasswordSchema, type CreateUser, type UserRow } from "./users-contra
 
 export const BOOTSTRAP_EMAIL = "admin@localhost";
 
-function toRow(u: { id: string; email: string; name: string; role: string; disabledAt: Date | null; createdAt: Date }): UserRow {
-  return { id: u.id, email: u.email, name: u.name, role: isRole(u.role) ? u.role : "viewer", disabled: u.disabledAt !== null, createdAt: u.createdAt.toISOString() };
+function toRow(u: {
+  id: string;
+  email: string;
+  name: string;
+  role: string;
+  disabledAt: Date | null;
+  createdAt: Date;
+}): UserRow {
+  return {
+    id: u.id,
+    email: u.email,
+    name: u.name,
+    role: isRole(u.role) ? u.role : "viewer",
+    disabled: u.disabledAt !== null,
+    createdAt: u.createdAt.toISOString(),
+  };
 }
 
 export async function createUser(input: CreateUser, opts: { bootstrap?: boolean } = {}): Promise<UserRow> {
   try {
     const u = await db().user.create({
-      data: { id: randomUUID(), email: input.email, name: input.name, role: input.role, passwordHash: await hashPassword(input.password), bootstrap: opts.bootstrap ?? false },
+      data: {
+        id: randomUUID(),
+        email: input.email,
+        name: input.name,
+        role: input.role,
+        passwordHash: await hashPassword(input.password),
+        bootstrap: opts.bootstrap ?? false,
+      },
     });
     return toRow(u);
   } catch (err) {
@@ -37,14 +58,21 @@ export async function listUsers(): Promise<UserRow[]> {
 }
 
 export async function findUser(idOrEmail: string) {
-  const u = await db().user.findFirst({ where: { OR: [{ id: idOrEmail }, { email: idOrEmail.trim().toLowerCase() }] } });
+  const u = await db().user.findFirst({
+    where: { OR: [{ id: idOrEmail }, { email: idOrEmail.trim().toLowerCase() }] },
+  });
   if (!u) throw new NotFound(`No user ${idOrEmail}`);
   return u;
 }
 
 async function refuseLastAdmin(userId: string, what: string) {
-  const admins = await db().user.findMany({ where: { role: "admin", disabledAt: null }, select: { id: true }, take: 2 });
-  if (admins.length === 1 && admins[0].id === userId) throw new Conflict(`Refused to ${what} the last enabled admin; make another admin first`);
+  const admins = await db().user.findMany({
+    where: { role: "admin", disabledAt: null },
+    select: { id: true },
+    take: 2,
+  });
+  if (admins.length === 1 && admins[0].id === userId)
+    throw new Conflict(`Refused to ${what} the last enabled admin; make another admin first`);
 }
 
 export async function disableUser(idOrEmail: string): Promise<UserRow> {
@@ -74,7 +102,10 @@ export async function resetPassword(idOrEmail: string, password: string): Promis
   const parsed = newPasswordSchema.safeParse(password);
   if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "bad password");
   const u = await findUser(idOrEmail);
-  const updated = await db().user.update({ where: { id: u.id }, data: { passwordHash: await hashPassword(password), bootstrap: false } });
+  const updated = await db().user.update({
+    where: { id: u.id },
+    data: { passwordHash: await hashPassword(password), bootstrap: false },
+  });
   await revokeSessionsOf(u.id);
   return toRow(updated);
 }

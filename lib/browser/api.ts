@@ -24,7 +24,12 @@ export async function apiFetch<T>(path: string, init: RequestInit & { json?: unk
     });
   } catch (err) {
     if (err instanceof DOMException && err.name === "AbortError") throw err;
-    throw new ApiError(0, "network", "Tally could not be reached. Check your connection and that the server runs.", null);
+    throw new ApiError(
+      0,
+      "network",
+      "Tally could not be reached. Check your connection and that the server runs.",
+      null,
+    );
   }
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {

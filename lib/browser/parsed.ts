@@ -6,14 +6,27 @@ import { apiFetch, ApiError } from "./api";
 function parse<S extends z.ZodType>(schema: S, body: unknown, path: string): z.output<S> {
   const parsed = schema.safeParse(body);
   if (parsed.success) return parsed.data;
-  throw new ApiError(0, "bad_response", `Tally answered ${path} in a shape this page does not understand; reload the page.`, body);
+  throw new ApiError(
+    0,
+    "bad_response",
+    `Tally answered ${path} in a shape this page does not understand; reload the page.`,
+    body,
+  );
 }
 
-export async function getParsed<S extends z.ZodType>(path: string, schema: S, signal?: AbortSignal): Promise<z.output<S>> {
+export async function getParsed<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  signal?: AbortSignal,
+): Promise<z.output<S>> {
   return parse(schema, await apiFetch<unknown>(path, { signal }), path);
 }
 
-export async function postParsed<S extends z.ZodType>(path: string, schema: S, json: unknown = {}): Promise<z.output<S>> {
+export async function postParsed<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  json: unknown = {},
+): Promise<z.output<S>> {
   return parse(schema, await apiFetch<unknown>(path, { method: "POST", json }), path);
 }
 

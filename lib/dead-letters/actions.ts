@@ -15,7 +15,10 @@ import { deadLetterFilterSchema, filterWhere } from "./list";
 
 export const MAX_BULK = 1000;
 
-const idsSchema = z.array(z.number().int().positive()).min(1, { error: "select at least one dead letter" }).max(MAX_BULK);
+const idsSchema = z
+  .array(z.number().int().positive())
+  .min(1, { error: "select at least one dead letter" })
+  .max(MAX_BULK);
 const byFilter = {
   filter: deadLetterFilterSchema.omit({ state: true }),
   expectedCount: z.number().int().min(0),
@@ -24,9 +27,12 @@ export const retryBodySchema = z.union([z.strictObject({ ids: idsSchema }), z.st
   error: "send {ids: [...]} or {filter: {...}, expectedCount}",
 });
 const reason = z.string().trim().min(3, { error: "say why, in a few words (at least 3 characters)" }).max(500);
-export const discardBodySchema = z.union([z.strictObject({ ids: idsSchema, reason }), z.strictObject({ ...byFilter, reason })], {
-  error: "send {ids: [...], reason} or {filter: {...}, expectedCount, reason}",
-});
+export const discardBodySchema = z.union(
+  [z.strictObject({ ids: idsSchema, reason }), z.strictObject({ ...byFilter, reason })],
+  {
+    error: "send {ids: [...], reason} or {filter: {...}, expectedCount, reason}",
+  },
+);
 export type RetryBody = z.infer<typeof retryBodySchema>;
 export type DiscardBody = z.infer<typeof discardBodySchema>;
 
@@ -57,9 +63,12 @@ async function select(body: RetryBody | DiscardBody): Promise<number[]> {
     throw new BadRequest(`More than ${MAX_BULK} dead letters match; narrow the filter and act in steps`);
   }
   if (rows.length !== body.expectedCount) {
-    throw new Conflict(`${rows.length} open dead letters match this filter now, not ${body.expectedCount}. Check the list and confirm again.`, {
-      currentCount: rows.length,
-    });
+    throw new Conflict(
+      `${rows.length} open dead letters match this filter now, not ${body.expectedCount}. Check the list and confirm again.`,
+      {
+        currentCount: rows.length,
+      },
+    );
   }
   return rows.map((r) => r.id);
 }
@@ -67,12 +76,24 @@ async function select(body: RetryBody | DiscardBody): Promise<number[]> {
 function summarize(action: ActionSummary["action"], ids: number[], results: ActionSummary["results"]): ActionSummary {
   const skipped = results.filter((r) => r.result === "skipped").length;
   const failed = results.filter((r) => r.result === "failed").length;
-  return { action, requested: ids.length, changed: ids.length - skipped - failed, skipped, failed, results: results.slice(0, 200) };
+  return {
+    action,
+    requested: ids.length,
+    changed: ids.length - skipped - failed,
+    skipped,
+    failed,
+    results: results.slice(0, 200),
+  };
 }
 
 const selectionOf = (body: RetryBody | DiscardBody) =>
   "ids" in body ? { ids: body.ids.slice(0, 100) } : { filter: body.filter, expectedCount: body.expectedCount };
-const counts = (s: ActionSummary) => ({ requested: s.requested, changed: s.changed, skipped: s.skipped, failed: s.failed });
+const counts = (s: ActionSummary) => ({
+  requested: s.requested,
+  changed: s.changed,
+  skipped: s.skipped,
+  failed: s.failed,
+});
 
 /** Audited also when refused (409, too many): audited() records the error and rethrows it. */
 export function discardDeadLetters(body: DiscardBody, actor: string): Promise<ActionSummary> {
@@ -82,7 +103,12 @@ export function discardDeadLetters(body: DiscardBody, actor: string): Promise<Ac
 
 export function retryDeadLetters(body: RetryBody, actor: string): Promise<ActionSummary> {
   const entry = { actor, action: "dead_letters.retry", detail: selectionOf(body) };
-  return audited(entry, () => retry(body, actor), counts, (s) => s.failed === 0);
+  return audited(
+    entry,
+    () => retry(body, actor),
+    counts,
+    (s) => s.failed === 0,
+  );
 }
 
 async function discard(body: DiscardBody, actor: string): Promise<ActionSummary> {
@@ -103,7 +129,8 @@ async function discard(body: DiscardBody, actor: string): Promise<ActionSummary>
         }
         results.push({ id, result: "discarded" });
         const row = await tx.deadLetter.findUnique({ where: { id }, select: { jobId: true } });
-        if (row?.jobId) await addEvent(tx, row.jobId, "note", { deadLetter: id, discardedBy: actor, reason: body.reason });
+        if (row?.jobId)
+          await addEvent(tx, row.jobId, "note", { deadLetter: id, discardedBy: actor, reason: body.reason });
       }
     });
   }

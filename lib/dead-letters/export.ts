@@ -6,7 +6,21 @@ import { filterWhere, type DeadLetterFilter } from "./list";
 // GET /api/dead-letters/export: the dead letters the list's filter selects (state, kind, errorCode,
 // jobId), newest first like the list, as CSV in keyset pages on the id.
 
-export const DEAD_LETTER_CSV_COLUMNS = ["id", "jobId", "kind", "state", "errorCode", "errorMessage", "attempts", "jobUrl", "jobOutcome", "resolution", "resolvedBy", "resolvedAt", "createdAt"] as const;
+export const DEAD_LETTER_CSV_COLUMNS = [
+  "id",
+  "jobId",
+  "kind",
+  "state",
+  "errorCode",
+  "errorMessage",
+  "attempts",
+  "jobUrl",
+  "jobOutcome",
+  "resolution",
+  "resolvedBy",
+  "resolvedAt",
+  "createdAt",
+] as const;
 
 export function exportDeadLetters(filter: DeadLetterFilter, now = new Date()): Promise<CsvExport> {
   const where = filterWhere(filter);
@@ -21,7 +35,11 @@ export function exportDeadLetters(filter: DeadLetterFilter, now = new Date()): P
         take: CSV_PAGE,
       });
       const jobIds = [...new Set(rows.flatMap((r) => (r.jobId ? [r.jobId] : [])))];
-      const jobs = new Map((await db().job.findMany({ where: { id: { in: jobIds } }, select: { id: true, url: true, outcome: true } })).map((j) => [j.id, j]));
+      const jobs = new Map(
+        (
+          await db().job.findMany({ where: { id: { in: jobIds } }, select: { id: true, url: true, outcome: true } })
+        ).map((j) => [j.id, j]),
+      );
       return {
         rows: rows.map((r) => {
           const job = r.jobId ? jobs.get(r.jobId) : undefined;

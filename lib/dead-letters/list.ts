@@ -16,7 +16,10 @@ const optionalText = (max: number) => z.preprocess(blankToUndefined, z.string().
 export const DEAD_LETTER_STATES = ["open", "retried", "discarded"] as const;
 
 export const deadLetterFilterSchema = z.object({
-  state: z.preprocess(blankToUndefined, z.enum([...DEAD_LETTER_STATES, "all"], { error: "state must be open, retried, discarded or all" }).default("open")),
+  state: z.preprocess(
+    blankToUndefined,
+    z.enum([...DEAD_LETTER_STATES, "all"], { error: "state must be open, retried, discarded or all" }).default("open"),
+  ),
   kind: optionalText(64),
   errorCode: optionalText(100),
   /** A job id, exact. */
@@ -54,7 +57,9 @@ function decodeCursor(cursor: string): number {
 // The filter form's choices change only when new kinds of failure appear; counting them on every
 // refresh would read every dead letter twice.
 const FACETS_MS = 30_000;
-const facetHolder = globalThis as unknown as { __tallyDlFacets?: Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }> };
+const facetHolder = globalThis as unknown as {
+  __tallyDlFacets?: Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }>;
+};
 
 function facets(): Promise<DeadLetterPage["facets"]> {
   facetHolder.__tallyDlFacets ??= new Map();
@@ -64,7 +69,10 @@ function facets(): Promise<DeadLetterPage["facets"]> {
   const value = Promise.all([
     db().deadLetter.groupBy({ by: ["kind"], orderBy: { kind: "asc" } }),
     db().deadLetter.groupBy({ by: ["errorCode"], where: { errorCode: { not: null } }, orderBy: { errorCode: "asc" } }),
-  ]).then(([kinds, codes]) => ({ kinds: kinds.map((k) => k.kind), errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])) }));
+  ]).then(([kinds, codes]) => ({
+    kinds: kinds.map((k) => k.kind),
+    errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])),
+  }));
   facetHolder.__tallyDlFacets.set(key, { at: Date.now(), value });
   value.catch(() => facetHolder.__tallyDlFacets?.delete(key));
   return value;
@@ -83,7 +91,13 @@ export type DeadLetterRow = {
   resolvedBy: string | null;
   resolvedAt: string | null;
   createdAt: string;
-  job: { kind: string; url: string | null; outcome: string; platformStatus: string; resubmittedAsId: string | null } | null;
+  job: {
+    kind: string;
+    url: string | null;
+    outcome: string;
+    platformStatus: string;
+    resubmittedAsId: string | null;
+  } | null;
 };
 
 export type DeadLetterPage = {

@@ -41,7 +41,9 @@ export async function retryDeadLetter(id: number, actor: string): Promise<RetryR
     if (job?.outcome === "dead_lettered") return await resubmit(dl, job, actor);
     if (job && job.outcome !== "pending") {
       const ok = await db().$transaction((tx) => claim(tx, dl, actor, `nothing to retry: job already ${job.outcome}`));
-      return ok ? { result: "already_settled", message: `job already ${job.outcome}` } : { result: "skipped", message: "no longer open" };
+      return ok
+        ? { result: "already_settled", message: `job already ${job.outcome}` }
+        : { result: "skipped", message: "no longer open" };
     }
     if (job && dl.kind === PROCESS_JOB) return await requeue(dl, job, actor);
     return await revive(dl, actor);
@@ -53,7 +55,10 @@ export async function retryDeadLetter(id: number, actor: string): Promise<RetryR
 async function requeue(dl: DeadLetter, job: Job, actor: string): Promise<RetryResult> {
   return db().$transaction(async (tx): Promise<RetryResult> => {
     if (!(await claim(tx, dl, actor, "queued again"))) return { result: "skipped", message: "no longer open" };
-    const added = await enqueue(tx, processJobItem({ jobId: job.id, kind: isJobKind(job.kind) ? job.kind : null, source: SOURCE }));
+    const added = await enqueue(
+      tx,
+      processJobItem({ jobId: job.id, kind: isJobKind(job.kind) ? job.kind : null, source: SOURCE }),
+    );
     // A live item for the job (a webhook or reconciliation got there first) will do the same work.
     if (!added) return { result: "already_queued" };
     await addEvent(tx, job.id, "enqueued", { by: actor, reason: `dead letter ${dl.id} retried` });
@@ -68,7 +73,15 @@ async function revive(dl: DeadLetter, actor: string): Promise<RetryResult> {
     if (!(await claim(tx, dl, actor, "queue item revived"))) return { result: "skipped", message: "no longer open" };
     const { count } = await tx.queueItem.updateMany({
       where: { id: queueItemId, state: "dead" },
-      data: { state: "ready", attempts: 0, availableAt: new Date(), lastError: null, doneAt: null, leaseOwner: null, leaseExpiresAt: null },
+      data: {
+        state: "ready",
+        attempts: 0,
+        availableAt: new Date(),
+        lastError: null,
+        doneAt: null,
+        leaseOwner: null,
+        leaseExpiresAt: null,
+      },
     });
     // Throwing rolls the claim back: the dead letter stays open.
     if (count === 0) throw new Error(`queue item ${queueItemId} is no longer dead`);
@@ -78,12 +91,19 @@ async function revive(dl: DeadLetter, actor: string): Promise<RetryResult> {
 
 async function resubmit(dl: DeadLetter, job: Job, actor: string): Promise<RetryResult> {
   if (!storedRequest(job.kind, job.request)) {
-    return { result: "failed", message: "Tally has no original request for this job (it was not submitted by Tally), so it cannot be resubmitted" };
+    return {
+      result: "failed",
+      message:
+        "Tally has no original request for this job (it was not submitted by Tally), so it cannot be resubmitted",
+    };
   }
   const client = getPlatformClient(); // throws in words when the platform is not configured
   const claimed = await db().$transaction(async (tx) => {
     if (!(await claim(tx, dl, actor, "resubmitting"))) return false;
-    const { count } = await tx.job.updateMany({ where: { id: job.id, outcome: "dead_lettered" }, data: { outcome: "pending", outcomeAt: null } });
+    const { count } = await tx.job.updateMany({
+      where: { id: job.id, outcome: "dead_lettered" },
+      data: { outcome: "pending", outcomeAt: null },
+    });
     if (count === 0) throw new Error("the job changed meanwhile; reload and try again");
     await addEvent(tx, job.id, "note", { deadLetter: dl.id, retriedBy: actor, action: "resubmit" });
     return true;
@@ -103,7 +123,11 @@ async function resubmit(dl: DeadLetter, job: Job, actor: string): Promise<RetryR
     leaseOwner: `operator:${actor}`,
     leaseExpiresAt: new Date(),
   };
-  const error = { code: job.errorCode ?? dl.errorCode ?? "UNKNOWN", message: job.errorMessage ?? dl.errorMessage, retryable: true };
+  const error = {
+    code: job.errorCode ?? dl.errorCode ?? "UNKNOWN",
+    message: job.errorMessage ?? dl.errorMessage,
+    retryable: true,
+  };
   try {
     // An operator's retry is a deliberate decision, so it is not held to the automatic chain cap:
     // the new job starts a fresh budget (its resubmittedFromId still links it to this one).
@@ -114,18 +138,34 @@ async function resubmit(dl: DeadLetter, job: Job, actor: string): Promise<RetryR
   }
   const after = await db().job.findUnique({ where: { id: job.id }, select: { outcome: true, resubmittedAsId: true } });
   if (after?.outcome === "resubmitted" && after.resubmittedAsId) {
-    await db().deadLetter.update({ where: { id: dl.id }, data: { resolution: `resubmitted as ${after.resubmittedAsId}` } });
+    await db().deadLetter.update({
+      where: { id: dl.id },
+      data: { resolution: `resubmitted as ${after.resubmittedAsId}` },
+    });
     return { result: "resubmitted", newJobId: after.resubmittedAsId };
   }
   const again = await db().deadLetter.findFirst({ where: { jobId: job.id, state: "open" }, orderBy: { id: "desc" } });
-  return { result: "failed", message: again ? `dead-lettered again: ${again.errorMessage}` : `job is ${after?.outcome ?? "gone"}` };
+  return {
+    result: "failed",
+    message: again ? `dead-lettered again: ${again.errorMessage}` : `job is ${after?.outcome ?? "gone"}`,
+  };
 }
 
 /** The resubmission did not happen (platform unreachable…): the job and the dead letter go back as they were. */
 async function putBack(dl: DeadLetter, job: Job, actor: string) {
   await db().$transaction(async (tx) => {
-    await tx.job.updateMany({ where: { id: job.id, outcome: "pending", resubmittedAsId: null }, data: { outcome: "dead_lettered", outcomeAt: job.outcomeAt } });
-    await tx.deadLetter.updateMany({ where: { id: dl.id, state: "retried" }, data: { state: "open", resolution: null, resolvedBy: null, resolvedAt: null } });
-    await addEvent(tx, job.id, "note", { deadLetter: dl.id, retriedBy: actor, action: "resubmit failed; back to dead-lettered" });
+    await tx.job.updateMany({
+      where: { id: job.id, outcome: "pending", resubmittedAsId: null },
+      data: { outcome: "dead_lettered", outcomeAt: job.outcomeAt },
+    });
+    await tx.deadLetter.updateMany({
+      where: { id: dl.id, state: "retried" },
+      data: { state: "open", resolution: null, resolvedBy: null, resolvedAt: null },
+    });
+    await addEvent(tx, job.id, "note", {
+      deadLetter: dl.id,
+      retriedBy: actor,
+      action: "resubmit failed; back to dead-lettered",
+    });
   });
 }

@@ -73,7 +73,10 @@ export function filterToParams(filter: DeliveryFilter): URLSearchParams {
 }
 
 /** A page's search parameters as filters; anything invalid is dropped and reported, not fatal. */
-export function parseDeliveryFilter(params: Record<string, string | string[] | undefined>): { filter: DeliveryFilter; problem: string | null } {
+export function parseDeliveryFilter(params: Record<string, string | string[] | undefined>): {
+  filter: DeliveryFilter;
+  problem: string | null;
+} {
   const first = Object.fromEntries(Object.entries(params).map(([k, v]) => [k, Array.isArray(v) ? v[0] : v]));
   const parsed = deliveryFilterSchema.safeParse(first);
   if (parsed.success) return { filter: normalize(parsed.data), problem: null };

@@ -2,13 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import {
-  WINDOWS,
-  type DeliveryFilter,
-  type DeliveryQuery,
-  type InboundPage,
-  type PlatformPage,
-} from "./contracts";
+import { WINDOWS, type DeliveryFilter, type DeliveryQuery, type InboundPage, type PlatformPage } from "./contracts";
 import { decodeCursor, pageOf } from "../keyset";
 
 // The two delivery logs for the Deliveries page: what our receiver answered (InboundDelivery) and the
@@ -26,7 +20,9 @@ function timeRange(filter: DeliveryFilter, now: Date): Range | undefined {
 }
 
 /** "4xx" → 400..499, "401" → 401, "none" → no answer at all (null on the platform, impossible inbound). */
-function statusCondition(status: string | undefined): { gte: number; lte: number } | { equals: number } | "none" | undefined {
+function statusCondition(
+  status: string | undefined,
+): { gte: number; lte: number } | { equals: number } | "none" | undefined {
   if (!status) return undefined;
   if (status === "none") return "none";
   if (status.endsWith("xx")) {
@@ -65,19 +61,33 @@ export async function listInbound(q: DeliveryQuery, now = new Date()): Promise<I
     ],
   };
   const page = (where: Prisma.InboundDeliveryWhereInput) =>
-    db().inboundDelivery.findMany({ where, orderBy: [{ receivedAt: "desc" }, { id: "desc" }], take: q.limit + 1, select: inboundSelect });
+    db().inboundDelivery.findMany({
+      where,
+      orderBy: [{ receivedAt: "desc" }, { id: "desc" }],
+      take: q.limit + 1,
+      select: inboundSelect,
+    });
   const rows = status
     ? await perStatus(
         status,
         async (gt, lte) =>
-          (await db().inboundDelivery.findFirst({ where: { status: { gt, lte } }, orderBy: { status: "asc" }, select: { status: true } }))?.status,
+          (
+            await db().inboundDelivery.findFirst({
+              where: { status: { gt, lte } },
+              orderBy: { status: "asc" },
+              select: { status: true },
+            })
+          )?.status,
         (code) => page({ ...base, status: code }),
         (r) => r.receivedAt,
         q.limit + 1,
       )
     : await page(base);
   const out = pageOf(rows, q.limit, (r) => r.receivedAt);
-  return { items: out.items.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })), nextCursor: out.nextCursor };
+  return {
+    items: out.items.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })),
+    nextCursor: out.nextCursor,
+  };
 }
 
 const platformSelect = {
@@ -107,7 +117,12 @@ export async function listPlatform(q: DeliveryQuery, now = new Date()): Promise<
     ],
   };
   const page = (where: Prisma.PlatformDeliveryWhereInput) =>
-    db().platformDelivery.findMany({ where, orderBy: [{ createdAt: "desc" }, { id: "desc" }], take: q.limit + 1, select: platformSelect });
+    db().platformDelivery.findMany({
+      where,
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      take: q.limit + 1,
+      select: platformSelect,
+    });
   const rows =
     status === "none"
       ? await page({ ...base, httpStatus: null })
@@ -115,8 +130,13 @@ export async function listPlatform(q: DeliveryQuery, now = new Date()): Promise<
         ? await perStatus(
             status,
             async (gt, lte) =>
-              (await db().platformDelivery.findFirst({ where: { httpStatus: { gt, lte } }, orderBy: { httpStatus: "asc" }, select: { httpStatus: true } }))
-                ?.httpStatus ?? undefined,
+              (
+                await db().platformDelivery.findFirst({
+                  where: { httpStatus: { gt, lte } },
+                  orderBy: { httpStatus: "asc" },
+                  select: { httpStatus: true },
+                })
+              )?.httpStatus ?? undefined,
             (code) => page({ ...base, httpStatus: code }),
             (r) => r.createdAt,
             q.limit + 1,
@@ -124,7 +144,11 @@ export async function listPlatform(q: DeliveryQuery, now = new Date()): Promise<
         : await page(base);
   const out = pageOf(rows, q.limit, (r) => r.createdAt);
   return {
-    items: out.items.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), deliveredAt: r.deliveredAt?.toISOString() ?? null })),
+    items: out.items.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      deliveredAt: r.deliveredAt?.toISOString() ?? null,
+    })),
     nextCursor: out.nextCursor,
   };
 }
@@ -144,7 +168,8 @@ async function perStatus<R extends { id: number | string }>(
 ): Promise<R[]> {
   if ("equals" in status) return pageFor(status.equals);
   const codes: number[] = [];
-  for (let c = await nextCode(status.gte - 1, status.lte); c !== undefined; c = await nextCode(c, status.lte)) codes.push(c);
+  for (let c = await nextCode(status.gte - 1, status.lte); c !== undefined; c = await nextCode(c, status.lte))
+    codes.push(c);
   const pages = await Promise.all(codes.map(pageFor));
   return pages
     .flat()

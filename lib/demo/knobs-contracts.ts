@@ -3,7 +3,10 @@ import { z } from "zod";
 // The simulator's fault knobs the Settings page edits in demo mode (GET/POST /api/simulator/config).
 // A subset of the simulator's own config: shares between 0 and 1, and the webhook delay range.
 
-const rate = z.number({ error: "must be a number" }).min(0, { error: "must be at least 0" }).max(1, { error: "must be at most 1" });
+const rate = z
+  .number({ error: "must be a number" })
+  .min(0, { error: "must be at least 0" })
+  .max(1, { error: "must be at most 1" });
 const ms = z.number({ error: "must be a number" }).int({ error: "must be whole milliseconds" }).min(0).max(3_600_000);
 
 export const simulatorKnobsSchema = z.object({
@@ -17,9 +20,13 @@ export const simulatorKnobsSchema = z.object({
   webhookDuplicateRate: rate,
   webhookDelayRate: rate,
   earlyWebhookRate: rate,
-  webhookDelayMs: z.tuple([ms, ms]).refine(([min, max]) => min <= max, { error: "the shortest delay must not exceed the longest" }),
+  webhookDelayMs: z
+    .tuple([ms, ms])
+    .refine(([min, max]) => min <= max, { error: "the shortest delay must not exceed the longest" }),
   /** How long a job runs on the platform, shortest and longest (a long one can be cancelled in time). */
-  jobDurationMs: z.tuple([ms, ms]).refine(([min, max]) => min <= max, { error: "the shortest duration must not exceed the longest" }),
+  jobDurationMs: z
+    .tuple([ms, ms])
+    .refine(([min, max]) => min <= max, { error: "the shortest duration must not exceed the longest" }),
 });
 export type SimulatorKnobs = z.infer<typeof simulatorKnobsSchema>;
 export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs" | "jobDurationMs">;

@@ -29,10 +29,13 @@ async function call(url: string, init: RequestInit = {}): Promise<SimulatorKnobs
   const body: unknown = await res.json().catch(() => null);
   if (!res.ok) {
     const reason = simErrorSchema.safeParse(body);
-    throw new UpstreamFailure(`The simulator refused the change: ${reason.success ? reason.data.message : `HTTP ${res.status}`}`);
+    throw new UpstreamFailure(
+      `The simulator refused the change: ${reason.success ? reason.data.message : `HTTP ${res.status}`}`,
+    );
   }
   const knobs = simulatorKnobsSchema.safeParse(body);
-  if (!knobs.success) throw new UpstreamFailure("The simulator answered with a configuration Tally does not understand");
+  if (!knobs.success)
+    throw new UpstreamFailure("The simulator answered with a configuration Tally does not understand");
   return knobs.data;
 }
 
@@ -41,14 +44,28 @@ export async function readSimulatorKnobs(config = getConfig()): Promise<Simulato
 }
 
 /** Applies a validated patch and records it in the audit log, whether or not the simulator took it. */
-export async function saveSimulatorKnobs(patch: SimulatorKnobsPatch, actor: string, config = getConfig()): Promise<SimulatorKnobs> {
+export async function saveSimulatorKnobs(
+  patch: SimulatorKnobsPatch,
+  actor: string,
+  config = getConfig(),
+): Promise<SimulatorKnobs> {
   const url = simulatorUrl(config);
   try {
-    const knobs = await call(url, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(patch) });
+    const knobs = await call(url, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(patch),
+    });
     await audit({ actor, action: "simulator.configure", target: "simulator", detail: patch });
     return knobs;
   } catch (err) {
-    await audit({ actor, action: "simulator.configure", target: "simulator", detail: { patch, error: String(err) }, ok: false });
+    await audit({
+      actor,
+      action: "simulator.configure",
+      target: "simulator",
+      detail: { patch, error: String(err) },
+      ok: false,
+    });
     throw err;
   }
 }

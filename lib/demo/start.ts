@@ -51,7 +51,8 @@ async function start(config: TallyConfig, ready: (simulator: RunningSimulator | 
   ready(simulator);
   if (config.TALLY_DELIVERY_MODE !== "polling") await registerWithRetries();
   // The trickle is a schedule like the others: only processes with TALLY_SCHEDULER=on run it.
-  const traffic = config.TALLY_DEMO_TRAFFIC === "on" && config.TALLY_DEMO_JOBS_PER_MINUTE > 0 && config.TALLY_SCHEDULER === "on";
+  const traffic =
+    config.TALLY_DEMO_TRAFFIC === "on" && config.TALLY_DEMO_JOBS_PER_MINUTE > 0 && config.TALLY_SCHEDULER === "on";
   const stopTraffic = traffic ? startDemoTraffic(config.TALLY_DEMO_JOBS_PER_MINUTE) : null;
   return { simulator, stopTraffic };
 }
@@ -76,7 +77,9 @@ export function startDemo(config: TallyConfig): { platformReady: Promise<void>; 
 export async function startDemoMode(config: TallyConfig): Promise<void> {
   if (config.mode !== "demo") return;
   const demo = startDemo(config);
-  demo.done.catch((err) => log.error("demo mode could not start", { error: err instanceof Error ? err.message : String(err) }));
+  demo.done.catch((err) =>
+    log.error("demo mode could not start", { error: err instanceof Error ? err.message : String(err) }),
+  );
   // The worker and pollers need the platform's address; registration waits for the server to listen.
   await demo.platformReady;
 }

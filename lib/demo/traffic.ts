@@ -33,7 +33,12 @@ export function startDemoTraffic(perMinute: number): () => void {
   const tick = () => {
     holdLease("demo-traffic", Math.max(5_000, 3 * everyMs))
       .then((held) => {
-        if (held !== leading) log.info(held ? "demo traffic: this process submits the trickle" : "demo traffic: another process submits the trickle");
+        if (held !== leading)
+          log.info(
+            held
+              ? "demo traffic: this process submits the trickle"
+              : "demo traffic: another process submits the trickle",
+          );
         leading = held;
         if (held) submitOne();
       })
@@ -44,7 +49,9 @@ export function startDemoTraffic(perMinute: number): () => void {
     submitJob(req)
       .then((job) => log.debug("demo job submitted", { jobId: job.jobId, kind: job.kind }))
       // The demo platform answers an occasional 429 or 5xx on purpose; the next tick tries again.
-      .catch((err) => log.info("demo job not submitted", { kind: req.kind, error: err instanceof Error ? err.message : String(err) }));
+      .catch((err) =>
+        log.info("demo job not submitted", { kind: req.kind, error: err instanceof Error ? err.message : String(err) }),
+      );
   };
   const timer = setInterval(tick, everyMs);
   timer.unref();

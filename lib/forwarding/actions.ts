@@ -7,21 +7,34 @@ import { replayDelivery, replayDestinationSince } from "./replay";
 // What the forwarding routes call: every operator mutation is audited. Audit details carry ids and
 // counts, never a secret or a URL's query string.
 
-export function createDestinationAction(input: CreateDestination, actor: string): Promise<DestinationView & { secret: string }> {
+export function createDestinationAction(
+  input: CreateDestination,
+  actor: string,
+): Promise<DestinationView & { secret: string }> {
   return audited(
-    { actor, action: "destinations.create", detail: { events: input.events, secretGiven: input.secret !== undefined, host: new URL(input.url).host } },
+    {
+      actor,
+      action: "destinations.create",
+      detail: { events: input.events, secretGiven: input.secret !== undefined, host: new URL(input.url).host },
+    },
     () => createDestination(input, actor),
     (d) => ({ id: d.id }),
   );
 }
 
 export function setDestinationEnabledAction(id: string, enabled: boolean, actor: string): Promise<DestinationView> {
-  return audited({ actor, action: enabled ? "destinations.enable" : "destinations.disable", target: id }, () => setDestinationEnabled(id, enabled, actor));
+  return audited({ actor, action: enabled ? "destinations.enable" : "destinations.disable", target: id }, () =>
+    setDestinationEnabled(id, enabled, actor),
+  );
 }
 
 export function replayAction(body: ReplayBody, actor: string): Promise<ReplayResult> {
   if ("deliveryId" in body) {
-    return audited({ actor, action: "outbound.replay", target: String(body.deliveryId) }, () => replayDelivery(body.deliveryId), (r) => ({ ...r }));
+    return audited(
+      { actor, action: "outbound.replay", target: String(body.deliveryId) },
+      () => replayDelivery(body.deliveryId),
+      (r) => ({ ...r }),
+    );
   }
   return audited(
     { actor, action: "outbound.replay", target: body.destinationId, detail: { since: body.since } },

@@ -9,11 +9,16 @@ export type ForwardEvent = (typeof FORWARD_EVENTS)[number];
 /** Standard Webhooks secrets: `whsec_` + base64 of 24–64 random bytes (what its libraries expect). */
 export const whsecSchema = z
   .string()
-  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, { error: "must be whsec_ followed by base64 (leave it out and Tally makes one)" })
-  .refine((s) => {
-    const n = Math.floor(((s.length - 6) * 3) / 4) - (s.match(/=+$/)?.[0].length ?? 0);
-    return n >= 24 && n <= 64;
-  }, { error: "must encode 24 to 64 random bytes after whsec_" });
+  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, {
+    error: "must be whsec_ followed by base64 (leave it out and Tally makes one)",
+  })
+  .refine(
+    (s) => {
+      const n = Math.floor(((s.length - 6) * 3) / 4) - (s.match(/=+$/)?.[0].length ?? 0);
+      return n >= 24 && n <= 64;
+    },
+    { error: "must encode 24 to 64 random bytes after whsec_" },
+  );
 
 export const destinationUrlSchema = z
   .string({ error: "url is required" })
@@ -22,16 +27,21 @@ export const destinationUrlSchema = z
   .pipe(z.url({ protocol: /^https?$/, error: "url must be an http:// or https:// URL" }))
   // Credentials in a URL would be shown on the page; the signature already authenticates Tally.
   // Zod runs this even after the URL check failed, so an unparsable value must not throw here.
-  .refine((u) => {
-    if (!URL.canParse(u)) return true;
-    const parsed = new URL(u);
-    return parsed.username === "" && parsed.password === "";
-  }, { error: "url must not carry a user name or password" });
+  .refine(
+    (u) => {
+      if (!URL.canParse(u)) return true;
+      const parsed = new URL(u);
+      return parsed.username === "" && parsed.password === "";
+    },
+    { error: "url must not carry a user name or password" },
+  );
 
 export const createDestinationSchema = z.strictObject({
   url: destinationUrlSchema,
   events: z
-    .array(z.enum(FORWARD_EVENTS, { error: `each event must be one of ${FORWARD_EVENTS.join(", ")}` }), { error: "events must be a list" })
+    .array(z.enum(FORWARD_EVENTS, { error: `each event must be one of ${FORWARD_EVENTS.join(", ")}` }), {
+      error: "events must be a list",
+    })
     .min(1, { error: "events must name at least one event" })
     .max(FORWARD_EVENTS.length)
     .refine((e) => new Set(e).size === e.length, { error: "events must not repeat" }),
@@ -92,7 +102,16 @@ export const deliveryPageSchema = z.object({ items: z.array(deliveryRowSchema), 
 export type DeliveryPage = z.infer<typeof deliveryPageSchema>;
 
 export const attemptListSchema = z.object({
-  items: z.array(z.object({ attempt: z.number(), ok: z.boolean(), statusCode: z.number().nullable(), error: z.string().nullable(), latencyMs: z.number(), at: z.string() })),
+  items: z.array(
+    z.object({
+      attempt: z.number(),
+      ok: z.boolean(),
+      statusCode: z.number().nullable(),
+      error: z.string().nullable(),
+      latencyMs: z.number(),
+      at: z.string(),
+    }),
+  ),
 });
 export type AttemptList = z.infer<typeof attemptListSchema>;
 
@@ -111,13 +130,16 @@ export type DestinationHealth = z.infer<typeof destinationHealthSchema>;
 export const healthListSchema = z.object({ items: z.array(destinationHealthSchema) });
 
 /** Replay one delivery, or every failed delivery of a destination since a time. */
-export const replayBodySchema = z.union([
-  z.strictObject({ deliveryId: z.number({ error: "deliveryId must be a number" }).int().positive() }),
-  z.strictObject({
-    destinationId: z.string({ error: "destinationId is required" }).min(1).max(64),
-    since: z.iso.datetime({ offset: true, error: "since must be an ISO 8601 time" }),
-  }),
-], { error: "send {deliveryId} or {destinationId, since}" });
+export const replayBodySchema = z.union(
+  [
+    z.strictObject({ deliveryId: z.number({ error: "deliveryId must be a number" }).int().positive() }),
+    z.strictObject({
+      destinationId: z.string({ error: "destinationId is required" }).min(1).max(64),
+      since: z.iso.datetime({ offset: true, error: "since must be an ISO 8601 time" }),
+    }),
+  ],
+  { error: "send {deliveryId} or {destinationId, since}" },
+);
 export type ReplayBody = z.infer<typeof replayBodySchema>;
 export const replayResultSchema = z.object({ replayed: z.number(), skipped: z.number() });
 export type ReplayResult = z.infer<typeof replayResultSchema>;

@@ -43,11 +43,17 @@ export async function listDestinations(): Promise<DestinationView[]> {
 }
 
 /** Registers a destination; the answer is the only place its whole secret is ever returned. */
-export async function createDestination(input: CreateDestination, actor: string): Promise<DestinationView & { secret: string }> {
+export async function createDestination(
+  input: CreateDestination,
+  actor: string,
+): Promise<DestinationView & { secret: string }> {
   const secret = input.secret ?? generateSecret();
   // One enabled destination per URL: two would send every event twice to the same receiver.
   const same = await db().destination.findFirst({ where: { url: input.url, enabled: true }, select: { id: true } });
-  if (same) throw new Conflict(`An enabled destination already sends to this URL (${same.id}); disable it first`, { id: same.id });
+  if (same)
+    throw new Conflict(`An enabled destination already sends to this URL (${same.id}); disable it first`, {
+      id: same.id,
+    });
   const row = await db().destination.create({
     data: {
       id: `dst_${randomBytes(9).toString("base64url")}`,
@@ -72,7 +78,9 @@ export async function setDestinationEnabled(id: string, enabled: boolean, actor:
   }
   const updated = await db().destination.update({
     where: { id },
-    data: enabled ? { enabled: true, disabledAt: null, disabledBy: null } : { enabled: false, disabledAt: row.disabledAt ?? new Date(), disabledBy: actor },
+    data: enabled
+      ? { enabled: true, disabledAt: null, disabledBy: null }
+      : { enabled: false, disabledAt: row.disabledAt ?? new Date(), disabledBy: actor },
   });
   return toView(updated);
 }
@@ -87,11 +95,17 @@ export async function ensureDefaultDestination(config: TallyConfig = getConfig()
   const secret = config.TALLY_FORWARD_SECRET;
   if (!url || !secret) return;
   const data = { url, secret, secretLast4: secret.slice(-4), events: FORWARD_EVENTS.join(","), source: "config" };
-  const existing = await db().destination.findUnique({ where: { id: DEFAULT_DESTINATION_ID }, select: { enabled: true } });
+  const existing = await db().destination.findUnique({
+    where: { id: DEFAULT_DESTINATION_ID },
+    select: { enabled: true },
+  });
   await db().destination.upsert({
     where: { id: DEFAULT_DESTINATION_ID },
     create: { id: DEFAULT_DESTINATION_ID, ...data, createdBy: "config" },
     update: data,
   });
-  if (existing && !existing.enabled) log.warn("the default forwarding destination is disabled by an operator; enable it on the Outbound page", { id: DEFAULT_DESTINATION_ID });
+  if (existing && !existing.enabled)
+    log.warn("the default forwarding destination is disabled by an operator; enable it on the Outbound page", {
+      id: DEFAULT_DESTINATION_ID,
+    });
 }

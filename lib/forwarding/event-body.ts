@@ -10,8 +10,17 @@ import { db } from "../db";
 export type EventSource = { eventType: string; jobId: string; outcome: string; createdAt: Date };
 
 type ResultItem = {
-  itemKey: string; url: string | null; status: string; format: string; markdown: string | null; html: string | null;
-  metadata: unknown; errorCode: string | null; errorMessage: string | null; tokensCharged: number; createdAt: string;
+  itemKey: string;
+  url: string | null;
+  status: string;
+  format: string;
+  markdown: string | null;
+  html: string | null;
+  metadata: unknown;
+  errorCode: string | null;
+  errorMessage: string | null;
+  tokensCharged: number;
+  createdAt: string;
 };
 
 // Drivers return counts and sums as number, bigint or (PostgreSQL numeric) string; NULL when no rows.
@@ -29,15 +38,25 @@ function parseJson(text: string | null): unknown {
 /** The results inline when their JSON fits in maxBytes; undefined when it does not. */
 export async function inlineResults(jobId: string, maxBytes: number): Promise<ResultItem[] | undefined> {
   // Text lengths are a lower bound of the encoded size: a job that is surely too big is never loaded.
-  const [size] = sizeRow.array().parse(await db().$queryRaw`
+  const [size] = sizeRow.array().parse(
+    await db().$queryRaw`
     SELECT COUNT(*) AS "n",
       SUM(COALESCE(LENGTH("markdown"), 0) + COALESCE(LENGTH("html"), 0) + COALESCE(LENGTH("metadata"), 0)) AS "chars"
-    FROM "Result" WHERE "jobId" = ${jobId}`);
+    FROM "Result" WHERE "jobId" = ${jobId}`,
+  );
   if (size && size.chars > maxBytes) return undefined;
   const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
   const items = rows.map((r): ResultItem => ({
-    itemKey: r.itemKey, url: r.url, status: r.status, format: r.format, markdown: r.markdown, html: r.html,
-    metadata: parseJson(r.metadata), errorCode: r.errorCode, errorMessage: r.errorMessage, tokensCharged: r.tokensCharged,
+    itemKey: r.itemKey,
+    url: r.url,
+    status: r.status,
+    format: r.format,
+    markdown: r.markdown,
+    html: r.html,
+    metadata: parseJson(r.metadata),
+    errorCode: r.errorCode,
+    errorMessage: r.errorMessage,
+    tokensCharged: r.tokensCharged,
     createdAt: r.createdAt.toISOString(),
   }));
   return Buffer.byteLength(JSON.stringify(items)) <= maxBytes ? items : undefined;
@@ -47,7 +66,15 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
 export async function buildEventBody(e: EventSource): Promise<string | null> {
   const job = await db().job.findUnique({
     where: { id: e.jobId },
-    select: { kind: true, url: true, resultCount: true, tokensCharged: true, resubmittedFromId: true, errorCode: true, errorMessage: true },
+    select: {
+      kind: true,
+      url: true,
+      resultCount: true,
+      tokensCharged: true,
+      resubmittedFromId: true,
+      errorCode: true,
+      errorMessage: true,
+    },
   });
   if (!job) return null;
   const config = getConfig();
@@ -66,7 +93,10 @@ export async function buildEventBody(e: EventSource): Promise<string | null> {
       orderBy: { id: "desc" },
       select: { errorCode: true, errorMessage: true },
     });
-    data.error = { code: dl?.errorCode ?? job.errorCode ?? null, message: dl?.errorMessage ?? job.errorMessage ?? null };
+    data.error = {
+      code: dl?.errorCode ?? job.errorCode ?? null,
+      message: dl?.errorMessage ?? job.errorMessage ?? null,
+    };
   }
   return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
 }

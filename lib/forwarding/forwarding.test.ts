@@ -20,7 +20,13 @@ let sink: Sink;
 const registry = createRegistry([forwardEventKind()]);
 
 beforeAll(async () => {
-  t = await createTestDb({ TALLY_FORWARD_RETRY_INITIAL_MS: "10", TALLY_FORWARD_RETRY_MAX_MS: "40", TALLY_FORWARD_MAX_BYTES: "2000", TALLY_FORWARD_TIMEOUT_MS: "2000", TALLY_PUBLIC_URL: "https://tally.example" });
+  t = await createTestDb({
+    TALLY_FORWARD_RETRY_INITIAL_MS: "10",
+    TALLY_FORWARD_RETRY_MAX_MS: "40",
+    TALLY_FORWARD_MAX_BYTES: "2000",
+    TALLY_FORWARD_TIMEOUT_MS: "2000",
+    TALLY_PUBLIC_URL: "https://tally.example",
+  });
 });
 afterAll(() => t?.cleanup());
 beforeEach(async () => {
@@ -28,16 +34,31 @@ beforeEach(async () => {
 });
 afterEach(async () => {
   await sink.close();
-  for (const table of ["outboundAttempt", "outboundDelivery", "destination", "queueItem", "result", "jobEvent", "deadLetter", "job"] as const) {
+  for (const table of [
+    "outboundAttempt",
+    "outboundDelivery",
+    "destination",
+    "queueItem",
+    "result",
+    "jobEvent",
+    "deadLetter",
+    "job",
+  ] as const) {
     await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
   }
 });
 
 let n = 0;
-async function settle(outcome: "stored" | "dead_lettered" | "cancelled" | "resubmitted", markdown = "# hello"): Promise<string> {
+async function settle(
+  outcome: "stored" | "dead_lettered" | "cancelled" | "resubmitted",
+  markdown = "# hello",
+): Promise<string> {
   const id = `job-${++n}-${outcome}`;
   await db().job.create({ data: { id, kind: "extract", url: `https://example.com/${n}` } });
-  if (outcome === "stored") await db().result.create({ data: { jobId: id, itemKey: "0", url: `https://example.com/${n}`, format: "markdown", markdown } });
+  if (outcome === "stored")
+    await db().result.create({
+      data: { jobId: id, itemKey: "0", url: `https://example.com/${n}`, format: "markdown", markdown },
+    });
   await transaction((tx) => settleOutcome(tx, id, outcome));
   return id;
 }
@@ -47,7 +68,7 @@ async function settle(outcome: "stored" | "dead_lettered" | "cancelled" | "resub
  * `enough()` holds (a sink that is down: its deliveries retry for as long as one lets them).
  */
 async function drain(maxIdleRounds = 2000, enough?: () => Promise<boolean>): Promise<void> {
-  for (let idle = 0; idle < maxIdleRounds; ) {
+  for (let idle = 0; idle < maxIdleRounds;) {
     const items = await claim({ owner: "test", limit: 10, leaseMs: 10_000 });
     for (const item of items) await runItem(registry, item, { timeoutMs: 10_000 });
     if (enough && (await enough())) return;
@@ -59,13 +80,27 @@ async function drain(maxIdleRounds = 2000, enough?: () => Promise<boolean>): Pro
 }
 
 const verified = (r: SinkRequest, secret: string) =>
-  verifyDelivery({ kind: "standard", toleranceSeconds: 300 }, [secret], Buffer.from(r.body), { get: (h) => (r.headers[h] as string | undefined) ?? null }, Date.now() / 1000).ok;
+  verifyDelivery(
+    { kind: "standard", toleranceSeconds: 300 },
+    [secret],
+    Buffer.from(r.body),
+    { get: (h) => (r.headers[h] as string | undefined) ?? null },
+    Date.now() / 1000,
+  ).ok;
 
 describe("forwarding to a sink", () => {
   it("delivers every outcome once signed after a 500 on each first attempt; resubmitted is no event", async () => {
     sink.setAnswer((_r, seen) => (seen === 0 ? 500 : 200));
-    const dest = await createDestination({ url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] }, "test");
-    const ids = [await settle("stored"), await settle("dead_lettered"), await settle("cancelled"), await settle("resubmitted")];
+    const dest = await createDestination(
+      { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] },
+      "test",
+    );
+    const ids = [
+      await settle("stored"),
+      await settle("dead_lettered"),
+      await settle("cancelled"),
+      await settle("resubmitted"),
+    ];
     await drain();
 
     const byId = new Map(sink.requests.map((r) => [String(r.headers["webhook-id"]), r]));
@@ -75,13 +110,21 @@ describe("forwarding to a sink", () => {
     expect(verified(sink.requests[0], "whsec_" + Buffer.alloc(32, 7).toString("base64"))).toBe(false);
     const types = [...byId.values()].map((r) => JSON.parse(r.body).type).sort();
     expect(types).toEqual(["job.cancelled", "job.dead_lettered", "job.stored"]);
-    expect([...byId.keys()].sort()).toEqual(ids.slice(0, 3).map((id, i) => webhookId(id, ["stored", "dead_lettered", "cancelled"][i])).sort());
+    expect([...byId.keys()].sort()).toEqual(
+      ids
+        .slice(0, 3)
+        .map((id, i) => webhookId(id, ["stored", "dead_lettered", "cancelled"][i]))
+        .sort(),
+    );
 
     const deliveries = await db().outboundDelivery.findMany({ include: { attemptLog: { orderBy: { id: "asc" } } } });
     expect(deliveries).toHaveLength(3);
     for (const d of deliveries) {
       expect(d).toMatchObject({ status: "delivered", attempts: 2, lastStatusCode: 200 });
-      expect(d.attemptLog.map((a) => [a.attempt, a.ok, a.statusCode])).toEqual([[1, false, 500], [2, true, 200]]);
+      expect(d.attemptLog.map((a) => [a.attempt, a.ok, a.statusCode])).toEqual([
+        [1, false, 500],
+        [2, true, 200],
+      ]);
       expect(d.attemptLog[0].error).toMatch(/^HTTP 500/);
     }
   });
@@ -97,7 +140,9 @@ describe("forwarding to a sink", () => {
     expect(await db().outboundAttempt.count({ where: { ok: false, statusCode: null } })).toBeGreaterThanOrEqual(4);
     await sink.up();
     await drain();
-    expect(new Set(sink.requests.map((r) => r.headers["webhook-id"]))).toEqual(new Set([webhookId(ids[0], "stored"), webhookId(ids[1], "cancelled")]));
+    expect(new Set(sink.requests.map((r) => r.headers["webhook-id"]))).toEqual(
+      new Set([webhookId(ids[0], "stored"), webhookId(ids[1], "cancelled")]),
+    );
     for (const r of sink.requests) expect(verified(r, dest.secret)).toBe(true);
     expect((await db().outboundDelivery.findMany()).map((d) => d.status)).toEqual(["delivered", "delivered"]);
   });
@@ -137,7 +182,11 @@ describe("the outbox", () => {
 
     await transaction((tx) => settleOutcome(tx, "atomic-1", "stored"));
     const d = await db().outboundDelivery.findFirstOrThrow();
-    expect(await db().queueItem.findFirstOrThrow()).toMatchObject({ kind: "forward_event", dedupeKey: `forward:${d.id}`, state: "ready" });
+    expect(await db().queueItem.findFirstOrThrow()).toMatchObject({
+      kind: "forward_event",
+      dedupeKey: `forward:${d.id}`,
+      state: "ready",
+    });
   });
 });
 
@@ -147,8 +196,22 @@ describe("the event body", () => {
     const small = await settle("stored", "short");
     const big = await settle("stored", "x".repeat(3000));
     await drain();
-    const bodies = new Map(sink.requests.map((r) => { const b = JSON.parse(r.body); return [b.data.jobId, b]; }));
-    expect(bodies.get(small)).toMatchObject({ type: "job.stored", data: { jobId: small, kind: "extract", outcome: "stored", url: expect.any(String), results: [{ itemKey: "0", markdown: "short" }] } });
+    const bodies = new Map(
+      sink.requests.map((r) => {
+        const b = JSON.parse(r.body);
+        return [b.data.jobId, b];
+      }),
+    );
+    expect(bodies.get(small)).toMatchObject({
+      type: "job.stored",
+      data: {
+        jobId: small,
+        kind: "extract",
+        outcome: "stored",
+        url: expect.any(String),
+        results: [{ itemKey: "0", markdown: "short" }],
+      },
+    });
     expect(bodies.get(small).data.resultsUrl).toBeUndefined();
     expect(bodies.get(big).data).toMatchObject({ resultsUrl: `https://tally.example/api/jobs/${big}/results` });
     expect(bodies.get(big).data.results).toBeUndefined();
@@ -161,7 +224,8 @@ describe("retry window, dead letters and replay", () => {
     const dest = await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
     const id = await settle("stored");
     // The window starts at the first attempt; then it is cut short, as if a day had passed.
-    for (const item of await claim({ owner: "test", limit: 1, leaseMs: 10_000 })) await runItem(registry, item, { timeoutMs: 10_000 });
+    for (const item of await claim({ owner: "test", limit: 1, leaseMs: 10_000 }))
+      await runItem(registry, item, { timeoutMs: 10_000 });
     expect(await db().outboundDelivery.findFirstOrThrow()).toMatchObject({ status: "retrying", attempts: 1 });
     await db().outboundDelivery.updateMany({ data: { retryUntil: new Date(Date.now() + 50) } });
     await drain();
@@ -198,7 +262,11 @@ describe("retention", () => {
 
 describe("destinations", () => {
   it("validates input with reasons, masks secrets, and keeps the default in step with the environment", async () => {
-    const bad = (body: unknown) => createDestinationSchema.safeParse(body).error?.issues.map((i) => i.message).join("; ");
+    const bad = (body: unknown) =>
+      createDestinationSchema
+        .safeParse(body)
+        .error?.issues.map((i) => i.message)
+        .join("; ");
     expect(bad({ url: "ftp://x.example", events: ["job.stored"] })).toMatch(/http:\/\/ or https:\/\//);
     expect(bad({ url: "https://u:p@x.example", events: ["job.stored"] })).toMatch(/user name or password/);
     expect(bad({ url: "https://x.example", events: [] })).toMatch(/at least one/);
@@ -212,13 +280,28 @@ describe("destinations", () => {
     const listed = await listDestinations();
     expect(JSON.stringify(listed)).not.toContain(created.secret);
     expect(listed[0].secretLast4).toBe(created.secret.slice(-4));
-    await expect(createDestination({ url: "https://a.example/hook", events: ["job.stored"] }, "test")).rejects.toThrow(/already sends/);
+    await expect(createDestination({ url: "https://a.example/hook", events: ["job.stored"] }, "test")).rejects.toThrow(
+      /already sends/,
+    );
 
     const secret = "whsec_" + Buffer.alloc(24, 1).toString("base64");
-    await ensureDefaultDestination({ ...t.config, TALLY_FORWARD_URL: "https://b.example/in", TALLY_FORWARD_SECRET: secret });
+    await ensureDefaultDestination({
+      ...t.config,
+      TALLY_FORWARD_URL: "https://b.example/in",
+      TALLY_FORWARD_SECRET: secret,
+    });
     await setDestinationEnabled("dst_default", false, "op");
-    await ensureDefaultDestination({ ...t.config, TALLY_FORWARD_URL: "https://c.example/in", TALLY_FORWARD_SECRET: secret });
+    await ensureDefaultDestination({
+      ...t.config,
+      TALLY_FORWARD_URL: "https://c.example/in",
+      TALLY_FORWARD_SECRET: secret,
+    });
     const def = (await listDestinations()).find((d) => d.id === "dst_default");
-    expect(def).toMatchObject({ url: "https://c.example/in", enabled: false, source: "config", events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
+    expect(def).toMatchObject({
+      url: "https://c.example/in",
+      enabled: false,
+      source: "config",
+      events: ["job.stored", "job.dead_lettered", "job.cancelled"],
+    });
   });
 });

@@ -30,18 +30,31 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   if (!d.destination.enabled) return finish(d.id, { status: "skipped", lastError: "destination disabled; not sent" });
   const config = getConfig();
   // The window runs from the first attempt: an outbox that waited (workers down a day) still tries.
-  const retryUntil = d.attempts === 0 ? new Date(Math.max(d.retryUntil.getTime(), Date.now() + config.TALLY_FORWARD_RETRY_HOURS * 3_600_000)) : d.retryUntil;
-  if (Date.now() > retryUntil.getTime()) return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window over" });
+  const retryUntil =
+    d.attempts === 0
+      ? new Date(Math.max(d.retryUntil.getTime(), Date.now() + config.TALLY_FORWARD_RETRY_HOURS * 3_600_000))
+      : d.retryUntil;
+  if (Date.now() > retryUntil.getTime())
+    return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window over" });
 
   const body = await buildEventBody(d);
   if (body === null) return finish(d.id, { status: "dead", lastError: `job ${d.jobId} not found` });
-  const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, { timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS, signal: ctx.signal });
+  const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
+    timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
+    signal: ctx.signal,
+  });
   // Cut short by the worker's shutdown: not the destination's fault; the queue hands the item back.
   if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");
   return record(d.id, d.destinationId, d.attempts + 1, retryUntil, result);
 }
 
-async function record(deliveryId: number, destinationId: string, attempt: number, retryUntil: Date, r: SendResult): Promise<void | Reschedule> {
+async function record(
+  deliveryId: number,
+  destinationId: string,
+  attempt: number,
+  retryUntil: Date,
+  r: SendResult,
+): Promise<void | Reschedule> {
   const config = getConfig();
   const now = Date.now();
   const delay = backoffMs(attempt, config.TALLY_FORWARD_RETRY_INITIAL_MS, config.TALLY_FORWARD_RETRY_MAX_MS);
@@ -49,7 +62,15 @@ async function record(deliveryId: number, destinationId: string, attempt: number
   const status = r.ok ? "delivered" : giveUp ? "dead" : "retrying";
   await db().$transaction(async (tx) => {
     await tx.outboundAttempt.create({
-      data: { deliveryId, destinationId, attempt, ok: r.ok, statusCode: r.statusCode, error: r.error, latencyMs: r.latencyMs },
+      data: {
+        deliveryId,
+        destinationId,
+        attempt,
+        ok: r.ok,
+        statusCode: r.statusCode,
+        error: r.error,
+        latencyMs: r.latencyMs,
+      },
     });
     await tx.outboundDelivery.update({
       where: { id: deliveryId },
@@ -65,6 +86,12 @@ async function record(deliveryId: number, destinationId: string, attempt: number
       },
     });
   });
-  if (giveUp) log.warn("outbound event dead-lettered: retry window over", { deliveryId, destinationId, attempts: attempt, error: r.error });
+  if (giveUp)
+    log.warn("outbound event dead-lettered: retry window over", {
+      deliveryId,
+      destinationId,
+      attempts: attempt,
+      error: r.error,
+    });
   return status === "retrying" ? rescheduleIn(delay, `destination answered ${r.error}`) : undefined;
 }

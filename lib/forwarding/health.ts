@@ -12,13 +12,25 @@ export async function destinationHealth(now = new Date()): Promise<DestinationHe
   const [destinations, byStatus, attempts] = await Promise.all([
     db().destination.findMany({ select: { id: true } }),
     db().outboundDelivery.groupBy({ by: ["destinationId", "status"], _count: { _all: true } }),
-    db().outboundAttempt.groupBy({ by: ["destinationId", "ok"], where: { at: { gte: since } }, _count: { _all: true } }),
+    db().outboundAttempt.groupBy({
+      by: ["destinationId", "ok"],
+      where: { at: { gte: since } },
+      _count: { _all: true },
+    }),
   ]);
   return Promise.all(
     destinations.map(async ({ id }) => {
       const [lastOk, lastBad] = await Promise.all([
-        db().outboundAttempt.findFirst({ where: { destinationId: id, ok: true }, orderBy: { at: "desc" }, select: { at: true } }),
-        db().outboundAttempt.findFirst({ where: { destinationId: id, ok: false }, orderBy: { at: "desc" }, select: { at: true, error: true } }),
+        db().outboundAttempt.findFirst({
+          where: { destinationId: id, ok: true },
+          orderBy: { at: "desc" },
+          select: { at: true },
+        }),
+        db().outboundAttempt.findFirst({
+          where: { destinationId: id, ok: false },
+          orderBy: { at: "desc" },
+          select: { at: true, error: true },
+        }),
       ]);
       const mine = attempts.filter((a) => a.destinationId === id);
       const total = mine.reduce((n, a) => n + a._count._all, 0);
@@ -28,7 +40,9 @@ export async function destinationHealth(now = new Date()): Promise<DestinationHe
         successRate: total === 0 ? null : ok / total,
         attempts: total,
         windowHours: WINDOW_HOURS,
-        byStatus: Object.fromEntries(byStatus.filter((s) => s.destinationId === id).map((s) => [s.status, s._count._all])),
+        byStatus: Object.fromEntries(
+          byStatus.filter((s) => s.destinationId === id).map((s) => [s.status, s._count._all]),
+        ),
         lastSuccessAt: lastOk?.at.toISOString() ?? null,
         lastErrorAt: lastBad?.at.toISOString() ?? null,
         lastError: lastBad?.error ?? null,

@@ -49,5 +49,14 @@ export async function deliveryAttempts(deliveryId: number): Promise<AttemptList>
   const d = await db().outboundDelivery.findUnique({ where: { id: deliveryId }, select: { id: true } });
   if (!d) throw new NotFound(`No outbound delivery ${deliveryId}`);
   const rows = await db().outboundAttempt.findMany({ where: { deliveryId }, orderBy: { id: "asc" }, take: 500 });
-  return { items: rows.map((a) => ({ attempt: a.attempt, ok: a.ok, statusCode: a.statusCode, error: a.error, latencyMs: a.latencyMs, at: a.at.toISOString() })) };
+  return {
+    items: rows.map((a) => ({
+      attempt: a.attempt,
+      ok: a.ok,
+      statusCode: a.statusCode,
+      error: a.error,
+      latencyMs: a.latencyMs,
+      at: a.at.toISOString(),
+    })),
+  };
 }

@@ -19,7 +19,12 @@ export type ForwardEventPayload = z.infer<typeof forwardEventPayload>;
 
 /** The enqueue item for one delivery: at most one live item per delivery. */
 export function forwardEventItem(deliveryId: number, availableAt?: Date): EnqueueItem {
-  return { kind: FORWARD_EVENT, payload: { deliveryId } satisfies ForwardEventPayload, dedupeKey: `forward:${deliveryId}`, availableAt };
+  return {
+    kind: FORWARD_EVENT,
+    payload: { deliveryId } satisfies ForwardEventPayload,
+    dedupeKey: `forward:${deliveryId}`,
+    availableAt,
+  };
 }
 
 const EVENT_OF: Partial<Record<string, ForwardEvent>> = {
@@ -57,10 +62,17 @@ export async function enqueueOutcomeEvents(tx: Tx, jobId: string, outcome: strin
       VALUES (${d.id}, ${eventId}, ${eventType}, ${jobId}, ${outcome}, 'pending', 0, 0, ${retryUntil}, ${now}, ${now})
       ON CONFLICT ("destinationId", "eventId") DO NOTHING
       RETURNING "id"`;
-    ids.push(...insertedId.array().parse(rows).map((r) => r.id));
+    ids.push(
+      ...insertedId
+        .array()
+        .parse(rows)
+        .map((r) => r.id),
+    );
   }
   if (ids.length === 0) return 0;
-  await enqueueMany(tx, ids.map((id) => forwardEventItem(id, now)));
+  await enqueueMany(
+    tx,
+    ids.map((id) => forwardEventItem(id, now)),
+  );
   return ids.length;
 }
-

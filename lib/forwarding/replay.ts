@@ -28,10 +28,15 @@ async function replayOne(tx: Tx, id: number, now: Date): Promise<boolean> {
 }
 
 export async function replayDelivery(deliveryId: number): Promise<ReplayResult> {
-  const d = await db().outboundDelivery.findUnique({ where: { id: deliveryId }, include: { destination: { select: { enabled: true } } } });
+  const d = await db().outboundDelivery.findUnique({
+    where: { id: deliveryId },
+    include: { destination: { select: { enabled: true } } },
+  });
   if (!d) throw new NotFound(`No outbound delivery ${deliveryId}`);
-  if (!d.destination.enabled) throw new Conflict(`Destination ${d.destinationId} is disabled; enable it before replaying`);
-  if (!REPLAYABLE.includes(d.status as (typeof REPLAYABLE)[number])) throw new Conflict(`Delivery ${deliveryId} is ${d.status}; only failed deliveries are replayed`);
+  if (!d.destination.enabled)
+    throw new Conflict(`Destination ${d.destinationId} is disabled; enable it before replaying`);
+  if (!REPLAYABLE.includes(d.status as (typeof REPLAYABLE)[number]))
+    throw new Conflict(`Delivery ${deliveryId} is ${d.status}; only failed deliveries are replayed`);
   const ok = await db().$transaction((tx) => replayOne(tx, deliveryId, new Date()));
   return { replayed: ok ? 1 : 0, skipped: ok ? 0 : 1 };
 }
@@ -47,7 +52,12 @@ export async function replayDestinationSince(destinationId: string, since: Date)
   for (;;) {
     // Only rows created before the replay began: a delivery failing again meanwhile is not taken twice.
     const ids = await db().outboundDelivery.findMany({
-      where: { destinationId, status: { in: [...REPLAYABLE] }, createdAt: { gte: since, lte: startedAt }, id: { gt: after } },
+      where: {
+        destinationId,
+        status: { in: [...REPLAYABLE] },
+        createdAt: { gte: since, lte: startedAt },
+        id: { gt: after },
+      },
       orderBy: { id: "asc" },
       take: BATCH,
       select: { id: true },

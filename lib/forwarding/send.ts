@@ -10,8 +10,16 @@ const USER_AGENT = "Tally-Webhooks/1";
 const SNIPPET_BYTES = 300;
 
 /** The signed headers for a body: webhook-id, webhook-timestamp (seconds), webhook-signature v1. */
-export function signedHeaders(secret: string, eventId: string, body: string, nowMs = Date.now()): Record<string, string> {
-  return signDelivery({ kind: "standard", toleranceSeconds: 300 }, secret, body, { id: eventId, timestamp: Math.floor(nowMs / 1000) });
+export function signedHeaders(
+  secret: string,
+  eventId: string,
+  body: string,
+  nowMs = Date.now(),
+): Record<string, string> {
+  return signDelivery({ kind: "standard", toleranceSeconds: 300 }, secret, body, {
+    id: eventId,
+    timestamp: Math.floor(nowMs / 1000),
+  });
 }
 
 /** The start of an error answer's body, for the operator; the rest is never read. */
@@ -48,17 +56,29 @@ export async function sendEvent(
       method: "POST",
       redirect: "manual",
       signal,
-      headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...signedHeaders(secret, eventId, body) },
+      headers: {
+        "content-type": "application/json",
+        "user-agent": USER_AGENT,
+        ...signedHeaders(secret, eventId, body),
+      },
       body,
     });
     const ok = res.status >= 200 && res.status < 300;
     const text = ok ? (await res.body?.cancel().catch(() => undefined), "") : await snippet(res).catch(() => "");
-    return { ok, statusCode: res.status, error: ok ? null : `HTTP ${res.status}${text ? `: ${text}` : ""}`, latencyMs: Date.now() - started };
+    return {
+      ok,
+      statusCode: res.status,
+      error: ok ? null : `HTTP ${res.status}${text ? `: ${text}` : ""}`,
+      latencyMs: Date.now() - started,
+    };
   } catch (err) {
     const timedOut = signal.aborted && !opts.signal.aborted;
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
-    const code = cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
-    const message = timedOut ? `timed out after ${opts.timeoutMs} ms` : (code ?? (cause instanceof Error ? cause.message : String(cause)));
+    const code =
+      cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
+    const message = timedOut
+      ? `timed out after ${opts.timeoutMs} ms`
+      : (code ?? (cause instanceof Error ? cause.message : String(cause)));
     return { ok: false, statusCode: null, error: message.slice(0, 500), latencyMs: Date.now() - started };
   }
 }

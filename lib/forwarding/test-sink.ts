@@ -18,7 +18,10 @@ export type Sink = {
   close(): Promise<void>;
 };
 
-export async function startSink(answer: (req: SinkRequest, seen: number) => SinkAnswer = () => 200, port = 0): Promise<Sink> {
+export async function startSink(
+  answer: (req: SinkRequest, seen: number) => SinkAnswer = () => 200,
+  port = 0,
+): Promise<Sink> {
   const requests: SinkRequest[] = [];
   const seen = new Map<string, number>();
   let server: Server | null = null;

@@ -6,6 +6,10 @@ import { listDeliveries } from "./list";
 
 /** Everything the Outbound page shows first, read in one go for the server render. */
 export async function outboundPage(q: DeliveryListQuery) {
-  const [destinations, health, deliveries] = await Promise.all([listDestinations(), destinationHealth(), listDeliveries(q)]);
+  const [destinations, health, deliveries] = await Promise.all([
+    listDestinations(),
+    destinationHealth(),
+    listDeliveries(q),
+  ]);
   return { destinations, health, deliveries };
 }

@@ -18,7 +18,11 @@ export function clientAddressSetByServer(): void {
 }
 
 /** The client's address `hops` trusted proxies back, or the connection's own address with none. */
-export function resolveClientAddress(forwardedFor: string | undefined | null, connection: string | undefined, hops: number): string {
+export function resolveClientAddress(
+  forwardedFor: string | undefined | null,
+  connection: string | undefined,
+  hops: number,
+): string {
   if (hops === 0) return connection ?? UNKNOWN;
   const entries = (forwardedFor ?? "")
     .split(",")

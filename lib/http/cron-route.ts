@@ -35,22 +35,32 @@ async function readInput(req: NextRequest): Promise<Record<string, unknown>> {
   } catch {
     throw new BadRequest("Body is not valid JSON");
   }
-  if (typeof body !== "object" || body === null || Array.isArray(body)) throw new BadRequest("Body must be a JSON object");
+  if (typeof body !== "object" || body === null || Array.isArray(body))
+    throw new BadRequest("Body must be a JSON object");
   return { ...query, ...body };
 }
 
-export function cronRoute<S extends z.ZodType>(name: string, schema: S, handler: (input: z.output<S>) => Promise<unknown>) {
+export function cronRoute<S extends z.ZodType>(
+  name: string,
+  schema: S,
+  handler: (input: z.output<S>) => Promise<unknown>,
+) {
   return (req: NextRequest): Promise<Response> =>
     withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req));
   async function run(req: NextRequest): Promise<Response> {
     try {
       if (!cronAuthorized(req.headers.get("authorization"))) {
-        throw new NotSignedIn("Send Authorization: Bearer <TALLY_CRON_SECRET> (sessions and the API token are not accepted here)");
+        throw new NotSignedIn(
+          "Send Authorization: Bearer <TALLY_CRON_SECRET> (sessions and the API token are not accepted here)",
+        );
       }
       const parsed = schema.safeParse(await readInput(req));
       if (!parsed.success) {
         const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-        throw new BadRequest(`Invalid input: ${issues[0] ? `${issues[0].path ? `${issues[0].path}: ` : ""}${issues[0].message}` : ""}`, issues);
+        throw new BadRequest(
+          `Invalid input: ${issues[0] ? `${issues[0].path ? `${issues[0].path}: ` : ""}${issues[0].message}` : ""}`,
+          issues,
+        );
       }
       const result = await handler(parsed.data);
       log.info("cron unit done", { unit: name });

@@ -8,12 +8,22 @@ import { securityHeaders } from "./security-headers";
 
 const SECURITY_HEADERS = Object.fromEntries(securityHeaders.map((h) => [h.key, h.value]));
 
-export function sendBody(res: http.ServerResponse, status: number, body: string, headers: Record<string, string>): void {
+export function sendBody(
+  res: http.ServerResponse,
+  status: number,
+  body: string,
+  headers: Record<string, string>,
+): void {
   res.writeHead(status, { ...SECURITY_HEADERS, "content-length": String(Buffer.byteLength(body)), ...headers });
   res.end(body);
 }
 
-export function sendJson(res: http.ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
+export function sendJson(
+  res: http.ServerResponse,
+  status: number,
+  body: unknown,
+  headers: Record<string, string> = {},
+): void {
   sendBody(res, status, JSON.stringify(body), { "content-type": "application/json", ...headers });
 }
 
@@ -26,7 +36,8 @@ export function isMetricsPath(url: string | undefined): boolean {
 /** GET /api/metrics on node:http: the Next route's answer (lib/metrics/answer.ts); HEAD as Next does; other methods 405. */
 export async function serveMetrics(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   req.resume();
-  if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { error: "method_not_allowed" }, { allow: "GET" });
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return sendJson(res, 405, { error: "method_not_allowed" }, { allow: "GET" });
   const answer = await answerMetrics(req.headers.authorization ?? null);
   sendBody(res, answer.status, answer.body, answer.headers);
 }

@@ -43,10 +43,7 @@ export function operatorRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(
-  spec: RouteSpec<B, Q, P>,
-  handler: (input: OperatorInput<B, Q, P>) => Promise<unknown>,
-) {
+>(spec: RouteSpec<B, Q, P>, handler: (input: OperatorInput<B, Q, P>) => Promise<unknown>) {
   return (req: NextRequest, ctx: Ctx): Promise<Response> =>
     withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx));
   async function run(req: NextRequest, ctx: Ctx): Promise<Response> {
@@ -56,7 +53,11 @@ export function operatorRoute<
       const params = await parseWith(spec.params, await ctx.params, "path");
       const query = await parseWith(spec.query, Object.fromEntries(req.nextUrl.searchParams), "query");
       const body = spec.body ? await parseWith(spec.body, await readJson(req), "body") : undefined;
-      const result = await handler({ body, query, params, principal, actor: actorOf(principal), req } as OperatorInput<B, Q, P>);
+      const result = await handler({ body, query, params, principal, actor: actorOf(principal), req } as OperatorInput<
+        B,
+        Q,
+        P
+      >);
       return result instanceof Response ? result : NextResponse.json(result);
     } catch (err) {
       return errorResponse(err);

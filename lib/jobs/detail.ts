@@ -44,7 +44,14 @@ export type JobDetail = {
   };
   resubmittedFrom: { id: string; outcome: string } | null;
   resubmittedAs: { id: string; outcome: string } | null;
-  deadLetters: Array<{ id: number; state: string; errorCode: string | null; errorMessage: string; resolution: string | null; createdAt: string }>;
+  deadLetters: Array<{
+    id: number;
+    state: string;
+    errorCode: string | null;
+    errorMessage: string;
+    resolution: string | null;
+    createdAt: string;
+  }>;
   timeline: TimelineEntry[];
   results: { total: number; shown: ResultPreview[] };
 };
@@ -60,7 +67,11 @@ const iso = (d: Date | null) => d?.toISOString() ?? null;
  */
 export async function getJobWithTimeline(jobId: string) {
   const job = await getJob(jobId);
-  const deliveries = await db().inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN });
+  const deliveries = await db().inboundDelivery.findMany({
+    where: { jobId },
+    orderBy: { id: "asc" },
+    take: DELIVERIES_SHOWN,
+  });
   return { ...job, timeline: timeline(job, deliveries) };
 }
 

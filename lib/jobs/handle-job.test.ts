@@ -59,7 +59,13 @@ describe("completed jobs", () => {
   it("a job Tally did not submit is recorded with the origin of its event", async () => {
     const accepted = await p.client.submitExtract({ url: "https://example.com/foreign" });
     const job = await p.settleAndProcess("extract", accepted.job_id);
-    expect(job).toMatchObject({ origin: "webhook", kind: "extract", request: null, outcome: "stored", url: "https://example.com/foreign" });
+    expect(job).toMatchObject({
+      origin: "webhook",
+      kind: "extract",
+      request: null,
+      outcome: "stored",
+      url: "https://example.com/foreign",
+    });
   });
 
   it("two workers on the same job at once store it once", async () => {
@@ -107,14 +113,20 @@ describe("other states", () => {
     // The handler runs to the end, then the process "dies": no ack.
     const kind = p.registry.get("process_job");
     if (!kind) throw new Error("process_job not registered");
-    await kind.handle(kind.schema.parse(JSON.parse(leased.payload)), { item: leased, signal: new AbortController().signal });
+    await kind.handle(kind.schema.parse(JSON.parse(leased.payload)), {
+      item: leased,
+      signal: new AbortController().signal,
+    });
     expect(await claim({ owner: "next", limit: 1, leaseMs: 1000 })).toHaveLength(0);
     const [again] = await claim({ owner: "next", limit: 1, leaseMs: 10_000, now: new Date(Date.now() + 1500) });
     expect(again.id).toBe(leased.id);
     expect(await runItem(p.registry, again, { timeoutMs: 5000 })).toBe("acked");
     expect(await results(jobId)).toHaveLength(1);
     expect(await events(jobId, "outcome")).toHaveLength(1);
-    expect(await db().queueItem.findUniqueOrThrow({ where: { id: leased.id } })).toMatchObject({ state: "done", dedupeKey: null });
+    expect(await db().queueItem.findUniqueOrThrow({ where: { id: leased.id } })).toMatchObject({
+      state: "done",
+      dedupeKey: null,
+    });
   });
 });
 

@@ -15,7 +15,6 @@ import { storeCompleted } from "./store-results";
 // The process_job handler. The payload only says which job to look at: its state always comes from
 // the platform, so a forged, stale or early webhook cannot make Tally store the wrong thing.
 
-
 // "Not settled yet" waits grow with the job's attempts, capped: the item is never dropped.
 const NOT_SETTLED_BASE_MS = 1000;
 const NOT_SETTLED_CAP_MS = 2 * 60_000;
@@ -38,11 +37,15 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
     return;
   }
   const kind: JobKind | undefined =
-    (existing && isJobKind(existing.kind) ? existing.kind : undefined) ?? p.kind ?? (p.eventType ? KIND_FOR_EVENT[p.eventType] : undefined);
+    (existing && isJobKind(existing.kind) ? existing.kind : undefined) ??
+    p.kind ??
+    (p.eventType ? KIND_FOR_EVENT[p.eventType] : undefined);
   if (!kind) throw new PermanentFailure("UNKNOWN_KIND", `job ${p.jobId}: no kind in the payload and no local record`);
 
   const client = getPlatformClient();
-  const state = await withPurpose("worker refetch", () => fetchState(client, kind, p.jobId, ctx.signal, pageSize)).catch((err: unknown) => {
+  const state = await withPurpose("worker refetch", () =>
+    fetchState(client, kind, p.jobId, ctx.signal, pageSize),
+  ).catch((err: unknown) => {
     // A job the platform does not know (a stale replay, a job id from another account): a few tries
     // in case the platform is slow to list it, then a dead letter instead of the full retry budget.
     if (asPlatformError(err)?.status === 404 && ctx.item.attempts >= NOT_FOUND_ATTEMPTS) {
@@ -88,7 +91,12 @@ async function recordState(state: PlatformState, p: ProcessJobPayload, queueAtte
       // Rows made by replay/reconcile may lack the URL; the platform's document has it.
       update: { ...fields, attempts: { increment: 1 }, ...(needsUrl ? { url: stateUrl(state) } : {}) },
     });
-    await addEvent(tx, job.id, "attempt", { source: p.source, deliveryId: p.deliveryId ?? undefined, queueAttempt, status: state.status });
+    await addEvent(tx, job.id, "attempt", {
+      source: p.source,
+      deliveryId: p.deliveryId ?? undefined,
+      queueAttempt,
+      status: state.status,
+    });
     return job;
   });
 }

@@ -11,20 +11,27 @@ import { processJobKind } from "../worker/registry";
 import { flushApiCalls, resetPlatformClients } from "../platform/shared-client";
 import { createWorker } from "../worker/worker";
 
-
 /** Small result pages so a handful of batch or crawl items spans several pages. */
 export const PAGE_SIZE = 3;
 
 export async function setupPipeline(env: Record<string, string> = {}) {
   const sim = await startSim();
   resetPlatformClients();
-  const t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000", ...env });
+  const t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_API_RPS: "1000",
+    ...env,
+  });
   const registry = createRegistry([processJobKind({ resultPageSize: PAGE_SIZE })]);
   const client = sim.client();
 
   /** What the receiver does for a webhook: one process_job item for the job. */
   const enqueueJob = (jobId: string, kind: JobKind, opts: { dedupe?: boolean } = {}) =>
-    enqueue(db(), { ...processJobItem({ jobId, eventType: EVENT_FOR_KIND[kind], source: "webhook" }), ...(opts.dedupe === false ? { dedupeKey: null } : {}) });
+    enqueue(db(), {
+      ...processJobItem({ jobId, eventType: EVENT_FOR_KIND[kind], source: "webhook" }),
+      ...(opts.dedupe === false ? { dedupeKey: null } : {}),
+    });
 
   /** Runs the real worker until nothing is due. */
   const drain = async (concurrency = 2) => {
@@ -69,4 +76,5 @@ export async function setupPipeline(env: Record<string, string> = {}) {
 
 export type Pipeline = Awaited<ReturnType<typeof setupPipeline>>;
 
-export const events = (jobId: string, type?: string) => db().jobEvent.findMany({ where: { jobId, ...(type ? { type } : {}) }, orderBy: { id: "asc" } });
+export const events = (jobId: string, type?: string) =>
+  db().jobEvent.findMany({ where: { jobId, ...(type ? { type } : {}) }, orderBy: { id: "asc" } });

@@ -47,7 +47,11 @@ export async function listJobsPage(query: JobsPageQuery): Promise<JobsPage> {
   const rows = await db().job.findMany({ ...(await jobsQuery(query)), select: columns });
   const { page, nextCursor } = toPage(rows, query.limit);
   return {
-    items: page.map((r) => ({ ...r, createdAt: r.createdAt.toISOString(), outcomeAt: r.outcomeAt?.toISOString() ?? null })),
+    items: page.map((r) => ({
+      ...r,
+      createdAt: r.createdAt.toISOString(),
+      outcomeAt: r.outcomeAt?.toISOString() ?? null,
+    })),
     nextCursor,
   };
 }
@@ -61,12 +65,19 @@ export type ParsedJobsSearch = { query: JobsPageQuery; params: Record<string, st
  */
 export function parseJobsSearch(raw: Record<string, string | undefined>): ParsedJobsSearch {
   const known = new Set(Object.keys(jobsPageQuerySchema.shape));
-  const given = Object.fromEntries(Object.entries(raw).filter((e): e is [string, string] => known.has(e[0]) && e[1] !== undefined && e[1] !== ""));
+  const given = Object.fromEntries(
+    Object.entries(raw).filter((e): e is [string, string] => known.has(e[0]) && e[1] !== undefined && e[1] !== ""),
+  );
   const first = jobsPageQuerySchema.safeParse(given);
   if (first.success) return { query: first.data, params: given, problems: [] };
   const bad = new Set(first.error.issues.map((i) => String(i.path[0] ?? "")));
-  const problems = first.error.issues.map((i) => `${i.path.join(".") || "query"}: ${i.message} (got ${JSON.stringify(given[String(i.path[0])] ?? "").slice(0, 80)})`);
+  const problems = first.error.issues.map(
+    (i) =>
+      `${i.path.join(".") || "query"}: ${i.message} (got ${JSON.stringify(given[String(i.path[0])] ?? "").slice(0, 80)})`,
+  );
   const params = Object.fromEntries(Object.entries(given).filter(([k]) => !bad.has(k)));
   const second = jobsPageQuerySchema.safeParse(params);
-  return second.success ? { query: second.data, params, problems } : { query: jobsPageQuerySchema.parse({}), params: {}, problems };
+  return second.success
+    ? { query: second.data, params, problems }
+    : { query: jobsPageQuerySchema.parse({}), params: {}, problems };
 }

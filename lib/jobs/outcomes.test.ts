@@ -19,12 +19,16 @@ afterAll(async () => {
 
 async function counted(kind: string, outcome: string): Promise<number> {
   const { values } = await metrics().jobOutcomes.get();
-  return values.filter((v) => v.labels.kind === kind && v.labels.outcome === outcome).reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => v.labels.kind === kind && v.labels.outcome === outcome)
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 async function settledToStoredCount(): Promise<number> {
   const { values } = await metrics().settledToStored.get();
-  return values.filter((v) => v.metricName === "tally_settled_to_stored_seconds_count").reduce((sum, v) => sum + v.value, 0);
+  return values
+    .filter((v) => v.metricName === "tally_settled_to_stored_seconds_count")
+    .reduce((sum, v) => sum + v.value, 0);
 }
 
 const outcomeOf = async (id: string) => (await db().job.findUniqueOrThrow({ where: { id } })).outcome;
@@ -83,7 +87,9 @@ describe("job outcomes in the metrics", () => {
   it("refuses to set an outcome in a transaction that has no after-commit list, and keeps nothing", async () => {
     await db().job.create({ data: { id: "o-4", kind: "extract" } });
     const before = await counted("extract", "stored");
-    await expect(db().$transaction((tx) => settleOutcome(tx, "o-4", "stored"))).rejects.toThrow(/transaction\(\) from lib\/db\.ts/);
+    await expect(db().$transaction((tx) => settleOutcome(tx, "o-4", "stored"))).rejects.toThrow(
+      /transaction\(\) from lib\/db\.ts/,
+    );
     expect(await outcomeOf("o-4")).toBe("pending");
     expect(await counted("extract", "stored")).toBe(before);
   });

@@ -11,7 +11,12 @@ import { countJobOutcome } from "../metrics/count";
 export type Outcome = "pending" | "stored" | "resubmitted" | "dead_lettered" | "cancelled";
 export type JobEventType = "submitted" | "attempt" | "poll" | "resubmitted" | "outcome" | "enqueued" | "note";
 
-export async function addEvent(tx: Tx | ReturnType<typeof db>, jobId: string, type: JobEventType, detail?: unknown): Promise<void> {
+export async function addEvent(
+  tx: Tx | ReturnType<typeof db>,
+  jobId: string,
+  type: JobEventType,
+  detail?: unknown,
+): Promise<void> {
   await tx.jobEvent.create({ data: { jobId, type, detail: detail === undefined ? null : JSON.stringify(detail) } });
 }
 
@@ -46,12 +51,23 @@ export async function markCancelled(jobId: string): Promise<boolean> {
 }
 
 /** Dead-letters the job itself (not only the queue item): outcome dead_lettered plus an open DeadLetter. */
-export async function deadLetterJob(jobId: string, item: ClaimedItem, error: { code: string; message: string }): Promise<boolean> {
+export async function deadLetterJob(
+  jobId: string,
+  item: ClaimedItem,
+  error: { code: string; message: string },
+): Promise<boolean> {
   return transaction(async (tx) => {
     const changed = await settleOutcome(tx, jobId, "dead_lettered", {}, { code: error.code, reason: error.message });
     if (changed) {
       await tx.deadLetter.create({
-        data: { jobId, queueItemId: item.id, kind: item.kind, errorCode: error.code, errorMessage: error.message, attempts: item.attempts },
+        data: {
+          jobId,
+          queueItemId: item.id,
+          kind: item.kind,
+          errorCode: error.code,
+          errorMessage: error.message,
+          attempts: item.attempts,
+        },
       });
     }
     return changed;

@@ -24,10 +24,18 @@ export type ProcessJobPayload = z.infer<typeof processJobPayload>;
 /** At most one live item per job: a second producer's insert for the same job is "already queued". */
 export const jobDedupeKey = (jobId: string): string => `job:${jobId}`;
 
-export type ProcessJobItem = EnqueueItem & { kind: typeof PROCESS_JOB; payload: ProcessJobPayload; jobId: string; dedupeKey: string };
+export type ProcessJobItem = EnqueueItem & {
+  kind: typeof PROCESS_JOB;
+  payload: ProcessJobPayload;
+  jobId: string;
+  dedupeKey: string;
+};
 
 /** The item that makes the worker fetch `jobId`'s state from the platform and settle it. */
-export function processJobItem(p: z.input<typeof processJobPayload>, opts: { availableAt?: Date } = {}): ProcessJobItem {
+export function processJobItem(
+  p: z.input<typeof processJobPayload>,
+  opts: { availableAt?: Date } = {},
+): ProcessJobItem {
   const payload = processJobPayload.parse(p);
   return { kind: PROCESS_JOB, payload, jobId: payload.jobId, dedupeKey: jobDedupeKey(payload.jobId), ...opts };
 }

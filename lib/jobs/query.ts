@@ -45,17 +45,26 @@ export const jobListQuerySchema = z.object({
   q: optional(z.string().trim().max(2000)),
   limit: z.preprocess(
     blankAsUndefined,
-    z.coerce.number({ error: "must be a number" }).int({ error: "must be a whole number" }).min(1, { error: "must be at least 1" }).max(200, { error: "must be at most 200" }).default(50),
+    z.coerce
+      .number({ error: "must be a number" })
+      .int({ error: "must be a whole number" })
+      .min(1, { error: "must be at least 1" })
+      .max(200, { error: "must be at most 200" })
+      .default(50),
   ),
   cursor: optional(z.string().max(500)).transform((v, ctx) => {
     if (v === undefined) return undefined;
     const c = decodeCursor(v);
-    if (!c) ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
+    if (!c)
+      ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
     return c ?? undefined;
   }),
   from: instant,
   to: instant,
-  sort: z.preprocess(blankAsUndefined, z.enum(["newest", "oldest"], { error: "must be newest or oldest" }).default("newest")),
+  sort: z.preprocess(
+    blankAsUndefined,
+    z.enum(["newest", "oldest"], { error: "must be newest or oldest" }).default("newest"),
+  ),
 });
 export type JobListQuery = z.output<typeof jobListQuerySchema>;
 
@@ -73,7 +82,10 @@ function toView(j: Job) {
     chainDepth: j.chainDepth,
     resubmittedAsId: j.resubmittedAsId,
     resubmittedFromId: j.resubmittedFromId,
-    error: j.errorCode || j.errorMessage ? { code: j.errorCode, message: j.errorMessage, retryable: j.errorRetryable } : null,
+    error:
+      j.errorCode || j.errorMessage
+        ? { code: j.errorCode, message: j.errorMessage, retryable: j.errorRetryable }
+        : null,
     resultCount: j.resultCount,
     tokensCharged: j.tokensCharged,
     nextPollAt: j.nextPollAt,
@@ -98,7 +110,9 @@ async function searchWhere(q: string): Promise<Prisma.JobWhereInput> {
   // Ordered by url: Prisma adds ORDER BY id to any `take`, which made SQLite sort every match.
   const lists = await Promise.all([
     db().job.findMany({ where: { id: q }, select: { id: true } }),
-    ...ranges.map((where) => db().job.findMany({ where, select: { id: true }, orderBy: { url: "asc" }, take: CANDIDATES + 1 })),
+    ...ranges.map((where) =>
+      db().job.findMany({ where, select: { id: true }, orderBy: { url: "asc" }, take: CANDIDATES + 1 }),
+    ),
   ]);
   const ids = new Set(lists.flat().map((h) => h.id));
   if (ids.size <= CANDIDATES) return { id: { in: [...ids] } };
@@ -133,7 +147,10 @@ export async function jobsQuery(query: JobListQuery) {
 }
 
 /** Cuts the one-extra row a keyset query reads into the page and the cursor of the next one. */
-export function toPage<T extends Pick<Job, "createdAt" | "id">>(rows: T[], limit: number): { page: T[]; nextCursor: string | null } {
+export function toPage<T extends Pick<Job, "createdAt" | "id">>(
+  rows: T[],
+  limit: number,
+): { page: T[]; nextCursor: string | null } {
   const page = rows.slice(0, limit);
   const last = page.at(-1);
   return { page, nextCursor: rows.length > limit && last ? encodeCursor(last) : null };

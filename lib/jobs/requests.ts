@@ -26,7 +26,10 @@ export function platformBody(req: SubmitRequest) {
 export function storedRequest(kind: string, json: string | null): SubmitRequest | null {
   if (!json) return null;
   try {
-    const parsed = submitRequestSchema.safeParse({ ...z.record(z.string(), z.unknown()).parse(JSON.parse(json)), kind });
+    const parsed = submitRequestSchema.safeParse({
+      ...z.record(z.string(), z.unknown()).parse(JSON.parse(json)),
+      kind,
+    });
     return parsed.success ? parsed.data : null;
   } catch {
     return null;
@@ -40,7 +43,11 @@ export function targetUrl(req: SubmitRequest): string {
 export type Accepted = { jobId: string; status: string };
 
 /** One POST to the platform; never retried by the client (a retried POST could create two jobs). */
-export async function sendToPlatform(client: PlatformClient, req: SubmitRequest, signal?: AbortSignal): Promise<Accepted> {
+export async function sendToPlatform(
+  client: PlatformClient,
+  req: SubmitRequest,
+  signal?: AbortSignal,
+): Promise<Accepted> {
   const call = { signal, purpose: "submit" as const };
   const a =
     req.kind === "extract"
@@ -50,4 +57,3 @@ export async function sendToPlatform(client: PlatformClient, req: SubmitRequest,
         : await client.submitCrawl(crawlRequestSchema.parse(req), call);
   return { jobId: a.job_id, status: a.status };
 }
-

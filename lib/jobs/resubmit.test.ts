@@ -24,7 +24,13 @@ describe("failed jobs", () => {
     expect(old).toMatchObject({ platformStatus: "failed", outcome: "resubmitted", errorRetryable: true });
     const newId = old.resubmittedAsId;
     if (!newId) throw new Error("no resubmission recorded");
-    expect(await job(newId)).toMatchObject({ resubmittedFromId: jobId, chainDepth: 1, origin: "submitted", request: old.request, outcome: "pending" });
+    expect(await job(newId)).toMatchObject({
+      resubmittedFromId: jobId,
+      chainDepth: 1,
+      origin: "submitted",
+      request: old.request,
+      outcome: "pending",
+    });
     const resubmitted = await events(jobId, "resubmitted");
     expect(resubmitted.map((e) => JSON.parse(e.detail ?? "{}").phase)).toEqual(["intent", "accepted"]);
 
@@ -58,7 +64,10 @@ describe("failed jobs", () => {
     expect(j).toMatchObject({ outcome: "dead_lettered", errorRetryable: false, resubmittedAsId: null });
     const dl = await db().deadLetter.findFirstOrThrow({ where: { jobId } });
     expect(dl.errorCode).toBe(j.errorCode);
-    expect(await db().queueItem.findFirstOrThrow({ where: { jobId } })).toMatchObject({ state: "done", dedupeKey: null });
+    expect(await db().queueItem.findFirstOrThrow({ where: { jobId } })).toMatchObject({
+      state: "done",
+      dedupeKey: null,
+    });
   });
 
   it("retryable but submitted elsewhere (no original request) → dead-lettered with that reason", async () => {
@@ -84,6 +93,10 @@ describe("failed jobs", () => {
     expect(await job(jobId)).toMatchObject({ outcome: "resubmitted", resubmittedAsId: orphan.jobId });
     expect(Object.keys(p.sim.sim.state().perJob).length).toBe(before);
     const accepted = (await events(jobId, "resubmitted")).map((e) => JSON.parse(e.detail ?? "{}"));
-    expect(accepted.at(-1)).toMatchObject({ phase: "accepted", newJobId: orphan.jobId, how: expect.stringContaining("adopted") });
+    expect(accepted.at(-1)).toMatchObject({
+      phase: "accepted",
+      newJobId: orphan.jobId,
+      how: expect.stringContaining("adopted"),
+    });
   });
 });

@@ -21,13 +21,16 @@ type Row = {
   tokensCharged: number;
 };
 
-const formatOf = (r: Row, fallback: string) => (r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback);
+const formatOf = (r: Row, fallback: string) =>
+  r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback;
 
 async function insertRows(jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
   const now = new Date();
   for (let i = 0; i < rows.length; i += 50) {
     const values = rows.slice(i, i + 50).map(
-      (r) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+      (
+        r,
+      ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
         ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged}, ${now})`,
     );
     await db().$executeRaw`
@@ -96,13 +99,31 @@ export async function storeCompleted(
     await insertRows(jobId, [extractRow(state.doc)], "html");
     tokens = state.doc.tokens_charged ?? null;
   } else if (state.kind === "batch") {
-    await eachPage(state.doc, pageSize, (page) => client.getBatch(jobId, { page, pageSize }, call), (items, page) =>
-      insertRows(jobId, items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})), "markdown"),
+    await eachPage(
+      state.doc,
+      pageSize,
+      (page) => client.getBatch(jobId, { page, pageSize }, call),
+      (items, page) =>
+        insertRows(
+          jobId,
+          items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+          "markdown",
+        ),
     );
     tokens = state.doc.token_summary?.tokens_charged_total ?? null;
   } else {
-    await eachPage(state.doc, pageSize, (page) => client.getCrawl(jobId, { page, pageSize }, call), (items) =>
-      insertRows(jobId, items.map((it) => itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined })), "markdown"),
+    await eachPage(
+      state.doc,
+      pageSize,
+      (page) => client.getCrawl(jobId, { page, pageSize }, call),
+      (items) =>
+        insertRows(
+          jobId,
+          items.map((it) =>
+            itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+          ),
+          "markdown",
+        ),
     );
     tokens = state.doc.token_summary?.tokens_charged_total ?? null;
   }
@@ -112,6 +133,9 @@ export async function storeCompleted(
     if (!(await settleOutcome(tx, jobId, "stored", {}, {}))) return;
     const agg = await tx.result.aggregate({ where: { jobId }, _count: { _all: true }, _sum: { tokensCharged: true } });
     const resultCount = agg._count._all;
-    await tx.job.update({ where: { id: jobId }, data: { resultCount, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 } });
+    await tx.job.update({
+      where: { id: jobId },
+      data: { resultCount, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 },
+    });
   });
 }

@@ -9,10 +9,14 @@ import { platformBody, sendToPlatform, targetUrl, type Accepted, type SubmitRequ
 export type SubmittedJob = { jobId: string; kind: JobKind; status: string; outcome: string };
 
 /** Submits an async job, then records it with its request so it can be resubmitted if it fails. */
-export async function submitJob(req: SubmitRequest, opts: { signal?: AbortSignal; actor?: string } = {}): Promise<SubmittedJob> {
+export async function submitJob(
+  req: SubmitRequest,
+  opts: { signal?: AbortSignal; actor?: string } = {},
+): Promise<SubmittedJob> {
   const accepted = await sendToPlatform(getPlatformClient(), req, opts.signal);
   const job = await db().$transaction((tx) => recordSubmission(tx, req, accepted));
-  if (opts.actor) await audit({ actor: opts.actor, action: "job.submit", target: job.id, detail: { kind: req.kind, url: job.url } });
+  if (opts.actor)
+    await audit({ actor: opts.actor, action: "job.submit", target: job.id, detail: { kind: req.kind, url: job.url } });
   return { jobId: job.id, kind: req.kind, status: job.platformStatus, outcome: job.outcome };
 }
 
@@ -46,7 +50,9 @@ export async function recordSubmission(tx: Tx, req: SubmitRequest, accepted: Acc
     data: {
       jobId: job.id,
       type: "submitted",
-      detail: JSON.stringify(lineage ? { resubmittedFrom: lineage.resubmittedFromId, chainDepth: lineage.chainDepth } : { kind: req.kind }),
+      detail: JSON.stringify(
+        lineage ? { resubmittedFrom: lineage.resubmittedFromId, chainDepth: lineage.chainDepth } : { kind: req.kind },
+      ),
     },
   });
   return job;

@@ -24,7 +24,8 @@ function asRecord(v: unknown): Record<string, unknown> {
   return r.success ? r.data : v === null || v === undefined ? {} : { detail: v };
 }
 
-const text = (v: unknown) => (typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v));
+const text = (v: unknown) =>
+  typeof v === "string" ? v : typeof v === "number" || typeof v === "boolean" ? String(v) : JSON.stringify(v);
 
 /** Words for the keys the worker writes into event details; an unknown key is split into words. */
 const LABELS: Record<string, string> = {
@@ -49,10 +50,22 @@ const LABELS: Record<string, string> = {
   action: "action",
   ignored: "ignored",
 };
-const SOURCE_WORDS: Record<string, string> = { webhook: "webhook", replay: "replay", reconcile: "reconciliation", poll: "polling", retry: "dead-letter retry" };
+const SOURCE_WORDS: Record<string, string> = {
+  webhook: "webhook",
+  replay: "replay",
+  reconcile: "reconciliation",
+  poll: "polling",
+  retry: "dead-letter retry",
+};
 
 function label(key: string): string {
-  return LABELS[key] ?? key.replace(/([a-z0-9])([A-Z])/g, "$1 $2").replace(/[_-]+/g, " ").toLowerCase();
+  return (
+    LABELS[key] ??
+    key
+      .replace(/([a-z0-9])([A-Z])/g, "$1 $2")
+      .replace(/[_-]+/g, " ")
+      .toLowerCase()
+  );
 }
 
 function value(key: string, v: unknown): string {
@@ -69,27 +82,67 @@ function facts(d: Record<string, unknown>, skip: string[] = []): TimelineEntry["
     .map(([name, v]) => ({ name: label(name), value: value(name, v).slice(0, 500) }));
 }
 
-const jobLink = (id: unknown, label: string) => (typeof id === "string" && id ? { href: `/jobs/${encodeURIComponent(id)}`, label } : undefined);
+const jobLink = (id: unknown, label: string) =>
+  typeof id === "string" && id ? { href: `/jobs/${encodeURIComponent(id)}`, label } : undefined;
 
 function fromEvent(e: Job["events"][number]): TimelineEntry {
   const d = asRecord(e.detail);
   const at = e.at.toISOString();
   switch (e.type) {
     case "submitted":
-      return { at, type: "submitted", title: d.resubmittedFrom ? "Submitted as a resubmission" : "Submitted to the platform", tone: "info", facts: facts(d, ["resubmittedFrom"]), link: jobLink(d.resubmittedFrom, "the job it replaces") };
+      return {
+        at,
+        type: "submitted",
+        title: d.resubmittedFrom ? "Submitted as a resubmission" : "Submitted to the platform",
+        tone: "info",
+        facts: facts(d, ["resubmittedFrom"]),
+        link: jobLink(d.resubmittedFrom, "the job it replaces"),
+      };
     case "attempt":
-      return { at, type: "attempt", title: `Worker attempt: the platform says ${text(d.status ?? "?")}`, tone: "neutral", facts: facts(d, ["status"]) };
+      return {
+        at,
+        type: "attempt",
+        title: `Worker attempt: the platform says ${text(d.status ?? "?")}`,
+        tone: "neutral",
+        facts: facts(d, ["status"]),
+      };
     case "poll":
-      return { at, type: "poll", title: `Polled: ${text(d.status ?? "no answer")}`, tone: "neutral", facts: facts(d, ["status"]) };
+      return {
+        at,
+        type: "poll",
+        title: `Polled: ${text(d.status ?? "no answer")}`,
+        tone: "neutral",
+        facts: facts(d, ["status"]),
+      };
     case "resubmitted":
       return d.phase === "accepted"
-        ? { at, type: "resubmitted", title: "Resubmitted as a new job", tone: "info", facts: facts(d, ["phase", "newJobId"]), link: jobLink(d.newJobId, "the new job") }
+        ? {
+            at,
+            type: "resubmitted",
+            title: "Resubmitted as a new job",
+            tone: "info",
+            facts: facts(d, ["phase", "newJobId"]),
+            link: jobLink(d.newJobId, "the new job"),
+          }
         : { at, type: "resubmitted", title: "Resubmission started", tone: "info", facts: facts(d, ["phase"]) };
     case "outcome": {
       const outcome = text(d.outcome ?? "?");
-      const tone = outcome === "stored" ? "good" : outcome === "dead_lettered" ? "bad" : outcome === "resubmitted" ? "info" : "neutral";
+      const tone =
+        outcome === "stored"
+          ? "good"
+          : outcome === "dead_lettered"
+            ? "bad"
+            : outcome === "resubmitted"
+              ? "info"
+              : "neutral";
       // the "resubmitted" event beside it links the new job; one link is enough
-      return { at, type: "outcome", title: `Outcome: ${outcome.replace("_", " ")}`, tone, facts: facts(d, ["outcome", "newJobId"]) };
+      return {
+        at,
+        type: "outcome",
+        title: `Outcome: ${outcome.replace("_", " ")}`,
+        tone,
+        facts: facts(d, ["outcome", "newJobId"]),
+      };
     }
     case "enqueued":
       return { at, type: "enqueued", title: "Queued for processing", tone: "neutral", facts: facts(d) };
@@ -112,8 +165,17 @@ function fromDelivery(d: InboundDelivery): TimelineEntry {
 export function timeline(job: Job, deliveries: InboundDelivery[]): TimelineEntry[] {
   const entries = [...job.events.map(fromEvent), ...deliveries.map(fromDelivery)];
   if (!job.events.some((e) => e.type === "submitted")) {
-    entries.push({ at: job.createdAt.toISOString(), type: "heard", title: `First heard of through ${SOURCE_WORDS[job.origin] ?? job.origin}`, tone: "neutral", facts: [] });
+    entries.push({
+      at: job.createdAt.toISOString(),
+      type: "heard",
+      title: `First heard of through ${SOURCE_WORDS[job.origin] ?? job.origin}`,
+      tone: "neutral",
+      facts: [],
+    });
   }
   // Stable: equal times keep their source order (events by id, then deliveries).
-  return entries.map((e, i) => ({ e, i })).sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i).map(({ e }) => e);
+  return entries
+    .map((e, i) => ({ e, i }))
+    .sort((a, b) => a.e.at.localeCompare(b.e.at) || a.i - b.i)
+    .map(({ e }) => e);
 }

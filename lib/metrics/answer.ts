@@ -9,7 +9,11 @@ import { scrapeMetrics } from "./scrape";
 export type MetricsAnswer = { status: 200 | 401 | 503; headers: Record<string, string>; body: string };
 
 function json(status: 401 | 503, body: unknown, headers: Record<string, string> = {}): MetricsAnswer {
-  return { status, headers: { "content-type": "application/json", "cache-control": "no-store", ...headers }, body: JSON.stringify(body) };
+  return {
+    status,
+    headers: { "content-type": "application/json", "cache-control": "no-store", ...headers },
+    body: JSON.stringify(body),
+  };
 }
 
 /** Bearer TALLY_METRICS_TOKEN (or the API token) opens it; the scrape reads shared gauges from the database. */

@@ -14,7 +14,8 @@ export function countDelivery(status: number, outcome: string | undefined, start
 export function countJobOutcome(kind: string, outcome: string, settledAt: Date | null, at = new Date()): void {
   const m = metrics();
   m.jobOutcomes.inc({ process: m.processTag, kind, outcome });
-  if (outcome === "stored" && settledAt) m.settledToStored.observe({ process: m.processTag }, Math.max(0, at.getTime() - settledAt.getTime()) / 1000);
+  if (outcome === "stored" && settledAt)
+    m.settledToStored.observe({ process: m.processTag }, Math.max(0, at.getTime() - settledAt.getTime()) / 1000);
 }
 
 export function statusClass(status: number | null): string {

@@ -17,7 +17,9 @@ function redactDetail(detail: string | null): string | null {
   if (detail === null) return null;
   let text: string;
   try {
-    text = JSON.stringify(JSON.parse(detail), (key, value: unknown) => (key && SECRET_KEY.test(key) ? "[redacted]" : value));
+    text = JSON.stringify(JSON.parse(detail), (key, value: unknown) =>
+      key && SECRET_KEY.test(key) ? "[redacted]" : value,
+    );
   } catch {
     text = detail;
   }
@@ -29,7 +31,9 @@ export async function listAuditPage(q: AuditQuery): Promise<AuditPage> {
   const where: Prisma.AuditLogWhereInput = {
     ...(q.action ? { action: q.action } : {}),
     ...(q.actor ? { actor: q.actor } : {}),
-    ...(cursor ? { AND: [{ at: { lte: cursor.at } }, { OR: [{ at: { lt: cursor.at } }, { id: { lt: cursor.id } }] }] } : {}),
+    ...(cursor
+      ? { AND: [{ at: { lte: cursor.at } }, { OR: [{ at: { lt: cursor.at } }, { id: { lt: cursor.id } }] }] }
+      : {}),
   };
   const rows = await db().auditLog.findMany({ where, orderBy: [{ at: "desc" }, { id: "desc" }], take: q.limit + 1 });
   const page = pageOf(rows, q.limit, (r) => r.at);

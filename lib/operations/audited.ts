@@ -19,7 +19,11 @@ export async function audited<T>(
     await safeAudit({ ...entry, detail: { ...entry.detail, ...describe?.(result) }, ok: ok ? ok(result) : true });
     return result;
   } catch (err) {
-    await safeAudit({ ...entry, detail: { ...entry.detail, error: err instanceof Error ? err.message : String(err) }, ok: false });
+    await safeAudit({
+      ...entry,
+      detail: { ...entry.detail, error: err instanceof Error ? err.message : String(err) },
+      ok: false,
+    });
     throw err;
   }
 }

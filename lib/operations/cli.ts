@@ -46,7 +46,11 @@ export function printOutcome(run: RunView, ctx: CliContext): number {
 }
 
 /** `parse` checks the arguments before anything is opened; `main` returns the exit code. */
-export async function runCli<A>(name: string, parse: () => A, main: (ctx: CliContext, args: A) => Promise<number>): Promise<never> {
+export async function runCli<A>(
+  name: string,
+  parse: () => A,
+  main: (ctx: CliContext, args: A) => Promise<number>,
+): Promise<never> {
   const print = (line: string) => process.stdout.write(`[${name}] ${line}\n`);
   // Whoever runs a script holds the server itself, outside Tally's accounts: the audit log and the
   // run's "started by" name the system (audit actors are an e-mail, token:{name} or system).

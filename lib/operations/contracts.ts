@@ -63,9 +63,15 @@ export type HistoryPage = z.infer<typeof historyPageSchema>;
 
 /** A path or body identifier: trimmed, non-empty, bounded. */
 export const idParam = (name: string) =>
-  z.string({ error: `${name} must be a string` }).trim().min(1, { error: `${name} is empty` }).max(200, { error: `${name} is too long` });
+  z
+    .string({ error: `${name} must be a string` })
+    .trim()
+    .min(1, { error: `${name} is empty` })
+    .max(200, { error: `${name} is too long` });
 
-const since = z.iso.datetime({ offset: true, error: "since must be an ISO date-time such as 2026-01-31T12:00:00Z" }).transform((s) => new Date(s));
+const since = z.iso
+  .datetime({ offset: true, error: "since must be an ISO date-time such as 2026-01-31T12:00:00Z" })
+  .transform((s) => new Date(s));
 
 export const reconcileBodySchema = z.strictObject({
   olderThanSeconds: z
@@ -80,7 +86,10 @@ export const reconcileBodySchema = z.strictObject({
 });
 export type ReconcileBody = z.output<typeof reconcileBodySchema>;
 
-export const replayBodySchema = z.strictObject({ subscriptionId: idParam("subscriptionId").optional(), since: since.optional() });
+export const replayBodySchema = z.strictObject({
+  subscriptionId: idParam("subscriptionId").optional(),
+  since: since.optional(),
+});
 export type ReplayBody = z.output<typeof replayBodySchema>;
 
 export const runParamsSchema = z.object({ runId: idParam("runId") });

@@ -27,7 +27,8 @@ export type Described = {
   childRunId?: string;
 };
 
-const obj = (v: J): Record<string, J> => (typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, J>) : {});
+const obj = (v: J): Record<string, J> =>
+  typeof v === "object" && v !== null && !Array.isArray(v) ? (v as Record<string, J>) : {};
 const num = (v: J): number => (typeof v === "number" && Number.isFinite(v) ? v : 0);
 const str = (v: J): string | null => (typeof v === "string" && v ? v : null);
 const list = (v: J): J[] => (Array.isArray(v) ? v : []);
@@ -61,7 +62,6 @@ function subName(id: string | null, subs: SubscriptionName[]): string {
 export type FormatTime = (iso: string) => string;
 const utc: FormatTime = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
-
 function startedBy(run: RunLike): Described["by"] {
   const p = obj(run.params);
   const trigger = str(p.trigger);
@@ -88,24 +88,53 @@ function reconcileResult(s: Record<string, J>): { sentences: string[]; tables: F
   const sentences = [`Checked ${count(listed, "job")} on the platform: ${joinParts(parts)}.`];
   const scope = str(s.scope);
   if (scope === "full") sentences.unshift("A full scan of the platform's job history.");
-  else if (scope === "recent") sentences.unshift("A recent scan: only the jobs created since each kind's watermark, less an overlap.");
-  if (num(s.created)) sentences.push(`${count(num(s.created), "job was", "jobs were")} unknown to Tally before and ${num(s.created) === 1 ? "is" : "are"} now tracked.`);
+  else if (scope === "recent")
+    sentences.unshift("A recent scan: only the jobs created since each kind's watermark, less an overlap.");
+  if (num(s.created))
+    sentences.push(
+      `${count(num(s.created), "job was", "jobs were")} unknown to Tally before and ${num(s.created) === 1 ? "is" : "are"} now tracked.`,
+    );
   if (num(s.pages)) sentences.push(`Read ${count(num(s.pages), "page")} of the platform's job lists.`);
   const stale = obj(s.stalePending);
-  if (num(stale.count)) sentences.push(`${count(num(stale.count), "job has", "jobs have")} been pending locally for over ${num(stale.olderThanMinutes)} min.`);
+  if (num(stale.count))
+    sentences.push(
+      `${count(num(stale.count), "job has", "jobs have")} been pending locally for over ${num(stale.olderThanMinutes)} min.`,
+    );
   const subs = obj(s.subscriptions);
   if (num(subs.checked)) {
     const drift = list(subs.drift);
-    sentences.push(drift.length ? `${count(drift.length, "subscription no longer points", "subscriptions no longer point")} at Tally (of ${num(subs.checked)} checked).` : `All ${num(subs.checked)} subscriptions still point at Tally.`);
+    sentences.push(
+      drift.length
+        ? `${count(drift.length, "subscription no longer points", "subscriptions no longer point")} at Tally (of ${num(subs.checked)} checked).`
+        : `All ${num(subs.checked)} subscriptions still point at Tally.`,
+    );
   }
   const unavailable = list(s.unavailable);
-  if (unavailable.length) sentences.push(`The platform could not list: ${unavailable.map((u) => (typeof u === "string" ? u : JSON.stringify(u))).join(", ")}.`);
+  if (unavailable.length)
+    sentences.push(
+      `The platform could not list: ${unavailable.map((u) => (typeof u === "string" ? u : JSON.stringify(u))).join(", ")}.`,
+    );
   const byKind = obj(s.byKind);
-  const rows = Object.entries(byKind).map(([k, v]) => [k, str(obj(v).scope) ?? "", num(obj(v).pages), num(obj(v).listed), num(obj(v).enqueued)]);
-  return { sentences, tables: rows.length ? [{ caption: "By kind", columns: ["Kind", "Scan", "Pages", "Listed", "Queued now"], rows }] : [] };
+  const rows = Object.entries(byKind).map(([k, v]) => [
+    k,
+    str(obj(v).scope) ?? "",
+    num(obj(v).pages),
+    num(obj(v).listed),
+    num(obj(v).enqueued),
+  ]);
+  return {
+    sentences,
+    tables: rows.length
+      ? [{ caption: "By kind", columns: ["Kind", "Scan", "Pages", "Listed", "Queued now"], rows }]
+      : [],
+  };
 }
 
-function replayResult(s: Record<string, J>, params: Record<string, J>, subs: SubscriptionName[]): { sentences: string[]; tables: FactTable[] } {
+function replayResult(
+  s: Record<string, J>,
+  params: Record<string, J>,
+  subs: SubscriptionName[],
+): { sentences: string[]; tables: FactTable[] } {
   const perSub = list(s.subscriptions).map(obj);
   const deliveries = perSub.reduce((n, x) => n + num(x.deliveries), 0);
   const failed = perSub.reduce((n, x) => n + num(x.failedJobs), 0);
@@ -122,8 +151,26 @@ function replayResult(s: Record<string, J>, params: Record<string, J>, subs: Sub
     sentences.push("Nothing needed replaying.");
   }
   if (num(s.created)) sentences.push(`${count(num(s.created), "job was", "jobs were")} unknown to Tally before.`);
-  const rows = perSub.map((x) => [str(x.eventType) ?? str(x.subscriptionId)?.slice(0, 8) ?? "?", num(x.deliveries), num(x.status401), num(x.failedJobs), num(x.enqueued), num(x.alreadyDone)]);
-  return { sentences, tables: rows.length ? [{ caption: "By subscription", columns: ["Subscription", "Deliveries", "401s", "Failed jobs", "Queued", "Already done"], rows }] : [] };
+  const rows = perSub.map((x) => [
+    str(x.eventType) ?? str(x.subscriptionId)?.slice(0, 8) ?? "?",
+    num(x.deliveries),
+    num(x.status401),
+    num(x.failedJobs),
+    num(x.enqueued),
+    num(x.alreadyDone),
+  ]);
+  return {
+    sentences,
+    tables: rows.length
+      ? [
+          {
+            caption: "By subscription",
+            columns: ["Subscription", "Deliveries", "401s", "Failed jobs", "Queued", "Already done"],
+            rows,
+          },
+        ]
+      : [],
+  };
 }
 
 export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatTime: FormatTime = utc): Described {
@@ -138,14 +185,20 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
       const older = num(p.olderThanSeconds);
       out.asked = `Find every settled job on the platform${older ? ` older than ${older} s` : ""}${str(p.since) ? ` created since ${when(str(p.since))}` : ""} whose outcome is missing here, and process it.`;
       Object.assign(out, reconcileResult(s));
-      if (run.state === "running") out.sentences = [`Working: ${num(s.listed)} listed so far${str(s.kind) ? `, reading ${s.kind} jobs (page ${num(s.page)} of ${num(s.pageCount)})` : ""}.`];
+      if (run.state === "running")
+        out.sentences = [
+          `Working: ${num(s.listed)} listed so far${str(s.kind) ? `, reading ${s.kind} jobs (page ${num(s.page)} of ${num(s.pageCount)})` : ""}.`,
+        ];
       break;
     }
     case "replay": {
       const since = str(p.since);
       out.asked = `Read the platform's delivery log of ${subName(str(p.subscriptionId), subs)}${since ? ` since ${when(since)}` : ""} and queue every job whose ${p.only401 === true ? "delivery Tally refused with 401" : "webhook failed"}.`;
       Object.assign(out, replayResult(s, p, subs));
-      if (run.state === "running") out.sentences = [`Working: ${count(num(s.deliveries), "delivery", "deliveries")} read, ${count(num(s.failedJobs), "failed job")} found so far.`];
+      if (run.state === "running")
+        out.sentences = [
+          `Working: ${count(num(s.deliveries), "delivery", "deliveries")} read, ${count(num(s.failedJobs), "failed job")} found so far.`,
+        ];
       break;
     }
     case "rotate": {
@@ -157,11 +210,15 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
       if (run.state === "running") {
         if (s.phase === "settling") {
           out.replayAt = str(s.replayAt) ?? undefined;
-          out.sentences = [`Secret stored. Waiting ${num(s.settleSeconds)} s for deliveries in flight to settle before replaying the 401s.`];
+          out.sentences = [
+            `Secret stored. Waiting ${num(s.settleSeconds)} s for deliveries in flight to settle before replaying the 401s.`,
+          ];
         } else out.sentences = ["Secret stored. Replaying the deliveries refused with 401…"];
       } else if (run.summary) {
         const last4 = str(s.secretLast4);
-        out.sentences = [`The new secret${last4 ? ` (ending ${last4})` : ""} is in use${str(s.replaySince) ? `; deliveries since ${when(str(s.replaySince))} were checked for 401s` : ""}.`];
+        out.sentences = [
+          `The new secret${last4 ? ` (ending ${last4})` : ""} is in use${str(s.replaySince) ? `; deliveries since ${when(str(s.replaySince))} were checked for 401s` : ""}.`,
+        ];
         const r = replayResult(obj(s.replay), { only401: true }, subs);
         out.sentences.push(...r.sentences);
         out.tables = r.tables;
@@ -170,11 +227,16 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
       break;
     }
     case "register": {
-      out.asked = "Register the three webhook subscriptions at this Tally's receiver, repairing any that point elsewhere.";
-      const reg = list(s.registered), rep = list(s.repaired), same = list(s.unchanged);
+      out.asked =
+        "Register the three webhook subscriptions at this Tally's receiver, repairing any that point elsewhere.";
+      const reg = list(s.registered),
+        rep = list(s.repaired),
+        same = list(s.unchanged);
       const names = (xs: J[]) => xs.map((x) => (typeof x === "string" ? x : JSON.stringify(x))).join(", ");
       out.sentences = [
-        reg.length ? `Registered ${count(reg.length, "subscription")}: ${names(reg)}.` : "No new subscription was needed.",
+        reg.length
+          ? `Registered ${count(reg.length, "subscription")}: ${names(reg)}.`
+          : "No new subscription was needed.",
         ...(rep.length ? [`Repaired ${names(rep)}.`] : []),
         ...(same.length ? [`Unchanged: ${names(same)}.`] : []),
       ];

@@ -29,7 +29,12 @@ export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
   const where: Prisma.OperationRunWhereInput = {
     ...(q.kind ? { kind: q.kind } : {}),
     ...(cursor
-      ? { AND: [{ startedAt: { lte: cursor.at } }, { OR: [{ startedAt: { lt: cursor.at } }, { id: { lt: cursor.id } }] }] }
+      ? {
+          AND: [
+            { startedAt: { lte: cursor.at } },
+            { OR: [{ startedAt: { lt: cursor.at } }, { id: { lt: cursor.id } }] },
+          ],
+        }
       : {}),
   };
   const [rows, running] = await Promise.all([

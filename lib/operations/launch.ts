@@ -48,7 +48,11 @@ export function runInBackground(runId: string, body: (ctx: RunContext) => Promis
     } catch (err) {
       const message = err instanceof Error ? err.message : String(err);
       runLog.warn("operation run failed", { error: message });
-      await finishRun(runId, { state: "failed", error: message, summary: err instanceof RunFailed ? err.summary : undefined });
+      await finishRun(runId, {
+        state: "failed",
+        error: message,
+        summary: err instanceof RunFailed ? err.summary : undefined,
+      });
     } finally {
       clearInterval(timer);
     }

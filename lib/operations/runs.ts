@@ -27,8 +27,7 @@ export type StartOptions = {
 
 export type Started = { runId: string; created: boolean };
 
-const isUniqueViolation = (err: unknown) =>
-  err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
+const isUniqueViolation = (err: unknown) => err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002";
 
 /** Inserts a running run, or returns the one already running under the same lock key. */
 export async function startRun(opts: StartOptions): Promise<Started> {

@@ -25,7 +25,9 @@ function parseJson(text: string | null): Json | null {
   if (!text) return null;
   try {
     const value: unknown = JSON.parse(text);
-    return typeof value === "object" && value !== null && !Array.isArray(value) ? Object.fromEntries(Object.entries(value)) : null;
+    return typeof value === "object" && value !== null && !Array.isArray(value)
+      ? Object.fromEntries(Object.entries(value))
+      : null;
   } catch {
     return null;
   }

@@ -58,10 +58,22 @@ async function jobsKnown(now: Date): Promise<number> {
 
 export async function ledgerCounts(now: Date) {
   const known = await jobsKnown(now);
-  const [outcomes, statuses] = await Promise.all([split("outcome", OUTCOMES, "stored", known), split("platformStatus", PLATFORM_STATUSES, "completed", known)]);
+  const [outcomes, statuses] = await Promise.all([
+    split("outcome", OUTCOMES, "stored", known),
+    split("platformStatus", PLATFORM_STATUSES, "completed", known),
+  ]);
   const o = (k: LedgerOutcome) => outcomes.counts.get(k) ?? 0;
-  const byOutcome: Record<LedgerOutcome, number> = { stored: o("stored"), resubmitted: o("resubmitted"), dead_lettered: o("dead_lettered"), cancelled: o("cancelled"), pending: o("pending") };
-  const byPlatformStatus: Array<{ status: string; count: number }> = PLATFORM_STATUSES.map((status) => ({ status, count: statuses.counts.get(status) ?? 0 }));
+  const byOutcome: Record<LedgerOutcome, number> = {
+    stored: o("stored"),
+    resubmitted: o("resubmitted"),
+    dead_lettered: o("dead_lettered"),
+    cancelled: o("cancelled"),
+    pending: o("pending"),
+  };
+  const byPlatformStatus: Array<{ status: string; count: number }> = PLATFORM_STATUSES.map((status) => ({
+    status,
+    count: statuses.counts.get(status) ?? 0,
+  }));
   if (statuses.others > 0) byPlatformStatus.push({ status: "other", count: statuses.others });
   return { known, byOutcome, unaccounted: outcomes.others, byPlatformStatus };
 }

@@ -34,7 +34,14 @@ export type Overview = {
     pendingAlertMinutes: number;
   };
   byPlatformStatus: Array<{ status: string; count: number }>;
-  queue: { ready: number; leased: number; dead: number; dueNow: number; oldestReadyAgeMs: number | null; expiredLeases: number };
+  queue: {
+    ready: number;
+    leased: number;
+    dead: number;
+    dueNow: number;
+    oldestReadyAgeMs: number | null;
+    expiredLeases: number;
+  };
   deliveries: { windowMinutes: number; total: number; ok: number; unauthorized: number; successRate: number | null };
   deadLettersOpen: number;
   lastReconciliation: LastRun | null;
@@ -77,7 +84,11 @@ async function queueFigures(now: Date): Promise<Overview["queue"]> {
     q.count({ where: { state: "leased" } }),
     q.count({ where: { state: "dead" } }),
     q.count({ where: { state: "ready", availableAt: { lte: now } } }),
-    q.findFirst({ where: { state: "ready", availableAt: { lte: now } }, orderBy: { availableAt: "asc" }, select: { availableAt: true } }),
+    q.findFirst({
+      where: { state: "ready", availableAt: { lte: now } },
+      orderBy: { availableAt: "asc" },
+      select: { availableAt: true },
+    }),
     q.count({ where: { state: "leased", leaseExpiresAt: { lte: now } } }),
   ]);
   const oldestReadyAgeMs = oldest ? Math.max(0, now.getTime() - oldest.availableAt.getTime()) : null;
@@ -93,7 +104,10 @@ export async function computeOverview(now: Date): Promise<Overview> {
     Promise.all(
       PENDING_BUCKETS.map((b) =>
         client.job.count({
-          where: { outcome: "pending", createdAt: { lte: ago(b.fromMs), ...(b.toMs === null ? {} : { gt: ago(b.toMs) }) } },
+          where: {
+            outcome: "pending",
+            createdAt: { lte: ago(b.fromMs), ...(b.toMs === null ? {} : { gt: ago(b.toMs) }) },
+          },
         }),
       ),
     ),

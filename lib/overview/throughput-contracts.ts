@@ -3,7 +3,10 @@ import { z } from "zod";
 // The overview's activity chart: per time bucket, webhook deliveries accepted and refused, and job
 // outcomes recorded (stored, resubmitted, dead-lettered, cancelled). Shared by the route and the browser.
 
-export const THROUGHPUT_RANGES = { hour: { buckets: 60, bucketMs: 60_000 }, day: { buckets: 24, bucketMs: 3_600_000 } } as const;
+export const THROUGHPUT_RANGES = {
+  hour: { buckets: 60, bucketMs: 60_000 },
+  day: { buckets: 24, bucketMs: 3_600_000 },
+} as const;
 export type ThroughputRange = keyof typeof THROUGHPUT_RANGES;
 
 export const throughputQuerySchema = z.object({

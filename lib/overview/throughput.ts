@@ -15,11 +15,22 @@ export async function throughput(range: ThroughputRange, now = new Date()): Prom
   const first = last - (buckets - 1) * bucketMs;
   const since = new Date(first);
   const [deliveries, outcomes] = await Promise.all([
-    db().inboundDelivery.findMany({ where: { receivedAt: { gte: since } }, select: { receivedAt: true, status: true }, orderBy: { receivedAt: "desc" }, take: MAX_ROWS + 1 }),
-    db().job.findMany({ where: { outcomeAt: { gte: since } }, select: { outcomeAt: true, outcome: true }, orderBy: { outcomeAt: "desc" }, take: MAX_ROWS + 1 }),
+    db().inboundDelivery.findMany({
+      where: { receivedAt: { gte: since } },
+      select: { receivedAt: true, status: true },
+      orderBy: { receivedAt: "desc" },
+      take: MAX_ROWS + 1,
+    }),
+    db().job.findMany({
+      where: { outcomeAt: { gte: since } },
+      select: { outcomeAt: true, outcome: true },
+      orderBy: { outcomeAt: "desc" },
+      take: MAX_ROWS + 1,
+    }),
   ]);
   const points = new Map<number, ThroughputPoint>();
-  for (let t = first; t <= last; t += bucketMs) points.set(t, { t, accepted: 0, refused: 0, stored: 0, resubmitted: 0, dead_lettered: 0, cancelled: 0 });
+  for (let t = first; t <= last; t += bucketMs)
+    points.set(t, { t, accepted: 0, refused: 0, stored: 0, resubmitted: 0, dead_lettered: 0, cancelled: 0 });
   const at = (d: Date) => points.get(Math.floor(d.getTime() / bucketMs) * bucketMs);
   for (const d of deliveries.slice(0, MAX_ROWS)) {
     const p = at(d.receivedAt);

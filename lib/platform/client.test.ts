@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSim } from "@/lib/simulator/test-harness.test-util";
 import { collect } from "./paginate";
-import { PlatformConflict, InvalidResponse, PlatformNotFound, PaymentRequired, PlatformUnauthorized, Validation } from "./errors";
+import {
+  PlatformConflict,
+  InvalidResponse,
+  PlatformNotFound,
+  PaymentRequired,
+  PlatformUnauthorized,
+  Validation,
+} from "./errors";
 import { pollJob } from "./poll";
 
 let h: Awaited<ReturnType<typeof startSim>>;
@@ -28,7 +35,11 @@ describe("client against the simulator: jobs", () => {
     expect(plain.data.markdown).toBeNull();
     expect(plain.metadata.processing_mode).toBe("sync");
     expect(plain.tokens_charged).toBe(1);
-    const hostile = await c.extract({ url: "https://example.com/hostile", formats: ["markdown", "html"], extract_links: true });
+    const hostile = await c.extract({
+      url: "https://example.com/hostile",
+      formats: ["markdown", "html"],
+      extract_links: true,
+    });
     expect(hostile.data.html).toContain("<script>alert(1)</script>");
     expect(hostile.data.html).toContain("onerror=alert(1)");
     expect(hostile.data.markdown).toContain("javascript:alert");
@@ -39,7 +50,11 @@ describe("client against the simulator: jobs", () => {
   it("async extract: submit, poll, fetch; getJob normalises it", async () => {
     const c = h.client();
     const accepted = await c.submitExtract({ url: "https://example.com/a", formats: ["markdown"] });
-    expect(accepted).toMatchObject({ status: "queued", status_url: `/v1/extract/${accepted.job_id}`, estimated_tokens: 1 });
+    expect(accepted).toMatchObject({
+      status: "queued",
+      status_url: `/v1/extract/${accepted.job_id}`,
+      estimated_tokens: 1,
+    });
     const settled = await pollJob(c, "extract", accepted.job_id, fast);
     expect(settled).toMatchObject({ jobId: accepted.job_id, kind: "extract", status: "completed", error: null });
     expect(settled.completedAt).not.toBeNull();
@@ -51,10 +66,18 @@ describe("client against the simulator: jobs", () => {
   it("lists every page of extraction jobs, with each filter", async () => {
     const c = h.client();
     const ids: string[] = [];
-    for (let i = 0; i < 7; i++) ids.push((await c.submitExtract({ url: `https://example.com/p${i % 2}`, formats: i === 0 ? ["html"] : ["markdown"] })).job_id);
+    for (let i = 0; i < 7; i++)
+      ids.push(
+        (await c.submitExtract({ url: `https://example.com/p${i % 2}`, formats: i === 0 ? ["html"] : ["markdown"] }))
+          .job_id,
+      );
     const pages = [];
     for await (const page of c.listExtractJobs({ page_size: 3 })) pages.push(page);
-    expect(pages.map((p) => [p.page, p.items.length, p.pageCount])).toEqual([[1, 3, 3], [2, 3, 3], [3, 1, 3]]);
+    expect(pages.map((p) => [p.page, p.items.length, p.pageCount])).toEqual([
+      [1, 3, 3],
+      [2, 3, 3],
+      [3, 1, 3],
+    ]);
     expect(new Set(pages.flatMap((p) => p.items.map((j) => j.job_id)))).toEqual(new Set(ids));
 
     expect((await collect(c.listExtractJobs({ url: "https://example.com/p1", page_size: 2 }))).length).toBe(3);
@@ -89,7 +112,11 @@ describe("client against the simulator: jobs", () => {
 
     h.sim.setConfig({ jobDurationMs: [5000, 5000] });
     const slow = await c.submitBatch({ urls: ["https://b.example/slow"] });
-    expect(await c.cancelBatch(slow.job_id)).toMatchObject({ job_id: slow.job_id, status: "cancelled", in_flight_urls: 0 });
+    expect(await c.cancelBatch(slow.job_id)).toMatchObject({
+      job_id: slow.job_id,
+      status: "cancelled",
+      in_flight_urls: 0,
+    });
     expect((await c.getJob("batch", slow.job_id)).status).toBe("cancelled");
     await expect(c.cancelBatch(slow.job_id)).rejects.toBeInstanceOf(PlatformConflict);
     await expect(c.cancelBatch(accepted.job_id)).rejects.toMatchObject({ status: 409, code: "INVALID_STATE" });
@@ -119,7 +146,10 @@ describe("client against the simulator: jobs", () => {
 
 describe("client against the simulator: typed errors", () => {
   it("401 on a wrong key", async () => {
-    const err = await h.client({ apiKey: "wrong" }).getExtractJob("x").catch((e: unknown) => e);
+    const err = await h
+      .client({ apiKey: "wrong" })
+      .getExtractJob("x")
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformUnauthorized);
     expect(err).toMatchObject({ status: 401, code: "UNAUTHORIZED", retryable: false });
     expect((err as PlatformUnauthorized).correlationId).toMatch(/^[0-9a-f-]{36}$/);
@@ -128,7 +158,13 @@ describe("client against the simulator: typed errors", () => {
   it("404 on unknown ids of every kind", async () => {
     const c = h.client();
     const unknown = "00000000-0000-4000-8000-000000000000";
-    for (const call of [() => c.getExtractJob(unknown), () => c.getBatch(unknown), () => c.getCrawl(unknown), () => c.getWebhook(unknown), () => c.cancelBatch(unknown)]) {
+    for (const call of [
+      () => c.getExtractJob(unknown),
+      () => c.getBatch(unknown),
+      () => c.getCrawl(unknown),
+      () => c.getWebhook(unknown),
+      () => c.cancelBatch(unknown),
+    ]) {
       await expect(call()).rejects.toBeInstanceOf(PlatformNotFound);
     }
   });
@@ -137,8 +173,12 @@ describe("client against the simulator: typed errors", () => {
     const c = h.client();
     const err = await c.submitBatch({ urls: [] }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Validation);
-    expect((err as Validation).details).toEqual([expect.objectContaining({ loc: ["body", "urls"], type: "too_short" })]);
-    const strict = await c.submitBatch({ urls: ["https://ok.example", "bad"], ignore_invalid_urls: false }).catch((e: unknown) => e);
+    expect((err as Validation).details).toEqual([
+      expect.objectContaining({ loc: ["body", "urls"], type: "too_short" }),
+    ]);
+    const strict = await c
+      .submitBatch({ urls: ["https://ok.example", "bad"], ignore_invalid_urls: false })
+      .catch((e: unknown) => e);
     expect((strict as Validation).details[0]).toMatchObject({ loc: ["body", "urls", 1], type: "url_parsing" });
     const query = await c.getBatch("x", { pageSize: 51 }).catch((e: unknown) => e);
     expect((query as Validation).details[0].loc).toEqual(["query", "page_size"]);
@@ -147,13 +187,19 @@ describe("client against the simulator: typed errors", () => {
   });
 
   it("402 when the balance is empty", async () => {
-    const err = await h.client().submitExtract({ url: "https://example.com/payment-required" }).catch((e: unknown) => e);
+    const err = await h
+      .client()
+      .submitExtract({ url: "https://example.com/payment-required" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PaymentRequired);
     expect(err).toMatchObject({ status: 402, code: "INSUFFICIENT_BALANCE" });
   });
 
   it("a sync extraction failure is a 422 with the flat envelope", async () => {
-    const err = await h.client().extract({ url: "https://example.com/sim-fail" }).catch((e: unknown) => e);
+    const err = await h
+      .client()
+      .extract({ url: "https://example.com/sim-fail" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Validation);
     expect(err).toMatchObject({ code: "EXTRACTION_FAILED", details: [] });
   });
@@ -163,11 +209,17 @@ describe("client against the simulator: typed errors", () => {
     const tamper: typeof fetch = async (input, init) => {
       const res = await fetch(input, init);
       const json: unknown = await res.json();
-      const rest = json !== null && typeof json === "object" ? Object.fromEntries(Object.entries(json).filter(([k]) => k !== "status")) : json;
+      const rest =
+        json !== null && typeof json === "object"
+          ? Object.fromEntries(Object.entries(json).filter(([k]) => k !== "status"))
+          : json;
       return new Response(JSON.stringify(rest), { status: res.status, headers: res.headers });
     };
     const { job_id } = await h.client().submitExtract({ url: "https://example.com/x" });
-    const err = await h.client({ fetch: tamper }).getExtractJob(job_id).catch((e: unknown) => e);
+    const err = await h
+      .client({ fetch: tamper })
+      .getExtractJob(job_id)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(InvalidResponse);
     expect((err as InvalidResponse).issues.map((i) => i.path)).toEqual(["status"]);
     expect((err as Error).message).toContain("status");
@@ -177,7 +229,11 @@ describe("client against the simulator: typed errors", () => {
 describe("client against the simulator: webhooks", () => {
   it("create (secret once), get, update, list every page, rotate, delete, limit", async () => {
     const c = h.client();
-    const created = await c.createWebhook({ url: "https://tally.example/hook", event_type: "batch_completed", description: "d" });
+    const created = await c.createWebhook({
+      url: "https://tally.example/hook",
+      event_type: "batch_completed",
+      description: "d",
+    });
     expect(created.secret).toMatch(/^whsec_/);
     const fetched = await c.getWebhook(created.id);
     expect(fetched).not.toHaveProperty("secret");
@@ -188,7 +244,8 @@ describe("client against the simulator: webhooks", () => {
     expect(secret).toMatch(/^whsec_/);
     expect(secret).not.toBe(created.secret);
 
-    for (let i = 0; i < 104; i++) await c.createWebhook({ url: `https://tally.example/h${i}`, event_type: "extract_completed" });
+    for (let i = 0; i < 104; i++)
+      await c.createWebhook({ url: `https://tally.example/h${i}`, event_type: "extract_completed" });
     const all = await c.listWebhooks();
     expect(all).toHaveLength(105);
     expect(all.some((w) => "secret" in w)).toBe(false);
@@ -197,12 +254,17 @@ describe("client against the simulator: webhooks", () => {
     await expect(c.deleteWebhook(created.id)).rejects.toBeInstanceOf(PlatformNotFound);
 
     h.sim.setConfig({ maxWebhooks: 104 });
-    const err = await c.createWebhook({ url: "https://tally.example/over", event_type: "extract_completed" }).catch((e: unknown) => e);
+    const err = await c
+      .createWebhook({ url: "https://tally.example/over", event_type: "extract_completed" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(PlatformConflict);
   });
 
   it("422 on an invalid webhook body", async () => {
-    const err = await h.client().createWebhook({ url: "ftp://x", event_type: "extract_completed" }).catch((e: unknown) => e);
+    const err = await h
+      .client()
+      .createWebhook({ url: "ftp://x", event_type: "extract_completed" })
+      .catch((e: unknown) => e);
     expect((err as Validation).details[0].loc).toEqual(["body", "url"]);
   });
 });

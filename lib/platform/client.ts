@@ -69,36 +69,66 @@ export function createPlatformClient(opts: ClientOptions) {
   }
 
   const jobs = {
-    health: (call?: CallOptions) => request({ method: "GET", path: "/health", endpoint: "GET /health", schema: healthSchema }, call),
+    health: (call?: CallOptions) =>
+      request({ method: "GET", path: "/health", endpoint: "GET /health", schema: healthSchema }, call),
 
     /** Synchronous extraction (200 with the content). */
     extract: (req: ExtractRequest, call?: CallOptions) =>
       request(
-        { method: "POST", path: "/v1/extract", endpoint: "POST /v1/extract", body: { ...req, processing_mode: "sync" }, schema: extractResultSchema },
+        {
+          method: "POST",
+          path: "/v1/extract",
+          endpoint: "POST /v1/extract",
+          body: { ...req, processing_mode: "sync" },
+          schema: extractResultSchema,
+        },
         call,
       ),
 
     /** Asynchronous extraction (202 with a job id). */
     submitExtract: (req: ExtractRequest, call?: CallOptions) =>
       request(
-        { method: "POST", path: "/v1/extract", endpoint: "POST /v1/extract", body: { ...req, processing_mode: "async" }, schema: asyncAcceptedSchema },
+        {
+          method: "POST",
+          path: "/v1/extract",
+          endpoint: "POST /v1/extract",
+          body: { ...req, processing_mode: "async" },
+          schema: asyncAcceptedSchema,
+        },
         call,
       ),
 
     getExtractJob: (jobId: string, call?: CallOptions) =>
-      request({ method: "GET", path: `/v1/extract/${id(jobId)}`, endpoint: "GET /v1/extract/{job_id}", schema: extractJobSchema }, call),
+      request(
+        {
+          method: "GET",
+          path: `/v1/extract/${id(jobId)}`,
+          endpoint: "GET /v1/extract/{job_id}",
+          schema: extractJobSchema,
+        },
+        call,
+      ),
 
     listExtractJobs: (filters: JobListFilters = {}, call?: CallOptions) =>
       paginate(async (page) => {
         const doc = await request(
-          { method: "GET", path: "/v1/extract/jobs", endpoint: "GET /v1/extract/jobs", query: filterQuery(filters, page), schema: extractJobListSchema },
+          {
+            method: "GET",
+            path: "/v1/extract/jobs",
+            endpoint: "GET /v1/extract/jobs",
+            query: filterQuery(filters, page),
+            schema: extractJobListSchema,
+          },
           call,
         );
         return { items: doc.jobs, pageCount: doc.page_count };
       }),
 
     submitBatch: (req: BatchRequest, call?: CallOptions) =>
-      request({ method: "POST", path: "/v1/batch", endpoint: "POST /v1/batch", body: req, schema: batchAcceptedSchema }, call),
+      request(
+        { method: "POST", path: "/v1/batch", endpoint: "POST /v1/batch", body: req, schema: batchAcceptedSchema },
+        call,
+      ),
 
     getBatch: (jobId: string, page: ResultPageOptions = {}, call?: CallOptions) =>
       request(
@@ -112,23 +142,44 @@ export function createPlatformClient(opts: ClientOptions) {
         call,
       ),
 
-    batchResults: (jobId: string, pageSize = 50, call?: CallOptions): AsyncGenerator<Page<BatchResultItem>, void, undefined> =>
+    batchResults: (
+      jobId: string,
+      pageSize = 50,
+      call?: CallOptions,
+    ): AsyncGenerator<Page<BatchResultItem>, void, undefined> =>
       resultPages((page, size) => jobs.getBatch(jobId, { page, pageSize: size }, call), pageSize),
 
     listBatchJobs: (filters: Omit<JobListFilters, "output"> = {}, call?: CallOptions) =>
       paginate(async (page) => {
         const doc = await request(
-          { method: "GET", path: "/v1/batch/jobs", endpoint: "GET /v1/batch/jobs", query: filterQuery(filters, page), schema: batchJobListSchema },
+          {
+            method: "GET",
+            path: "/v1/batch/jobs",
+            endpoint: "GET /v1/batch/jobs",
+            query: filterQuery(filters, page),
+            schema: batchJobListSchema,
+          },
           call,
         );
         return { items: doc.jobs, pageCount: doc.page_count };
       }),
 
     cancelBatch: (jobId: string, call?: CallOptions) =>
-      request({ method: "DELETE", path: `/v1/batch/${id(jobId)}`, endpoint: "DELETE /v1/batch/{job_id}", schema: cancelAcceptedSchema }, call),
+      request(
+        {
+          method: "DELETE",
+          path: `/v1/batch/${id(jobId)}`,
+          endpoint: "DELETE /v1/batch/{job_id}",
+          schema: cancelAcceptedSchema,
+        },
+        call,
+      ),
 
     submitCrawl: (req: CrawlRequest, call?: CallOptions) =>
-      request({ method: "POST", path: "/v1/crawl", endpoint: "POST /v1/crawl", body: req, schema: crawlAcceptedSchema }, call),
+      request(
+        { method: "POST", path: "/v1/crawl", endpoint: "POST /v1/crawl", body: req, schema: crawlAcceptedSchema },
+        call,
+      ),
 
     getCrawl: (jobId: string, page: ResultPageOptions = {}, call?: CallOptions) =>
       request(
@@ -142,20 +193,38 @@ export function createPlatformClient(opts: ClientOptions) {
         call,
       ),
 
-    crawlResults: (jobId: string, pageSize = 50, call?: CallOptions): AsyncGenerator<Page<CrawlResultItem>, void, undefined> =>
+    crawlResults: (
+      jobId: string,
+      pageSize = 50,
+      call?: CallOptions,
+    ): AsyncGenerator<Page<CrawlResultItem>, void, undefined> =>
       resultPages((page, size) => jobs.getCrawl(jobId, { page, pageSize: size }, call), pageSize),
 
     listCrawlJobs: (filters: Omit<JobListFilters, "output"> = {}, call?: CallOptions) =>
       paginate(async (page) => {
         const doc = await request(
-          { method: "GET", path: "/v1/crawl/jobs", endpoint: "GET /v1/crawl/jobs", query: filterQuery(filters, page), schema: crawlJobListSchema },
+          {
+            method: "GET",
+            path: "/v1/crawl/jobs",
+            endpoint: "GET /v1/crawl/jobs",
+            query: filterQuery(filters, page),
+            schema: crawlJobListSchema,
+          },
           call,
         );
         return { items: doc.jobs, pageCount: doc.page_count };
       }),
 
     cancelCrawl: (jobId: string, call?: CallOptions) =>
-      request({ method: "DELETE", path: `/v1/crawl/${id(jobId)}`, endpoint: "DELETE /v1/crawl/{job_id}", schema: cancelAcceptedSchema }, call),
+      request(
+        {
+          method: "DELETE",
+          path: `/v1/crawl/${id(jobId)}`,
+          endpoint: "DELETE /v1/crawl/{job_id}",
+          schema: cancelAcceptedSchema,
+        },
+        call,
+      ),
 
     /** Any kind, normalised; batch/crawl fetch one result item only since callers want the state. */
     async getJob(kind: JobKind, jobId: string, call?: CallOptions): Promise<NormalizedJob> {

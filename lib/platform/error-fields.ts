@@ -12,7 +12,9 @@ const platformErrorSchema = z.object({
   message: z.string(),
   retryable: z.boolean(),
   correlationId: z.string().nullable(),
-  details: z.array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() })).optional(),
+  details: z
+    .array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))
+    .optional(),
   retryAfterMs: z.number().optional(),
 });
 export type PlatformErrorFields = z.infer<typeof platformErrorSchema>;

@@ -5,7 +5,12 @@ describe("scraper errors across module copies", () => {
   it("instanceof holds for an error built by another copy of this module", async () => {
     // A second, independent copy of the module, as Next's separate bundles load it.
     const copy: typeof import("./errors") = await import(/* @vite-ignore */ `./errors?copy=${Date.now()}`);
-    const foreign = new copy.RateLimited({ status: 429, code: "RATE_LIMITED", message: "slow down", retryAfterMs: 1000 });
+    const foreign = new copy.RateLimited({
+      status: 429,
+      code: "RATE_LIMITED",
+      message: "slow down",
+      retryAfterMs: 1000,
+    });
     expect(copy.RateLimited).not.toBe(RateLimited); // really another copy
     expect(foreign instanceof RateLimited).toBe(true);
     expect(foreign instanceof PlatformError).toBe(true);

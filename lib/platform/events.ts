@@ -23,4 +23,5 @@ export const isJobKind = (s: string): s is JobKind => (JOB_KINDS as readonly str
 export const isEventType = (s: string): s is EventType => (EVENT_TYPES as readonly string[]).includes(s);
 
 /** The kind an event type announces, or undefined for an event type Tally does not know. */
-export const kindForEvent = (eventType: string): JobKind | undefined => (isEventType(eventType) ? KIND_FOR_EVENT[eventType] : undefined);
+export const kindForEvent = (eventType: string): JobKind | undefined =>
+  isEventType(eventType) ? KIND_FOR_EVENT[eventType] : undefined;

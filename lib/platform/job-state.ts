@@ -4,7 +4,13 @@ import type { BatchStatus, CrawlStatus, ExtractJob, JobError, JobKind, JobStatus
 /** Result page size for batch and crawl status documents (the contract's maximum). */
 export const DEFAULT_RESULT_PAGE_SIZE = 50;
 
-type Common = { jobId: string; status: JobStatus; error: JobError | null; createdAt: string; completedAt: string | null };
+type Common = {
+  jobId: string;
+  status: JobStatus;
+  error: JobError | null;
+  createdAt: string;
+  completedAt: string | null;
+};
 
 /** A job's current state, with the full document of its kind (the first result page for batch and crawl). */
 export type PlatformState =

@@ -25,7 +25,8 @@ function scripted(steps: (JobStatus | Error)[]) {
   return { client, calls };
 }
 
-const rateLimited = (ms: number) => new RateLimited({ status: 429, code: "RATE_LIMITED", message: "slow down", retryAfterMs: ms });
+const rateLimited = (ms: number) =>
+  new RateLimited({ status: 429, code: "RATE_LIMITED", message: "slow down", retryAfterMs: ms });
 
 describe("pollJob", () => {
   it("polls at once, then sleeps uniformly in [0, delay] while the delay doubles to the cap", async () => {
@@ -49,7 +50,11 @@ describe("pollJob", () => {
     const clock = fakeClock();
     const randoms = [0, 0.999, 0.25];
     const { client } = scripted(["queued", "processing", "processing", "failed"]);
-    const result = await pollJob(client, "batch", "j1", { now: clock.now, sleep: clock.sleep, random: () => randoms.shift() ?? 0 });
+    const result = await pollJob(client, "batch", "j1", {
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => randoms.shift() ?? 0,
+    });
     expect(result.status).toBe("failed");
     expect(clock.sleeps).toEqual([0, 1998, 1000]);
   });
@@ -58,7 +63,12 @@ describe("pollJob", () => {
     const clock = fakeClock(5000);
     const controller = new AbortController();
     const { client, calls } = scripted(["cancelled"]);
-    await pollJob(client, "crawl", "j1", { deadlineMs: 10_000, now: clock.now, sleep: clock.sleep, signal: controller.signal });
+    await pollJob(client, "crawl", "j1", {
+      deadlineMs: 10_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      signal: controller.signal,
+    });
     expect(calls[0]).toEqual({ deadline: 15_000, signal: controller.signal });
   });
 
@@ -66,7 +76,12 @@ describe("pollJob", () => {
     const clock = fakeClock();
     const start = clock.now();
     const { client, calls } = scripted([rateLimited(3000)]);
-    const err = await pollJob(client, "extract", "j1", { deadlineMs: 10_000, now: clock.now, sleep: clock.sleep, random: () => 1 }).catch((e: unknown) => e);
+    const err = await pollJob(client, "extract", "j1", {
+      deadlineMs: 10_000,
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 1,
+    }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(JobTimeout);
     // three waits of 3 s fit before 10 s; the fourth would end at 12 s, so it throws at 9 s instead
     expect(clock.sleeps).toEqual([3000, 3000, 3000]);
@@ -94,10 +109,16 @@ describe("pollJob", () => {
   it("treats transient errors as not yet and rethrows permanent ones", async () => {
     const clock = fakeClock();
     const upstream = new Upstream({ status: 503, code: "SERVICE_UNAVAILABLE", message: "x", retryable: true });
-    const ok = await pollJob(scripted([upstream, "completed"]).client, "extract", "j1", { now: clock.now, sleep: clock.sleep, random: () => 0.5 });
+    const ok = await pollJob(scripted([upstream, "completed"]).client, "extract", "j1", {
+      now: clock.now,
+      sleep: clock.sleep,
+      random: () => 0.5,
+    });
     expect(ok.status).toBe("completed");
     const notFound = new PlatformNotFound({ status: 404, code: "NOT_FOUND", message: "gone", retryable: false });
-    await expect(pollJob(scripted([notFound]).client, "extract", "j1", { now: clock.now, sleep: clock.sleep })).rejects.toBe(notFound);
+    await expect(
+      pollJob(scripted([notFound]).client, "extract", "j1", { now: clock.now, sleep: clock.sleep }),
+    ).rejects.toBe(notFound);
   });
 
   it("stops when the signal aborts, mid-sleep or before the first poll", async () => {
@@ -107,7 +128,11 @@ describe("pollJob", () => {
       controller.abort(new Error("operator cancelled"));
       signal?.throwIfAborted();
     };
-    await expect(pollJob(client, "extract", "j1", { signal: controller.signal, sleep })).rejects.toThrow("operator cancelled");
-    await expect(pollJob(client, "extract", "j1", { signal: AbortSignal.abort() })).rejects.toMatchObject({ name: "AbortError" });
+    await expect(pollJob(client, "extract", "j1", { signal: controller.signal, sleep })).rejects.toThrow(
+      "operator cancelled",
+    );
+    await expect(pollJob(client, "extract", "j1", { signal: AbortSignal.abort() })).rejects.toMatchObject({
+      name: "AbortError",
+    });
   });
 });

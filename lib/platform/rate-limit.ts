@@ -12,10 +12,13 @@ export const realSleep: Sleep = (ms, signal) =>
       clearTimeout(timer);
       reject(signal?.reason);
     };
-    const timer = setTimeout(() => {
-      signal?.removeEventListener("abort", onAbort);
-      resolve();
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
+      },
+      Math.max(0, ms),
+    );
     signal?.addEventListener("abort", onAbort, { once: true });
   });
 
@@ -64,9 +67,7 @@ export class RateLimiter implements Limiter {
   private lastRefill: number;
   private pausedUntil = 0;
 
-  constructor(
-    private readonly opts: { requestsPerSecond: number; burst: number; now: () => number; sleep: Sleep },
-  ) {
+  constructor(private readonly opts: { requestsPerSecond: number; burst: number; now: () => number; sleep: Sleep }) {
     this.tokens = opts.burst;
     this.lastRefill = opts.now();
   }

@@ -31,7 +31,14 @@ export type ClientOptions = {
 };
 
 /** One attempt's facts; `answer` classes the status (null status: timeout or network error). */
-export type CallInfo = { method: string; path: string; endpoint: string; status: number | null; purpose: CallPurpose; answer: AnswerClass };
+export type CallInfo = {
+  method: string;
+  path: string;
+  endpoint: string;
+  status: number | null;
+  purpose: CallPurpose;
+  answer: AnswerClass;
+};
 export type CallObserver = (info: CallInfo) => void;
 
 /** Per call: the caller's cancellation, an absolute deadline (ms, same clock as `now`) and, when the
@@ -81,10 +88,23 @@ export function createTransport(opts: ClientOptions): Transport {
   const retryBaseMs = opts.retryBaseMs ?? 250;
   const retryCapMs = opts.retryCapMs ?? 30_000;
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
-  const observers: readonly CallObserver[] = opts.onCall === undefined ? [] : typeof opts.onCall === "function" ? [opts.onCall] : opts.onCall;
-  const observe = (spec: { method: string; path: string; endpoint: string }, call: CallOptions, status: number | null, timedOut = false) => {
+  const observers: readonly CallObserver[] =
+    opts.onCall === undefined ? [] : typeof opts.onCall === "function" ? [opts.onCall] : opts.onCall;
+  const observe = (
+    spec: { method: string; path: string; endpoint: string },
+    call: CallOptions,
+    status: number | null,
+    timedOut = false,
+  ) => {
     if (observers.length === 0) return;
-    const info: CallInfo = { method: spec.method, path: spec.path, endpoint: spec.endpoint, status, purpose: call.purpose ?? currentPurpose(), answer: answerClass(status, timedOut) };
+    const info: CallInfo = {
+      method: spec.method,
+      path: spec.path,
+      endpoint: spec.endpoint,
+      status,
+      purpose: call.purpose ?? currentPurpose(),
+      answer: answerClass(status, timedOut),
+    };
     for (const o of observers) o(info);
   };
   const limiter =
@@ -103,7 +123,11 @@ export function createTransport(opts: ClientOptions): Transport {
     ...(hasBody ? { "Content-Type": "application/json" } : {}),
   });
 
-  async function attempt<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions, rateLimitAttempt: number): Promise<Parsed<S>> {
+  async function attempt<S extends z.ZodType | null>(
+    spec: RequestSpec<S>,
+    call: CallOptions,
+    rateLimitAttempt: number,
+  ): Promise<Parsed<S>> {
     const url = baseUrl + spec.path + buildQuery(spec.query);
     const budget = call.deadline === undefined ? timeoutMs : Math.min(timeoutMs, call.deadline - now());
     if (budget <= 0) throw new Timeout(`${spec.endpoint}: deadline reached before the request was sent`);
@@ -153,11 +177,16 @@ export function createTransport(opts: ClientOptions): Transport {
     try {
       json = JSON.parse(text);
     } catch {
-      throw new InvalidResponse(`${spec.endpoint}: response is not JSON`, res.status, [{ path: "(body)", message: "not JSON" }]);
+      throw new InvalidResponse(`${spec.endpoint}: response is not JSON`, res.status, [
+        { path: "(body)", message: "not JSON" },
+      ]);
     }
     const parsed = spec.schema.safeParse(json);
     if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.map(String).join(".") || "(root)", message: i.message }));
+      const issues = parsed.error.issues.map((i) => ({
+        path: i.path.map(String).join(".") || "(root)",
+        message: i.message,
+      }));
       const list = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
       throw new InvalidResponse(`${spec.endpoint}: unexpected response: ${list}`, res.status, issues);
     }
@@ -165,7 +194,9 @@ export function createTransport(opts: ClientOptions): Transport {
   }
 
   function isRetryableForGet(e: PlatformError): boolean {
-    return (e instanceof Upstream && e.retryable) || e instanceof Network || (e instanceof Timeout && e.status === null);
+    return (
+      (e instanceof Upstream && e.retryable) || e instanceof Network || (e instanceof Timeout && e.status === null)
+    );
   }
 
   async function request<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions = {}): Promise<Parsed<S>> {
@@ -173,7 +204,11 @@ export function createTransport(opts: ClientOptions): Transport {
     let rateLimitRetries = 0;
     for (;;) {
       call.signal?.throwIfAborted();
-      await limiter.acquire({ signal: call.signal, deadline: call.deadline, urgent: isUrgentPurpose(call.purpose ?? currentPurpose()) });
+      await limiter.acquire({
+        signal: call.signal,
+        deadline: call.deadline,
+        urgent: isUrgentPurpose(call.purpose ?? currentPurpose()),
+      });
       try {
         return await attempt(spec, call, rateLimitRetries);
       } catch (err) {

@@ -12,14 +12,24 @@ beforeAll(async () => {
 afterAll(() => h.close());
 beforeEach(() => {
   h.sim.reset();
-  h.sim.setConfig({ rateLimitRate: 0, serverErrorRate: 0, serverErrorAfterWriteRate: 0, slowResponseRate: 0, jobDurationMs: [20, 60] });
+  h.sim.setConfig({
+    rateLimitRate: 0,
+    serverErrorRate: 0,
+    serverErrorAfterWriteRate: 0,
+    slowResponseRate: 0,
+    jobDurationMs: [20, 60],
+  });
 });
 
 /** A fetch that records when each request left and the status it got. */
 function recordingFetch() {
   const log: { at: number; path: string; status: number | null }[] = [];
   const f: typeof fetch = async (input, init) => {
-    const entry: { at: number; path: string; status: number | null } = { at: Date.now(), path: new URL(String(input)).pathname, status: null };
+    const entry: { at: number; path: string; status: number | null } = {
+      at: Date.now(),
+      path: new URL(String(input)).pathname,
+      status: null,
+    };
     log.push(entry);
     const res = await fetch(input, init);
     entry.status = res.status;
@@ -49,7 +59,12 @@ describe("429: one pause for the whole client", () => {
       expect(result.status).toBe("queued");
       expect(await second).toEqual({ status: "ok" });
       expect(rec.log[0].status).toBe(429);
-      expect(rec.log.slice(1).map((e) => e.status).sort()).toEqual([200, 202]);
+      expect(
+        rec.log
+          .slice(1)
+          .map((e) => e.status)
+          .sort(),
+      ).toEqual([200, 202]);
       for (const e of rec.log.slice(1)) expect(e.at - pausedAt).toBeGreaterThanOrEqual(900);
     });
   }
@@ -89,7 +104,10 @@ describe("5xx, timeouts and network errors", () => {
   it("GETs stop after maxGetRetries with Upstream", async () => {
     h.sim.setConfig({ serverErrorRate: 1 });
     const calls: (number | null)[] = [];
-    const err = await h.client({ maxGetRetries: 2, onCall: (i) => calls.push(i.status) }).listWebhooks().catch((e: unknown) => e);
+    const err = await h
+      .client({ maxGetRetries: 2, onCall: (i) => calls.push(i.status) })
+      .listWebhooks()
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Upstream);
     expect(err).toMatchObject({ retryable: true });
     expect(calls).toHaveLength(3);
@@ -98,13 +116,18 @@ describe("5xx, timeouts and network errors", () => {
   it("POSTs never retry on 5xx, even when the platform did the work", async () => {
     h.sim.setConfig({ serverErrorAfterWriteRate: 1 });
     const calls: (number | null)[] = [];
-    const err = await h.client({ onCall: (i) => calls.push(i.status) }).submitExtract({ url: "https://example.com/ghost" }).catch((e: unknown) => e);
+    const err = await h
+      .client({ onCall: (i) => calls.push(i.status) })
+      .submitExtract({ url: "https://example.com/ghost" })
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(Upstream);
     expect(calls).toEqual([502]);
     expect(h.sim.state().jobs.total).toBe(1); // the job exists: only reconciliation can find it
     h.sim.setConfig({ serverErrorAfterWriteRate: 0, serverErrorRate: 1 });
     const calls2: (number | null)[] = [];
-    await expect(h.client({ onCall: (i) => calls2.push(i.status) }).submitBatch({ urls: ["https://x.example"] })).rejects.toBeInstanceOf(Upstream);
+    await expect(
+      h.client({ onCall: (i) => calls2.push(i.status) }).submitBatch({ urls: ["https://x.example"] }),
+    ).rejects.toBeInstanceOf(Upstream);
     expect(calls2).toHaveLength(1);
   });
 
@@ -129,7 +152,10 @@ describe("5xx, timeouts and network errors", () => {
   it("rethrows the caller's abort instead of wrapping it", async () => {
     h.sim.setConfig({ slowResponseMs: 1000 });
     h.sim.injectFaults({ kind: "slow", count: 1 });
-    const err = await h.client().listWebhooks({ signal: AbortSignal.timeout(50) }).catch((e: unknown) => e);
+    const err = await h
+      .client()
+      .listWebhooks({ signal: AbortSignal.timeout(50) })
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ name: "TimeoutError" });
   });
 });
@@ -151,6 +177,8 @@ describe("pollJob over HTTP", () => {
     const { job_id } = await c.submitExtract({ url: "https://example.com/long" });
     const controller = new AbortController();
     setTimeout(() => controller.abort(new Error("shutdown")), 100);
-    await expect(pollJob(c, "extract", job_id, { signal: controller.signal, initialDelayMs: 20 })).rejects.toThrow("shutdown");
+    await expect(pollJob(c, "extract", job_id, { signal: controller.signal, initialDelayMs: 20 })).rejects.toThrow(
+      "shutdown",
+    );
   });
 });

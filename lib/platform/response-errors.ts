@@ -54,7 +54,9 @@ export function errorFromResponse(
   const flat = flatEnvelopeSchema.safeParse(body);
   const list = detailListSchema.safeParse(body);
   const detailText = detailTextSchema.safeParse(body);
-  const details: ValidationDetail[] = list.success ? list.data.detail.map((d) => ({ loc: d.loc, msg: d.msg, type: d.type })) : [];
+  const details: ValidationDetail[] = list.success
+    ? list.data.detail.map((d) => ({ loc: d.loc, msg: d.msg, type: d.type }))
+    : [];
 
   const correlationId =
     (flat.success ? flat.data.correlation_id : null) ?? headers.get("x-request-id") ?? headers.get("x-correlation-id");

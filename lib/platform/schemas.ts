@@ -19,7 +19,10 @@ export type OutputFormat = z.infer<typeof formatSchema>;
 // ---- request bodies (also used by the simulator to answer 422 like the platform) ----
 
 export const proxySchema = z.object({
-  country: z.string().regex(/^[A-Za-z]{2}$/, "expected an ISO 3166-1 alpha-2 code").optional(),
+  country: z
+    .string()
+    .regex(/^[A-Za-z]{2}$/, "expected an ISO 3166-1 alpha-2 code")
+    .optional(),
   type: z.enum(["residential", "datacenter", "mix"]).optional(),
 });
 

@@ -22,13 +22,17 @@ export type BudgetStore = {
 };
 
 const big = (n: number) => BigInt(Math.floor(n));
-const fn = () => (dialect() === "postgres" ? { max: Prisma.raw("GREATEST"), min: Prisma.raw("LEAST") } : { max: Prisma.raw("MAX"), min: Prisma.raw("MIN") });
+const fn = () =>
+  dialect() === "postgres"
+    ? { max: Prisma.raw("GREATEST"), min: Prisma.raw("LEAST") }
+    : { max: Prisma.raw("MAX"), min: Prisma.raw("MIN") };
 const int = (n: number) => Prisma.sql`CAST(${big(n)} AS BIGINT)`;
 
 type Row = { nextAt: bigint | number; granted: bigint | number; pausedUntil: bigint | number };
 
 async function ensureRow(key: string): Promise<void> {
-  await db().$executeRaw`INSERT INTO "PlatformBudget" ("key", "nextAt", "granted", "pausedUntil") VALUES (${key}, 0, 0, 0) ON CONFLICT ("key") DO NOTHING`;
+  await db()
+    .$executeRaw`INSERT INTO "PlatformBudget" ("key", "nextAt", "granted", "pausedUntil") VALUES (${key}, 0, 0, 0) ON CONFLICT ("key") DO NOTHING`;
 }
 
 export const databaseBudgetStore: BudgetStore = {
@@ -64,7 +68,9 @@ export const databaseBudgetStore: BudgetStore = {
   },
 
   async readPause(key) {
-    const rows = await db().$queryRaw<{ pausedUntil: bigint | number }[]>`SELECT "pausedUntil" FROM "PlatformBudget" WHERE "key" = ${key}`;
+    const rows = await db().$queryRaw<
+      { pausedUntil: bigint | number }[]
+    >`SELECT "pausedUntil" FROM "PlatformBudget" WHERE "key" = ${key}`;
     return rows.length > 0 ? Number(rows[0].pausedUntil) : 0;
   },
 

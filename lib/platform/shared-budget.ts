@@ -116,7 +116,9 @@ export class SharedBudget implements Limiter {
     this.stats.pauseWrites++;
     // The caller is about to throw RateLimited and retry behind the local pause: the write need not
     // hold it up. A failed write leaves the others unpaused (they will meet their own 429s).
-    this.store.writePause(this.opts.key, until).catch((err) => log.warn("shared 429 pause not recorded", { error: String(err) }));
+    this.store
+      .writePause(this.opts.key, until)
+      .catch((err) => log.warn("shared 429 pause not recorded", { error: String(err) }));
   }
 
   pausedForMs(): number {
@@ -211,7 +213,10 @@ export class SharedBudget implements Limiter {
       try {
         const now = this.now();
         if (this.lastLease.granted > 0) {
-          this.size = this.lastLease.expired === 0 ? Math.min(this.maxLease, this.size * 2) : Math.max(1, Math.floor(this.size / 2));
+          this.size =
+            this.lastLease.expired === 0
+              ? Math.min(this.maxLease, this.size * 2)
+              : Math.max(1, Math.floor(this.size / 2));
         }
         const needy = Math.max(0, this.waiting - this.holding);
         const wanted = Math.min(this.maxLease, Math.max(needy, this.size));

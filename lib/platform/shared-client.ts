@@ -27,7 +27,8 @@ type State = {
   flushing?: Promise<void>;
 };
 const holder = globalThis as unknown as { __tallyPlatform?: State };
-const state = (): State => (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map(), observers: [countCall] });
+const state = (): State =>
+  (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map(), observers: [countCall] });
 
 /** Adds an observer of every platform call (of clients built before and after); returns its removal. */
 export function addCallObserver(observer: CallObserver): () => void {
@@ -84,7 +85,11 @@ const keyOf = (c: Omit<Count, "count">) => `${c.minute.getTime()}|${c.endpoint}|
 
 function scheduleFlush(s: State): void {
   if (s.timer) return;
-  s.timer = setTimeout(() => void flushApiCalls().catch((err) => log.warn("api call counts not saved; will retry", { error: String(err) })), FLUSH_MS);
+  s.timer = setTimeout(
+    () =>
+      void flushApiCalls().catch((err) => log.warn("api call counts not saved; will retry", { error: String(err) })),
+    FLUSH_MS,
+  );
   s.timer.unref();
 }
 

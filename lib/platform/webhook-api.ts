@@ -28,14 +28,29 @@ export function createWebhookApi(request: Transport["request"]) {
   const api = {
     /** 201; the only response that carries the secret. */
     createWebhook: (req: CreateWebhookRequest, call?: CallOptions) =>
-      request({ method: "POST", path: "/v1/webhooks", endpoint: "POST /v1/webhooks", body: req, schema: createdWebhookSchema }, call),
+      request(
+        {
+          method: "POST",
+          path: "/v1/webhooks",
+          endpoint: "POST /v1/webhooks",
+          body: req,
+          schema: createdWebhookSchema,
+        },
+        call,
+      ),
 
     /** Every subscription, all pages. */
     listWebhooks: (call?: CallOptions) =>
       collect(
         paginate(async (page) => {
           const doc = await request(
-            { method: "GET", path: "/v1/webhooks", endpoint: "GET /v1/webhooks", query: { page, page_size: 100 }, schema: webhookListSchema },
+            {
+              method: "GET",
+              path: "/v1/webhooks",
+              endpoint: "GET /v1/webhooks",
+              query: { page, page_size: 100 },
+              schema: webhookListSchema,
+            },
             call,
           );
           return { items: doc.items, pageCount: doc.page_count };
@@ -43,17 +58,39 @@ export function createWebhookApi(request: Transport["request"]) {
       ),
 
     getWebhook: (webhookId: string, call?: CallOptions) =>
-      request({ method: "GET", path: `/v1/webhooks/${id(webhookId)}`, endpoint: "GET /v1/webhooks/{webhook_id}", schema: webhookSchema }, call),
+      request(
+        {
+          method: "GET",
+          path: `/v1/webhooks/${id(webhookId)}`,
+          endpoint: "GET /v1/webhooks/{webhook_id}",
+          schema: webhookSchema,
+        },
+        call,
+      ),
 
     updateWebhook: (webhookId: string, patch: UpdateWebhookRequest, call?: CallOptions) =>
       request(
-        { method: "PATCH", path: `/v1/webhooks/${id(webhookId)}`, endpoint: "PATCH /v1/webhooks/{webhook_id}", body: patch, schema: webhookSchema },
+        {
+          method: "PATCH",
+          path: `/v1/webhooks/${id(webhookId)}`,
+          endpoint: "PATCH /v1/webhooks/{webhook_id}",
+          body: patch,
+          schema: webhookSchema,
+        },
         call,
       ),
 
     /** 204, no body. */
     deleteWebhook: (webhookId: string, call?: CallOptions) =>
-      request({ method: "DELETE", path: `/v1/webhooks/${id(webhookId)}`, endpoint: "DELETE /v1/webhooks/{webhook_id}", schema: null }, call),
+      request(
+        {
+          method: "DELETE",
+          path: `/v1/webhooks/${id(webhookId)}`,
+          endpoint: "DELETE /v1/webhooks/{webhook_id}",
+          schema: null,
+        },
+        call,
+      ),
 
     /** The old secret stops working at once on the platform's side. */
     rotateWebhookSecret: (webhookId: string, call?: CallOptions) =>
@@ -70,7 +107,11 @@ export function createWebhookApi(request: Transport["request"]) {
     /** The delivery log page by page, only records at or after `since`. While every record read so far
      * came newest first, a page that reaches back past `since` is the last one read; out of order, every
      * page is read. */
-    async *listDeliveries(webhookId: string, filters: DeliveryFilters = {}, call?: CallOptions): AsyncGenerator<Page<Delivery>, void, undefined> {
+    async *listDeliveries(
+      webhookId: string,
+      filters: DeliveryFilters = {},
+      call?: CallOptions,
+    ): AsyncGenerator<Page<Delivery>, void, undefined> {
       const since = filters.since?.getTime();
       const pages = paginate(async (page) => {
         const doc = await request(

@@ -41,7 +41,10 @@ export async function enqueueMany(tx: DbOrTx, items: EnqueueItem[]): Promise<num
   const max = getConfig().TALLY_QUEUE_MAX_ATTEMPTS;
   let inserted = 0;
   for (let i = 0; i < items.length; i += CHUNK) {
-    inserted += await insert(tx, items.slice(i, i + CHUNK).map((item) => row(item, now, max)));
+    inserted += await insert(
+      tx,
+      items.slice(i, i + CHUNK).map((item) => row(item, now, max)),
+    );
   }
   return inserted;
 }

@@ -1,8 +1,29 @@
 import "server-only";
 
 export { enqueue, enqueueMany } from "./enqueue";
-export { ack, backoffMs, claim, deadLetter, describeError, extendLease, release, reschedule, retry, type ClaimOptions, type ErrorInfo } from "./lease";
-export { createRegistry, defineKind, PermanentFailure, rescheduleIn, type HandlerContext, type JobKindDef, type Registry, type Reschedule } from "./registry";
+export {
+  ack,
+  backoffMs,
+  claim,
+  deadLetter,
+  describeError,
+  extendLease,
+  release,
+  reschedule,
+  retry,
+  type ClaimOptions,
+  type ErrorInfo,
+} from "./lease";
+export {
+  createRegistry,
+  defineKind,
+  PermanentFailure,
+  rescheduleIn,
+  type HandlerContext,
+  type JobKindDef,
+  type Registry,
+  type Reschedule,
+} from "./registry";
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
 export { queueStats, type QueueStats } from "./stats";
 export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, QueueState } from "./types";

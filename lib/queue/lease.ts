@@ -39,7 +39,10 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
-  return claimedRowSchema.array().parse(rows).sort((a, b) => a.id - b.id);
+  return claimedRowSchema
+    .array()
+    .parse(rows)
+    .sort((a, b) => a.id - b.id);
 }
 
 /** Heartbeat: the item is still being worked on; keep the lease for another leaseMs. False if it was lost. */
@@ -78,10 +81,21 @@ export function describeError(err: unknown): ErrorInfo {
 }
 
 /** A failed attempt: back to ready after a backoff, or dead once its attempts are used up. */
-export async function retry(item: ClaimedItem, error: unknown, delayMs?: number, tx: DbOrTx = db()): Promise<"retried" | "dead" | "lost"> {
+export async function retry(
+  item: ClaimedItem,
+  error: unknown,
+  delayMs?: number,
+  tx: DbOrTx = db(),
+): Promise<"retried" | "dead" | "lost"> {
   const info = describeError(error);
   if (item.attempts >= item.maxAttempts) {
-    return (await deadLetter(item, { ...info, message: `gave up after ${item.attempts} attempts: ${info.message}` }, tx)) ? "dead" : "lost";
+    return (await deadLetter(
+      item,
+      { ...info, message: `gave up after ${item.attempts} attempts: ${info.message}` },
+      tx,
+    ))
+      ? "dead"
+      : "lost";
   }
   const now = new Date();
   const at = new Date(now.getTime() + (delayMs ?? backoffMs(item.attempts)));

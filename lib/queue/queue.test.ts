@@ -5,7 +5,20 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
-import { ack, backoffMs, claim, createRegistry, defineKind, enqueue, enqueueMany, extendLease, queueStats, reschedule, retry, runItem } from "./index";
+import {
+  ack,
+  backoffMs,
+  claim,
+  createRegistry,
+  defineKind,
+  enqueue,
+  enqueueMany,
+  extendLease,
+  queueStats,
+  reschedule,
+  retry,
+  runItem,
+} from "./index";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -238,7 +251,10 @@ describe("several worker processes on one database", () => {
     });
     // Fill the queue only once both are connected, so they really race.
     await Promise.all(racers.map((r) => r.ready));
-    await enqueueMany(db(), Array.from({ length: N }, (_, i) => ({ kind: "k", payload: { i } })));
+    await enqueueMany(
+      db(),
+      Array.from({ length: N }, (_, i) => ({ kind: "k", payload: { i } })),
+    );
     const outputs = await Promise.all(racers.map((r) => r.done));
     const lists = outputs.map((o) => z.array(z.number()).parse(JSON.parse(o.trim().split("\n").at(-1) ?? "[]")));
     const all = lists.flat();

@@ -31,20 +31,34 @@ function askedToWait(err: unknown): number | null {
  * with backoff, or dead letter. Never throws for anything the handler does.
  */
 export async function runItem(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
-  const settle = async (ok: Promise<boolean>, outcome: ItemOutcome): Promise<ItemOutcome> => ((await ok) ? outcome : "lost");
+  const settle = async (ok: Promise<boolean>, outcome: ItemOutcome): Promise<ItemOutcome> =>
+    (await ok) ? outcome : "lost";
   // Every line about this item carries its id, kind and job (a child logger per queue item).
   const itemLog = log.child({ queueItemId: item.id, kind: item.kind, jobId: item.jobId });
   const def = registry.get(item.kind);
-  if (!def) return settle(deadLetter(item, { code: "UNKNOWN_KIND", message: `no handler registered for "${item.kind}"` }), "dead");
+  if (!def)
+    return settle(
+      deadLetter(item, { code: "UNKNOWN_KIND", message: `no handler registered for "${item.kind}"` }),
+      "dead",
+    );
   // Claims count attempts, so this is an item whose lease kept expiring (its worker died each time).
   if (item.attempts > item.maxAttempts) {
-    return settle(deadLetter(item, { code: "LEASE_EXPIRED", message: `lease expired ${item.attempts - 1} times; the worker never finished it` }), "dead");
+    return settle(
+      deadLetter(item, {
+        code: "LEASE_EXPIRED",
+        message: `lease expired ${item.attempts - 1} times; the worker never finished it`,
+      }),
+      "dead",
+    );
   }
   let payload: unknown;
   try {
     payload = def.schema.parse(JSON.parse(item.payload));
   } catch (err) {
-    return settle(deadLetter(item, { code: "BAD_PAYLOAD", message: `payload rejected: ${describeError(err).message}` }), "dead");
+    return settle(
+      deadLetter(item, { code: "BAD_PAYLOAD", message: `payload rejected: ${describeError(err).message}` }),
+      "dead",
+    );
   }
 
   // One controller per item, linked to the worker's long-lived shutdown signal by a listener that
@@ -81,7 +95,8 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     }
     const wait = askedToWait(err);
     if (wait !== null) return settle(reschedule(item, wait), "rescheduled");
-    if (err instanceof PermanentFailure) return settle(deadLetter(item, { code: err.code, message: err.message }), "dead");
+    if (err instanceof PermanentFailure)
+      return settle(deadLetter(item, { code: err.code, message: err.message }), "dead");
     const error = timeout.aborted ? new Error(`timed out after ${opts.timeoutMs} ms`) : err;
     itemLog.warn("queue item failed", { attempt: item.attempts, error: describeError(error).message });
     const r = await retry(item, error);
@@ -96,19 +111,22 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
 /** Renews the item's lease on a timer until stopped; calls onLost once if the lease is gone. */
 function startHeartbeat(item: ClaimedItem, hb: { leaseMs: number; everyMs?: number }, onLost: () => void): () => void {
   let busy = false;
-  const timer = setInterval(() => {
-    if (busy) return;
-    busy = true;
-    extendLease(item, hb.leaseMs)
-      .then((held) => {
-        if (held) return;
-        clearInterval(timer);
-        onLost();
-      })
-      // A missed beat (say, the database busy for a moment) is not fatal: the lease has time left.
-      .catch((err) => log.warn("lease renewal failed; trying again", { id: item.id, error: String(err) }))
-      .finally(() => (busy = false));
-  }, hb.everyMs ?? Math.max(10, Math.floor(hb.leaseMs / 3)));
+  const timer = setInterval(
+    () => {
+      if (busy) return;
+      busy = true;
+      extendLease(item, hb.leaseMs)
+        .then((held) => {
+          if (held) return;
+          clearInterval(timer);
+          onLost();
+        })
+        // A missed beat (say, the database busy for a moment) is not fatal: the lease has time left.
+        .catch((err) => log.warn("lease renewal failed; trying again", { id: item.id, error: String(err) }))
+        .finally(() => (busy = false));
+    },
+    hb.everyMs ?? Math.max(10, Math.floor(hb.leaseMs / 3)),
+  );
   timer.unref();
   return () => clearInterval(timer);
 }

@@ -28,7 +28,8 @@ const cursorOf = (list: () => { tag: string; parts: number }) =>
     if (v === undefined) return undefined;
     const { tag, parts } = list();
     const position = decodeCursor(tag, parts, v);
-    if (!position) ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
+    if (!position)
+      ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
     return position ?? undefined;
   });
 
@@ -66,7 +67,10 @@ export type FeedQuery = z.output<typeof feedQuerySchema>;
  */
 export const exportQuerySchema = z
   .object({
-    format: z.preprocess(blankAsUndefined, z.enum(["jsonl", "csv"], { error: "must be jsonl or csv" }).default("jsonl")),
+    format: z.preprocess(
+      blankAsUndefined,
+      z.enum(["jsonl", "csv"], { error: "must be jsonl or csv" }).default("jsonl"),
+    ),
     since: instant,
     until: instant,
     kind,
@@ -79,8 +83,10 @@ export const exportQuerySchema = z
   })
   .check((ctx) => {
     const v = ctx.value;
-    if (v.since && v.until && v.since > v.until) ctx.issues.push({ code: "custom", input: v, path: ["since"], message: "must not be after until" });
-    if (v.from && v.to && v.from > v.to) ctx.issues.push({ code: "custom", input: v, path: ["from"], message: "must not be after to" });
+    if (v.since && v.until && v.since > v.until)
+      ctx.issues.push({ code: "custom", input: v, path: ["since"], message: "must not be after until" });
+    if (v.from && v.to && v.from > v.to)
+      ctx.issues.push({ code: "custom", input: v, path: ["from"], message: "must not be after to" });
   });
 export type ExportQuery = z.output<typeof exportQuerySchema>;
 

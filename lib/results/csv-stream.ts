@@ -46,7 +46,10 @@ export async function csvStream<P>(opts: {
     },
     { highWaterMark: 1 },
   );
-  const stamp = (opts.now ?? new Date()).toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = (opts.now ?? new Date())
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return { body, contentType: "text/csv; charset=utf-8; header=present", filename: `tally-${opts.name}-${stamp}.csv` };
 }
 

@@ -13,7 +13,7 @@ describe("csv", () => {
     expect(csvLine(["a", null, 3])).toBe("a,,3\r\n");
   });
 
-  it.each(["=HYPERLINK(\"http://x\")", "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])("defuses a formula: %j", (v) => {
+  it.each(['=HYPERLINK("http://x")', "+1+1", "-2+3", "@SUM(A1)", "\t=1", "\r=1"])("defuses a formula: %j", (v) => {
     const cell = csvCell(v);
     expect(cell.replace(/^"/, "").startsWith("'")).toBe(true);
   });

@@ -15,10 +15,38 @@ import { isoOf, selectRows, toFeedItem, type ResultRow } from "./rows";
 
 export const EXPORT_PAGE = 500;
 
-const CSV_COLUMNS = ["jobId", "kind", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage", "tokensCharged", "createdAt"] as const;
+const CSV_COLUMNS = [
+  "jobId",
+  "kind",
+  "itemKey",
+  "url",
+  "status",
+  "format",
+  "markdown",
+  "html",
+  "metadata",
+  "errorCode",
+  "errorMessage",
+  "tokensCharged",
+  "createdAt",
+] as const;
 
 const csvRow = (r: ResultRow) =>
-  csvLine([r.jobId, r.kind, r.itemKey, r.url, r.status, r.format, r.markdown, r.html, r.metadata, r.errorCode, r.errorMessage, r.tokensCharged, isoOf(r.createdAt)]);
+  csvLine([
+    r.jobId,
+    r.kind,
+    r.itemKey,
+    r.url,
+    r.status,
+    r.format,
+    r.markdown,
+    r.html,
+    r.metadata,
+    r.errorCode,
+    r.errorMessage,
+    r.tokensCharged,
+    isoOf(r.createdAt),
+  ]);
 const jsonRow = (r: ResultRow) => `${JSON.stringify(toFeedItem(r))}\n`;
 
 export type ResultsExport = { body: ReadableStream<Uint8Array>; contentType: string; filename: string };
@@ -44,7 +72,8 @@ export function exportResults(query: ExportQuery, now = new Date()): ResultsExpo
           bound ??= await highestId();
           const where = [...filters, Prisma.sql`r."id" <= ${bound}`];
           // The plain >= lets the index seek to the position; the OR only settles ties in a millisecond.
-          if (last) where.push(Prisma.sql`r."createdAt" >= ${last.at} AND (r."createdAt" > ${last.at} OR r."id" > ${last.id})`);
+          if (last)
+            where.push(Prisma.sql`r."createdAt" >= ${last.at} AND (r."createdAt" > ${last.at} OR r."id" > ${last.id})`);
           const rows = await selectRows(where, Prisma.sql`r."createdAt" ASC, r."id" ASC`, EXPORT_PAGE);
           let chunk = csv && !started ? csvLine([...CSV_COLUMNS]) : "";
           started = true;
@@ -63,7 +92,10 @@ export function exportResults(query: ExportQuery, now = new Date()): ResultsExpo
     { highWaterMark: 1 },
   );
 
-  const stamp = now.toISOString().replace(/[-:]/g, "").replace(/\.\d+Z$/, "Z");
+  const stamp = now
+    .toISOString()
+    .replace(/[-:]/g, "")
+    .replace(/\.\d+Z$/, "Z");
   return {
     body,
     contentType: csv ? "text/csv; charset=utf-8; header=present" : "application/x-ndjson; charset=utf-8",

@@ -13,8 +13,15 @@ export async function listJobResults(jobId: string, query: JobResultsQuery): Pro
   const job = await db().job.findUnique({ where: { id: jobId }, select: { id: true } });
   if (!job) throw new NotFound(`No job ${jobId}`);
   const after = query.cursor?.[0] ?? 0;
-  const rows = await selectRows([Prisma.sql`r."jobId" = ${jobId}`, Prisma.sql`r."id" > ${after}`], Prisma.sql`r."id" ASC`, query.limit + 1);
+  const rows = await selectRows(
+    [Prisma.sql`r."jobId" = ${jobId}`, Prisma.sql`r."id" > ${after}`],
+    Prisma.sql`r."id" ASC`,
+    query.limit + 1,
+  );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
-  return { items: page.map(toItem), nextCursor: rows.length > query.limit && last ? encodeCursor(JOB_RESULTS_TAG, [last.id]) : null };
+  return {
+    items: page.map(toItem),
+    nextCursor: rows.length > query.limit && last ? encodeCursor(JOB_RESULTS_TAG, [last.id]) : null,
+  };
 }

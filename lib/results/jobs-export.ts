@@ -11,7 +11,23 @@ import { CSV_PAGE, csvStream, type CsvExport } from "./csv-stream";
 export const jobExportQuerySchema = jobListQuerySchema.omit({ limit: true, cursor: true });
 export type JobExportQuery = z.output<typeof jobExportQuerySchema>;
 
-export const JOB_CSV_COLUMNS = ["jobId", "kind", "url", "platformStatus", "outcome", "origin", "attempts", "resultCount", "tokensCharged", "errorCode", "errorMessage", "resubmittedFromId", "resubmittedAsId", "createdAt", "outcomeAt"] as const;
+export const JOB_CSV_COLUMNS = [
+  "jobId",
+  "kind",
+  "url",
+  "platformStatus",
+  "outcome",
+  "origin",
+  "attempts",
+  "resultCount",
+  "tokensCharged",
+  "errorCode",
+  "errorMessage",
+  "resubmittedFromId",
+  "resubmittedAsId",
+  "createdAt",
+  "outcomeAt",
+] as const;
 
 type Position = { t: number; i: string };
 

@@ -15,14 +15,39 @@ beforeAll(async () => {
   t = await createTestDb();
   const sql = new Database(t.file);
   seedJob(sql, { id: "crawl-1", kind: "crawl", url: "https://docs.example/a", createdAt: T0 });
-  seedJob(sql, { id: "extract-1", kind: "extract", url: "https://shop.example/x", status: "completed", outcome: "stored", createdAt: T0 + 3_600_000 });
-  seedJob(sql, { id: "batch-1", kind: "batch", url: "https://news.example/", status: "failed", outcome: "dead_lettered", createdAt: T0 + 7_200_000 });
+  seedJob(sql, {
+    id: "extract-1",
+    kind: "extract",
+    url: "https://shop.example/x",
+    status: "completed",
+    outcome: "stored",
+    createdAt: T0 + 3_600_000,
+  });
+  seedJob(sql, {
+    id: "batch-1",
+    kind: "batch",
+    url: "https://news.example/",
+    status: "failed",
+    outcome: "dead_lettered",
+    createdAt: T0 + 7_200_000,
+  });
   // Interleaved so the feed's order (id) differs from each job's own grouping.
   for (let round = 0; round < 5; round++) {
-    seedResults(sql, { jobId: "crawl-1", count: 3, itemKey: (i) => `https://docs.example/a/${round * 3 + i}`, at: () => T0 + round * 60_000 });
+    seedResults(sql, {
+      jobId: "crawl-1",
+      count: 3,
+      itemKey: (i) => `https://docs.example/a/${round * 3 + i}`,
+      at: () => T0 + round * 60_000,
+    });
     seedResults(sql, { jobId: "batch-1", count: 1, itemKey: () => String(round), at: () => T0 + round * 60_000 + 1 });
   }
-  seedResults(sql, { jobId: "extract-1", count: 1, itemKey: () => "0", at: () => T0 + 10 * 60_000, metadata: () => ({ title: "X", links: ["a"] }) });
+  seedResults(sql, {
+    jobId: "extract-1",
+    count: 1,
+    itemKey: () => "0",
+    at: () => T0 + 10 * 60_000,
+    metadata: () => ({ title: "X", links: ["a"] }),
+  });
   sql.close();
 });
 afterAll(() => t?.cleanup());
@@ -36,13 +61,21 @@ describe("listJobResults", () => {
     const keys: string[] = [];
     let cursor: string | null = null;
     do {
-      const page: Awaited<ReturnType<typeof listJobResults>> = await listJobResults("crawl-1", jobResultsQuerySchema.parse({ limit: 4, cursor: cursor ?? undefined }));
+      const page: Awaited<ReturnType<typeof listJobResults>> = await listJobResults(
+        "crawl-1",
+        jobResultsQuerySchema.parse({ limit: 4, cursor: cursor ?? undefined }),
+      );
       keys.push(...page.items.map((i) => i.itemKey));
       cursor = page.nextCursor;
     } while (cursor);
     expect(keys).toEqual(Array.from({ length: 15 }, (_, i) => `https://docs.example/a/${i}`));
     const [one] = (await listJobResults("extract-1", jobResultsQuerySchema.parse({}))).items;
-    expect(one).toMatchObject({ itemKey: "0", metadata: { title: "X", links: ["a"] }, tokensCharged: 1, createdAt: new Date(T0 + 600_000).toISOString() });
+    expect(one).toMatchObject({
+      itemKey: "0",
+      metadata: { title: "X", links: ["a"] },
+      tokensCharged: 1,
+      createdAt: new Date(T0 + 600_000).toISOString(),
+    });
   });
 
   it("throws NotFound for an unknown job", async () => {
@@ -73,7 +106,8 @@ describe("readFeed", () => {
 });
 
 describe("exportResults", () => {
-  const lines = async (q: Record<string, string>) => (await text(exportResults(exportQuerySchema.parse(q)).body)).split("\n").filter(Boolean);
+  const lines = async (q: Record<string, string>) =>
+    (await text(exportResults(exportQuerySchema.parse(q)).body)).split("\n").filter(Boolean);
 
   it("streams every row as JSONL in stored-time order", async () => {
     const all = (await lines({})).map((l) => JSON.parse(l) as { jobId: string; createdAt: string });

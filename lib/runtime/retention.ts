@@ -25,9 +25,24 @@ type Target = {
 };
 
 const TARGETS: Target[] = [
-  { name: "inbound deliveries", table: "InboundDelivery", column: "receivedAt", days: (c) => c.TALLY_INBOUND_LOG_RETENTION_DAYS },
-  { name: "platform delivery mirror", table: "PlatformDelivery", column: "createdAt", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
-  { name: "API calls per minute", table: "ApiCallMinute", column: "minute", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
+  {
+    name: "inbound deliveries",
+    table: "InboundDelivery",
+    column: "receivedAt",
+    days: (c) => c.TALLY_INBOUND_LOG_RETENTION_DAYS,
+  },
+  {
+    name: "platform delivery mirror",
+    table: "PlatformDelivery",
+    column: "createdAt",
+    days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
+  },
+  {
+    name: "API calls per minute",
+    table: "ApiCallMinute",
+    column: "minute",
+    days: (c) => c.TALLY_HISTORY_RETENTION_DAYS,
+  },
   // Alert history (firings, repeats, resolves, tests; their notifications go with them). A rule's
   // current state is its AlertState row, never pruned.
   { name: "alert history", table: "AlertEvent", column: "at", days: (c) => c.TALLY_HISTORY_RETENTION_DAYS },
@@ -62,7 +77,9 @@ const TARGETS: Target[] = [
 export type PruneOptions = { now?: Date; batch?: number; pauseMs?: number };
 
 /** Deletes what is past its retention; the rows deleted per log. */
-export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 20 }: PruneOptions = {}): Promise<Record<string, number>> {
+export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 20 }: PruneOptions = {}): Promise<
+  Record<string, number>
+> {
   const config = getConfig();
   // Every table has a physical row address: SQLite's rowid, PostgreSQL's ctid.
   const rowRef = Prisma.raw(dialect() === "postgres" ? "ctid" : "rowid");

@@ -11,7 +11,11 @@ export type Accepted = { runId: string; alreadyRunning: boolean };
 
 export function reconcileAction(body: ReconcileBody, actor: string): Promise<Accepted> {
   return audited(
-    { actor, action: "operations.reconcile", detail: { olderThanSeconds: body.olderThanSeconds, since: body.since?.toISOString(), scope: body.scope } },
+    {
+      actor,
+      action: "operations.reconcile",
+      detail: { olderThanSeconds: body.olderThanSeconds, since: body.since?.toISOString(), scope: body.scope },
+    },
     async () => {
       const run = await startReconcile(body, actor);
       return { runId: run.runId, alreadyRunning: !run.created };
@@ -22,12 +26,19 @@ export function reconcileAction(body: ReconcileBody, actor: string): Promise<Acc
 
 export function replayAction(body: ReplayBody, actor: string): Promise<Accepted> {
   return audited(
-    { actor, action: "operations.replay", target: body.subscriptionId ?? "all", detail: { since: body.since?.toISOString() } },
+    {
+      actor,
+      action: "operations.replay",
+      target: body.subscriptionId ?? "all",
+      detail: { since: body.since?.toISOString() },
+    },
     async () => {
-      const run = await startReplay({ subscriptionId: body.subscriptionId, since: body.since, trigger: "operator" }, actor);
+      const run = await startReplay(
+        { subscriptionId: body.subscriptionId, since: body.since, trigger: "operator" },
+        actor,
+      );
       return { runId: run.runId, alreadyRunning: !run.created };
     },
     (r) => ({ runId: r.runId, alreadyRunning: r.alreadyRunning }),
   );
 }
-

@@ -10,7 +10,9 @@ export async function mirrorDeliveries(items: Delivery[], webhookId: string, sub
   if (items.length === 0) return;
   const now = new Date();
   const rows = items.map(
-    (d) => Prisma.sql`(${d.id}, ${subscriptionId}, ${webhookId}, ${d.event_type}, ${d.job_id ?? null}, ${d.attempt_number},
+    (
+      d,
+    ) => Prisma.sql`(${d.id}, ${subscriptionId}, ${webhookId}, ${d.event_type}, ${d.job_id ?? null}, ${d.attempt_number},
       ${d.status}, ${d.http_status ?? null}, ${d.delivered_at ? new Date(d.delivered_at) : null}, ${new Date(d.created_at)}, ${now})`,
   );
   await db().$executeRaw`

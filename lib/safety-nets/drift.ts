@@ -8,8 +8,15 @@ import { EVENT_TYPES } from "../platform/events";
 // A deactivated or re-pointed webhook stops deliveries without a single error on our side, so
 // reconciliation compares each subscription with the platform's copy and reports any difference.
 
-export type DriftProblem = "no_subscription" | "not_registered" | "missing" | "inactive" | "url_mismatch" | "event_mismatch" | "check_failed";
-export type Drift = { subscriptionId: string | null; eventType: string; webhookId: string | null; problem: DriftProblem; detail?: string };
+export type DriftProblem =
+  "no_subscription" | "not_registered" | "missing" | "inactive" | "url_mismatch" | "event_mismatch" | "check_failed";
+export type Drift = {
+  subscriptionId: string | null;
+  eventType: string;
+  webhookId: string | null;
+  problem: DriftProblem;
+  detail?: string;
+};
 export type DriftReport = { checked: number; ok: number; drift: Drift[] };
 
 export async function checkSubscriptionDrift(client: PlatformClient): Promise<DriftReport> {
@@ -19,7 +26,8 @@ export async function checkSubscriptionDrift(client: PlatformClient): Promise<Dr
   let ok = 0;
   if (config.TALLY_DELIVERY_MODE !== "polling") {
     for (const eventType of EVENT_TYPES) {
-      if (!subs.some((s) => s.eventType === eventType)) drift.push({ subscriptionId: null, eventType, webhookId: null, problem: "no_subscription" });
+      if (!subs.some((s) => s.eventType === eventType))
+        drift.push({ subscriptionId: null, eventType, webhookId: null, problem: "no_subscription" });
     }
   }
   for (const sub of subs) {
@@ -33,13 +41,17 @@ export async function checkSubscriptionDrift(client: PlatformClient): Promise<Dr
       const expected = receiverUrl(sub.id, config.publicUrl);
       const found: Drift[] = [];
       if (!hook.is_active) found.push({ ...base, problem: "inactive" });
-      if (hook.url !== expected) found.push({ ...base, problem: "url_mismatch", detail: `points at ${hook.url}, expected ${expected}` });
-      if (hook.event_type !== sub.eventType) found.push({ ...base, problem: "event_mismatch", detail: `platform says ${hook.event_type}` });
+      if (hook.url !== expected)
+        found.push({ ...base, problem: "url_mismatch", detail: `points at ${hook.url}, expected ${expected}` });
+      if (hook.event_type !== sub.eventType)
+        found.push({ ...base, problem: "event_mismatch", detail: `platform says ${hook.event_type}` });
       if (found.length === 0) ok++;
       drift.push(...found);
-      if (hook.is_active !== sub.isActive) await db().subscription.update({ where: { id: sub.id }, data: { isActive: hook.is_active } });
+      if (hook.is_active !== sub.isActive)
+        await db().subscription.update({ where: { id: sub.id }, data: { isActive: hook.is_active } });
     } catch (err) {
-      if (err instanceof PlatformNotFound) drift.push({ ...base, problem: "missing", detail: "the platform has no such webhook (404)" });
+      if (err instanceof PlatformNotFound)
+        drift.push({ ...base, problem: "missing", detail: "the platform has no such webhook (404)" });
       else if (err instanceof PlatformError) drift.push({ ...base, problem: "check_failed", detail: err.message });
       else throw err;
     }

@@ -23,10 +23,21 @@ export type Candidate = {
   subscriptionId?: string | null;
 };
 
-export type FeedResult = { alreadyDone: number; alreadyQueued: number; enqueued: number; created: number; enqueuedIds: string[] };
+export type FeedResult = {
+  alreadyDone: number;
+  alreadyQueued: number;
+  enqueued: number;
+  created: number;
+  enqueuedIds: string[];
+};
 
-
-export const emptyFeed = (): FeedResult => ({ alreadyDone: 0, alreadyQueued: 0, enqueued: 0, created: 0, enqueuedIds: [] });
+export const emptyFeed = (): FeedResult => ({
+  alreadyDone: 0,
+  alreadyQueued: 0,
+  enqueued: 0,
+  created: 0,
+  enqueuedIds: [],
+});
 
 export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult {
   return {
@@ -40,7 +51,11 @@ export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult
 
 /** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. `pendingIds`: the
  * candidates with no outcome yet (queued now or before), which a watermark must not pass. */
-export async function feedQueue(candidates: Candidate[], source: FeedSource, runId: string | null): Promise<FeedResult & { pendingIds: string[] }> {
+export async function feedQueue(
+  candidates: Candidate[],
+  source: FeedSource,
+  runId: string | null,
+): Promise<FeedResult & { pendingIds: string[] }> {
   const byId = new Map(candidates.map((c) => [c.jobId, c]));
   if (byId.size === 0) return { ...emptyFeed(), pendingIds: [] };
   const ids = [...byId.keys()];
@@ -48,34 +63,56 @@ export async function feedQueue(candidates: Candidate[], source: FeedSource, run
   const outcome = new Map(known.map((j) => [j.id, j.outcome]));
   // Receipt is not outcome: only a recorded outcome means done.
   const pending = ids.filter((id) => (outcome.get(id) ?? "pending") === "pending");
-  const live = await db().queueItem.findMany({ where: { dedupeKey: { in: pending.map(jobDedupeKey) } }, select: { jobId: true } });
+  const live = await db().queueItem.findMany({
+    where: { dedupeKey: { in: pending.map(jobDedupeKey) } },
+    select: { jobId: true },
+  });
   const queued = new Set(live.map((q) => q.jobId));
   const todo = pending.map((id) => byId.get(id)).filter((c): c is Candidate => c !== undefined && !queued.has(c.jobId));
   const unknown = todo.filter((c) => !outcome.has(c.jobId));
 
-  const enqueued = todo.length === 0 ? 0 : await db().$transaction(async (tx) => {
-    const now = new Date();
-    if (unknown.length > 0) {
-      await tx.$executeRaw`
+  const enqueued =
+    todo.length === 0
+      ? 0
+      : await db().$transaction(async (tx) => {
+          const now = new Date();
+          if (unknown.length > 0) {
+            await tx.$executeRaw`
         INSERT INTO "Job" ("id", "kind", "url", "platformStatus", "origin", "platformCreatedAt", "settledAt", "createdAt", "updatedAt")
-        VALUES ${Prisma.join(unknown.map((c) => Prisma.sql`(${c.jobId}, ${c.kind}, ${c.url ?? null}, ${c.platformStatus ?? "unknown"}, ${source},
-          ${c.platformCreatedAt ?? null}, ${c.settledAt ?? null}, ${now}, ${now})`))}
+        VALUES ${Prisma.join(
+          unknown.map(
+            (c) => Prisma.sql`(${c.jobId}, ${c.kind}, ${c.url ?? null}, ${c.platformStatus ?? "unknown"}, ${source},
+          ${c.platformCreatedAt ?? null}, ${c.settledAt ?? null}, ${now}, ${now})`,
+          ),
+        )}
         ON CONFLICT ("id") DO NOTHING`;
-    }
-    // A receipt makes a late webhook for the same job a cheap "duplicate" instead of a second item.
-    await tx.$executeRaw`
+          }
+          // A receipt makes a late webhook for the same job a cheap "duplicate" instead of a second item.
+          await tx.$executeRaw`
       INSERT INTO "Receipt" ("jobId", "eventType", "deliveryId", "subscriptionId", "source", "receivedAt")
       VALUES ${Prisma.join(todo.map((c) => Prisma.sql`(${c.jobId}, ${EVENT_FOR_KIND[c.kind]}, ${c.deliveryId ?? null}, ${c.subscriptionId ?? null}, ${source}, ${now})`))}
       ON CONFLICT ("jobId") DO NOTHING`;
-    const inserted = await enqueueMany(
-      tx,
-      todo.map((c) => processJobItem({ jobId: c.jobId, eventType: EVENT_FOR_KIND[c.kind], deliveryId: c.deliveryId ?? null, source })),
-    );
-    await tx.jobEvent.createMany({
-      data: todo.map((c) => ({ jobId: c.jobId, type: "enqueued", at: now, detail: JSON.stringify({ source, runId }) })),
-    });
-    return inserted;
-  });
+          const inserted = await enqueueMany(
+            tx,
+            todo.map((c) =>
+              processJobItem({
+                jobId: c.jobId,
+                eventType: EVENT_FOR_KIND[c.kind],
+                deliveryId: c.deliveryId ?? null,
+                source,
+              }),
+            ),
+          );
+          await tx.jobEvent.createMany({
+            data: todo.map((c) => ({
+              jobId: c.jobId,
+              type: "enqueued",
+              at: now,
+              detail: JSON.stringify({ source, runId }),
+            })),
+          });
+          return inserted;
+        });
 
   return {
     alreadyDone: ids.length - pending.length,

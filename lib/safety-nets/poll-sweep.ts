@@ -37,7 +37,15 @@ export function sweepIntervalMs(): number {
 }
 
 /** `handled`: the polled jobs this sweep settled or rescheduled; `missing`: polled jobs of the window the list did not show. */
-export type SweepResult = { kind: JobKind; covered: number; pages: number; settled: number; notYet: number; missing: string[]; handled: Set<string> };
+export type SweepResult = {
+  kind: JobKind;
+  covered: number;
+  pages: number;
+  settled: number;
+  notYet: number;
+  missing: string[];
+  handled: Set<string>;
+};
 
 const windowRow = z.object({
   n: z.union([z.number(), z.bigint()]).transform(Number),
@@ -68,27 +76,51 @@ export async function sweepKind(client: PlatformClient, kind: JobKind, oldest: D
   const settled: { c: Candidate; status: string }[] = [];
   await withPurpose("poll sweep", async () => {
     // Bounded like a per-job poll: a sweep stuck behind a long 429 pause gives way to the next one.
-    for await (const page of listJobs(client, kind, { start_date: from, page_size: 100 }, { deadline: Date.now() + SWEEP_DEADLINE_MS })) {
+    for await (const page of listJobs(
+      client,
+      kind,
+      { start_date: from, page_size: 100 },
+      { deadline: Date.now() + SWEEP_DEADLINE_MS },
+    )) {
       out.pages++;
       const now = Date.now();
       for (const j of page.items) {
         seen.add(j.jobId);
         if (isTerminal(j.status)) {
-          settled.push({ status: j.status, c: { jobId: j.jobId, kind, platformStatus: j.status, platformCreatedAt: new Date(j.createdAt), settledAt: new Date(settledAt(j, now)) } });
+          settled.push({
+            status: j.status,
+            c: {
+              jobId: j.jobId,
+              kind,
+              platformStatus: j.status,
+              platformCreatedAt: new Date(j.createdAt),
+              settledAt: new Date(settledAt(j, now)),
+            },
+          });
         }
       }
     }
   });
 
   // Only jobs Tally is polling: the window also lists jobs it has settled, or never submitted.
-  const polled = await db().job.findMany({ where: { ...polledPending(kind), OR: [{ platformCreatedAt: { gte: oldest } }, { platformCreatedAt: null, createdAt: { gte: oldest } }] }, select: { id: true } });
+  const polled = await db().job.findMany({
+    where: {
+      ...polledPending(kind),
+      OR: [{ platformCreatedAt: { gte: oldest } }, { platformCreatedAt: null, createdAt: { gte: oldest } }],
+    },
+    select: { id: true },
+  });
   out.covered = polled.length;
   const polledIds = new Set(polled.map((j) => j.id));
   const toSettle = settled.filter((s) => polledIds.has(s.c.jobId));
   const now = new Date();
   for (let i = 0; i < toSettle.length; i += 100) {
     const chunk = toSettle.slice(i, i + 100);
-    await feedQueue(chunk.map((s) => s.c), "poll", null);
+    await feedQueue(
+      chunk.map((s) => s.c),
+      "poll",
+      null,
+    );
     for (const status of new Set(chunk.map((s) => s.status))) {
       await db().job.updateMany({
         where: { id: { in: chunk.filter((s) => s.status === status).map((s) => s.c.jobId) } },
@@ -107,7 +139,10 @@ export async function sweepKind(client: PlatformClient, kind: JobKind, oldest: D
   const interval = sweepIntervalMs();
   const next = new Date(Date.now() + spreadJitter(0, interval, interval, Math.random));
   for (let i = 0; i < stillRunning.length; i += 500) {
-    await db().job.updateMany({ where: { id: { in: stillRunning.slice(i, i + 500) }, outcome: "pending" }, data: { nextPollAt: next, pollCount: { increment: 1 } } });
+    await db().job.updateMany({
+      where: { id: { in: stillRunning.slice(i, i + 500) }, outcome: "pending" },
+      data: { nextPollAt: next, pollCount: { increment: 1 } },
+    });
   }
   return out;
 }

@@ -18,13 +18,40 @@ import { getPlatformClient } from "../platform/shared-client";
 // says why not full jitter). The deadline is checked before every call, so a long 429 storm cannot
 // keep a job polling forever (the source article's bug); an expired job is left to reconciliation.
 
-export type PollBatch = { claimed: number; settled: number; notYet: number; expired: number; rateLimited: boolean; errors: number; sweeps: number; sweepPages: number };
+export type PollBatch = {
+  claimed: number;
+  settled: number;
+  notYet: number;
+  expired: number;
+  rateLimited: boolean;
+  errors: number;
+  sweeps: number;
+  sweepPages: number;
+};
 
 /** This process's running totals, for the dashboard and tests (status calls are also counted per minute by the client). */
-export type PollerStats = { batches: number; polls: number; settled: number; expired: number; rateLimited: number; errors: number; sweeps: number; sweepPages: number };
+export type PollerStats = {
+  batches: number;
+  polls: number;
+  settled: number;
+  expired: number;
+  rateLimited: number;
+  errors: number;
+  sweeps: number;
+  sweepPages: number;
+};
 const statsHolder = globalThis as unknown as { __tallyPollerStats?: PollerStats };
 export function pollerStats(): PollerStats {
-  statsHolder.__tallyPollerStats ??= { batches: 0, polls: 0, settled: 0, expired: 0, rateLimited: 0, errors: 0, sweeps: 0, sweepPages: 0 };
+  statsHolder.__tallyPollerStats ??= {
+    batches: 0,
+    polls: 0,
+    settled: 0,
+    expired: 0,
+    rateLimited: 0,
+    errors: 0,
+    sweeps: 0,
+    sweepPages: 0,
+  };
   return statsHolder.__tallyPollerStats;
 }
 
@@ -69,11 +96,23 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
   const c = getConfig();
   const now = new Date();
   const jobs = await claimDue(opts.limit ?? 20, now);
-  const out: PollBatch = { claimed: jobs.length, settled: 0, notYet: 0, expired: 0, rateLimited: false, errors: 0, sweeps: 0, sweepPages: 0 };
+  const out: PollBatch = {
+    claimed: jobs.length,
+    settled: 0,
+    notYet: 0,
+    expired: 0,
+    rateLimited: false,
+    errors: 0,
+    sweeps: 0,
+    sweepPages: 0,
+  };
   if (jobs.length === 0) return out;
   const client = getPlatformClient();
   const later = (job: (typeof jobs)[number], ms: number, polled = true) =>
-    db().job.update({ where: { id: job.id }, data: { nextPollAt: new Date(Date.now() + ms), ...(polled ? { pollCount: { increment: 1 } } : {}) } });
+    db().job.update({
+      where: { id: job.id },
+      data: { nextPollAt: new Date(Date.now() + ms), ...(polled ? { pollCount: { increment: 1 } } : {}) },
+    });
 
   // Deadlines first; then one sweep per kind with enough polled jobs; per-job calls for what is left.
   const live: typeof jobs = [];
@@ -90,7 +129,9 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
 
   async function expire(job: (typeof jobs)[number]) {
     await db().job.update({ where: { id: job.id }, data: { pollExpiredAt: new Date(), nextPollAt: null } });
-    await db().jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ expired: true, polls: job.pollCount }) } });
+    await db().jobEvent.create({
+      data: { jobId: job.id, type: "poll", detail: JSON.stringify({ expired: true, polls: job.pollCount }) },
+    });
     out.expired++;
   }
 
@@ -135,11 +176,22 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
       await db().$transaction(async (tx) => {
         await tx.job.update({
           where: { id: job.id },
-          data: { platformStatus: state.status, nextPollAt: null, pollCount: { increment: 1 }, settledAt: state.completedAt ? new Date(state.completedAt) : new Date() },
+          data: {
+            platformStatus: state.status,
+            nextPollAt: null,
+            pollCount: { increment: 1 },
+            settledAt: state.completedAt ? new Date(state.completedAt) : new Date(),
+          },
         });
         await tx.$executeRaw`INSERT INTO "Receipt" ("jobId", "eventType", "source", "receivedAt") VALUES (${job.id}, ${EVENT_FOR_KIND[kind]}, 'poll', ${new Date()}) ON CONFLICT ("jobId") DO NOTHING`;
         await enqueue(tx, processJobItem({ jobId: job.id, eventType: EVENT_FOR_KIND[kind], source: "poll" }));
-        await tx.jobEvent.create({ data: { jobId: job.id, type: "poll", detail: JSON.stringify({ status: state.status, polls: job.pollCount + 1, enqueued: true }) } });
+        await tx.jobEvent.create({
+          data: {
+            jobId: job.id,
+            type: "poll",
+            detail: JSON.stringify({ status: state.status, polls: job.pollCount + 1, enqueued: true }),
+          },
+        });
       });
       out.settled++;
     } catch (err) {
@@ -150,7 +202,12 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
       }
       out.errors++;
       const gone = err instanceof PlatformNotFound;
-      await later(job, gone ? c.TALLY_POLL_MAX_MS : spreadJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random));
+      await later(
+        job,
+        gone
+          ? c.TALLY_POLL_MAX_MS
+          : spreadJitter(job.pollCount, c.TALLY_POLL_INITIAL_MS, c.TALLY_POLL_MAX_MS, Math.random),
+      );
     }
   };
   const lanes = Array.from({ length: Math.min(CONCURRENCY, jobs.length) }, async () => {

@@ -21,11 +21,25 @@ export type ReconcileScope = "recent" | "full";
 /** `scope` absent: the scheduler's choice (full when due, else recent). */
 export type ReconcileParams = { olderThanSeconds?: number; since?: Date; scope?: ReconcileScope };
 type KindScope = ReconcileScope | "since";
-type KindReport = { scope: KindScope; from: string | null; to: string; listed: number; enqueued: number; pages: number; watermark: string | null };
+type KindReport = {
+  scope: KindScope;
+  from: string | null;
+  to: string;
+  listed: number;
+  enqueued: number;
+  pages: number;
+  watermark: string | null;
+};
 
 export function startReconcile(params: ReconcileParams, startedBy: string): Promise<Launched> {
-  const stored: Json = { olderThanSeconds: params.olderThanSeconds ?? null, since: params.since?.toISOString() ?? null, scope: params.scope ?? "auto" };
-  return launchRun({ kind: "reconcile", lockKey: "reconcile", params: stored, startedBy }, (ctx) => withPurpose("reconcile", () => reconcile(ctx, params)));
+  const stored: Json = {
+    olderThanSeconds: params.olderThanSeconds ?? null,
+    since: params.since?.toISOString() ?? null,
+    scope: params.scope ?? "auto",
+  };
+  return launchRun({ kind: "reconcile", lockKey: "reconcile", params: stored, startedBy }, (ctx) =>
+    withPurpose("reconcile", () => reconcile(ctx, params)),
+  );
 }
 
 /** Full when asked, when the kind has no watermark yet, or when its last full scan is older than the period. */
@@ -42,20 +56,48 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
   const client = getPlatformClient();
   const startedAt = Date.now();
   const marks = await readWatermarks(KINDS);
-  const counts = { listed: 0, pages: 0, alreadyDone: 0, enqueued: 0, stillRunning: 0, alreadyQueued: 0, tooRecent: 0, created: 0 };
+  const counts = {
+    listed: 0,
+    pages: 0,
+    alreadyDone: 0,
+    enqueued: 0,
+    stillRunning: 0,
+    alreadyQueued: 0,
+    tooRecent: 0,
+    created: 0,
+  };
   const byKind: Record<string, KindReport> = {};
   const unavailable: string[] = [];
   let fed = emptyFeed();
   const scopes = new Set<string>();
-  const summary = (): Json => ({ scope: [...scopes].join("+") || "none", ...counts, byKind, unavailable, enqueuedIds: fed.enqueuedIds });
+  const summary = (): Json => ({
+    scope: [...scopes].join("+") || "none",
+    ...counts,
+    byKind,
+    unavailable,
+    enqueuedIds: fed.enqueuedIds,
+  });
 
   for (const kind of KINDS) {
     const mark = marks.get(kind) ?? { kind, createdFrom: null, lastFullScanAt: null };
     // An explicit `since` is the operator's own window: it reads from there and moves no watermark.
     const scope: KindScope = params.since ? "since" : scopeFor(params.scope, mark, startedAt, fullScanMs);
-    const from = scope === "since" ? params.since! : scope === "recent" ? new Date(mark.createdFrom!.getTime() - OVERLAP_MS) : null;
+    const from =
+      scope === "since"
+        ? params.since!
+        : scope === "recent"
+          ? new Date(mark.createdFrom!.getTime() - OVERLAP_MS)
+          : null;
     const filters: JobListFilters = from ? { start_date: from } : {};
-    const k: KindReport = (byKind[kind] = { scope, from: from?.toISOString() ?? null, to: new Date(startedAt).toISOString(), listed: 0, enqueued: 0, pages: 0, watermark: mark.createdFrom?.toISOString() ?? null });
+    const k: KindReport = (byKind[kind] = {
+      scope,
+      from: from?.toISOString() ?? null,
+      to: new Date(startedAt).toISOString(),
+      listed: 0,
+      enqueued: 0,
+      pages: 0,
+      watermark: mark.createdFrom?.toISOString() ?? null,
+    });
     scopes.add(scope);
     // Stuck jobs older than the full-scan period stop holding the watermark back: the full scan covers them.
     const window = new WindowTracker(startedAt - Math.max(fullScanMs, 3_600_000));
@@ -75,7 +117,14 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
             window.notDone(created);
           } else {
             createdOf.set(j.jobId, created);
-            candidates.push({ jobId: j.jobId, kind, platformStatus: j.status, url: j.url, platformCreatedAt: new Date(created), settledAt: new Date(settledAt(j, now)) });
+            candidates.push({
+              jobId: j.jobId,
+              kind,
+              platformStatus: j.status,
+              url: j.url,
+              platformCreatedAt: new Date(created),
+              settledAt: new Date(settledAt(j, now)),
+            });
           }
         }
         const r = await feedQueue(candidates, "reconcile", ctx.runId);
@@ -101,7 +150,11 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
     } catch (err) {
       // The docs mark parts of the API "coming soon": a missing list is reported, not fatal.
       if (err instanceof PlatformNotFound) unavailable.push(kind);
-      else throw new RunFailed(`listing ${kind} jobs failed: ${err instanceof Error ? err.message : String(err)}`, summary());
+      else
+        throw new RunFailed(
+          `listing ${kind} jobs failed: ${err instanceof Error ? err.message : String(err)}`,
+          summary(),
+        );
     }
   }
 

@@ -31,7 +31,12 @@ export async function startReplay(params: ReplayParams, startedBy: string): Prom
     if (!sub) throw new NotFound(`No subscription ${params.subscriptionId}`);
   }
   const scope = params.subscriptionId ?? "all";
-  const stored: Json = { subscriptionId: params.subscriptionId ?? null, since: params.since?.toISOString() ?? null, only401: params.only401 ?? false, trigger: params.trigger ?? null };
+  const stored: Json = {
+    subscriptionId: params.subscriptionId ?? null,
+    since: params.since?.toISOString() ?? null,
+    only401: params.only401 ?? false,
+    trigger: params.trigger ?? null,
+  };
   return launchRun(
     { kind: "replay", lockKey: params.only401 ? `replay-401:${scope}` : `replay:${scope}`, params: stored, startedBy },
     (ctx) => withPurpose("replay", () => replay(ctx, params)),
@@ -48,7 +53,14 @@ async function replay(ctx: RunContext, params: ReplayParams): Promise<Json> {
   const results: Json[] = [];
   const failures: string[] = [];
   let total = emptyFeed();
-  const summary = (): Json => ({ subscriptions: results, enqueued: total.enqueued, alreadyDone: total.alreadyDone, alreadyQueued: total.alreadyQueued, created: total.created, replayedJobIds: total.enqueuedIds });
+  const summary = (): Json => ({
+    subscriptions: results,
+    enqueued: total.enqueued,
+    alreadyDone: total.alreadyDone,
+    alreadyQueued: total.alreadyQueued,
+    created: total.created,
+    replayedJobIds: total.enqueuedIds,
+  });
 
   for (const sub of subs) {
     if (!sub.platformId) {
@@ -62,7 +74,8 @@ async function replay(ctx: RunContext, params: ReplayParams): Promise<Json> {
       results.push(r.report);
     } catch (err) {
       if (!(err instanceof PlatformError)) throw err;
-      const message = err instanceof PlatformNotFound ? NO_DELIVERY_LOG : `reading the delivery log failed: ${err.message}`;
+      const message =
+        err instanceof PlatformNotFound ? NO_DELIVERY_LOG : `reading the delivery log failed: ${err.message}`;
       failures.push(`${sub.eventType} (${sub.id}): ${message}`);
       results.push({ subscriptionId: sub.id, webhookId: sub.platformId, eventType: sub.eventType, error: message });
     }
@@ -97,7 +110,11 @@ async function replayOne(
   }
   // Everything below `newest` is mirrored now only if this read reached what was already complete.
   if (newest !== null && (!since || (complete !== null && since <= complete))) {
-    await db().reconcileWatermark.upsert({ where: { kind: markKey }, create: { kind: markKey, createdFrom: new Date(newest) }, update: { createdFrom: new Date(newest) } });
+    await db().reconcileWatermark.upsert({
+      where: { kind: markKey },
+      create: { kind: markKey, createdFrom: new Date(newest) },
+      update: { createdFrom: new Date(newest) },
+    });
   }
 
   // A job counts as missed only if none of its attempts (since `since`) got a 2xx: one grouped query on the mirror.
@@ -110,7 +127,8 @@ async function replayOne(
     if (kind) missed.push({ jobId: g.jobId, kind, deliveryId: null, subscriptionId: sub.id });
   }
   let fed = emptyFeed();
-  for (let i = 0; i < missed.length; i += PAGE_SIZE) fed = addFeed(fed, await feedQueue(missed.slice(i, i + PAGE_SIZE), "replay", ctx.runId));
+  for (let i = 0; i < missed.length; i += PAGE_SIZE)
+    fed = addFeed(fed, await feedQueue(missed.slice(i, i + PAGE_SIZE), "replay", ctx.runId));
   const report: Json = {
     subscriptionId: sub.id,
     webhookId: sub.platformId,

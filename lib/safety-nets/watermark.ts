@@ -14,7 +14,16 @@ export type Watermark = { kind: JobKind; createdFrom: Date | null; lastFullScanA
 export async function readWatermarks(kinds: readonly JobKind[]): Promise<Map<JobKind, Watermark>> {
   const rows = await db().reconcileWatermark.findMany({ where: { kind: { in: [...kinds] } } });
   const byKind = new Map(rows.map((r) => [r.kind, r]));
-  return new Map(kinds.map((kind) => [kind, { kind, createdFrom: byKind.get(kind)?.createdFrom ?? null, lastFullScanAt: byKind.get(kind)?.lastFullScanAt ?? null }]));
+  return new Map(
+    kinds.map((kind) => [
+      kind,
+      {
+        kind,
+        createdFrom: byKind.get(kind)?.createdFrom ?? null,
+        lastFullScanAt: byKind.get(kind)?.lastFullScanAt ?? null,
+      },
+    ]),
+  );
 }
 
 /** Stores where the next run starts; a full scan also stamps its time. */

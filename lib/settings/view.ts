@@ -52,7 +52,9 @@ export async function settingsView(config = getConfig()): Promise<SettingsView> 
 }
 
 // The page still renders when the simulator is unreachable; it says why instead.
-async function knobsOrReason(config: TallyConfig): Promise<{ knobs: SimulatorKnobs | null; knobsError: string | null }> {
+async function knobsOrReason(
+  config: TallyConfig,
+): Promise<{ knobs: SimulatorKnobs | null; knobsError: string | null }> {
   try {
     return { knobs: await readSimulatorKnobs(config), knobsError: null };
   } catch (err) {

@@ -137,7 +137,12 @@ function decodeInto(target: Buffer, text: string, encoding: "hex" | "base64"): b
   return target.write(text, 0, encoding) === n;
 }
 
-function verifyHmac(scheme: HmacScheme, secrets: readonly string[], body: Uint8Array, headers: HeadersLike): VerifyResult {
+function verifyHmac(
+  scheme: HmacScheme,
+  secrets: readonly string[],
+  body: Uint8Array,
+  headers: HeadersLike,
+): VerifyResult {
   const raw = headers.get(scheme.header);
   if (raw === null || raw.trim() === "") return { ok: false, reason: "missing_signature" };
   const target = scratch[digestLength[scheme.algorithm]];

@@ -6,9 +6,7 @@ export type SimMode = "test" | "demo" | "strict";
 
 const rate = z.number().min(0).max(1);
 const ms = z.number().int().min(0).max(3_600_000);
-const msRange = z
-  .tuple([ms, ms])
-  .refine(([min, max]) => min <= max, "expected [min, max] with min <= max");
+const msRange = z.tuple([ms, ms]).refine(([min, max]) => min <= max, "expected [min, max] with min <= max");
 
 const schemeSchema = z.discriminatedUnion("kind", [
   z.object({
@@ -116,14 +114,21 @@ export const demoOverrides: Partial<SimConfig> = {
   earlyWebhookLagMs: 3000,
 };
 
-export function initialConfig(mode: SimMode, seed: number | undefined, overrides: SimConfigPatch | undefined): SimConfig {
+export function initialConfig(
+  mode: SimMode,
+  seed: number | undefined,
+  overrides: SimConfigPatch | undefined,
+): SimConfig {
   const preset: SimConfig = { ...baseConfig, ...(mode === "demo" ? demoOverrides : {}) };
   const patch = simConfigPatchSchema.parse({ ...(overrides ?? {}), ...(seed === undefined ? {} : { seed }) });
   return { ...preset, ...patch };
 }
 
 /** Validates a patch; returns the merged config or a readable reason. */
-export function mergeConfig(current: SimConfig, patch: unknown): { ok: true; config: SimConfig } | { ok: false; reason: string } {
+export function mergeConfig(
+  current: SimConfig,
+  patch: unknown,
+): { ok: true; config: SimConfig } | { ok: false; reason: string } {
   const parsed = simConfigPatchSchema.safeParse(patch);
   if (!parsed.success) {
     const reason = parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ");

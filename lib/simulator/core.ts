@@ -6,13 +6,23 @@ import { createStreams, type Streams } from "./rng";
 import { Scheduler } from "./scheduler";
 import { WebhookStore } from "./webhooks";
 
-export type ForcedFault = { kind: "rate_limit" | "server_error" | "slow"; status?: number; retryAfter?: "seconds" | "http-date" | "none" };
+export type ForcedFault = {
+  kind: "rate_limit" | "server_error" | "slow";
+  status?: number;
+  retryAfter?: "seconds" | "http-date" | "none";
+};
 
 /** One API call as the simulator saw it: arrival (ms since the epoch) and the status it answered. */
 export type ApiCall = { at: number; status: number };
 const MAX_API_CALLS = 100_000;
 
-export type CoreOptions = { apiKey?: string; mode: SimMode; seed?: number; config?: SimConfigPatch; log?: (msg: string) => void };
+export type CoreOptions = {
+  apiKey?: string;
+  mode: SimMode;
+  seed?: number;
+  config?: SimConfigPatch;
+  log?: (msg: string) => void;
+};
 
 /** All simulator state, independent of HTTP so it can be inspected and reset in-process. */
 export function createCore(opts: CoreOptions) {
@@ -104,7 +114,10 @@ export function createCore(opts: CoreOptions) {
       }
       return {
         jobs: { byStatus, total: Object.values(byStatus).reduce((a, b) => a + b, 0) },
-        deliveries: { byStatus: deliveriesByStatus, total: Object.values(deliveriesByStatus).reduce((a, b) => a + b, 0) },
+        deliveries: {
+          byStatus: deliveriesByStatus,
+          total: Object.values(deliveriesByStatus).reduce((a, b) => a + b, 0),
+        },
         webhooks: webhooks.size(),
         perJob,
       };

@@ -2,7 +2,15 @@ import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from
 import { collect } from "@/lib/platform/paginate";
 import { defaultHmacScheme, defaultStandardScheme, verifyDelivery } from "@/lib/signing/signature";
 import { baseConfig } from "./config";
-import { fastConfig, headerGetter, startReceiver, startSim, waitFor, sleepMs, type Received } from "./test-harness.test-util";
+import {
+  fastConfig,
+  headerGetter,
+  startReceiver,
+  startSim,
+  waitFor,
+  sleepMs,
+  type Received,
+} from "./test-harness.test-util";
 
 let h: Awaited<ReturnType<typeof startSim>>;
 let receiver: Awaited<ReturnType<typeof startReceiver>> | null = null;
@@ -20,9 +28,19 @@ afterEach(async () => {
 });
 
 const now = () => Math.floor(Date.now() / 1000);
-const json = (r: Received) => JSON.parse(r.body.toString("utf8")) as { event: string; webhook_id: string; delivery_id: string; timestamp: string; data: Record<string, unknown> };
+const json = (r: Received) =>
+  JSON.parse(r.body.toString("utf8")) as {
+    event: string;
+    webhook_id: string;
+    delivery_id: string;
+    timestamp: string;
+    data: Record<string, unknown>;
+  };
 
-async function subscribe(event: "extract_completed" | "batch_completed" | "crawl_completed", answer?: Parameters<typeof startReceiver>[0]) {
+async function subscribe(
+  event: "extract_completed" | "batch_completed" | "crawl_completed",
+  answer?: Parameters<typeof startReceiver>[0],
+) {
   receiver = await startReceiver(answer);
   const hook = await h.client().createWebhook({ url: receiver.url, event_type: event });
   return { hook, receiver };
@@ -39,13 +57,26 @@ describe("webhook deliveries", () => {
     expect(got.headers["user-agent"]).toBe("scraper-api-webhook/1.0");
     expect(got.headers["x-webhook-event"]).toBe("extract_completed");
     const body = json(got);
-    expect(body).toMatchObject({ event: "extract_completed", webhook_id: hook.id, delivery_id: got.headers["x-webhook-delivery-id"] });
+    expect(body).toMatchObject({
+      event: "extract_completed",
+      webhook_id: hook.id,
+      delivery_id: got.headers["x-webhook-delivery-id"],
+    });
     expect(Date.parse(body.timestamp)).not.toBeNaN();
     // data is the GET document of the job
     expect(body.data).toEqual((await c.getExtractJob(job_id)) as unknown);
-    expect(verifyDelivery(defaultHmacScheme, [hook.secret], got.body, headerGetter(got.headers), now())).toEqual({ ok: true, secretIndex: 0 });
+    expect(verifyDelivery(defaultHmacScheme, [hook.secret], got.body, headerGetter(got.headers), now())).toEqual({
+      ok: true,
+      secretIndex: 0,
+    });
     await waitFor("log", () => h.sim.state().deliveries.byStatus.success === 1);
-    expect(h.sim.state().perJob[job_id]).toMatchObject({ sent: 1, delivered: 1, dropped: 0, duplicated: 0, lastHttpStatus: 200 });
+    expect(h.sim.state().perJob[job_id]).toMatchObject({
+      sent: 1,
+      delivered: 1,
+      dropped: 0,
+      duplicated: 0,
+      lastHttpStatus: 200,
+    });
   });
 
   it("batch and crawl events carry the status document without results", async () => {
@@ -64,7 +95,11 @@ describe("webhook deliveries", () => {
     h.sim.setConfig({ failureRate: 1, retryableShare: 1 });
     const failed = await c.submitCrawl({ url: "https://c.example/" });
     await waitFor("failed delivery", () => r.received.length === 1);
-    expect(json(r.received[0]).data).toMatchObject({ job_id: failed.job_id, status: "failed", error: { retryable: true } });
+    expect(json(r.received[0]).data).toMatchObject({
+      job_id: failed.job_id,
+      status: "failed",
+      error: { retryable: true },
+    });
     h.sim.setConfig({ jobDurationMs: [5000, 5000] });
     const slow = await c.submitCrawl({ url: "https://c.example/slow" });
     await c.cancelCrawl(slow.job_id);
@@ -80,8 +115,14 @@ describe("webhook deliveries", () => {
     await waitFor("delivery", () => r.received.length === 1);
     const got = r.received[0];
     const headers = headerGetter(got.headers);
-    expect(verifyDelivery(defaultHmacScheme, [hook.secret], got.body, headers, now())).toEqual({ ok: false, reason: "signature_mismatch" });
-    expect(verifyDelivery(defaultHmacScheme, [secret, hook.secret], got.body, headers, now())).toEqual({ ok: true, secretIndex: 0 });
+    expect(verifyDelivery(defaultHmacScheme, [hook.secret], got.body, headers, now())).toEqual({
+      ok: false,
+      reason: "signature_mismatch",
+    });
+    expect(verifyDelivery(defaultHmacScheme, [secret, hook.secret], got.body, headers, now())).toEqual({
+      ok: true,
+      secretIndex: 0,
+    });
   });
 
   it("signs with Standard Webhooks when configured", async () => {
@@ -92,7 +133,10 @@ describe("webhook deliveries", () => {
     const got = r.received[0];
     expect(got.headers["webhook-id"]).toBe(json(got).delivery_id);
     expect(got.headers["webhook-signature"]).toMatch(/^v1,/);
-    expect(verifyDelivery(defaultStandardScheme, [hook.secret], got.body, headerGetter(got.headers), now())).toEqual({ ok: true, secretIndex: 0 });
+    expect(verifyDelivery(defaultStandardScheme, [hook.secret], got.body, headerGetter(got.headers), now())).toEqual({
+      ok: true,
+      secretIndex: 0,
+    });
   });
 
   it("retries non-2xx on the schedule with one delivery_id, then abandons; the log pages through every attempt", async () => {
@@ -106,7 +150,11 @@ describe("webhook deliveries", () => {
     for await (const page of c.listDeliveries(hook.id, { pageSize: 2 })) pages.push(page);
     expect(pages.map((p) => p.items.length)).toEqual([2, 1]);
     const log = pages.flatMap((p) => p.items);
-    expect(log.map((d) => [d.attempt_number, d.status, d.http_status])).toEqual([[3, "abandoned", 500], [2, "failed", 500], [1, "failed", 500]]);
+    expect(log.map((d) => [d.attempt_number, d.status, d.http_status])).toEqual([
+      [3, "abandoned", 500],
+      [2, "failed", 500],
+      [1, "failed", 500],
+    ]);
     expect(log.every((d) => d.job_id === job_id && d.event_type === "extract_completed")).toBe(true);
     expect(new Set(log.map((d) => d.id)).size).toBe(3);
     expect(await collect(c.listDeliveries(hook.id, { status: "abandoned" }))).toHaveLength(1);
@@ -116,11 +164,17 @@ describe("webhook deliveries", () => {
 
   it("succeeds on a later attempt; a timeout logs no http_status; ids per attempt when configured", async () => {
     h.sim.setConfig({ deliveryTimeoutMs: 50, deliveryIdPerAttempt: true });
-    const { hook, receiver: r } = await subscribe("extract_completed", (_req, i) => (i === 0 ? { status: 200, delayMs: 300 } : i === 1 ? 503 : 204));
+    const { hook, receiver: r } = await subscribe("extract_completed", (_req, i) =>
+      i === 0 ? { status: 200, delayMs: 300 } : i === 1 ? 503 : 204,
+    );
     await h.client().submitExtract({ url: "https://example.com/flaky" });
     await waitFor("success", () => h.sim.state().deliveries.byStatus.success === 1);
     const log = await collect(h.client().listDeliveries(hook.id));
-    expect(log.map((d) => [d.attempt_number, d.status, d.http_status])).toEqual([[3, "success", 204], [2, "failed", 503], [1, "failed", null]]);
+    expect(log.map((d) => [d.attempt_number, d.status, d.http_status])).toEqual([
+      [3, "success", 204],
+      [2, "failed", 503],
+      [1, "failed", null],
+    ]);
     expect(log[2].delivered_at).toBeNull();
     expect(new Set(r.received.map((x) => x.headers["x-webhook-delivery-id"])).size).toBe(3);
   });
@@ -150,7 +204,8 @@ describe("webhook deliveries", () => {
       receiver = receiver ?? (await startReceiver());
       await h.client().createWebhook({ url: receiver.url, event_type: "extract_completed" });
       const ids: string[] = [];
-      for (let i = 0; i < 8; i++) ids.push((await h.client().submitExtract({ url: `https://example.com/s${i}` })).job_id);
+      for (let i = 0; i < 8; i++)
+        ids.push((await h.client().submitExtract({ url: `https://example.com/s${i}` })).job_id);
       await waitFor("all settled", () => ids.every((id) => h.sim.state().perJob[id]?.status === "completed"));
       return ids.map((id) => [id, h.sim.state().perJob[id].dropped]);
     };

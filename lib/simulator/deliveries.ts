@@ -25,11 +25,23 @@ export type DeliveryRecord = {
 };
 
 /** Ground truth per job for chaos tests: what the platform really did with its webhooks. */
-export type JobDeliveryStats = { sent: number; dropped: number; duplicated: number; delivered: number; lastHttpStatus: number | null };
+export type JobDeliveryStats = {
+  sent: number;
+  dropped: number;
+  duplicated: number;
+  delivered: number;
+  lastHttpStatus: number | null;
+};
 
 export const eventTypeFor = EVENT_FOR_KIND;
 
-type Chain = { sub: Subscription; deliveryId: string; envelope: Record<string, unknown>; jobId: string; eventType: WebhookEventType };
+type Chain = {
+  sub: Subscription;
+  deliveryId: string;
+  envelope: Record<string, unknown>;
+  jobId: string;
+  eventType: WebhookEventType;
+};
 
 /** Sends signed deliveries with retries, faults and a per-attempt log. */
 export class DeliveryEngine {
@@ -100,7 +112,13 @@ export class DeliveryEngine {
         continue;
       }
       const deliveryId = hooks.uuid();
-      const envelope = { event: eventType, webhook_id: sub.id, delivery_id: deliveryId, timestamp: iso(Date.now()), data };
+      const envelope = {
+        event: eventType,
+        webhook_id: sub.id,
+        delivery_id: deliveryId,
+        timestamp: iso(Date.now()),
+        data,
+      };
       const copies = hooks.chance(cfg.webhookDuplicateRate) ? 2 : 1;
       if (copies === 2) stats.duplicated++;
       for (let c = 0; c < copies; c++) {
@@ -140,7 +158,10 @@ export class DeliveryEngine {
       "User-Agent": "scraper-api-webhook/1.0",
       "X-Webhook-Event": chain.eventType,
       "X-Webhook-Delivery-Id": deliveryId,
-      ...signDelivery(cfg.signatureScheme, sub.secret, body, { id: deliveryId, timestamp: Math.floor(Date.now() / 1000) }),
+      ...signDelivery(cfg.signatureScheme, sub.secret, body, {
+        id: deliveryId,
+        timestamp: Math.floor(Date.now() / 1000),
+      }),
     };
     let status: number | null = null;
     // Captured now: after a reset the engine hands out a fresh signal, and this stale chain must stop.
@@ -151,12 +172,20 @@ export class DeliveryEngine {
     const onReset = () => controller.abort();
     generation.addEventListener("abort", onReset, { once: true });
     try {
-      const res = await fetch(sub.url, { method: "POST", headers, body, signal: controller.signal, redirect: "manual" });
+      const res = await fetch(sub.url, {
+        method: "POST",
+        headers,
+        body,
+        signal: controller.signal,
+        redirect: "manual",
+      });
       status = res.status;
       await res.body?.cancel().catch(() => undefined);
     } catch (err) {
       if (generation.aborted) return;
-      this.deps.log(`delivery ${attemptId} to webhook ${sub.id} got no response: ${err instanceof Error ? err.message : String(err)}`);
+      this.deps.log(
+        `delivery ${attemptId} to webhook ${sub.id} got no response: ${err instanceof Error ? err.message : String(err)}`,
+      );
     } finally {
       clearTimeout(timer);
       generation.removeEventListener("abort", onReset);

@@ -18,7 +18,8 @@ export function serverError(status: number, correlationId: string): Reply {
 function rateLimited(core: SimCore, correlationId: string, form: ForcedFault["retryAfter"] | undefined): Reply {
   const cfg = core.config();
   const index = core.nextRateLimitIndex();
-  const chosen = form ?? (cfg.rateLimitForm === "alternate" ? (index % 2 === 0 ? "seconds" : "http-date") : cfg.rateLimitForm);
+  const chosen =
+    form ?? (cfg.rateLimitForm === "alternate" ? (index % 2 === 0 ? "seconds" : "http-date") : cfg.rateLimitForm);
   const reply = flatError(429, "RATE_LIMITED", "Too many requests: concurrency limit reached", correlationId, true);
   const seconds = cfg.retryAfterSeconds;
   if (chosen === "seconds") reply.headers = { ...reply.headers, "Retry-After": String(seconds) };

@@ -10,7 +10,13 @@ export type FastApiDetail = { loc: (string | number)[]; msg: string; type: strin
 export const MAX_BODY_BYTES = 1024 * 1024;
 
 /** The platform's flat error envelope (no `error` wrapper). */
-export function flatError(status: number, code: string, message: string, correlationId: string, retryable = false): Reply {
+export function flatError(
+  status: number,
+  code: string,
+  message: string,
+  correlationId: string,
+  retryable = false,
+): Reply {
   return {
     status,
     body: { code, message, correlation_id: correlationId, retryable },
@@ -27,9 +33,15 @@ function detailType(issue: z.core.$ZodIssue): { type: string; missing: boolean }
         ? { type: "missing", missing: true }
         : { type: `${issue.expected}_type`, missing: false };
     case "too_small":
-      return { type: issue.origin === "array" || issue.origin === "string" ? "too_short" : "greater_than_equal", missing: false };
+      return {
+        type: issue.origin === "array" || issue.origin === "string" ? "too_short" : "greater_than_equal",
+        missing: false,
+      };
     case "too_big":
-      return { type: issue.origin === "array" || issue.origin === "string" ? "too_long" : "less_than_equal", missing: false };
+      return {
+        type: issue.origin === "array" || issue.origin === "string" ? "too_long" : "less_than_equal",
+        missing: false,
+      };
     case "invalid_value":
       return { type: "enum", missing: false };
     case "invalid_format":
@@ -68,11 +80,15 @@ export async function readBody(req: IncomingMessage): Promise<Buffer | null> {
 
 /** JSON body for POST/PATCH, or a FastAPI-style 422 when it is empty or not JSON. */
 export function parseJsonBody(raw: Buffer): { ok: true; value: unknown } | { ok: false; reply: Reply } {
-  if (raw.length === 0) return { ok: false, reply: validationReply([{ loc: ["body"], msg: "Field required", type: "missing" }]) };
+  if (raw.length === 0)
+    return { ok: false, reply: validationReply([{ loc: ["body"], msg: "Field required", type: "missing" }]) };
   try {
     return { ok: true, value: JSON.parse(raw.toString("utf8")) };
   } catch {
-    return { ok: false, reply: validationReply([{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }]) };
+    return {
+      ok: false,
+      reply: validationReply([{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }]),
+    };
   }
 }
 

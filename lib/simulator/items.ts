@@ -16,10 +16,12 @@ function item(
 ): ItemResult {
   // Per-item draws come from a stream derived from (seed, job, index): stable whatever else happens.
   const rng = createRng(hashSeed(cfg.seed, `${job.id}:${index}`));
-  const itemFails = !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
+  const itemFails =
+    !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
   const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
-  const render = () => pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare });
+  const render = () =>
+    pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare });
   const result: ItemResult = {
     url,
     status,
@@ -32,7 +34,8 @@ function item(
   };
   // Bulk-seeded jobs render their page on each read instead of holding it: 100,000 rendered pages
   // would cost gigabytes, and the content is a pure function of (seed, URL), so every read agrees.
-  if (status === "completed" && outcome.lazyContent) Object.defineProperty(result, "content", { get: render, enumerable: true });
+  if (status === "completed" && outcome.lazyContent)
+    Object.defineProperty(result, "content", { get: render, enumerable: true });
   return result;
 }
 
@@ -58,13 +61,21 @@ function crawlTree(seed: number, root: string, maxDepth: number, limit: number) 
   return pages;
 }
 
-export function buildItems(job: SimJob, cfg: SimConfig, error: JobErrorDoc | null, cancelled = false, lazyContent = false): ItemResult[] {
+export function buildItems(
+  job: SimJob,
+  cfg: SimConfig,
+  error: JobErrorDoc | null,
+  cancelled = false,
+  lazyContent = false,
+): ItemResult[] {
   const outcome = { error, cancelled, lazyContent };
   if (job.kind === "extract") {
     return [item(job, cfg, job.request.url, 0, outcome, { inputIndex: null, parentUrl: null, depth: 1, links: [] })];
   }
   if (job.kind === "batch") {
-    return job.urls.map((url, i) => item(job, cfg, url, i, outcome, { inputIndex: i, parentUrl: null, depth: 1, links: [] }));
+    return job.urls.map((url, i) =>
+      item(job, cfg, url, i, outcome, { inputIndex: i, parentUrl: null, depth: 1, links: [] }),
+    );
   }
   // A cancelled or failed crawl only got as far as its seed page.
   const tree = crawlTree(cfg.seed, job.request.url, job.request.depth ?? 2, job.request.limit ?? 100);

@@ -30,7 +30,13 @@ export function extractDoc(job: Extract<SimJob, { kind: "extract" }>, view: View
     status: view.status,
     created_at: iso(job.createdAt),
     completed_at: view.completedAt === null ? null : iso(view.completedAt),
-    data: done ? { markdown: item.content?.markdown ?? null, html: item.content?.html ?? null, links: item.content?.links ?? null } : null,
+    data: done
+      ? {
+          markdown: item.content?.markdown ?? null,
+          html: item.content?.html ?? null,
+          links: item.content?.links ?? null,
+        }
+      : null,
     metadata: done
       ? {
           url: job.request.url,

@@ -10,10 +10,17 @@ import type { Scheduler } from "./scheduler";
 
 const RETRYABLE_CODES = ["RATE_LIMITED", "TIMEOUT", "UPSTREAM_UNAVAILABLE"];
 const PERMANENT_CODES = ["EXTRACTION_FAILED", "TARGET_NOT_FOUND", "BLOCKED_BY_TARGET"];
-export const DEFAULT_FORMATS: Record<JobKind, string[]> = { extract: ["html"], batch: ["markdown"], crawl: ["markdown"] };
+export const DEFAULT_FORMATS: Record<JobKind, string[]> = {
+  extract: ["html"],
+  batch: ["markdown"],
+  crawl: ["markdown"],
+};
 
 /** Test hooks in URLs: "sim-fail-retryable" fails retryably (a resubmission then succeeds), "sim-fail" fails for good. */
-export function forcedOutcome(urls: readonly string[], resubmission: boolean): { fail: boolean; retryable: boolean } | null {
+export function forcedOutcome(
+  urls: readonly string[],
+  resubmission: boolean,
+): { fail: boolean; retryable: boolean } | null {
   if (urls.some((u) => u.includes("sim-fail-retryable"))) return { fail: !resubmission, retryable: true };
   if (urls.some((u) => u.includes("sim-fail"))) return { fail: true, retryable: false };
   return null;
@@ -23,7 +30,12 @@ export const jobUrls = (job: NewJob | SimJob): string[] => (job.kind === "batch"
 
 export function jobError(rng: Streams["jobs"], retryable: boolean): JobErrorDoc {
   const code = rng.pick(retryable ? RETRYABLE_CODES : PERMANENT_CODES);
-  return { code, message: `simulated failure: ${code.toLowerCase().replace(/_/g, " ")}`, retryable, details: { simulated: "true" } };
+  return {
+    code,
+    message: `simulated failure: ${code.toLowerCase().replace(/_/g, " ")}`,
+    retryable,
+    details: { simulated: "true" },
+  };
 }
 
 /** In-memory jobs and their lifecycle: queued → processing → completed | failed | cancelled. */
@@ -122,7 +134,8 @@ export class JobStore {
     job.error = job.plan.error;
     job.items = buildItems(job, cfg, fail ? job.error : null);
     job.final = { status: fail ? "failed" : "completed", completedAt: now };
-    if (fail) this.failedByFingerprint.set(job.fingerprint, [...(this.failedByFingerprint.get(job.fingerprint) ?? []), job.id]);
+    if (fail)
+      this.failedByFingerprint.set(job.fingerprint, [...(this.failedByFingerprint.get(job.fingerprint) ?? []), job.id]);
     const apply = () => {
       job.status = job.final?.status ?? job.status;
       job.completedAt = job.final?.completedAt ?? job.completedAt;

@@ -52,7 +52,9 @@ export function parseOr422<S extends z.ZodType>(
   where: "body" | "query" | "path",
 ): { ok: true; data: z.output<S> } | { ok: false; reply: Reply } {
   const parsed = schema.safeParse(value);
-  return parsed.success ? { ok: true, data: parsed.data } : { ok: false, reply: validationReply(toDetail(parsed.error.issues, where)) };
+  return parsed.success
+    ? { ok: true, data: parsed.data }
+    : { ok: false, reply: validationReply(toDetail(parsed.error.issues, where)) };
 }
 
 const uuidParam = z.uuid();

@@ -17,7 +17,12 @@ function cancel(core: SimCore, kind: "batch" | "crawl", ctx: Ctx): Reply {
   const out = core.jobs.cancel(id);
   if (out.result === "not_found") return notFound(ctx, "Job");
   if (out.result === "finished") {
-    return flatError(409, "INVALID_STATE", `Job ${id} is already ${existing.final?.status ?? existing.status}`, ctx.correlationId);
+    return flatError(
+      409,
+      "INVALID_STATE",
+      `Job ${id} is already ${existing.final?.status ?? existing.status}`,
+      ctx.correlationId,
+    );
   }
   const inFlight = kind === "batch" ? { in_flight_urls: 0 } : { in_flight_pages: 0 };
   return { status: 202, body: { job_id: id, status: "cancelled", status_url: `/v1/${kind}/${id}`, ...inFlight } };
@@ -31,16 +36,29 @@ export function batchCrawlRoutes(core: SimCore): Route[] {
       const req = parsed.data;
       const invalid = req.urls.map((u, i) => ({ u, i })).filter(({ u }) => !httpUrl.safeParse(u).success);
       if (req.ignore_invalid_urls === false && invalid.length > 0) {
-        return validationReply(invalid.map(({ i }) => ({ loc: ["body", "urls", i], msg: "Input should be a valid URL", type: "url_parsing" })));
+        return validationReply(
+          invalid.map(({ i }) => ({
+            loc: ["body", "urls", i],
+            msg: "Input should be a valid URL",
+            type: "url_parsing",
+          })),
+        );
       }
       const urls = req.urls.filter((u) => httpUrl.safeParse(u).success);
-      if (urls.length === 0) return validationReply([{ loc: ["body", "urls"], msg: "No valid URLs in the batch", type: "value_error" }]);
+      if (urls.length === 0)
+        return validationReply([{ loc: ["body", "urls"], msg: "No valid URLs in the batch", type: "value_error" }]);
       const payment = paymentRequired(urls, ctx);
       if (payment) return payment;
       const job = core.jobs.create({ kind: "batch", request: req, urls, invalidUrls: invalid.map(({ u }) => u) });
       return {
         status: 202,
-        body: { job_id: job.id, status: job.status, status_url: `/v1/batch/${job.id}`, accepted_urls: urls.length, invalid_urls: invalid.map(({ u }) => u) },
+        body: {
+          job_id: job.id,
+          status: job.status,
+          status_url: `/v1/batch/${job.id}`,
+          accepted_urls: urls.length,
+          invalid_urls: invalid.map(({ u }) => u),
+        },
       };
     }),
     route("GET", "/v1/batch/jobs", (ctx) => listJobs(core, "batch", ctx)),
@@ -62,7 +80,13 @@ export function batchCrawlRoutes(core: SimCore): Route[] {
       const job = core.jobs.create({ kind: "crawl", request: req });
       return {
         status: 202,
-        body: { job_id: job.id, url: req.url, status: job.status, status_url: `/v1/crawl/${job.id}`, estimated_pages: Math.min(req.limit ?? 10, 10) },
+        body: {
+          job_id: job.id,
+          url: req.url,
+          status: job.status,
+          status_url: `/v1/crawl/${job.id}`,
+          estimated_pages: Math.min(req.limit ?? 10, 10),
+        },
       };
     }),
     route("GET", "/v1/crawl/jobs", (ctx) => listJobs(core, "crawl", ctx)),

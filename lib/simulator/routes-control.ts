@@ -17,9 +17,16 @@ export type FaultRequest = z.input<typeof faultSchema>;
 const badRequest = (reason: string): Reply => ({ status: 400, body: { code: "INVALID_REQUEST", message: reason } });
 
 /** Queues the next N API calls to fail a given way (deterministic, unlike the rates). */
-export function injectFaults(core: SimCore, input: unknown): { ok: true; queued: number } | { ok: false; reason: string } {
+export function injectFaults(
+  core: SimCore,
+  input: unknown,
+): { ok: true; queued: number } | { ok: false; reason: string } {
   const parsed = faultSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ") };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "),
+    };
   const { kind, count, status, retryAfter } = parsed.data;
   for (let i = 0; i < count; i++) core.forcedFaults.push({ kind, status, retryAfter });
   return { ok: true, queued: core.forcedFaults.length };

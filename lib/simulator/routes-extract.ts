@@ -29,15 +29,17 @@ export function listJobs(core: SimCore, kind: SimJob["kind"], ctx: Ctx): Reply {
   const all = core.jobs.list(kind);
   // No filter: page the cached list as it is (a full scan per page adds up over 1,000 pages).
   const unfiltered = [f.status, f.job_id, f.url, f.output, f.start_date, f.end_date].every((v) => v === undefined);
-  const jobs = unfiltered ? all : all.filter(
-    (j) =>
-      (f.status === undefined || j.status === f.status) &&
-      (f.job_id === undefined || j.id === f.job_id) &&
-      (f.url === undefined || urlsOf(j).includes(f.url)) &&
-      (f.output === undefined || j.formats.includes(f.output)) &&
-      (f.start_date === undefined || j.createdAt >= f.start_date) &&
-      (f.end_date === undefined || j.createdAt <= f.end_date),
-  );
+  const jobs = unfiltered
+    ? all
+    : all.filter(
+        (j) =>
+          (f.status === undefined || j.status === f.status) &&
+          (f.job_id === undefined || j.id === f.job_id) &&
+          (f.url === undefined || urlsOf(j).includes(f.url)) &&
+          (f.output === undefined || j.formats.includes(f.output)) &&
+          (f.start_date === undefined || j.createdAt >= f.start_date) &&
+          (f.end_date === undefined || j.createdAt <= f.end_date),
+      );
   const { slice, ...paging } = pageOf(jobs, f.page, f.page_size);
   return { status: 200, body: { jobs: slice.map(summaryDoc), ...paging } };
 }
@@ -54,10 +56,22 @@ function extractSync(core: SimCore, req: z.output<typeof extractRequestSchema>, 
   const forced = forcedOutcome([req.url], false);
   const fail = forced ? forced.fail : rng.chance(cfg.failureRate);
   if (fail) {
-    return flatError(422, "EXTRACTION_FAILED", `Could not extract ${req.url}`, ctx.correlationId, forced?.retryable ?? false);
+    return flatError(
+      422,
+      "EXTRACTION_FAILED",
+      `Could not extract ${req.url}`,
+      ctx.correlationId,
+      forced?.retryable ?? false,
+    );
   }
   const formats = req.formats ?? ["html"];
-  const content = pageContent({ seed: cfg.seed, url: req.url, formats, extractLinks: req.extract_links === true, hostileShare: cfg.hostileShare });
+  const content = pageContent({
+    seed: cfg.seed,
+    url: req.url,
+    formats,
+    extractLinks: req.extract_links === true,
+    hostileShare: cfg.hostileShare,
+  });
   return {
     status: 200,
     body: {

@@ -1,6 +1,10 @@
 import "server-only";
 import { z } from "zod";
-import { createWebhookRequestSchema, deliveryStatusSchema, updateWebhookRequestSchema } from "@/lib/platform/webhook-schemas";
+import {
+  createWebhookRequestSchema,
+  deliveryStatusSchema,
+  updateWebhookRequestSchema,
+} from "@/lib/platform/webhook-schemas";
 import type { SimCore } from "./core";
 import { deliveryDoc } from "./deliveries";
 import { flatError, pageOf, type Reply } from "./http";
@@ -36,7 +40,9 @@ export function webhookRoutes(core: SimCore): Route[] {
       const { slice, ...paging } = pageOf(core.webhooks.list(), q.data.page, q.data.page_size);
       return { status: 200, body: { items: slice.map(webhookDoc), ...paging } };
     }),
-    route("GET", "/v1/webhooks/{webhook_id}", (ctx) => withWebhook(core, ctx, (sub) => ({ status: 200, body: webhookDoc(sub) }))),
+    route("GET", "/v1/webhooks/{webhook_id}", (ctx) =>
+      withWebhook(core, ctx, (sub) => ({ status: 200, body: webhookDoc(sub) })),
+    ),
     route("PATCH", "/v1/webhooks/{webhook_id}", (ctx) =>
       withWebhook(core, ctx, (sub) => {
         const parsed = parseOr422(updateWebhookRequestSchema, ctx.body, "body");

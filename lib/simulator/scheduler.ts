@@ -10,15 +10,18 @@ export class Scheduler {
   constructor(private readonly log: (msg: string) => void) {}
 
   after(ms: number, fn: () => void | Promise<void>): NodeJS.Timeout {
-    const timer = setTimeout(() => {
-      this.timers.delete(timer);
-      try {
-        const out = fn();
-        if (out instanceof Promise) out.catch((err: unknown) => this.log(`simulator task failed: ${String(err)}`));
-      } catch (err) {
-        this.log(`simulator task failed: ${String(err)}`);
-      }
-    }, Math.max(0, ms));
+    const timer = setTimeout(
+      () => {
+        this.timers.delete(timer);
+        try {
+          const out = fn();
+          if (out instanceof Promise) out.catch((err: unknown) => this.log(`simulator task failed: ${String(err)}`));
+        } catch (err) {
+          this.log(`simulator task failed: ${String(err)}`);
+        }
+      },
+      Math.max(0, ms),
+    );
     timer.unref();
     this.timers.add(timer);
     return timer;

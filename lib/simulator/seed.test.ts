@@ -58,7 +58,11 @@ describe("POST /_sim/seed", () => {
     const demo = createSimulator({ mode: "demo", apiKey: "k" });
     const running = await demo.listen(0);
     try {
-      const res = await fetch(running.url + "/_sim/seed", { method: "POST", body: JSON.stringify({ count: 1 }), headers: { "Content-Type": "application/json" } });
+      const res = await fetch(running.url + "/_sim/seed", {
+        method: "POST",
+        body: JSON.stringify({ count: 1 }),
+        headers: { "Content-Type": "application/json" },
+      });
       expect(res.status).toBe(404);
       expect(() => demo.seedJobs({ count: 1 })).toThrow(/test mode/);
     } finally {

@@ -16,7 +16,12 @@ export const seedRequestSchema = z.strictObject({
   kind: z.enum(["extract", "batch", "crawl"]).default("extract"),
   status: z.enum(["completed", "failed", "cancelled"]).default("completed"),
   /** How long ago the newest of them settled; the others settled `spacingSeconds` apart before it. */
-  ageSeconds: z.number().int().min(0).max(365 * 86_400).default(3600),
+  ageSeconds: z
+    .number()
+    .int()
+    .min(0)
+    .max(365 * 86_400)
+    .default(3600),
   /** Seconds between two of them (a history of 100,000 jobs one second apart is a busy day, not a month). */
   spacingSeconds: z.number().min(0.001).max(86_400).default(1),
 });
@@ -37,14 +42,20 @@ function newJob(kind: SimJob["kind"], n: number): NewJob {
     const urls = [url, `${url}?page=2`, `${url}?page=3`];
     return { kind, request: { ...TEMPLATES.batch, urls }, urls, invalidUrls: [] };
   }
-  return kind === "crawl" ? { kind, request: { ...TEMPLATES.crawl, url } } : { kind, request: { ...TEMPLATES.extract, url } };
+  return kind === "crawl"
+    ? { kind, request: { ...TEMPLATES.crawl, url } }
+    : { kind, request: { ...TEMPLATES.extract, url } };
 }
 
 /** Creates `count` settled jobs; their ids come from the id stream, so a seed replays. */
 export function seedJobs(core: SimCore, input: unknown): SeedResult {
   if (core.mode !== "test") return { ok: false, reason: "seeding is only available in test mode" };
   const parsed = seedRequestSchema.safeParse(input);
-  if (!parsed.success) return { ok: false, reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; ") };
+  if (!parsed.success)
+    return {
+      ok: false,
+      reason: parsed.error.issues.map((i) => `${i.path.join(".") || "(body)"}: ${i.message}`).join("; "),
+    };
   const { count, kind, status, ageSeconds, spacingSeconds } = parsed.data;
   const cfg = core.config();
   const ids = core.streams().ids;

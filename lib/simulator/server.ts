@@ -34,7 +34,12 @@ export type Simulator = {
 /** A local stand-in for the Geonode Scraper API. Creating it starts nothing; listen() does. */
 export function createSimulator(opts: SimulatorOptions): Simulator {
   const core = createCore(opts);
-  const api = [route("GET", "/health", () => ({ status: 200, body: { status: "ok" } })), ...extractRoutes(core), ...batchCrawlRoutes(core), ...webhookRoutes(core)];
+  const api = [
+    route("GET", "/health", () => ({ status: 200, body: { status: "ok" } })),
+    ...extractRoutes(core),
+    ...batchCrawlRoutes(core),
+    ...webhookRoutes(core),
+  ];
   const control = controlRoutes(core);
   const controlEnabled = opts.mode !== "strict";
 
@@ -57,7 +62,9 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
     }
     const found = match(isControl ? (controlEnabled ? control : []) : api, method, path);
     if (!found.route) {
-      return found.pathMatched ? { status: 405, body: { detail: "Method Not Allowed" } } : flatError(404, "NOT_FOUND", "Not found", correlationId);
+      return found.pathMatched
+        ? { status: 405, body: { detail: "Method Not Allowed" } }
+        : flatError(404, "NOT_FOUND", "Not found", correlationId);
     }
 
     // An empty body stays undefined; routes that need one answer 422 "Field required" via their schema.
@@ -67,13 +74,31 @@ export function createSimulator(opts: SimulatorOptions): Simulator {
       if (raw === null) return flatError(413, "PAYLOAD_TOO_LARGE", "Request body too large", correlationId);
       if (raw.length > 0) {
         const parsed = parseJsonBody(raw);
-        if (!parsed.ok) return isControl ? { status: 400, body: { code: "INVALID_REQUEST", message: "body is not JSON" } } : parsed.reply;
+        if (!parsed.ok)
+          return isControl
+            ? { status: 400, body: { code: "INVALID_REQUEST", message: "body is not JSON" } }
+            : parsed.reply;
         body = parsed.value;
       }
     }
 
-    if (!isApi) return found.route.handler({ method, path, params: found.params, query: queryObject(url.searchParams), body, correlationId });
-    const reply = await answerApi(found.route, { method, path, params: found.params, query: queryObject(url.searchParams), body, correlationId });
+    if (!isApi)
+      return found.route.handler({
+        method,
+        path,
+        params: found.params,
+        query: queryObject(url.searchParams),
+        body,
+        correlationId,
+      });
+    const reply = await answerApi(found.route, {
+      method,
+      path,
+      params: found.params,
+      query: queryObject(url.searchParams),
+      body,
+      correlationId,
+    });
     core.recordApiCall({ at: arrivedAt, status: reply.status });
     return reply;
   }

@@ -15,7 +15,10 @@ beforeEach(() => {
 });
 
 const raw = (path: string, init: RequestInit = {}) =>
-  fetch(h.url + path, { ...init, headers: { "X-Api-Key": API_KEY, "Content-Type": "application/json", ...(init.headers ?? {}) } });
+  fetch(h.url + path, {
+    ...init,
+    headers: { "X-Api-Key": API_KEY, "Content-Type": "application/json", ...(init.headers ?? {}) },
+  });
 const fast = { initialDelayMs: 10, maxDelayMs: 40, deadlineMs: 5000 };
 
 describe("HTTP surface", () => {
@@ -25,7 +28,12 @@ describe("HTTP surface", () => {
     for (const headers of variants) {
       const res = await fetch(h.url + "/v1/extract/jobs", { headers });
       expect(res.status).toBe(401);
-      expect(await res.json()).toEqual({ code: "UNAUTHORIZED", message: expect.any(String), correlation_id: expect.any(String), retryable: false });
+      expect(await res.json()).toEqual({
+        code: "UNAUTHORIZED",
+        message: expect.any(String),
+        correlation_id: expect.any(String),
+        retryable: false,
+      });
     }
   });
 
@@ -46,7 +54,9 @@ describe("HTTP surface", () => {
   it("answers bad JSON with 422 json_invalid, unknown paths with 404, wrong methods with 405, huge bodies with 413", async () => {
     const bad = await raw("/v1/extract", { method: "POST", body: "{not json" });
     expect(bad.status).toBe(422);
-    expect(await bad.json()).toEqual({ detail: [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }] });
+    expect(await bad.json()).toEqual({
+      detail: [{ loc: ["body", 0], msg: "JSON decode error", type: "json_invalid" }],
+    });
     const empty = await raw("/v1/batch", { method: "POST" });
     expect((await empty.json()).detail[0]).toMatchObject({ loc: ["body"], type: "missing" });
     expect((await raw("/v1/nothing")).status).toBe(404);
@@ -81,7 +91,12 @@ describe("jobs", () => {
     const { job_id } = await c.submitExtract({ url: "https://example.com/f" });
     const job = await pollJob(c, "extract", job_id, fast);
     expect(job.status).toBe("failed");
-    expect(job.error).toEqual({ code: expect.any(String), message: expect.any(String), retryable: false, details: { simulated: "true" } });
+    expect(job.error).toEqual({
+      code: expect.any(String),
+      message: expect.any(String),
+      retryable: false,
+      details: { simulated: "true" },
+    });
     expect(job.raw).toMatchObject({ data: null, tokens_charged: 0 });
   });
 
@@ -148,7 +163,12 @@ describe("control API", () => {
   it("POST /_sim/config takes a subset and answers the whole config; rejects bad input with a reason", async () => {
     const ok = await h.control("/_sim/config", { failureRate: 0.25, webhookDelayMs: [10, 20] });
     expect(ok.status).toBe(200);
-    expect(ok.body).toMatchObject({ failureRate: 0.25, webhookDelayMs: [10, 20], retryableShare: 0.5, deliveryRetryScheduleMs: expect.any(Array) });
+    expect(ok.body).toMatchObject({
+      failureRate: 0.25,
+      webhookDelayMs: [10, 20],
+      retryableShare: 0.5,
+      deliveryRetryScheduleMs: expect.any(Array),
+    });
     for (const bad of [{ failureRate: 2 }, { jobDurationMs: [50, 10] }, { nope: 1 }, { deliveryRetryScheduleMs: [] }]) {
       const res = await h.control("/_sim/config", bad);
       expect(res.status, JSON.stringify(bad)).toBe(400);
@@ -179,7 +199,9 @@ describe("control API", () => {
   });
 
   it("POST /_sim/faults queues exact faults", async () => {
-    expect((await h.control("/_sim/faults", { kind: "server_error", count: 2, status: 502 })).body).toEqual({ queued: 2 });
+    expect((await h.control("/_sim/faults", { kind: "server_error", count: 2, status: 502 })).body).toEqual({
+      queued: 2,
+    });
     expect((await h.control("/_sim/faults", { kind: "teapot" })).status).toBe(400);
     const statuses: (number | null)[] = [];
     await h.client({ onCall: (i) => statuses.push(i.status) }).listWebhooks();

@@ -24,7 +24,14 @@ export async function startSim(opts: { mode?: SimMode; seed?: number; config?: S
   });
   const running = await sim.listen(0);
   const client = (extra: Partial<ClientOptions> = {}) =>
-    createPlatformClient({ baseUrl: running.url, apiKey: API_KEY, requestsPerSecond: 1000, burst: 1000, retryBaseMs: 5, ...extra });
+    createPlatformClient({
+      baseUrl: running.url,
+      apiKey: API_KEY,
+      requestsPerSecond: 1000,
+      burst: 1000,
+      retryBaseMs: 5,
+      ...extra,
+    });
   const control = async (path: string, body?: unknown) => {
     const res = await fetch(running.url + path, {
       method: body === undefined && path !== "/_sim/reset" ? "GET" : "POST",
@@ -40,7 +47,9 @@ export async function startSim(opts: { mode?: SimMode; seed?: number; config?: S
 export type Received = { headers: IncomingHttpHeaders; body: Buffer; at: number };
 
 /** A webhook receiver whose answer is scripted per request (status, optional delay in ms). */
-export async function startReceiver(answer: (req: Received, index: number) => number | { status: number; delayMs: number } = () => 200) {
+export async function startReceiver(
+  answer: (req: Received, index: number) => number | { status: number; delayMs: number } = () => 200,
+) {
   const received: Received[] = [];
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];

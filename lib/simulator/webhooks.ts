@@ -57,7 +57,12 @@ export class WebhookStore {
   /** null on a non-nullable field means "unchanged"; description null clears it. */
   update(
     id: string,
-    patch: { url?: string | null; description?: string | null; is_active?: boolean | null; event_type?: WebhookEventType | null },
+    patch: {
+      url?: string | null;
+      description?: string | null;
+      is_active?: boolean | null;
+      event_type?: WebhookEventType | null;
+    },
   ): Subscription | undefined {
     const sub = this.subs.get(id);
     if (!sub) return undefined;

@@ -23,12 +23,24 @@ export async function subscriptionAlerts(config: TallyConfig): Promise<Subscript
     const mine = subs.filter((s) => s.eventType === eventType);
     if (mine.some((s) => s.isActive && ours(s.url))) continue;
     if (mine.length === 0) {
-      alerts.push({ eventType, problem: "missing", message: `No subscription for ${eventType}: these jobs are found only by polling or reconciliation.` });
+      alerts.push({
+        eventType,
+        problem: "missing",
+        message: `No subscription for ${eventType}: these jobs are found only by polling or reconciliation.`,
+      });
     } else if (!mine.some((s) => s.isActive)) {
-      alerts.push({ eventType, problem: "inactive", message: `The subscription for ${eventType} is inactive: the platform sends nothing.` });
+      alerts.push({
+        eventType,
+        problem: "inactive",
+        message: `The subscription for ${eventType} is inactive: the platform sends nothing.`,
+      });
     } else {
       const where = mine.find((s) => s.isActive)?.url ?? "";
-      alerts.push({ eventType, problem: "elsewhere", message: `The subscription for ${eventType} points to ${where}, not to this Tally (${receiver}).` });
+      alerts.push({
+        eventType,
+        problem: "elsewhere",
+        message: `The subscription for ${eventType} points to ${where}, not to this Tally (${receiver}).`,
+      });
     }
   }
   return alerts;

@@ -29,7 +29,16 @@ const select = {
   previousSecretExpiresAt: true,
 } as const;
 
-type Row = { id: string; eventType: string; url: string; isActive: boolean; secret: string | null; rotatedAt: Date | null; platformId: string | null; previousSecretExpiresAt: Date | null };
+type Row = {
+  id: string;
+  eventType: string;
+  url: string;
+  isActive: boolean;
+  secret: string | null;
+  rotatedAt: Date | null;
+  platformId: string | null;
+  previousSecretExpiresAt: Date | null;
+};
 
 function toView(r: Row): SubscriptionView {
   return {
@@ -40,7 +49,10 @@ function toView(r: Row): SubscriptionView {
     secretLast4: last4(r.secret),
     rotatedAt: r.rotatedAt?.toISOString() ?? null,
     platformId: r.platformId,
-    previousSecretExpiresAt: r.previousSecretExpiresAt && r.previousSecretExpiresAt > new Date() ? r.previousSecretExpiresAt.toISOString() : null,
+    previousSecretExpiresAt:
+      r.previousSecretExpiresAt && r.previousSecretExpiresAt > new Date()
+        ? r.previousSecretExpiresAt.toISOString()
+        : null,
   };
 }
 
@@ -57,7 +69,10 @@ export async function getSubscription(id: string): Promise<SubscriptionView> {
 
 /** Scripts accept Tally's key or the platform's webhook id. */
 export async function resolveSubscriptionId(idOrWebhookId: string): Promise<string> {
-  const row = await db().subscription.findFirst({ where: { OR: [{ id: idOrWebhookId }, { platformId: idOrWebhookId }] }, select: { id: true } });
+  const row = await db().subscription.findFirst({
+    where: { OR: [{ id: idOrWebhookId }, { platformId: idOrWebhookId }] },
+    select: { id: true },
+  });
   if (!row) throw new NotFound(`No subscription or webhook ${idOrWebhookId}`);
   return row.id;
 }

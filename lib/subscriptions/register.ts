@@ -20,11 +20,12 @@ import { getPlatformClient } from "../platform/shared-client";
 
 export type RegisterResult = { runId: string; registered: string[]; repaired: string[]; unchanged: string[] };
 
-
 export async function registerSubscriptions(actor: string): Promise<RegisterResult> {
   const config = getConfig();
   if (config.mode === "live" && !config.TALLY_PUBLIC_URL) {
-    throw new Conflict("Set TALLY_PUBLIC_URL to the address where the platform can reach Tally before registering webhooks");
+    throw new Conflict(
+      "Set TALLY_PUBLIC_URL to the address where the platform can reach Tally before registering webhooks",
+    );
   }
   const started = await startRun({ kind: "register", lockKey: "register", startedBy: actor });
   if (!started.created) {
@@ -40,7 +41,8 @@ export async function registerSubscriptions(actor: string): Promise<RegisterResu
     await finishRun(started.runId, { state: "succeeded", summary: result });
     return { runId: started.runId, ...result };
   } catch (err) {
-    const message = err instanceof PlatformError ? platformMessage(err) : err instanceof Error ? err.message : String(err);
+    const message =
+      err instanceof PlatformError ? platformMessage(err) : err instanceof Error ? err.message : String(err);
     await finishRun(started.runId, { state: "failed", error: message });
     throw err instanceof PlatformError ? new UpstreamFailure(message) : err;
   }
@@ -78,11 +80,20 @@ async function register(client: PlatformClient, publicUrl: string) {
     try {
       await db().subscription.update({
         where: { id },
-        data: { platformId: created.id, secret: created.secret, previousSecret: null, previousSecretExpiresAt: null, isActive: created.is_active, rotatedAt: null },
+        data: {
+          platformId: created.id,
+          secret: created.secret,
+          previousSecret: null,
+          previousSecretExpiresAt: null,
+          isActive: created.is_active,
+          rotatedAt: null,
+        },
       });
     } catch (err) {
       // Without the secret the webhook is useless and its secret is shown nowhere else: remove it.
-      await client.deleteWebhook(created.id).catch((e) => log.warn("orphan webhook not deleted", { webhookId: created.id, error: String(e) }));
+      await client
+        .deleteWebhook(created.id)
+        .catch((e) => log.warn("orphan webhook not deleted", { webhookId: created.id, error: String(e) }));
       throw new Error(`storing the new webhook's secret failed: ${redact(err, created.secret)}`);
     }
     invalidateSecretCache();
@@ -92,6 +103,7 @@ async function register(client: PlatformClient, publicUrl: string) {
 }
 
 function platformMessage(err: PlatformError): string {
-  if (err instanceof PlatformNotFound) return "The platform has no webhook API here (404: the docs mark it 'coming soon'); use polling mode";
+  if (err instanceof PlatformNotFound)
+    return "The platform has no webhook API here (404: the docs mark it 'coming soon'); use polling mode";
   return `The platform refused the registration: ${err.message}`;
 }

@@ -19,7 +19,12 @@ let t: TestDb;
 beforeAll(async () => {
   sim = await startSim();
   resetPlatformClients();
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_PUBLIC_URL: PUBLIC, TALLY_API_RPS: "1000" });
+  t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_PUBLIC_URL: PUBLIC,
+    TALLY_API_RPS: "1000",
+  });
 });
 afterAll(async () => {
   await flushApiCalls().catch(() => undefined);
@@ -47,7 +52,11 @@ describe("registration and drift", () => {
     await client.deleteWebhook(String(c.platformId));
     const drift = await checkSubscriptionDrift(client);
     expect(drift.drift.map((d) => [d.eventType, d.problem]).sort()).toEqual(
-      [[a.eventType, "inactive"], [b.eventType, "url_mismatch"], [c.eventType, "missing"]].sort(),
+      [
+        [a.eventType, "inactive"],
+        [b.eventType, "url_mismatch"],
+        [c.eventType, "missing"],
+      ].sort(),
     );
 
     const second = await registerSubscriptions("test");
@@ -60,7 +69,10 @@ describe("registration and drift", () => {
 
 describe("rotation whose new secret cannot be stored", () => {
   it("fails the run loudly and hands the new secret over once, in the answer only", async () => {
-    const sub = await db().subscription.findFirstOrThrow({ where: { eventType: "extract_completed" }, omit: { secret: false } });
+    const sub = await db().subscription.findFirstOrThrow({
+      where: { eventType: "extract_completed" },
+      omit: { secret: false },
+    });
     const sql = await openSql(t.url);
     await sql.run(
       TEST_STORE === "postgres"
@@ -79,13 +91,20 @@ describe("rotation whose new secret cannot be stored", () => {
       expect(run).toMatchObject({ kind: "rotate", state: "failed" });
       expect(run?.error).toContain("could not store it");
       expect(JSON.stringify(run)).not.toContain(secret);
-      const audit = await db().auditLog.findFirstOrThrow({ where: { action: "subscriptions.rotate" }, orderBy: { id: "desc" } });
+      const audit = await db().auditLog.findFirstOrThrow({
+        where: { action: "subscriptions.rotate" },
+        orderBy: { id: "desc" },
+      });
       expect(audit).toMatchObject({ ok: false, actor: "operator", target: sub.id });
       expect(String(audit.detail)).not.toContain(secret);
       expect(await db().secretRotation.count()).toBe(0);
-      expect((await db().subscription.findUniqueOrThrow({ where: { id: sub.id }, omit: { secret: false } })).secret).toBe(sub.secret);
+      expect(
+        (await db().subscription.findUniqueOrThrow({ where: { id: sub.id }, omit: { secret: false } })).secret,
+      ).toBe(sub.secret);
     } finally {
-      await sql.run(TEST_STORE === "postgres" ? `DROP TRIGGER no_secret_writes ON "Subscription"` : "DROP TRIGGER no_secret_writes");
+      await sql.run(
+        TEST_STORE === "postgres" ? `DROP TRIGGER no_secret_writes ON "Subscription"` : "DROP TRIGGER no_secret_writes",
+      );
       await sql.close();
     }
   });

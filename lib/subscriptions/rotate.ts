@@ -23,15 +23,24 @@ export type RotateResult =
 const last4 = (s: string) => (s.length > 8 ? s.slice(-4) : "");
 
 async function findSubscription(id: string) {
-  const sub = await db().subscription.findUnique({ where: { id }, select: { id: true, platformId: true, eventType: true } });
+  const sub = await db().subscription.findUnique({
+    where: { id },
+    select: { id: true, platformId: true, eventType: true },
+  });
   if (!sub) throw new NotFound(`No subscription ${id}`);
   return sub;
 }
 
 export async function rotateSubscriptionSecret(subscriptionId: string, actor: string): Promise<RotateResult> {
   const sub = await findSubscription(subscriptionId);
-  if (!sub.platformId) throw new Conflict(`Subscription ${sub.id} is not registered on the platform; register it first`);
-  const started = await startRun({ kind: "rotate", lockKey: `rotate:${sub.id}`, params: { subscriptionId: sub.id, source: "rotated" }, startedBy: actor });
+  if (!sub.platformId)
+    throw new Conflict(`Subscription ${sub.id} is not registered on the platform; register it first`);
+  const started = await startRun({
+    kind: "rotate",
+    lockKey: `rotate:${sub.id}`,
+    params: { subscriptionId: sub.id, source: "rotated" },
+    startedBy: actor,
+  });
   if (!started.created) return { stored: true, runId: started.runId, created: false, done: waitForRun(started.runId) };
   const runId = started.runId;
 
@@ -54,24 +63,55 @@ export async function rotateSubscriptionSecret(subscriptionId: string, actor: st
     return { stored: false, runId, secret, message };
   }
   const done = runInBackground(runId, (ctx) =>
-    settleThenReplay(ctx.runId, ctx.progress, { subscriptionId: sub.id, source: "rotated", since: rotationStart, secretLast4: last4(secret), actor }),
+    settleThenReplay(ctx.runId, ctx.progress, {
+      subscriptionId: sub.id,
+      source: "rotated",
+      since: rotationStart,
+      secretLast4: last4(secret),
+      actor,
+    }),
   );
   return { stored: true, runId, created: true, secret, done };
 }
 
 /** A secret rotated on the platform's own dashboard: store it, then replay the 401s since the spike began. */
-export async function setSecretFromElsewhere(subscriptionId: string, secret: string, actor: string): Promise<{ runId: string; done: Promise<RunView> }> {
+export async function setSecretFromElsewhere(
+  subscriptionId: string,
+  secret: string,
+  actor: string,
+): Promise<{ runId: string; done: Promise<RunView> }> {
   const sub = await findSubscription(subscriptionId);
-  const started = await startRun({ kind: "rotate", lockKey: `rotate:${sub.id}`, params: { subscriptionId: sub.id, source: "set_elsewhere" }, startedBy: actor });
-  if (!started.created) throw new Conflict(`A rotation of subscription ${sub.id} is running (run ${started.runId}); try again when it ends`, { runId: started.runId });
+  const started = await startRun({
+    kind: "rotate",
+    lockKey: `rotate:${sub.id}`,
+    params: { subscriptionId: sub.id, source: "set_elsewhere" },
+    startedBy: actor,
+  });
+  if (!started.created)
+    throw new Conflict(
+      `A rotation of subscription ${sub.id} is running (run ${started.runId}); try again when it ends`,
+      { runId: started.runId },
+    );
   const runId = started.runId;
   try {
     const spike = await findSpikeStart(sub.id);
     await storeNewSecret({ subscriptionId: sub.id, secret, source: "set_elsewhere", actor, runId });
     const done = runInBackground(runId, (ctx) =>
       spike
-        ? settleThenReplay(runId, ctx.progress, { subscriptionId: sub.id, source: "set_elsewhere", since: spike, secretLast4: last4(secret), actor, settle: false })
-        : Promise.resolve({ source: "set_elsewhere", secretLast4: last4(secret), replay: null, note: "no 401 since the last successful delivery: nothing to replay" }),
+        ? settleThenReplay(runId, ctx.progress, {
+            subscriptionId: sub.id,
+            source: "set_elsewhere",
+            since: spike,
+            secretLast4: last4(secret),
+            actor,
+            settle: false,
+          })
+        : Promise.resolve({
+            source: "set_elsewhere",
+            secretLast4: last4(secret),
+            replay: null,
+            note: "no 401 since the last successful delivery: nothing to replay",
+          }),
     );
     return { runId, done };
   } catch (err) {
@@ -83,10 +123,21 @@ export async function setSecretFromElsewhere(subscriptionId: string, secret: str
 
 /** Dashboard button: replay this subscription's 401s since its last rotation (or since the spike began). */
 export async function replay401sSinceRotation(subscriptionId: string, actor: string) {
-  const sub = await db().subscription.findUnique({ where: { id: subscriptionId }, select: { id: true, rotatedAt: true } });
+  const sub = await db().subscription.findUnique({
+    where: { id: subscriptionId },
+    select: { id: true, rotatedAt: true },
+  });
   if (!sub) throw new NotFound(`No subscription ${subscriptionId}`);
   const since = sub.rotatedAt ?? (await findSpikeStart(sub.id));
-  return startReplay({ subscriptionId: sub.id, since: since ? new Date(since.getTime() - CLOCK_MARGIN_MS) : undefined, only401: true, trigger: "manual" }, actor);
+  return startReplay(
+    {
+      subscriptionId: sub.id,
+      since: since ? new Date(since.getTime() - CLOCK_MARGIN_MS) : undefined,
+      only401: true,
+      trigger: "manual",
+    },
+    actor,
+  );
 }
 
 /** The first 401 after the subscription's last successful delivery in the receiver's log. */
@@ -107,24 +158,43 @@ export async function findSpikeStart(subscriptionId: string): Promise<Date | nul
 async function settleThenReplay(
   runId: string,
   progress: (p: Json) => Promise<void>,
-  o: { subscriptionId: string; source: SecretSource; since: Date; secretLast4: string; actor: string; settle?: boolean },
+  o: {
+    subscriptionId: string;
+    source: SecretSource;
+    since: Date;
+    secretLast4: string;
+    actor: string;
+    settle?: boolean;
+  },
 ): Promise<Json> {
   const settleSeconds = o.settle === false ? 0 : getConfig().TALLY_ROTATION_SETTLE_SECONDS;
   // replayAt lets the dashboard count down to the replay
-  await progress({ phase: "settling", settleSeconds, replayAt: new Date(Date.now() + settleSeconds * 1000).toISOString() });
+  await progress({
+    phase: "settling",
+    settleSeconds,
+    replayAt: new Date(Date.now() + settleSeconds * 1000).toISOString(),
+  });
   // Deliveries signed with the new secret before we stored it are still being attempted; wait for them.
   if (settleSeconds > 0) await new Promise((r) => setTimeout(r, settleSeconds * 1000));
   await progress({ phase: "replaying" });
   const since = new Date(o.since.getTime() - CLOCK_MARGIN_MS);
   const replay = await startReplay({ subscriptionId: o.subscriptionId, since, only401: true, trigger: runId }, o.actor);
   const end = await replay.done;
-  const summary: Json = { source: o.source, secretLast4: o.secretLast4, replaySince: since.toISOString(), replayRunId: replay.runId, replay: end.summary };
-  if (end.state === "failed") throw new RunFailed(`secret stored; replaying the 401s failed: ${end.error ?? "unknown error"}`, summary);
+  const summary: Json = {
+    source: o.source,
+    secretLast4: o.secretLast4,
+    replaySince: since.toISOString(),
+    replayRunId: replay.runId,
+    replay: end.summary,
+  };
+  if (end.state === "failed")
+    throw new RunFailed(`secret stored; replaying the 401s failed: ${end.error ?? "unknown error"}`, summary);
   return summary;
 }
 
 function platformMessage(err: unknown, webhookId: string): string {
-  if (err instanceof PlatformNotFound) return `The platform has no webhook ${webhookId} (404); register the subscriptions again`;
+  if (err instanceof PlatformNotFound)
+    return `The platform has no webhook ${webhookId} (404); register the subscriptions again`;
   if (err instanceof PlatformError) return `The platform did not rotate the secret: ${err.message}`;
   return `Rotating the secret failed: ${err instanceof Error ? err.message : String(err)}`;
 }

@@ -1,11 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import {
-  SPIKE_THRESHOLD,
-  SPIKE_WINDOW_MINUTES,
-  type Spike,
-  type UnauthorizedChart,
-} from "./unauthorized-contracts";
+import { SPIKE_THRESHOLD, SPIKE_WINDOW_MINUTES, type Spike, type UnauthorizedChart } from "./unauthorized-contracts";
 
 // 401s per minute per subscription for the Webhooks & secrets chart. Bucketed here rather than in
 // SQL so the query stays portable (SQLite and PostgreSQL format dates differently); it reads only
@@ -19,7 +14,10 @@ const MINUTE = 60_000;
 export const MAX_ROWS = 20_000;
 const UNKNOWN = "unknown";
 
-export async function unauthorizedChart({ minutes = 60, now = new Date() }: { minutes?: number; now?: Date } = {}): Promise<UnauthorizedChart> {
+export async function unauthorizedChart({
+  minutes = 60,
+  now = new Date(),
+}: { minutes?: number; now?: Date } = {}): Promise<UnauthorizedChart> {
   const last = Math.floor(now.getTime() / MINUTE) * MINUTE;
   const first = last - (minutes - 1) * MINUTE;
   const [rows, subscriptions, rotations] = await Promise.all([
@@ -30,7 +28,10 @@ export async function unauthorizedChart({ minutes = 60, now = new Date() }: { mi
       orderBy: { receivedAt: "desc" },
       take: MAX_ROWS + 1,
     }),
-    db().subscription.findMany({ select: { id: true, eventType: true, rotatedAt: true }, orderBy: [{ eventType: "asc" }, { id: "asc" }] }),
+    db().subscription.findMany({
+      select: { id: true, eventType: true, rotatedAt: true },
+      orderBy: [{ eventType: "asc" }, { id: "asc" }],
+    }),
     db().secretRotation.findMany({
       where: { at: { gte: new Date(first) } },
       select: { subscriptionId: true, at: true, source: true, actor: true },
@@ -59,7 +60,8 @@ export async function unauthorizedChart({ minutes = 60, now = new Date() }: { mi
     label: sameType(s.eventType) ? `${s.eventType} (${s.id.slice(-6)})` : s.eventType,
     total: totals.get(s.id) ?? 0,
   }));
-  if (totals.has(UNKNOWN)) series.push({ key: UNKNOWN, label: "no subscription (shared URL)", total: totals.get(UNKNOWN) ?? 0 });
+  if (totals.has(UNKNOWN))
+    series.push({ key: UNKNOWN, label: "no subscription (shared URL)", total: totals.get(UNKNOWN) ?? 0 });
 
   const points = [];
   for (let t = first; t <= last; t += MINUTE) points.push({ t, counts: buckets.get(t) ?? {} });

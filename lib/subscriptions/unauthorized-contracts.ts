@@ -7,7 +7,12 @@ export const SPIKE_WINDOW_MINUTES = 5;
 export const SPIKE_THRESHOLD = 3;
 
 export const unauthorizedQuerySchema = z.object({
-  minutes: z.coerce.number().int().min(5).max(24 * 60).default(60),
+  minutes: z.coerce
+    .number()
+    .int()
+    .min(5)
+    .max(24 * 60)
+    .default(60),
 });
 
 export const chartSeriesSchema = z.object({

@@ -25,10 +25,7 @@ const envelopeSchema = z.looseObject({
   delivery_id: label("delivery_id").optional(),
   id: z.union([label("id"), z.number()], { error: "id must be a string or a number" }).optional(),
   job_id: jobId.optional(),
-  data: z
-    .looseObject({ job_id: jobId.optional() }, { error: "data must be an object" })
-    .nullable()
-    .optional(),
+  data: z.looseObject({ job_id: jobId.optional() }, { error: "data must be an object" }).nullable().optional(),
 });
 
 export type Envelope = { jobId: string; eventType: string | null; deliveryId: string | null };

@@ -62,7 +62,10 @@ export function createReceiverHandler(): Handler {
     const match = PATH.exec(req.url ?? "");
     if (!match) {
       req.resume();
-      return send(res, 404, { error: "not_found", message: "only /webhooks/geonode[/{subscriptionKey}] and /api/metrics are served here" });
+      return send(res, 404, {
+        error: "not_found",
+        message: "only /webhooks/geonode[/{subscriptionKey}] and /api/metrics are served here",
+      });
     }
     const key = match[1] ? decodeKey(match[1]) : null;
     try {
@@ -74,7 +77,8 @@ export function createReceiverHandler(): Handler {
       const read = await readLimited(req, limit).catch(() => null);
       // The body never arrived whole (the sender hung up, or took longer than the request timeout):
       // nobody left to answer; logged as 499, as proxies do.
-      if (!read) return recordRejected(key, 499, "the body never arrived whole (sender hung up or timed out)", startedAt);
+      if (!read)
+        return recordRejected(key, 499, "the body never arrived whole (sender hung up or timed out)", startedAt);
       const headers = { get: (name: string) => req.headers[name.toLowerCase()]?.toString() ?? null };
       const answer = await receive({ subscriptionKey: key, headers, read, startedAt });
       send(res, answer.status, answer.body);
@@ -93,7 +97,11 @@ export function createReceiverHandler(): Handler {
  */
 export function publicServerOptions(): http.ServerOptions {
   const ms = getConfig().TALLY_REQUEST_TIMEOUT_SECONDS * 1000;
-  return { requestTimeout: ms, headersTimeout: ms, connectionsCheckingInterval: Math.min(Math.max(250, ms / 4), 5_000) };
+  return {
+    requestTimeout: ms,
+    headersTimeout: ms,
+    connectionsCheckingInterval: Math.min(Math.max(250, ms / 4), 5_000),
+  };
 }
 
 /**

@@ -37,12 +37,17 @@ export function countUnrecorded(startedAt: number): void {
 
 async function decide(d: Delivery): Promise<Answer> {
   const headerMeta = (c?: Candidate) => ({
-    subscriptionId: c?.subscriptionId ?? (d.subscriptionKey && d.subscriptionKey.length <= 64 ? d.subscriptionKey : null),
+    subscriptionId:
+      c?.subscriptionId ?? (d.subscriptionKey && d.subscriptionKey.length <= 64 ? d.subscriptionKey : null),
     deliveryId: null as string | null,
     eventType: null as string | null,
     jobId: null as string | null,
   });
-  const finish = async (answer: Answer, row: Omit<LogRow, "status" | "reason" | "latencyMs" | "bodyBytes">, reason: string) => {
+  const finish = async (
+    answer: Answer,
+    row: Omit<LogRow, "status" | "reason" | "latencyMs" | "bodyBytes">,
+    reason: string,
+  ) => {
     const bodyBytes = d.read.ok ? d.read.body.byteLength : d.read.size;
     await record({ ...row, status: answer.status, reason, latencyMs: Date.now() - d.startedAt, bodyBytes });
     return answer;
@@ -57,7 +62,11 @@ async function decide(d: Delivery): Promise<Answer> {
   if (d.subscriptionKey !== null) {
     const g = await candidatesForKey(d.subscriptionKey);
     if (g === "unknown") {
-      return finish({ status: 404, body: { error: "unknown_subscription" } }, { ...headerMeta(), subscriptionId: null }, "unknown subscription key");
+      return finish(
+        { status: 404, body: { error: "unknown_subscription" } },
+        { ...headerMeta(), subscriptionId: null },
+        "unknown subscription key",
+      );
     }
     groups = [g];
   } else {
@@ -68,7 +77,13 @@ async function decide(d: Delivery): Promise<Answer> {
   let matched: Candidate | undefined;
   let failure = "no secret configured";
   for (const g of groups) {
-    const result = verifyDelivery(g.scheme, g.candidates.map((c) => c.secret), body, d.headers, now);
+    const result = verifyDelivery(
+      g.scheme,
+      g.candidates.map((c) => c.secret),
+      body,
+      d.headers,
+      now,
+    );
     if (result.ok) {
       matched = g.candidates[result.secretIndex];
       break;
@@ -81,7 +96,11 @@ async function decide(d: Delivery): Promise<Answer> {
 
   const parsed = parseEnvelope(body, d.headers);
   if (!parsed.ok) {
-    return finish({ status: 400, body: { error: "bad_request", reason: parsed.reason } }, headerMeta(matched), parsed.reason);
+    return finish(
+      { status: 400, body: { error: "bad_request", reason: parsed.reason } },
+      headerMeta(matched),
+      parsed.reason,
+    );
   }
   const { jobId, deliveryId } = parsed.envelope;
   // A subscription is for one event type; it fills in a delivery that does not say which.
@@ -98,7 +117,13 @@ async function decide(d: Delivery): Promise<Answer> {
   // Any failure here other than the job id's uniqueness (handled in SQL) throws: the platform
   // gets a 5xx and retries, which is what we want when nothing was stored.
   const outcome = await receiverStore().accept(
-    { jobId, eventType, deliveryId, subscriptionId: matched.subscriptionId, maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS },
+    {
+      jobId,
+      eventType,
+      deliveryId,
+      subscriptionId: matched.subscriptionId,
+      maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS,
+    },
     { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
   );
   // Committed: a worker in this process takes it now rather than at its next idle poll.
@@ -107,7 +132,12 @@ async function decide(d: Delivery): Promise<Answer> {
 }
 
 /** A request that never reached the decision (e.g. wrong method) still gets its log row. */
-export async function recordRejected(subscriptionKey: string | null, status: number, reason: string, startedAt: number) {
+export async function recordRejected(
+  subscriptionKey: string | null,
+  status: number,
+  reason: string,
+  startedAt: number,
+) {
   countDelivery(status, undefined, startedAt);
   await record({
     subscriptionId: subscriptionKey && subscriptionKey.length <= 64 ? subscriptionKey : null,

@@ -44,7 +44,17 @@ export function openPostgresStore(url: string): ReceiverStore {
     c.query(
       `INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
        VALUES ($1,$2,$3,$4,$5,$6,$7,$8,$9)`,
-      [at, row.subscriptionId, row.deliveryId, row.eventType, row.jobId, row.status, row.reason, row.latencyMs, row.bodyBytes],
+      [
+        at,
+        row.subscriptionId,
+        row.deliveryId,
+        row.eventType,
+        row.jobId,
+        row.status,
+        row.reason,
+        row.latencyMs,
+        row.bodyBytes,
+      ],
     );
 
   // Receipt and queue item commit together or not at all (invariant 1). The log row rides along.
@@ -57,7 +67,12 @@ export function openPostgresStore(url: string): ReceiverStore {
     );
     const fresh = receipt.rowCount === 1;
     if (fresh) {
-      const item = processJobItem({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" });
+      const item = processJobItem({
+        jobId: a.jobId,
+        eventType: a.eventType,
+        deliveryId: a.deliveryId,
+        source: "webhook",
+      });
       await c.query(
         `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
          VALUES ($1,$2,$3,$4,'ready',0,$5,$6,$6,$6) ON CONFLICT ("dedupeKey") DO NOTHING`,
@@ -71,9 +86,13 @@ export function openPostgresStore(url: string): ReceiverStore {
   const commit = groupCommit(pool, (ops) => writeBatch(pool, ops));
   return {
     accept: (a, logRow) =>
-      commit({ key: `0${a.jobId}`, accept: a, logRow, run: (c) => accept(c, a, logRow), queued: (v) => v === "accepted" }) as Promise<
-        "accepted" | "duplicate"
-      >,
+      commit({
+        key: `0${a.jobId}`,
+        accept: a,
+        logRow,
+        run: (c) => accept(c, a, logRow),
+        queued: (v) => v === "accepted",
+      }) as Promise<"accepted" | "duplicate">,
     // Log rows take no unique locks; they go after the accepted deliveries.
     log: (row) => commit({ key: "1", logRow: row, run: (c) => insertLog(c, row, utc(new Date())) }),
     secrets: async () => {
@@ -85,14 +104,14 @@ export function openPostgresStore(url: string): ReceiverStore {
         secret: string | null;
         previousSecret: string | null;
         previousSecretExpiresAt: Date | null;
-      }>(`SELECT "id","eventType","isActive","scheme","secret","previousSecret","previousSecretExpiresAt" FROM "Subscription"`);
-      return rows.map(
-        (r): SecretRow => ({
-          ...r,
-          isActive: r.isActive ? 1 : 0,
-          previousSecretExpiresAt: r.previousSecretExpiresAt ? r.previousSecretExpiresAt.toISOString() : null,
-        }),
+      }>(
+        `SELECT "id","eventType","isActive","scheme","secret","previousSecret","previousSecretExpiresAt" FROM "Subscription"`,
       );
+      return rows.map((r): SecretRow => ({
+        ...r,
+        isActive: r.isActive ? 1 : 0,
+        previousSecretExpiresAt: r.previousSecretExpiresAt ? r.previousSecretExpiresAt.toISOString() : null,
+      }));
     },
     close: () => pool.end(),
   };
@@ -105,7 +124,9 @@ async function writeBatch(pool: pg.Pool, ops: Write[]): Promise<unknown[]> {
   const first = new Map<string, Accept>();
   for (const op of ops) if (op.accept && !first.has(op.accept.jobId)) first.set(op.accept.jobId, op.accept);
   const accepts = [...first.values()].sort((a, b) => (a.jobId < b.jobId ? -1 : a.jobId > b.jobId ? 1 : 0));
-  const items = accepts.map((a) => processJobItem({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" }));
+  const items = accepts.map((a) =>
+    processJobItem({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" }),
+  );
   const logs = ops.map((op) => op.logRow);
   const { rows } = await pool.query<{ fresh: string[] | null }>(
     `WITH a AS (
@@ -159,7 +180,13 @@ async function writeBatch(pool: pg.Pool, ops: Write[]): Promise<unknown[]> {
     ],
   );
   const fresh = new Set(rows[0]?.fresh ?? []);
-  return ops.map((op) => (op.accept ? (first.get(op.accept.jobId) === op.accept && fresh.has(op.accept.jobId) ? "accepted" : "duplicate") : undefined));
+  return ops.map((op) =>
+    op.accept
+      ? first.get(op.accept.jobId) === op.accept && fresh.has(op.accept.jobId)
+        ? "accepted"
+        : "duplicate"
+      : undefined,
+  );
 }
 
 function groupCommit(pool: pg.Pool, writeAll: (ops: Write[]) => Promise<unknown[]>) {
@@ -184,7 +211,8 @@ function groupCommit(pool: pg.Pool, writeAll: (ops: Write[]) => Promise<unknown[
           out.push({ ok: false, error });
         }
       }
-      if (batch.some((op, i) => out[i].ok && op.queued?.(out[i].value))) await c.query(`SELECT pg_notify($1, '')`, [QUEUE_CHANNEL]);
+      if (batch.some((op, i) => out[i].ok && op.queued?.(out[i].value)))
+        await c.query(`SELECT pg_notify($1, '')`, [QUEUE_CHANNEL]);
       await c.query("COMMIT");
       return out;
     } catch (error) {
@@ -200,7 +228,10 @@ function groupCommit(pool: pg.Pool, writeAll: (ops: Write[]) => Promise<unknown[
       return (await writeAll(batch)).map((value) => ({ ok: true, value }));
     } catch (error) {
       if (RETRYABLE.has((error as { code?: string }).code ?? "")) throw error;
-      logger.warn("receiver batch refused by the database; writing its deliveries one by one", { deliveries: batch.length, error: String(error) });
+      logger.warn("receiver batch refused by the database; writing its deliveries one by one", {
+        deliveries: batch.length,
+        error: String(error),
+      });
       return oneByOne(batch);
     }
   };

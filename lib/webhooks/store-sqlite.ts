@@ -33,15 +33,39 @@ export function openSqliteStore(url: string): ReceiverStore {
     `SELECT "id","eventType","isActive","scheme","secret","previousSecret","previousSecretExpiresAt" FROM "Subscription"`,
   );
   const log = (row: LogRow, at: string) =>
-    insertLog.run(at, row.subscriptionId, row.deliveryId, row.eventType, row.jobId, row.status, row.reason, row.latencyMs, row.bodyBytes);
+    insertLog.run(
+      at,
+      row.subscriptionId,
+      row.deliveryId,
+      row.eventType,
+      row.jobId,
+      row.status,
+      row.reason,
+      row.latencyMs,
+      row.bodyBytes,
+    );
 
   // Receipt and queue item commit together or not at all (invariant 1). The log row rides along.
   const accept = (a: Accept, logRow: Omit<LogRow, "status" | "reason">): "accepted" | "duplicate" => {
     const now = sqliteDate(new Date());
     const fresh = insertReceipt.run(a.jobId, a.eventType, a.deliveryId, a.subscriptionId, now).changes === 1;
     if (fresh) {
-      const item = processJobItem({ jobId: a.jobId, eventType: a.eventType, deliveryId: a.deliveryId, source: "webhook" });
-      insertQueueItem.run(item.kind, JSON.stringify(item.payload), item.jobId, item.dedupeKey, a.maxAttempts, now, now, now);
+      const item = processJobItem({
+        jobId: a.jobId,
+        eventType: a.eventType,
+        deliveryId: a.deliveryId,
+        source: "webhook",
+      });
+      insertQueueItem.run(
+        item.kind,
+        JSON.stringify(item.payload),
+        item.jobId,
+        item.dedupeKey,
+        a.maxAttempts,
+        now,
+        now,
+        now,
+      );
     }
     log({ ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
     return fresh ? "accepted" : "duplicate";

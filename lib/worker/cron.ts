@@ -40,7 +40,14 @@ export function cronPoll() {
   });
 }
 
-export type WorkResult = { unit: "work"; maxSeconds: number; handled: number; outcomes: Partial<Record<ItemOutcome, number>>; drained: boolean; seconds: number };
+export type WorkResult = {
+  unit: "work";
+  maxSeconds: number;
+  handled: number;
+  outcomes: Partial<Record<ItemOutcome, number>>;
+  drained: boolean;
+  seconds: number;
+};
 
 /** Runs the queue worker until nothing is due (drained) or maxSeconds pass; items still running then are handed back. */
 export function cronWork(maxSeconds: number): Promise<WorkResult> {
@@ -58,7 +65,14 @@ export function cronWork(maxSeconds: number): Promise<WorkResult> {
     // At the deadline: stop claiming and release what is in flight at once (its attempt is given back).
     await worker.stop(0);
     const handled = Object.values(outcomes).reduce((a, b) => a + b, 0);
-    return { unit: "work", maxSeconds, handled, outcomes, drained, seconds: Math.round((Date.now() - started) / 100) / 10 };
+    return {
+      unit: "work",
+      maxSeconds,
+      handled,
+      outcomes,
+      drained,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+    };
   });
 }
 
@@ -66,7 +80,10 @@ export function cronWork(maxSeconds: number): Promise<WorkResult> {
 export async function cronReconcile() {
   needPlatform();
   const run = await startReconcile({}, "cron");
-  if (!run.created) throw new Conflict(`a reconciliation is already running (run ${run.runId}); this call did nothing`, { runId: run.runId });
+  if (!run.created)
+    throw new Conflict(`a reconciliation is already running (run ${run.runId}); this call did nothing`, {
+      runId: run.runId,
+    });
   const done = await run.done;
   return { unit: "reconcile", runId: run.runId, state: done.state, summary: done.summary, error: done.error };
 }

@@ -13,8 +13,13 @@ const HEALTH_PATH = /^\/api\/health\/?(?:\?.*)?$/;
 async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
   if (isMetricsPath(req.url)) return serveMetrics(req, res);
   req.resume();
-  if (!HEALTH_PATH.test(req.url ?? "")) return sendJson(res, 404, { error: "not_found", message: "a worker serves only GET /api/metrics and GET /api/health" });
-  if (req.method !== "GET" && req.method !== "HEAD") return sendJson(res, 405, { error: "method_not_allowed" }, { allow: "GET" });
+  if (!HEALTH_PATH.test(req.url ?? ""))
+    return sendJson(res, 404, {
+      error: "not_found",
+      message: "a worker serves only GET /api/metrics and GET /api/health",
+    });
+  if (req.method !== "GET" && req.method !== "HEAD")
+    return sendJson(res, 405, { error: "method_not_allowed" }, { allow: "GET" });
   const health = await checkHealth();
   sendJson(res, health.status === "ok" ? 200 : 503, { ...health, role: "worker" }, { "cache-control": "no-store" });
 }
@@ -46,7 +51,11 @@ export function listenWorkerMetrics(port: number): Promise<http.Server> {
           : err.code === "EACCES"
             ? "permission denied (ports below 1024 need privileges): choose a port from 1024 up"
             : `${err.code ?? "error"}: ${err.message}`;
-      reject(new MetricsPortError(`TALLY_METRICS_PORT=${port}: cannot listen on 0.0.0.0:${port}: ${why}. Or unset TALLY_METRICS_PORT to run without a metrics listener.`));
+      reject(
+        new MetricsPortError(
+          `TALLY_METRICS_PORT=${port}: cannot listen on 0.0.0.0:${port}: ${why}. Or unset TALLY_METRICS_PORT to run without a metrics listener.`,
+        ),
+      );
     });
     server.listen(port, "0.0.0.0", () => resolve(server));
   });

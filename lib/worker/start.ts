@@ -41,7 +41,8 @@ export function startServerWorker(config: TallyConfig): Worker {
   holder.__tallyWorker = worker;
   listenForEnqueuesOnPostgres(config);
   worker.start();
-  const stop = (graceMs: number) => worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
+  const stop = (graceMs: number) =>
+    worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
   if (shutdownIsManaged()) {
     // Tally's server waits for this: items in flight get time to finish, the rest are handed back.
     onShutdown(() => stop(IN_SERVER_GRACE_MS));

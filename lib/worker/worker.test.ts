@@ -43,7 +43,11 @@ describe("worker", () => {
     // A fresh worker finishes them all.
     const next = createWorker({ registry: p.registry, concurrency: 2, leaseMs: 20_000, idleMs: 20 });
     next.start();
-    await waitFor("all stored", async () => (await db().job.count({ where: { id: { in: ids }, outcome: "stored" } })) === 3, 10_000);
+    await waitFor(
+      "all stored",
+      async () => (await db().job.count({ where: { id: { in: ids }, outcome: "stored" } })) === 3,
+      10_000,
+    );
     await next.stop(5000);
   });
 
@@ -54,14 +58,27 @@ describe("worker", () => {
     try {
       // Free slots and a lease shorter than one platform call: without renewal the worker would claim
       // the item a second time while the first run is still waiting for the platform.
-      const worker = createWorker({ registry: p.registry, concurrency: 3, leaseMs: 300, timeoutMs: 10_000, idleMs: 20 });
+      const worker = createWorker({
+        registry: p.registry,
+        concurrency: 3,
+        leaseMs: 300,
+        timeoutMs: 10_000,
+        idleMs: 20,
+      });
       worker.start();
-      await waitFor("item settled", async () => (await db().queueItem.count({ where: { jobId: id, state: { in: ["ready", "leased"] } } })) === 0, 10_000);
+      await waitFor(
+        "item settled",
+        async () => (await db().queueItem.count({ where: { jobId: id, state: { in: ["ready", "leased"] } } })) === 0,
+        10_000,
+      );
       await worker.stop(5000);
     } finally {
       await p.sim.control("/_sim/config", { slowResponseRate: 0 });
     }
-    expect(await db().queueItem.findFirstOrThrow({ where: { jobId: id } })).toMatchObject({ state: "done", attempts: 1 });
+    expect(await db().queueItem.findFirstOrThrow({ where: { jobId: id } })).toMatchObject({
+      state: "done",
+      attempts: 1,
+    });
     expect(await db().job.findUniqueOrThrow({ where: { id } })).toMatchObject({ outcome: "stored" });
   });
 

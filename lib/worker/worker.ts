@@ -51,7 +51,9 @@ export function createWorker(opts: WorkerOptions): Worker {
       onAbortedByShutdown: (i) => release(i),
     })
       .then((outcome) => opts.onOutcome?.(item, outcome))
-      .catch((err) => log.error("queue item could not be settled; its lease will expire", { id: item.id, error: String(err) }))
+      .catch((err) =>
+        log.error("queue item could not be settled; its lease will expire", { id: item.id, error: String(err) }),
+      )
       .finally(() => {
         running.delete(item.id);
         nudge();
@@ -107,7 +109,10 @@ export function createWorker(opts: WorkerOptions): Worker {
       await loop;
       const all = Promise.all(running.values());
       let timer: NodeJS.Timeout | undefined;
-      const timedOut = await Promise.race([all.then(() => false), new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs)))]);
+      const timedOut = await Promise.race([
+        all.then(() => false),
+        new Promise<boolean>((r) => (timer = setTimeout(() => r(true), graceMs))),
+      ]);
       clearTimeout(timer);
       if (timedOut) {
         shutdown.abort(new Error("worker shutting down"));

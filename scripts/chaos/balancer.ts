@@ -16,7 +16,9 @@ export async function startBalancer(targets: string[]): Promise<Balancer> {
       const req = request(u, { method, headers, agent }, (res) => {
         const chunks: Buffer[] = [];
         res.on("data", (c: Buffer) => chunks.push(c));
-        res.on("end", () => resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }));
+        res.on("end", () =>
+          resolve({ status: res.statusCode ?? 502, headers: res.headers, body: Buffer.concat(chunks) }),
+        );
         res.on("error", reject);
       });
       req.on("error", reject);

@@ -40,17 +40,25 @@ export async function startChaosSink(random: () => number, failRate = 0.2): Prom
 export function signatureOk(r: SinkRequest, secret: string): boolean {
   const id = String(r.headers["webhook-id"] ?? "");
   const ts = String(r.headers["webhook-timestamp"] ?? "");
-  const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64")).update(`${id}.${ts}.${r.body}`).digest();
-  return String(r.headers["webhook-signature"] ?? "").split(" ").some((s) => {
-    const got = Buffer.from(s.replace(/^v1,/, ""), "base64");
-    return s.startsWith("v1,") && got.length === expected.length && timingSafeEqual(got, expected);
-  });
+  const expected = createHmac("sha256", Buffer.from(secret.slice("whsec_".length), "base64"))
+    .update(`${id}.${ts}.${r.body}`)
+    .digest();
+  return String(r.headers["webhook-signature"] ?? "")
+    .split(" ")
+    .some((s) => {
+      const got = Buffer.from(s.replace(/^v1,/, ""), "base64");
+      return s.startsWith("v1,") && got.length === expected.length && timingSafeEqual(got, expected);
+    });
 }
 
 export async function computeForwarded(store: ChaosStore, sink: ChaosSink, secret: string): Promise<Forwarded> {
   const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql))[0]?.n ?? 0);
-  const settled = await store.all<{ id: string; outcome: string }>(`SELECT "id", "outcome" FROM "Job" WHERE "outcome" IN ('stored','dead_lettered','cancelled')`);
-  const refusedAttempts = await count(`SELECT COUNT(*) n FROM "OutboundAttempt" WHERE NOT "ok" AND "statusCode" IS NULL`);
+  const settled = await store.all<{ id: string; outcome: string }>(
+    `SELECT "id", "outcome" FROM "Job" WHERE "outcome" IN ('stored','dead_lettered','cancelled')`,
+  );
+  const refusedAttempts = await count(
+    `SELECT COUNT(*) n FROM "OutboundAttempt" WHERE NOT "ok" AND "statusCode" IS NULL`,
+  );
   const outboundDeadLetters = await count(`SELECT COUNT(*) n FROM "OutboundDelivery" WHERE "status" = 'dead'`);
   const expected = new Set(settled.map((j) => webhookId(j.id, j.outcome)));
   const good = sink.requests.filter((r) => signatureOk(r, secret));
@@ -88,5 +96,6 @@ export function printForwarded(f: Forwarded, log: (s: string) => void = console.
   const w = Math.max(...rows.map(([k]) => k.length));
   log("  forwarded:");
   for (const [k, v] of rows) log(`    ${k.padEnd(w)}  ${v}`);
-  if (f.missingIds.length) log(`    missing: ${f.missingIds.slice(0, 10).join(", ")}${f.missingIds.length > 10 ? " …" : ""}`);
+  if (f.missingIds.length)
+    log(`    missing: ${f.missingIds.slice(0, 10).join(", ")}${f.missingIds.length > 10 ? " …" : ""}`);
 }

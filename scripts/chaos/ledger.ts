@@ -9,7 +9,13 @@ export const simStateSchema = z.object({
   deliveries: z.object({ byStatus: z.record(z.string(), z.number()) }),
   perJob: z.record(
     z.string(),
-    z.object({ kind: z.string(), status: z.string(), resubmittedFrom: z.string().optional(), dropped: z.number(), duplicated: z.number() }),
+    z.object({
+      kind: z.string(),
+      status: z.string(),
+      resubmittedFrom: z.string().optional(),
+      dropped: z.number(),
+      duplicated: z.number(),
+    }),
   ),
 });
 export type SimState = z.infer<typeof simStateSchema>;
@@ -53,30 +59,71 @@ export type Ledger = {
 
 export async function computeLedger(store: ChaosStore, sim: SimState): Promise<Ledger> {
   const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql))[0]?.n ?? 0);
-  const outcome = new Map((await store.all<{ id: string; outcome: string }>('SELECT "id", "outcome" FROM "Job"')).map((r) => [r.id, r.outcome]));
+  const outcome = new Map(
+    (await store.all<{ id: string; outcome: string }>('SELECT "id", "outcome" FROM "Job"')).map((r) => [
+      r.id,
+      r.outcome,
+    ]),
+  );
   // An outcome recorded twice for one job, or one failed job resubmitted twice, is double work.
-  const doubleOutcome = (await store.all<{ jobId: string }>(`SELECT "jobId" FROM "JobEvent" WHERE "type" = 'outcome' GROUP BY "jobId" HAVING COUNT(*) > 1`)).map((r) => r.jobId);
+  const doubleOutcome = (
+    await store.all<{ jobId: string }>(
+      `SELECT "jobId" FROM "JobEvent" WHERE "type" = 'outcome' GROUP BY "jobId" HAVING COUNT(*) > 1`,
+    )
+  ).map((r) => r.jobId);
   const resubmittedFrom = new Map<string, number>();
-  for (const j of Object.values(sim.perJob)) if (j.resubmittedFrom) resubmittedFrom.set(j.resubmittedFrom, (resubmittedFrom.get(j.resubmittedFrom) ?? 0) + 1);
+  for (const j of Object.values(sim.perJob))
+    if (j.resubmittedFrom) resubmittedFrom.set(j.resubmittedFrom, (resubmittedFrom.get(j.resubmittedFrom) ?? 0) + 1);
   const doubleResubmit = [...resubmittedFrom].filter(([, n]) => n > 1).map(([id]) => id);
 
   const unauthorized = await count(`SELECT COUNT(*) n FROM "InboundDelivery" WHERE "status" = 401`);
-  const unauthorizedJobs = (await store.all<{ jobId: string }>(`SELECT DISTINCT "jobId" FROM "PlatformDelivery" WHERE "httpStatus" = 401 AND "jobId" IS NOT NULL`)).map((r) => r.jobId);
+  const unauthorizedJobs = (
+    await store.all<{ jobId: string }>(
+      `SELECT DISTINCT "jobId" FROM "PlatformDelivery" WHERE "httpStatus" = 401 AND "jobId" IS NOT NULL`,
+    )
+  ).map((r) => r.jobId);
   const describe = async (id: string) => {
-    const [job] = await store.all('SELECT "kind", "outcome", "origin", "platformStatus", "attempts" FROM "Job" WHERE "id" = ?', id);
+    const [job] = await store.all(
+      'SELECT "kind", "outcome", "origin", "platformStatus", "attempts" FROM "Job" WHERE "id" = ?',
+      id,
+    );
     const [receipt] = await store.all('SELECT "source", "receivedAt" FROM "Receipt" WHERE "jobId" = ?', id);
-    const items = await store.all('SELECT "id", "kind", "state", "attempts", "lastError", "availableAt" FROM "QueueItem" WHERE "jobId" = ?', id);
+    const items = await store.all(
+      'SELECT "id", "kind", "state", "attempts", "lastError", "availableAt" FROM "QueueItem" WHERE "jobId" = ?',
+      id,
+    );
     const events = await store.all('SELECT "at", "type", "detail" FROM "JobEvent" WHERE "jobId" = ? ORDER BY "id"', id);
     return `${id}: job ${JSON.stringify(job ?? null)} receipt ${JSON.stringify(receipt ?? null)} items ${JSON.stringify(items)} events ${JSON.stringify(events)}`;
   };
 
   const noticedBy: Record<string, number> = {};
-  for (const r of await store.all<{ source: string; n: number | string }>(`SELECT "source", COUNT(*) n FROM "Receipt" GROUP BY "source" ORDER BY "source"`)) noticedBy[r.source] = Number(r.n);
+  for (const r of await store.all<{ source: string; n: number | string }>(
+    `SELECT "source", COUNT(*) n FROM "Receipt" GROUP BY "source" ORDER BY "source"`,
+  ))
+    noticedBy[r.source] = Number(r.n);
 
   const l: Ledger = {
-    platformJobs: 0, submitted: 0, resubmissions: 0, stored: 0, resubmitted: 0, resubmittedThenStored: 0, deadLettered: 0, cancelled: 0,
-    stillRunningOnPlatform: 0, lost: 0, wrongOutcome: 0, storedTwice: 0, droppedWebhooks: 0, duplicatedWebhooks: 0, unauthorized,
-    unauthorizedJobsRecovered: 0, unauthorizedJobsUnrecovered: 0, noticedBy, lostIds: [], lostDetails: [], doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
+    platformJobs: 0,
+    submitted: 0,
+    resubmissions: 0,
+    stored: 0,
+    resubmitted: 0,
+    resubmittedThenStored: 0,
+    deadLettered: 0,
+    cancelled: 0,
+    stillRunningOnPlatform: 0,
+    lost: 0,
+    wrongOutcome: 0,
+    storedTwice: 0,
+    droppedWebhooks: 0,
+    duplicatedWebhooks: 0,
+    unauthorized,
+    unauthorizedJobsRecovered: 0,
+    unauthorizedJobsUnrecovered: 0,
+    noticedBy,
+    lostIds: [],
+    lostDetails: [],
+    doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
   };
   for (const [id, j] of Object.entries(sim.perJob)) {
     l.platformJobs++;
@@ -122,11 +169,19 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
     ["dead-lettered", l.deadLettered],
     ["cancelled", l.cancelled],
     ["still running on the platform", l.stillRunningOnPlatform],
-    ["noticed by (first receipt)", Object.entries(l.noticedBy).map(([k, v]) => `${k} ${v}`).join(", ") || "none"],
+    [
+      "noticed by (first receipt)",
+      Object.entries(l.noticedBy)
+        .map(([k, v]) => `${k} ${v}`)
+        .join(", ") || "none",
+    ],
     ["webhooks dropped by the platform", l.droppedWebhooks],
     ["webhooks duplicated by the platform", l.duplicatedWebhooks],
     ["401s answered (rotation)", l.unauthorized],
-    ["jobs with a 401 delivery, recovered", `${l.unauthorizedJobsRecovered} of ${l.unauthorizedJobsRecovered + l.unauthorizedJobsUnrecovered}`],
+    [
+      "jobs with a 401 delivery, recovered",
+      `${l.unauthorizedJobsRecovered} of ${l.unauthorizedJobsRecovered + l.unauthorizedJobsUnrecovered}`,
+    ],
     ["outcome disagreeing with the platform", l.wrongOutcome],
     ["LOST (must be 0)", l.lost],
     ["STORED TWICE (must be 0)", l.storedTwice],

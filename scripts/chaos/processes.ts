@@ -16,10 +16,19 @@ export async function freePort(): Promise<number> {
 }
 
 /** Waits until `url` answers 2xx; with `child`, gives up at once if that process has exited. */
-export async function waitFor(url: string, what: string, output: () => string, timeoutMs = 60_000, child?: ChildProcess) {
+export async function waitFor(
+  url: string,
+  what: string,
+  output: () => string,
+  timeoutMs = 60_000,
+  child?: ChildProcess,
+) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
-    if (child && (child.exitCode !== null || child.signalCode !== null)) throw new Error(`${what} exited (${child.exitCode ?? child.signalCode}) before answering at ${url}\n${output().slice(-3000)}`);
+    if (child && (child.exitCode !== null || child.signalCode !== null))
+      throw new Error(
+        `${what} exited (${child.exitCode ?? child.signalCode}) before answering at ${url}\n${output().slice(-3000)}`,
+      );
     try {
       if ((await fetch(url)).ok) return;
     } catch {
@@ -38,9 +47,23 @@ export type Proc = { url: string; output: () => string; stop(): Promise<void> };
 export async function startSimulator(seed: number): Promise<Proc> {
   const port = await freePort();
   let out = "";
-  const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "scripts/sim.ts", "--port", String(port), "--seed", String(seed), "--mode", "test", "--quiet"], {
-    stdio: ["ignore", "pipe", "pipe"],
-  });
+  const child = spawn(
+    path.resolve("node_modules/.bin/tsx"),
+    [
+      "--conditions=react-server",
+      "scripts/sim.ts",
+      "--port",
+      String(port),
+      "--seed",
+      String(seed),
+      "--mode",
+      "test",
+      "--quiet",
+    ],
+    {
+      stdio: ["ignore", "pipe", "pipe"],
+    },
+  );
   child.stdout?.on("data", (d) => (out += d));
   child.stderr?.on("data", (d) => (out += d));
   const url = `http://127.0.0.1:${port}`;
@@ -92,7 +115,13 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
   };
 }
 
-export type WorkerProc = { pid: () => number | undefined; output: () => string; kill(): Promise<void>; restart(): void; stop(): Promise<void> };
+export type WorkerProc = {
+  pid: () => number | undefined;
+  output: () => string;
+  kill(): Promise<void>;
+  restart(): void;
+  stop(): Promise<void>;
+};
 
 /**
  * `npm run worker` with the given environment, as one node process (tsx as a loader, not its CLI,

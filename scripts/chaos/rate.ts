@@ -45,7 +45,11 @@ export function withoutOwnCalls<T extends { at: number; status: number }>(calls:
   return left.filter((_, k) => !taken.has(k));
 }
 
-export function computeCallRate(recorded: { at: number; status: number }[], apiRps: number, own: OwnCall[] = []): CallRate {
+export function computeCallRate(
+  recorded: { at: number; status: number }[],
+  apiRps: number,
+  own: OwnCall[] = [],
+): CallRate {
   const calls = withoutOwnCalls(recorded, own);
   const times = calls.map((c) => c.at).sort((a, b) => a - b);
   const first = times[0] ?? 0;
@@ -75,9 +79,13 @@ export async function fetchCallRate(simUrl: string, apiRps: number, own: OwnCall
 
 export function printCallRate(r: CallRate, log: (s: string) => void = console.log) {
   log("  platform calls seen by the simulator:");
-  log(`    Tally's calls                     ${r.calls} over ${r.seconds.toFixed(1)} s (the harness's own ${r.harnessCalls} left out)`);
+  log(
+    `    Tally's calls                     ${r.calls} over ${r.seconds.toFixed(1)} s (the harness's own ${r.harnessCalls} left out)`,
+  );
   log(`    mean calls per second             ${r.perSecond.toFixed(1)}`);
   log(`    busiest second                    ${r.worstSecond}`);
-  log(`    busiest 5-second window           ${r.worstWindow} (${(r.worstWindow / 5).toFixed(1)}/s), from ${r.worstWindowAt.toFixed(1)} s`);
+  log(
+    `    busiest 5-second window           ${r.worstWindow} (${(r.worstWindow / 5).toFixed(1)}/s), from ${r.worstWindowAt.toFixed(1)} s`,
+  );
   log(`    limit per 5 s (TALLY_API_RPS ${r.apiRps} × 5)  ${r.limit}${r.ok ? "" : "  EXCEEDED"}`);
 }

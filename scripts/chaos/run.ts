@@ -11,7 +11,14 @@ import { mulberry32 } from "../../lib/simulator/rng";
 import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
-import { freePort, startSimulator, startTallyProcess, startWorkerProcess, type TallyProc, type WorkerProc } from "./processes";
+import {
+  freePort,
+  startSimulator,
+  startTallyProcess,
+  startWorkerProcess,
+  type TallyProc,
+  type WorkerProc,
+} from "./processes";
 import { fetchCallRate, type OwnCall } from "./rate";
 import { createChaosStore, type ChaosStore, type PostgresOptions, type StoreKind } from "./store";
 
@@ -43,7 +50,6 @@ const TOKEN = "chaos-token-0123456789abcdef";
 const API_KEY = "chaos-api-key";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-
 export const CHAOS_FAULTS = {
   jobDurationMs: [300, 4000],
   failureRate: 0.1,
@@ -64,7 +70,9 @@ export async function runChaos(o: ChaosOptions): Promise<Ledger> {
   try {
     return await runOnStore(o, store);
   } finally {
-    await store.dispose().catch((err: unknown) => (o.log ?? console.log)(`chaos: could not remove the run's database: ${String(err)}`));
+    await store
+      .dispose()
+      .catch((err: unknown) => (o.log ?? console.log)(`chaos: could not remove the run's database: ${String(err)}`));
   }
 }
 
@@ -111,7 +119,9 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     // The reference deployment: servers with the worker off (and the schedules on: single-flight)
     // when worker processes run beside them.
     const serverRoles: Record<string, string> = workerCount > 0 ? { TALLY_WORKER: "off", TALLY_SCHEDULER: "on" } : {};
-    servers.push(...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })))));
+    servers.push(
+      ...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })))),
+    );
     for (let i = 0; i < workerCount; i++) workers.push(startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
     const entry = balancer?.url ?? servers[0]!.url;
     const ownCalls: OwnCall[] = [];
@@ -130,21 +140,31 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     const simCall = async (method: string, p: string, body?: unknown) => {
       for (let attempt = 1; ; attempt++) {
         const from = Date.now();
-        const res = await fetch(sim.url + p, { method, headers: { "x-api-key": API_KEY, "content-type": "application/json" }, body: body === undefined ? undefined : JSON.stringify(body) });
+        const res = await fetch(sim.url + p, {
+          method,
+          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+          body: body === undefined ? undefined : JSON.stringify(body),
+        });
         if (p.startsWith("/v1/")) ownCalls.push({ from, to: Date.now(), status: res.status });
         if (res.ok) return res.json() as Promise<Record<string, unknown>>;
-        if (attempt >= 20 || (res.status !== 429 && res.status < 500)) throw new Error(`simulator ${method} ${p} → ${res.status}`);
+        if (attempt >= 20 || (res.status !== 429 && res.status < 500))
+          throw new Error(`simulator ${method} ${p} → ${res.status}`);
         await sleep(300);
       }
     };
 
     if (delivery === "webhooks") await api("POST", "/api/subscriptions/register");
-    const destination = await api("POST", "/api/destinations", { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] });
+    const destination = await api("POST", "/api/destinations", {
+      url: sink.url,
+      events: ["job.stored", "job.dead_lettered", "job.cancelled"],
+    });
     const secret = String(destination.secret);
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
     log(
       `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}, ${delivery}; simulator ${sim.url}, Tally ${entry}` +
-        (balancer || workerCount ? ` (${serverCount} servers behind a round-robin balancer, ${workerCount} workers)` : ""),
+        (balancer || workerCount
+          ? ` (${serverCount} servers behind a round-robin balancer, ${workerCount} workers)`
+          : ""),
     );
 
     // Kills happen at random points of the submission, plus at most one while the backlog drains.
@@ -179,7 +199,12 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     const submitOne = async (i: number) => {
       const kind = i % 20 < 12 ? "extract" : i % 20 < 17 ? "batch" : "crawl";
       const url = `https://chaos.example/${o.seed}/${i}`;
-      const body = kind === "batch" ? { kind, urls: [url, `${url}/b`, `${url}/c`] } : kind === "crawl" ? { kind, url, depth: 2, limit: 4 } : { kind, url };
+      const body =
+        kind === "batch"
+          ? { kind, urls: [url, `${url}/b`, `${url}/c`] }
+          : kind === "crawl"
+            ? { kind, url, depth: 2, limit: 4 }
+            : { kind, url };
       for (let attempt = 0; attempt < 50; attempt++) {
         if (downUntil) await downUntil;
         try {
@@ -223,11 +248,15 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         }
       }),
     );
-    log(`chaos: submitted ${next} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s (mean ${Math.round(stats.submitMs / Math.max(1, stats.accepted))} ms per accepted POST, ${stats.refused} refused and retried, ${stats.cancelled} cancelled on the platform)`);
+    log(
+      `chaos: submitted ${next} jobs in ${((Date.now() - started) / 1000).toFixed(1)} s (mean ${Math.round(stats.submitMs / Math.max(1, stats.accepted))} ms per accepted POST, ${stats.refused} refused and retried, ${stats.cancelled} cancelled on the platform)`,
+    );
     for (let k = killAt.size; k > 0; k--) await crash();
 
     async function rotate() {
-      const subs = await store.all<{ id: string; platformId: string; eventType: string }>(`SELECT "id", "platformId", "eventType" FROM "Subscription"`);
+      const subs = await store.all<{ id: string; platformId: string; eventType: string }>(
+        `SELECT "id", "platformId", "eventType" FROM "Subscription"`,
+      );
       const byTally = subs.find((s) => s.eventType === "extract_completed");
       const elsewhere = subs.find((s) => s.eventType === "batch_completed");
       // The server that takes a call may be killed under it (a 502 from the balancer, or no answer
@@ -272,14 +301,22 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       // In polling mode the first round gives the polls time to notice every job Tally knows of
       // before reconciliation looks (the ledger's "noticed by" then shows polling did the work):
       // until no job is pending, or two polling caps.
-      if (delivery === "polling" && round === 1) await waitUntil(async () => (await pendingJobs(store)) === 0, Math.min(deadline, Date.now() + 60_000)).catch(() => undefined);
+      if (delivery === "polling" && round === 1)
+        await waitUntil(async () => (await pendingJobs(store)) === 0, Math.min(deadline, Date.now() + 60_000)).catch(
+          () => undefined,
+        );
       const run = await api("POST", "/api/operations/reconcile", { olderThanSeconds: 0 });
-      await waitUntil(async () => (await api("GET", `/api/operations/${String(run.runId)}`)).state !== "running", deadline);
+      await waitUntil(
+        async () => (await api("GET", `/api/operations/${String(run.runId)}`)).state !== "running",
+        deadline,
+      );
       await waitUntil(() => queueIdle(store), deadline);
       const s = simStateSchema.parse(await simCall("GET", "/_sim/state"));
       const running = (s.jobs.byStatus.queued ?? 0) + (s.jobs.byStatus.processing ?? 0);
       const appeared = s.jobs.total - jobsAtStart;
-      log(`chaos: drain round ${round} done; platform jobs still running: ${running}, new during the round: ${appeared}`);
+      log(
+        `chaos: drain round ${round} done; platform jobs still running: ${running}, new during the round: ${appeared}`,
+      );
       if (running === 0 && appeared === 0) break;
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
@@ -303,7 +340,9 @@ async function pendingJobs(store: ChaosStore): Promise<number> {
 }
 
 async function queueIdle(store: ChaosStore): Promise<boolean> {
-  const [row] = await store.all<{ n: number | string }>(`SELECT COUNT(*) n FROM "QueueItem" WHERE "state" IN ('ready','leased')`);
+  const [row] = await store.all<{ n: number | string }>(
+    `SELECT COUNT(*) n FROM "QueueItem" WHERE "state" IN ('ready','leased')`,
+  );
   return Number(row?.n ?? 0) === 0;
 }
 

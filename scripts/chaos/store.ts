@@ -29,12 +29,17 @@ export type PostgresOptions = {
 export const DEFAULT_POSTGRES_ADMIN_URL = "postgresql://postgres@127.0.0.1:5432/postgres";
 
 function migrate(url: string) {
-  const r = spawnSync("npx", ["prisma", "migrate", "deploy"], { env: { ...process.env, DATABASE_URL: url }, encoding: "utf8" });
+  const r = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: url },
+    encoding: "utf8",
+  });
   if (r.status !== 0) throw new Error(`migration failed: ${r.stderr}`);
 }
 
 export async function createChaosStore(kind: StoreKind, postgres?: PostgresOptions): Promise<ChaosStore> {
-  return kind === "postgres" ? createPostgresStore(postgres ?? { adminUrl: DEFAULT_POSTGRES_ADMIN_URL }) : createSqliteStore();
+  return kind === "postgres"
+    ? createPostgresStore(postgres ?? { adminUrl: DEFAULT_POSTGRES_ADMIN_URL })
+    : createSqliteStore();
 }
 
 function createSqliteStore(): ChaosStore {
@@ -77,7 +82,10 @@ async function admin(adminUrl: string, sql: string) {
 
 async function createPostgresStore(o: PostgresOptions): Promise<ChaosStore> {
   const name = `tally_chaos_${randomUUID().replaceAll("-", "").slice(0, 16)}`;
-  await admin(o.adminUrl, o.template ? `CREATE DATABASE "${name}" TEMPLATE "${o.template}"` : `CREATE DATABASE "${name}"`);
+  await admin(
+    o.adminUrl,
+    o.template ? `CREATE DATABASE "${name}" TEMPLATE "${o.template}"` : `CREATE DATABASE "${name}"`,
+  );
   const u = new URL(o.adminUrl);
   u.pathname = `/${name}`;
   const url = u.toString();
@@ -94,7 +102,10 @@ async function createPostgresStore(o: PostgresOptions): Promise<ChaosStore> {
     url,
     async all<T>(sql: string, ...params: unknown[]) {
       let n = 0;
-      const res = await pool.query(sql.replace(/\?/g, () => `$${++n}`), params);
+      const res = await pool.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
       return res.rows as T[];
     },
     async dispose() {

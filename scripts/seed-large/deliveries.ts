@@ -35,7 +35,8 @@ function rotations(now: number): Array<{ sub: string; at: number }> {
 
 export function seedSubscriptions(ctx: SeedCtx): Record<string, number> {
   const { db, now } = ctx;
-  const sub = db.prepare(`INSERT OR IGNORE INTO "Subscription" ("id","platformId","eventType","url","description","isActive","scheme","secret","rotatedAt","createdAt","updatedAt")
+  const sub =
+    db.prepare(`INSERT OR IGNORE INTO "Subscription" ("id","platformId","eventType","url","description","isActive","scheme","secret","rotatedAt","createdAt","updatedAt")
     VALUES (?,?,?,?,?,?,'hmac',?,?,?,?)`);
   const rot = db.prepare(`INSERT INTO "SecretRotation" ("subscriptionId","source","actor","at") VALUES (?,?,?,?)`);
   const rots = rotations(now);
@@ -43,8 +44,18 @@ export function seedSubscriptions(ctx: SeedCtx): Record<string, number> {
   for (const kind of [...KINDS, "old"] as const) {
     const id = kind === "old" ? OLD : SUBSCRIPTION_FOR[kind];
     const last = rots.filter((x) => x.sub === id).at(-1)?.at ?? null;
-    n += sub.run(id, `wh_${id}`, kind === "old" ? "extract_completed" : `${kind}_completed`, `https://tally.example.com/webhooks/geonode/${id}`, "seeded by seed:large",
-      kind === "old" ? 0 : 1, `whsec_seed_${id}_${ctx.salt[1].toString(16)}`, last === null ? null : at(last), at(now - 40 * DAY), at(last ?? now - 40 * DAY)).changes;
+    n += sub.run(
+      id,
+      `wh_${id}`,
+      kind === "old" ? "extract_completed" : `${kind}_completed`,
+      `https://tally.example.com/webhooks/geonode/${id}`,
+      "seeded by seed:large",
+      kind === "old" ? 0 : 1,
+      `whsec_seed_${id}_${ctx.salt[1].toString(16)}`,
+      last === null ? null : at(last),
+      at(now - 40 * DAY),
+      at(last ?? now - 40 * DAY),
+    ).changes;
   }
   for (const x of rots) rot.run(x.sub, x.at > now - DAY ? "set_elsewhere" : "rotated", "operator", at(x.at));
   return { Subscription: n, SecretRotation: rots.length };
@@ -56,13 +67,21 @@ export function seedInbound(ctx: SeedCtx, jobs: JobsSeeded, n: number): number {
   const start = now - SPAN_MS;
   const jobStart = now - JOB_SPAN_MS;
   const rots = rotations(now);
-  const row = db.prepare(`INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
+  const row =
+    db.prepare(`INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
     VALUES (?,?,?,?,?,?,?,?,?)`);
   return inChunks(db, n, ctx.chunk, (i) => {
     const t = start + ((i + r()) * SPAN_MS) / n;
     // The job that settled about now; a duplicate repeats one from a little earlier.
     let answer = pickAnswer(r());
-    const j = Math.max(0, Math.min(jobs.jobs - 1, Math.floor(((t - 30_000 - jobStart) / JOB_SPAN_MS) * jobs.jobs) - (answer === "duplicate" ? Math.floor(r() * 200) : 0)));
+    const j = Math.max(
+      0,
+      Math.min(
+        jobs.jobs - 1,
+        Math.floor(((t - 30_000 - jobStart) / JOB_SPAN_MS) * jobs.jobs) -
+          (answer === "duplicate" ? Math.floor(r() * 200) : 0),
+      ),
+    );
     const kind: Kind = KINDS[jobs.kindOf[j]] ?? "extract";
     const sub = r() < 0.004 ? OLD : SUBSCRIPTION_FOR[kind];
     // Right after a rotation the platform still signs with the old secret for a while.
@@ -70,26 +89,46 @@ export function seedInbound(ctx: SeedCtx, jobs: JobsSeeded, n: number): number {
     if (sub === OLD) answer = "bad_signature";
     const verified = answer === "accepted" || answer === "duplicate" || answer === "ignored";
     const [status, reason]: [number, string] =
-      answer === "bad_signature" ? [401, FAILURES[Math.floor(r() * r() * 3)]]
-      : answer === "bad_request" ? [400, "body is not a JSON object"]
-      : answer === "unknown_subscription" ? [404, "unknown subscription key"]
-      : answer === "too_large" ? [413, "body over the size limit"]
-      : answer === "not_recorded" ? [503, "database busy"]
-      : [200, answer === "ignored" ? "unknown event type" : answer];
-    row.run(at(t), answer === "unknown_subscription" ? null : sub, verified ? idFor(salt, DELIVERY_SPACE, j) : null, verified ? `${kind}_completed` : null,
-      verified ? idFor(salt, JOB_SPACE, j) : null, status, reason, Math.round(1 + r() ** 3 * (status === 200 ? 60 : 5)),
-      status === 413 ? 1_048_577 + Math.floor(r() * 4_000_000) : 350 + Math.floor(r() * 400));
+      answer === "bad_signature"
+        ? [401, FAILURES[Math.floor(r() * r() * 3)]]
+        : answer === "bad_request"
+          ? [400, "body is not a JSON object"]
+          : answer === "unknown_subscription"
+            ? [404, "unknown subscription key"]
+            : answer === "too_large"
+              ? [413, "body over the size limit"]
+              : answer === "not_recorded"
+                ? [503, "database busy"]
+                : [200, answer === "ignored" ? "unknown event type" : answer];
+    row.run(
+      at(t),
+      answer === "unknown_subscription" ? null : sub,
+      verified ? idFor(salt, DELIVERY_SPACE, j) : null,
+      verified ? `${kind}_completed` : null,
+      verified ? idFor(salt, JOB_SPACE, j) : null,
+      status,
+      reason,
+      Math.round(1 + r() ** 3 * (status === 200 ? 60 : 5)),
+      status === 413 ? 1_048_577 + Math.floor(r() * 4_000_000) : 350 + Math.floor(r() * 400),
+    );
   });
 }
 
-const pickPlatform = weighted([["success", 93], ["failed", 4], ["abandoned", 0.5], ["pending", 0.3], ["timeout", 2.2]] as const);
+const pickPlatform = weighted([
+  ["success", 93],
+  ["failed", 4],
+  ["abandoned", 0.5],
+  ["pending", 0.3],
+  ["timeout", 2.2],
+] as const);
 
 export function seedPlatform(ctx: SeedCtx, jobs: JobsSeeded, n: number): number {
   const { db, salt, now } = ctx;
   const r = rng(salt[0] ^ 0x91a7);
   const start = now - SPAN_MS;
   const jobStart = now - JOB_SPAN_MS;
-  const row = db.prepare(`INSERT INTO "PlatformDelivery" ("id","subscriptionId","webhookId","eventType","jobId","attemptNumber","status","httpStatus","deliveredAt","createdAt","syncedAt")
+  const row =
+    db.prepare(`INSERT INTO "PlatformDelivery" ("id","subscriptionId","webhookId","eventType","jobId","attemptNumber","status","httpStatus","deliveredAt","createdAt","syncedAt")
     VALUES (?,?,?,?,?,?,?,?,?,?,?)`);
   return inChunks(db, n, ctx.chunk, (i) => {
     const t = start + ((i + r()) * SPAN_MS) / n;
@@ -97,9 +136,31 @@ export function seedPlatform(ctx: SeedCtx, jobs: JobsSeeded, n: number): number 
     const kind: Kind = KINDS[jobs.kindOf[j]] ?? "extract";
     const sub = SUBSCRIPTION_FOR[kind];
     const s = pickPlatform(r());
-    const http = s === "success" ? 200 : s === "failed" ? (r() < 0.6 ? 401 : r() < 0.5 ? 500 : 503) : s === "abandoned" ? 401 : null;
+    const http =
+      s === "success"
+        ? 200
+        : s === "failed"
+          ? r() < 0.6
+            ? 401
+            : r() < 0.5
+              ? 500
+              : 503
+          : s === "abandoned"
+            ? 401
+            : null;
     const status = s === "timeout" ? "failed" : s;
-    row.run(idFor(salt, PLATFORM_SPACE, i), sub, `wh_${sub}`, `${kind}_completed`, idFor(salt, JOB_SPACE, j), s === "success" && r() < 0.05 ? 2 : s === "abandoned" ? 5 : 1,
-      status, http, http === null ? null : at(t + 50 + r() * 400), at(t), at(t + 60_000));
+    row.run(
+      idFor(salt, PLATFORM_SPACE, i),
+      sub,
+      `wh_${sub}`,
+      `${kind}_completed`,
+      idFor(salt, JOB_SPACE, j),
+      s === "success" && r() < 0.05 ? 2 : s === "abandoned" ? 5 : 1,
+      status,
+      http,
+      http === null ? null : at(t + 50 + r() * 400),
+      at(t),
+      at(t + 60_000),
+    );
   });
 }

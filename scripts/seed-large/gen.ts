@@ -20,7 +20,11 @@ function fmix(h: number): number {
   return h >>> 0;
 }
 
-const hex = (n: number, width: number) => n.toString(16).padStart(8, "0").slice(8 - width);
+const hex = (n: number, width: number) =>
+  n
+    .toString(16)
+    .padStart(8, "0")
+    .slice(8 - width);
 
 /**
  * A UUID-shaped id for row `i` of a `space` (jobs, deliveries…). The first word is a bijection of i,
@@ -48,12 +52,52 @@ export function weighted<K extends string>(entries: ReadonlyArray<readonly [K, n
 
 export const at = (ms: number): string => sqliteDate(new Date(ms));
 
-const DOMAINS = ["shop.acme-outdoor.com", "www.northwind-traders.io", "blog.brightpath.dev", "news.citywire.example.org", "docs.nimbus-cloud.com",
-  "www.greenleaf-market.co.uk", "store.pixelforge.gg", "www.harbor-realty.com", "jobs.meridian-health.org", "www.tasteofrome.it",
-  "catalog.voltline-electric.de", "www.sunset-travel.es", "help.orbitbank.com", "www.fieldnotes-review.net", "shop.kettle-and-crumb.com"];
-const SECTIONS = ["products", "p", "blog/2026", "listing", "category/sale", "article", "item", "docs/guide", "reviews", "search?q=boots&page="];
-const WORDS = ["trail-runner", "oak-desk", "wireless-earbuds", "winter-jacket", "espresso-machine", "solar-panel-kit", "yoga-mat",
-  "city-apartment", "pricing-update", "release-notes", "garden-hose", "led-strip", "road-bike", "leather-wallet", "rain-boots"];
+const DOMAINS = [
+  "shop.acme-outdoor.com",
+  "www.northwind-traders.io",
+  "blog.brightpath.dev",
+  "news.citywire.example.org",
+  "docs.nimbus-cloud.com",
+  "www.greenleaf-market.co.uk",
+  "store.pixelforge.gg",
+  "www.harbor-realty.com",
+  "jobs.meridian-health.org",
+  "www.tasteofrome.it",
+  "catalog.voltline-electric.de",
+  "www.sunset-travel.es",
+  "help.orbitbank.com",
+  "www.fieldnotes-review.net",
+  "shop.kettle-and-crumb.com",
+];
+const SECTIONS = [
+  "products",
+  "p",
+  "blog/2026",
+  "listing",
+  "category/sale",
+  "article",
+  "item",
+  "docs/guide",
+  "reviews",
+  "search?q=boots&page=",
+];
+const WORDS = [
+  "trail-runner",
+  "oak-desk",
+  "wireless-earbuds",
+  "winter-jacket",
+  "espresso-machine",
+  "solar-panel-kit",
+  "yoga-mat",
+  "city-apartment",
+  "pricing-update",
+  "release-notes",
+  "garden-hose",
+  "led-strip",
+  "road-bike",
+  "leather-wallet",
+  "rain-boots",
+];
 
 /** A believable target URL for job n (same n, same URL, so searching by URL finds it). */
 export function urlFor(n: number, r: () => number): string {
@@ -64,7 +108,12 @@ export function urlFor(n: number, r: () => number): string {
 }
 
 /** Runs `rows` inserts in transactions of `chunk`; returns the count written. */
-export function inChunks(db: Database.Database, rows: number, chunk: number, write: (i: number) => number | void): number {
+export function inChunks(
+  db: Database.Database,
+  rows: number,
+  chunk: number,
+  write: (i: number) => number | void,
+): number {
   let written = 0;
   const tx = db.transaction((from: number, to: number) => {
     for (let i = from; i < to; i++) written += write(i) ?? 1;

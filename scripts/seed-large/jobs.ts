@@ -9,15 +9,38 @@ export type Kind = (typeof KINDS)[number];
 export const JOB_SPACE = 1;
 const DELIVERY_SPACE = 2;
 export const JOB_SPAN_MS = 30 * DAY;
-export const SUBSCRIPTION_FOR: Record<Kind, string> = { extract: "large-extract", batch: "large-batch", crawl: "large-crawl" };
+export const SUBSCRIPTION_FOR: Record<Kind, string> = {
+  extract: "large-extract",
+  batch: "large-batch",
+  crawl: "large-crawl",
+};
 
 export type SeedCtx = { db: Database.Database; salt: [number, number]; now: number; chunk: number };
 export type JobsSeeded = { counts: Record<string, number>; kindOf: Uint8Array; jobs: number };
 
-const pickKind = weighted<Kind>([["extract", 70], ["batch", 20], ["crawl", 10]]);
-const pickSettled = weighted([["completed", 91], ["failed", 7], ["cancelled", 1.5], ["unknown", 0.5]] as const);
-const pickOrigin = weighted([["submitted", 88], ["webhook", 8], ["reconcile", 2], ["replay", 1], ["poll", 1]] as const);
-const pickDeadState = weighted([["open", 35], ["retried", 10], ["discarded", 55]] as const);
+const pickKind = weighted<Kind>([
+  ["extract", 70],
+  ["batch", 20],
+  ["crawl", 10],
+]);
+const pickSettled = weighted([
+  ["completed", 91],
+  ["failed", 7],
+  ["cancelled", 1.5],
+  ["unknown", 0.5],
+] as const);
+const pickOrigin = weighted([
+  ["submitted", 88],
+  ["webhook", 8],
+  ["reconcile", 2],
+  ["replay", 1],
+  ["poll", 1],
+] as const);
+const pickDeadState = weighted([
+  ["open", 35],
+  ["retried", 10],
+  ["discarded", 55],
+] as const);
 const ERRORS = [
   ["TARGET_NOT_FOUND", "target answered 404", false],
   ["BLOCKED_BY_TARGET", "target blocked the request (403)", false],
@@ -34,12 +57,18 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
   const { db, salt, now } = ctx;
   const r = rng(salt[0] ^ 0x5eed);
   const job = db.prepare(JOB_SQL);
-  const receipt = db.prepare(`INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt") VALUES (?,?,?,?,?,?)`);
-  const item = db.prepare(`INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt","doneAt")
+  const receipt = db.prepare(
+    `INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt") VALUES (?,?,?,?,?,?)`,
+  );
+  const item =
+    db.prepare(`INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt","doneAt")
     VALUES ('process_job',?,?,?,?,?,10,?,?,?,?)`);
-  const dead = db.prepare(`INSERT INTO "DeadLetter" ("jobId","queueItemId","kind","errorCode","errorMessage","attempts","state","resolution","resolvedBy","resolvedAt","createdAt","updatedAt")
+  const dead =
+    db.prepare(`INSERT INTO "DeadLetter" ("jobId","queueItemId","kind","errorCode","errorMessage","attempts","state","resolution","resolvedBy","resolvedAt","createdAt","updatedAt")
     VALUES (?,?,'process_job',?,?,1,?,?,?,?,?,?)`);
-  const result = db.prepare(`INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","metadata","tokensCharged","createdAt") VALUES (?,'0',?,'completed','markdown',?,?,1,?)`);
+  const result = db.prepare(
+    `INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","metadata","tokensCharged","createdAt") VALUES (?,'0',?,'completed','markdown',?,?,1,?)`,
+  );
   const event = db.prepare(`INSERT INTO "JobEvent" ("jobId","at","type","detail") VALUES (?,?,?,?)`);
   const counts: Record<string, number> = { Job: 0, Receipt: 0, QueueItem: 0, DeadLetter: 0, Result: 0, JobEvent: 0 };
   const kindOf = new Uint8Array(n);
@@ -62,20 +91,62 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
     const resubmitted = error !== null && error[2] && i + 1 < n && !from;
     // A few settled jobs still wait for their worker: a backlog minutes old, and rare older gaps.
     const waiting = running || status === "unknown" || r() < (age < 10 * 60_000 ? 0.3 : 0.0005);
-    const outcome = waiting ? "pending" : status === "completed" ? "stored" : status === "cancelled" ? "cancelled" : resubmitted ? "resubmitted" : "dead_lettered";
+    const outcome = waiting
+      ? "pending"
+      : status === "completed"
+        ? "stored"
+        : status === "cancelled"
+          ? "cancelled"
+          : resubmitted
+            ? "resubmitted"
+            : "dead_lettered";
     const origin = from ? "submitted" : status === "unknown" ? "reconcile" : pickOrigin(r());
     const settledAt = running ? null : createdAt + 2000 + r() * (kind === "crawl" ? 300_000 : 60_000);
     const outcomeAt = outcome === "pending" || settledAt === null ? null : settledAt + 300 + r() * 5000;
-    const results = outcome !== "stored" ? 0 : kind === "extract" ? 1 : kind === "batch" ? 3 + Math.floor(r() * 8) : 5 + Math.floor(r() * 16);
-    const request = kind === "batch" ? { urls: [url, `${url}?v=2`, `${url}?v=3`], formats: ["markdown"] } : kind === "crawl" ? { url, depth: 2, limit: 20 } : { url, formats: ["markdown"], processing_mode: "async" };
-    const webhookAt = settledAt !== null && (origin === "submitted" || origin === "webhook") ? settledAt + 200 + r() * 2000 : null;
+    const results =
+      outcome !== "stored"
+        ? 0
+        : kind === "extract"
+          ? 1
+          : kind === "batch"
+            ? 3 + Math.floor(r() * 8)
+            : 5 + Math.floor(r() * 16);
+    const request =
+      kind === "batch"
+        ? { urls: [url, `${url}?v=2`, `${url}?v=3`], formats: ["markdown"] }
+        : kind === "crawl"
+          ? { url, depth: 2, limit: 20 }
+          : { url, formats: ["markdown"], processing_mode: "async" };
+    const webhookAt =
+      settledAt !== null && (origin === "submitted" || origin === "webhook") ? settledAt + 200 + r() * 2000 : null;
     const polled = origin === "poll";
     if (resubmitted) chainFrom = { id, kind, url };
-    job.run(id, kind, url, JSON.stringify(request), status, outcome, origin, outcome === "pending" ? 0 : 1 + (r() < 0.04 ? 1 : 0), from ? 1 : 0,
-      resubmitted ? idFor(salt, JOB_SPACE, i + 1) : null, from?.id ?? null, error?.[0] ?? null, error?.[1] ?? null, error === null ? null : error[2] ? 1 : 0,
-      outcome === "stored" ? results : settledAt === null ? null : 0, results, polled && outcome === "pending" ? at(now + r() * 30_000) : null,
-      polled ? 2 + Math.floor(r() * 6) : 0, webhookAt === null ? null : at(webhookAt), at(createdAt - 150), settledAt === null ? null : at(settledAt),
-      outcomeAt === null ? null : at(outcomeAt), at(createdAt), at(outcomeAt ?? webhookAt ?? createdAt));
+    job.run(
+      id,
+      kind,
+      url,
+      JSON.stringify(request),
+      status,
+      outcome,
+      origin,
+      outcome === "pending" ? 0 : 1 + (r() < 0.04 ? 1 : 0),
+      from ? 1 : 0,
+      resubmitted ? idFor(salt, JOB_SPACE, i + 1) : null,
+      from?.id ?? null,
+      error?.[0] ?? null,
+      error?.[1] ?? null,
+      error === null ? null : error[2] ? 1 : 0,
+      outcome === "stored" ? results : settledAt === null ? null : 0,
+      results,
+      polled && outcome === "pending" ? at(now + r() * 30_000) : null,
+      polled ? 2 + Math.floor(r() * 6) : 0,
+      webhookAt === null ? null : at(webhookAt),
+      at(createdAt - 150),
+      settledAt === null ? null : at(settledAt),
+      outcomeAt === null ? null : at(outcomeAt),
+      at(createdAt),
+      at(outcomeAt ?? webhookAt ?? createdAt),
+    );
     counts.Job++;
     if (settledAt === null) return;
 
@@ -83,22 +154,59 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
     const heardAt = webhookAt ?? settledAt + 1000 + r() * 60_000;
     const source = origin === "submitted" ? "webhook" : origin;
     const deliveryId = source === "webhook" ? idFor(salt, DELIVERY_SPACE, i) : null;
-    receipt.run(id, `${kind}_completed`, deliveryId, source === "webhook" ? SUBSCRIPTION_FOR[kind] : null, source, at(heardAt));
+    receipt.run(
+      id,
+      `${kind}_completed`,
+      deliveryId,
+      source === "webhook" ? SUBSCRIPTION_FOR[kind] : null,
+      source,
+      at(heardAt),
+    );
     const done = outcomeAt !== null;
     const payload = JSON.stringify({ jobId: id, eventType: `${kind}_completed`, deliveryId, source });
-    const q = item.run(payload, id, done ? null : `job:${id}`, done ? "done" : "ready", done ? 1 : 0, at(heardAt), at(heardAt), at(outcomeAt ?? heardAt), done ? at(outcomeAt) : null);
+    const q = item.run(
+      payload,
+      id,
+      done ? null : `job:${id}`,
+      done ? "done" : "ready",
+      done ? 1 : 0,
+      at(heardAt),
+      at(heardAt),
+      at(outcomeAt ?? heardAt),
+      done ? at(outcomeAt) : null,
+    );
     counts.Receipt++;
     counts.QueueItem++;
     if (outcome === "dead_lettered" && error && outcomeAt !== null) {
       const state = age < 2 * DAY ? "open" : pickDeadState(r());
       const resolvedAt = state === "open" ? null : at(outcomeAt + r() * DAY);
-      dead.run(id, Number(q.lastInsertRowid), error[0], error[1], state, state === "discarded" ? "target gone; not worth retrying" : state === "retried" ? "resubmitted from the dashboard" : null,
-        state === "open" ? null : "operator", resolvedAt, at(outcomeAt), resolvedAt ?? at(outcomeAt));
+      dead.run(
+        id,
+        Number(q.lastInsertRowid),
+        error[0],
+        error[1],
+        state,
+        state === "discarded"
+          ? "target gone; not worth retrying"
+          : state === "retried"
+            ? "resubmitted from the dashboard"
+            : null,
+        state === "open" ? null : "operator",
+        resolvedAt,
+        at(outcomeAt),
+        resolvedAt ?? at(outcomeAt),
+      );
       counts.DeadLetter++;
     }
     // A sample of stored extractions keeps a result and a timeline (a full set would dwarf the lists under test).
     if (outcome === "stored" && kind === "extract" && outcomeAt !== null && i % 50 === 0) {
-      result.run(id, url, `# ${url}\n\n${"Stored page content for the benchmark. ".repeat(8)}`, JSON.stringify({ http_status: 200, duration_ms: 800 }), at(outcomeAt));
+      result.run(
+        id,
+        url,
+        `# ${url}\n\n${"Stored page content for the benchmark. ".repeat(8)}`,
+        JSON.stringify({ http_status: 200, duration_ms: 800 }),
+        at(outcomeAt),
+      );
       event.run(id, at(createdAt), "submitted", null);
       event.run(id, at(heardAt), "enqueued", JSON.stringify({ source }));
       event.run(id, at(outcomeAt), "outcome", JSON.stringify({ outcome }));

@@ -43,7 +43,11 @@ function SendTest({ channel }: { channel: ChannelView }) {
           {result.ok ? "Test alert sent" : `Not delivered: ${result.error ?? "unknown error"}`}
         </span>
       )}
-      {send.error && <span role="alert" className="text-xs text-red-700">{send.error.message}</span>}
+      {send.error && (
+        <span role="alert" className="text-xs text-red-700">
+          {send.error.message}
+        </span>
+      )}
     </div>
   );
 }
@@ -55,8 +59,9 @@ export function AlertsClient({ initial }: { initial: AlertsView }) {
     <div className="space-y-6">
       {error && <ErrorNotice title="Refresh failed; showing the last state" message={error.message} />}
       <p className="text-sm text-slate-700" data-testid="alerts-firing">
-        {firing === 0 ? "No rule is firing." : `${firing} rule${firing === 1 ? " is" : "s are"} firing.`} Rules are checked every {data.evaluateEverySeconds} s; a firing alert
-        repeats at most every {data.repeatMinutes} min and sends a &ldquo;resolved&rdquo; when it clears.
+        {firing === 0 ? "No rule is firing." : `${firing} rule${firing === 1 ? " is" : "s are"} firing.`} Rules are
+        checked every {data.evaluateEverySeconds} s; a firing alert repeats at most every {data.repeatMinutes} min and
+        sends a &ldquo;resolved&rdquo; when it clears.
       </p>
       <Card title="Rules">
         <RuleTable rules={data.rules} />

@@ -18,19 +18,36 @@ export function BudgetClient({ initial }: { initial: BudgetView }) {
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" aria-live="polite">
-        last hour, every process · updated <Time iso={data.generatedAt} /> · refreshes every {BUDGET_REFRESH_MS / 1000} s<RefreshingNote active={isFetching} />
+        last hour, every process · updated <Time iso={data.generatedAt} /> · refreshes every {BUDGET_REFRESH_MS / 1000}{" "}
+        s<RefreshingNote active={isFetching} />
       </p>
       {error && <ErrorNotice title="Live refresh failed; showing the last figures" message={error.message} />}
       <div className="grid gap-4 sm:grid-cols-2 lg:grid-cols-4">
         <Card title="Calls">
-          <Stat label="in the last hour" value={data.totalCalls.toLocaleString("en-US")} hint={`busiest minute ${data.peakPerMinute} of ${data.budgetPerMinute} allowed`} />
+          <Stat
+            label="in the last hour"
+            value={data.totalCalls.toLocaleString("en-US")}
+            hint={`busiest minute ${data.peakPerMinute} of ${data.budgetPerMinute} allowed`}
+          />
         </Card>
         <Card title="Rate limited">
-          <Stat label="429 answers" value={rl.answers} tone={rl.answers > 0 ? "warn" : "good"}
-            hint={rl.pausedForMs > 0 ? `paused now: ${Math.ceil(rl.pausedForMs / 1000)} s more` : `${rl.minutesWithPause} minute${rl.minutesWithPause === 1 ? "" : "s"} with a pause; not paused now`} />
+          <Stat
+            label="429 answers"
+            value={rl.answers}
+            tone={rl.answers > 0 ? "warn" : "good"}
+            hint={
+              rl.pausedForMs > 0
+                ? `paused now: ${Math.ceil(rl.pausedForMs / 1000)} s more`
+                : `${rl.minutesWithPause} minute${rl.minutesWithPause === 1 ? "" : "s"} with a pause; not paused now`
+            }
+          />
         </Card>
         <Card title="Per finished job">
-          <Stat label="calls, submits excluded" value={perJob(data.perJob.allButSubmits)} hint={`${f.total} jobs finished in the hour`} />
+          <Stat
+            label="calls, submits excluded"
+            value={perJob(data.perJob.allButSubmits)}
+            hint={`${f.total} jobs finished in the hour`}
+          />
         </Card>
         <Card title="Webhook vs polling">
           <dl className="grid grid-cols-2 gap-x-3 gap-y-1 text-sm">
@@ -50,8 +67,9 @@ export function BudgetClient({ initial }: { initial: BudgetView }) {
       <Card title="By purpose and answer">
         <PurposeTable view={data} />
         <p className="mt-2 text-xs text-slate-500">
-          Webhook terms: the worker&apos;s refetch and result pages per finished job. Polling terms: the same plus the status calls and
-          list sweeps spent per job that polling noticed. Counts are flushed by each process every few seconds.
+          Webhook terms: the worker&apos;s refetch and result pages per finished job. Polling terms: the same plus the
+          status calls and list sweeps spent per job that polling noticed. Counts are flushed by each process every few
+          seconds.
         </p>
       </Card>
     </div>

@@ -29,8 +29,9 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
   const toggleAll = (ids: number[], on: boolean) =>
     setSelected((s) => {
       const next = new Set(s);
-      for (const id of ids) if (on) next.add(id);
-      else next.delete(id);
+      for (const id of ids)
+        if (on) next.add(id);
+        else next.delete(id);
       return next;
     });
 
@@ -41,7 +42,8 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
       {error && <ErrorNotice title="Refresh failed; showing the last list" message={error.message} />}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-700" data-testid="dead-letter-total">
-          {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter{data.total === 1 ? "" : "s"} match.
+          {formatCount(data.total)} {query.state === "all" ? "" : `${query.state} `}dead letter
+          {data.total === 1 ? "" : "s"} match.
         </p>
         <a
           href={`/api/dead-letters/export${deadLetterSearch(firstPage)}`}
@@ -52,7 +54,9 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
           Download CSV
         </a>
       </div>
-      <Can role="operator"><DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} /></Can>
+      <Can role="operator">
+        <DeadLetterActions filter={query} total={data.total} selected={chosen} onDone={() => setSelected(new Set())} />
+      </Can>
       <DeadLetterTable rows={data.items} selected={selected} onToggle={toggle} onToggleAll={toggleAll} />
       <nav aria-label="Pages" className="flex gap-3 text-sm">
         {query.cursor && (
@@ -61,7 +65,10 @@ export function DeadLettersClient({ query, initial }: { query: DeadLetterListQue
           </Link>
         )}
         {data.nextCursor && (
-          <Link href={`/dead-letters${deadLetterSearch({ ...query, cursor: data.nextCursor })}`} className="text-brand-600 underline">
+          <Link
+            href={`/dead-letters${deadLetterSearch({ ...query, cursor: data.nextCursor })}`}
+            className="text-brand-600 underline"
+          >
             Next page
           </Link>
         )}

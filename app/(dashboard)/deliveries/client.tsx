@@ -17,7 +17,15 @@ import { Card } from "@/components/ui/card";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 
-export function DeliveriesClient({ filter, filterProblem, subscriptions }: { filter: DeliveryFilter; filterProblem: string | null; subscriptions: SubscriptionOption[] }) {
+export function DeliveriesClient({
+  filter,
+  filterProblem,
+  subscriptions,
+}: {
+  filter: DeliveryFilter;
+  filterProblem: string | null;
+  subscriptions: SubscriptionOption[];
+}) {
   const router = useRouter();
   const path = usePathname();
   const [pending, startTransition] = useTransition();
@@ -30,16 +38,29 @@ export function DeliveriesClient({ filter, filterProblem, subscriptions }: { fil
   const filtered = Object.keys(filter).length > 0;
 
   // Filters live in the URL, so a view can be shared and the server renders its first page.
-  const apply = (next: DeliveryFilter) => startTransition(() => router.replace(`${path}?${filterToParams(next)}`, { scroll: false }));
+  const apply = (next: DeliveryFilter) =>
+    startTransition(() => router.replace(`${path}?${filterToParams(next)}`, { scroll: false }));
 
   return (
     <div className="space-y-6">
       <Card title="Replay failures">
-        <Can role="operator"><ReplayPanel subscriptions={subscriptions} /></Can>
+        <Can role="operator">
+          <ReplayPanel subscriptions={subscriptions} />
+        </Can>
       </Card>
       <Card>
-        {filterProblem && <div className="mb-3"><Notice tone="warn">Some filters in the address were ignored ({filterProblem}).</Notice></div>}
-        <DeliveryFilters key={filterKey} value={filter} subscriptions={subscriptions} onApply={apply} pending={pending} />
+        {filterProblem && (
+          <div className="mb-3">
+            <Notice tone="warn">Some filters in the address were ignored ({filterProblem}).</Notice>
+          </div>
+        )}
+        <DeliveryFilters
+          key={filterKey}
+          value={filter}
+          subscriptions={subscriptions}
+          onApply={apply}
+          pending={pending}
+        />
         <div className="mt-3 flex items-center gap-2 text-xs text-slate-600">
           <Button variant="ghost" aria-pressed={live} onClick={() => setLive(!live)}>
             {live ? "Pause live refresh" : "Resume live refresh"}
@@ -48,14 +69,36 @@ export function DeliveriesClient({ filter, filterProblem, subscriptions }: { fil
         </div>
       </Card>
       <Card title="Inbound log">
-        {inbound.error && <div className="mb-2"><ErrorNotice title="Could not load the inbound log" message={errorText(inbound.error)} /></div>}
+        {inbound.error && (
+          <div className="mb-2">
+            <ErrorNotice title="Could not load the inbound log" message={errorText(inbound.error)} />
+          </div>
+        )}
         <InboundTable rows={inbound.data?.items ?? []} subscriptions={subscriptions} filtered={filtered} />
-        <CursorPager label="Inbound log" page={inboundPages.page} nextCursor={inbound.data?.nextCursor} onOlder={inboundPages.older} onNewer={inboundPages.newer} onNewest={inboundPages.newest} />
+        <CursorPager
+          label="Inbound log"
+          page={inboundPages.page}
+          nextCursor={inbound.data?.nextCursor}
+          onOlder={inboundPages.older}
+          onNewer={inboundPages.newer}
+          onNewest={inboundPages.newest}
+        />
       </Card>
       <Card title="Platform delivery log">
-        {platform.error && <div className="mb-2"><ErrorNotice title="Could not load the platform log" message={errorText(platform.error)} /></div>}
+        {platform.error && (
+          <div className="mb-2">
+            <ErrorNotice title="Could not load the platform log" message={errorText(platform.error)} />
+          </div>
+        )}
         <PlatformTable rows={platform.data?.items ?? []} subscriptions={subscriptions} filtered={filtered} />
-        <CursorPager label="Platform log" page={platformPages.page} nextCursor={platform.data?.nextCursor} onOlder={platformPages.older} onNewer={platformPages.newer} onNewest={platformPages.newest} />
+        <CursorPager
+          label="Platform log"
+          page={platformPages.page}
+          nextCursor={platform.data?.nextCursor}
+          onOlder={platformPages.older}
+          onNewer={platformPages.newer}
+          onNewest={platformPages.newest}
+        />
       </Card>
     </div>
   );

@@ -8,7 +8,11 @@ import { DeliveriesClient } from "./client";
 
 export const metadata: Metadata = { title: "Deliveries" };
 
-export default async function Page({ searchParams }: { searchParams: Promise<Record<string, string | string[] | undefined>> }) {
+export default async function Page({
+  searchParams,
+}: {
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const { filter, problem } = parseDeliveryFilter(await searchParams);
   const data = await deliveriesPage(filter);
   const queries = new QueryClient();

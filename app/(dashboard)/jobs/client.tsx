@@ -17,17 +17,30 @@ function href(params: Record<string, string>, cursor?: string) {
   return qs ? `/jobs?${qs}` : "/jobs";
 }
 
-export function JobsClient({ params, page, problems }: { params: Record<string, string>; page: JobsPage; problems: string[] }) {
+export function JobsClient({
+  params,
+  page,
+  problems,
+}: {
+  params: Record<string, string>;
+  page: JobsPage;
+  problems: string[];
+}) {
   const firstPage = !params.cursor;
   return (
     <div className="space-y-4">
       <JobFilters params={params} />
       {problems.length > 0 && (
-        <ErrorNotice title="Some filters in the address were not understood and are ignored" message={problems.join("; ")} />
+        <ErrorNotice
+          title="Some filters in the address were not understood and are ignored"
+          message={problems.join("; ")}
+        />
       )}
       <div className="flex flex-wrap items-center justify-between gap-2">
         <p className="text-sm text-slate-600">
-          {page.items.length === 0 ? "No jobs on this page." : `Showing ${page.items.length} job${page.items.length === 1 ? "" : "s"}`}
+          {page.items.length === 0
+            ? "No jobs on this page."
+            : `Showing ${page.items.length} job${page.items.length === 1 ? "" : "s"}`}
           {params.sort === "oldest" ? ", oldest first" : ", newest first"}
           {firstPage ? "" : " (a later page)"}.
         </p>

@@ -18,7 +18,10 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
     <>
       <PageHeader title="Jobs">
         <Can role="operator">
-          <Link href="/jobs/new" className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700">
+          <Link
+            href="/jobs/new"
+            className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+          >
             New job
           </Link>
         </Can>

@@ -10,7 +10,9 @@ export function OperationsClient() {
   return (
     <div className="space-y-6">
       <Card title="Reconciliation">
-        <Can role="operator"><ReconcilePanel /></Can>
+        <Can role="operator">
+          <ReconcilePanel />
+        </Can>
       </Card>
       <Card title="Runs">
         <RunHistory />

@@ -38,30 +38,60 @@ export function OutboundClient({ initialFilter }: { initialFilter: OutboundFilte
   return (
     <div className="space-y-6">
       <section aria-labelledby="destinations-title" className="space-y-3">
-        <h2 id="destinations-title" className="text-sm font-semibold uppercase tracking-wide text-slate-600">Destinations</h2>
-        {destinations.error && <ErrorNotice title="Could not load the destinations" message={errorText(destinations.error)} />}
+        <h2 id="destinations-title" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
+          Destinations
+        </h2>
+        {destinations.error && (
+          <ErrorNotice title="Could not load the destinations" message={errorText(destinations.error)} />
+        )}
         {health.error && <ErrorNotice title="Could not load destination health" message={errorText(health.error)} />}
         {!destinations.data && !destinations.error && <Skeleton className="h-32 w-full" />}
         {destinations.data && items.length === 0 && (
-          <p className="text-sm text-slate-600">No destinations yet. Add one below, and every job outcome from then on is sent to it, signed.</p>
+          <p className="text-sm text-slate-600">
+            No destinations yet. Add one below, and every job outcome from then on is sent to it, signed.
+          </p>
         )}
         <div className="grid gap-4 lg:grid-cols-2">
-          {items.map((d) => <DestinationCard key={d.id} destination={d} health={health.data?.items.find((h) => h.destinationId === d.id)} />)}
+          {items.map((d) => (
+            <DestinationCard
+              key={d.id}
+              destination={d}
+              health={health.data?.items.find((h) => h.destinationId === d.id)}
+            />
+          ))}
         </div>
       </section>
       <Card title="Add a destination">
-        <Can role="admin"><DestinationForm /></Can>
+        <Can role="admin">
+          <DestinationForm />
+        </Can>
       </Card>
       <Card title="Deliveries">
         <DeliveryFilters value={filter} destinations={items} onChange={apply} />
         <div className="mt-3 flex flex-wrap items-center gap-2 text-xs text-slate-600">
-          <Button variant="ghost" aria-pressed={live} onClick={() => setLive(!live)}>{live ? "Pause live refresh" : "Resume live refresh"}</Button>
+          <Button variant="ghost" aria-pressed={live} onClick={() => setLive(!live)}>
+            {live ? "Pause live refresh" : "Resume live refresh"}
+          </Button>
           <span role="status">{live ? "The newest page refreshes every few seconds." : "Live refresh paused."}</span>
         </div>
         <div className="mt-3">
-          {deliveries.error && <div className="mb-2"><ErrorNotice title="Could not load the deliveries" message={errorText(deliveries.error)} /></div>}
-          <DeliveryTable rows={deliveries.data?.items ?? []} filtered={Boolean(filter.destinationId || filter.status)} />
-          <CursorPager label="Deliveries" page={pages.page} nextCursor={deliveries.data?.nextCursor} onOlder={pages.older} onNewer={pages.newer} onNewest={pages.newest} />
+          {deliveries.error && (
+            <div className="mb-2">
+              <ErrorNotice title="Could not load the deliveries" message={errorText(deliveries.error)} />
+            </div>
+          )}
+          <DeliveryTable
+            rows={deliveries.data?.items ?? []}
+            filtered={Boolean(filter.destinationId || filter.status)}
+          />
+          <CursorPager
+            label="Deliveries"
+            page={pages.page}
+            nextCursor={deliveries.data?.nextCursor}
+            onOlder={pages.older}
+            onNewer={pages.newer}
+            onNewest={pages.newest}
+          />
         </div>
       </Card>
     </div>

@@ -14,9 +14,13 @@ export function SimulatorKnobsClient({ initialError }: { initialError: string | 
     return (
       <>
         <p className="mb-4 text-sm text-slate-600">
-          How often the simulator misbehaves. Turn faults up to watch the safety nets (replay, reconciliation, retries) catch them.
+          How often the simulator misbehaves. Turn faults up to watch the safety nets (replay, reconciliation, retries)
+          catch them.
         </p>
-        <Can role="admin" fallback={<p className="text-sm text-slate-600">Only an admin changes the simulator&apos;s faults.</p>}>
+        <Can
+          role="admin"
+          fallback={<p className="text-sm text-slate-600">Only an admin changes the simulator&apos;s faults.</p>}
+        >
           <SimulatorKnobsForm knobs={knobs.data} />
         </Can>
       </>
@@ -25,8 +29,13 @@ export function SimulatorKnobsClient({ initialError }: { initialError: string | 
   if (knobs.error || (initialError && !knobs.isFetching)) {
     return (
       <div className="space-y-2">
-        <ErrorNotice title="The simulator's knobs are unavailable" message={knobs.error ? errorText(knobs.error) : (initialError ?? "")} />
-        <Button variant="secondary" onClick={() => void knobs.refetch()} pending={knobs.isFetching}>Try again</Button>
+        <ErrorNotice
+          title="The simulator's knobs are unavailable"
+          message={knobs.error ? errorText(knobs.error) : (initialError ?? "")}
+        />
+        <Button variant="secondary" onClick={() => void knobs.refetch()} pending={knobs.isFetching}>
+          Try again
+        </Button>
       </div>
     );
   }

@@ -29,8 +29,18 @@ export default async function Page() {
       <div className="space-y-6">
         <Card title="Accounts">
           <p className="text-sm text-slate-600">
-            {me.role === "admin" && <><Link className="font-medium text-brand-700 underline" href="/settings/users">Users</Link> (who can sign in, and their roles) · </>}
-            <Link className="font-medium text-brand-700 underline" href="/settings/tokens">API tokens</Link> (for scripts)
+            {me.role === "admin" && (
+              <>
+                <Link className="font-medium text-brand-700 underline" href="/settings/users">
+                  Users
+                </Link>{" "}
+                (who can sign in, and their roles) ·{" "}
+              </>
+            )}
+            <Link className="font-medium text-brand-700 underline" href="/settings/tokens">
+              API tokens
+            </Link>{" "}
+            (for scripts)
           </p>
         </Card>
         {me.kind === "user" && (
@@ -69,7 +79,9 @@ export default async function Page() {
           <ChannelList channels={view.alertChannels} />
         </Card>
         <Card title="Effective configuration">
-          <p className="mb-3 text-sm text-slate-600">Read from the environment at start-up; change a variable and restart to change it.</p>
+          <p className="mb-3 text-sm text-slate-600">
+            Read from the environment at start-up; change a variable and restart to change it.
+          </p>
           <ConfigTable settings={view.settings} />
         </Card>
       </div>

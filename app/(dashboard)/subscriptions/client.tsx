@@ -29,23 +29,39 @@ export function SubscriptionsClient() {
   return (
     <div className="space-y-6">
       {banners.map((s) => (
-        <SpikeBanner key={s.subscriptionId} spike={s} ongoing={current.includes(s)} onStarted={hold} onDismiss={() => release(s.subscriptionId)} />
+        <SpikeBanner
+          key={s.subscriptionId}
+          spike={s}
+          ongoing={current.includes(s)}
+          onStarted={hold}
+          onDismiss={() => release(s.subscriptionId)}
+        />
       ))}
       {subs.error && <ErrorNotice title="Could not load the subscriptions" message={errorText(subs.error)} />}
       {missing.length > 0 && (
         <Card title="Register webhooks">
-          <Can role="admin"><RegisterWebhooks missing={missing} none={items.length === 0} /></Can>
+          <Can role="admin">
+            <RegisterWebhooks missing={missing} none={items.length === 0} />
+          </Can>
         </Card>
       )}
       <Card title="401s per minute, last hour">
         {chart.error && <ErrorNotice title="Could not load the chart" message={errorText(chart.error)} />}
-        {chart.data ? <UnauthorizedChartView chart={chart.data} /> : !chart.error && <Skeleton className="h-64 w-full" />}
+        {chart.data ? (
+          <UnauthorizedChartView chart={chart.data} />
+        ) : (
+          !chart.error && <Skeleton className="h-64 w-full" />
+        )}
       </Card>
       <section aria-labelledby="subscriptions-title" className="space-y-3">
-        <h2 id="subscriptions-title" className="text-sm font-semibold uppercase tracking-wide text-slate-600">Subscriptions</h2>
+        <h2 id="subscriptions-title" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
+          Subscriptions
+        </h2>
         {!subs.data && !subs.error && <Skeleton className="h-32 w-full" />}
         <div className="grid gap-4 lg:grid-cols-2">
-          {items.map((s) => <SubscriptionCard key={s.id} subscription={s} />)}
+          {items.map((s) => (
+            <SubscriptionCard key={s.id} subscription={s} />
+          ))}
         </div>
       </section>
     </div>

@@ -4,4 +4,6 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deadLetterListQuerySchema }, ({ query }) => listDeadLetters(query));
+export const GET = operatorRoute({ role: "viewer", query: deadLetterListQuerySchema }, ({ query }) =>
+  listDeadLetters(query),
+);

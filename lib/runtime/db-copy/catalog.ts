@@ -25,7 +25,14 @@ const q = (name: string) => `"${name.replaceAll('"', '""')}"`;
 export const quote = q;
 
 export async function readCatalog(c: pg.ClientBase): Promise<Map<string, Table>> {
-  const cols = await c.query<{ table_name: string; column_name: string; udt_name: string; col_default: string | null; nullable: string; identity: string }>(
+  const cols = await c.query<{
+    table_name: string;
+    column_name: string;
+    udt_name: string;
+    col_default: string | null;
+    nullable: string;
+    identity: string;
+  }>(
     `SELECT table_name, column_name, udt_name, column_default AS col_default, is_nullable AS nullable, is_identity AS identity
        FROM information_schema.columns WHERE table_schema = current_schema() ORDER BY table_name, ordinal_position`,
   );
@@ -47,8 +54,17 @@ export async function readCatalog(c: pg.ClientBase): Promise<Map<string, Table>>
     // Only the models' tables: _prisma_migrations and anything else the target holds are not copied.
     if (!MODEL_TABLES.includes(r.table_name)) continue;
     let t = tables.get(r.table_name);
-    if (!t) tables.set(r.table_name, (t = { name: r.table_name, columns: [], primaryKey: [], references: [], sequences: [] }));
-    t.columns.push({ name: r.column_name, type: r.udt_name, hasDefault: r.col_default !== null || r.identity === "YES", nullable: r.nullable === "YES" });
+    if (!t)
+      tables.set(
+        r.table_name,
+        (t = { name: r.table_name, columns: [], primaryKey: [], references: [], sequences: [] }),
+      );
+    t.columns.push({
+      name: r.column_name,
+      type: r.udt_name,
+      hasDefault: r.col_default !== null || r.identity === "YES",
+      nullable: r.nullable === "YES",
+    });
     const seq = /^nextval\('(.+)'::regclass\)$/.exec(r.col_default ?? "");
     if (seq) t.sequences.push({ column: r.column_name, sequence: seq[1] });
   }

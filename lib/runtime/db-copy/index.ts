@@ -7,7 +7,16 @@ import { BadValue, convert, isSupportedType, type ColumnType } from "./convert";
 import { MIGRATION_DIRS, migrationGap, migrationsIn } from "./migrations";
 import { n, table } from "./report";
 import { openSource, type Source } from "./source";
-import { advanceSequences, appliedMigrations, connectTarget, countRows, insertColumns, insertSql, lockTables, nonEmpty } from "./target";
+import {
+  advanceSequences,
+  appliedMigrations,
+  connectTarget,
+  countRows,
+  insertColumns,
+  insertSql,
+  lockTables,
+  nonEmpty,
+} from "./target";
 
 // npm run db:copy: every model table of a stopped SQLite Tally into an empty, migrated PostgreSQL
 // database, in ONE PostgreSQL transaction (a failure leaves the target as empty as it was), parents
@@ -39,21 +48,39 @@ function checkUrls(from: string, to: string) {
     throw new BadRequest(`--from must be a SQLite URL such as file:./data/tally.db, got a ${schemeOf(from)} URL`);
   }
   if (storeOf(to) !== "postgres") {
-    throw new BadRequest(`--to must be a PostgreSQL URL such as postgresql://user@host:5432/tally, got a ${schemeOf(to)} URL`);
+    throw new BadRequest(
+      `--to must be a PostgreSQL URL such as postgresql://user@host:5432/tally, got a ${schemeOf(to)} URL`,
+    );
   }
 }
 
-function checkMigrations(source: Source, target: string[] | null, dirs: { sqlite: string; postgres: string }, shownTo: string, from: string) {
+function checkMigrations(
+  source: Source,
+  target: string[] | null,
+  dirs: { sqlite: string; postgres: string },
+  shownTo: string,
+  from: string,
+) {
   const migrate = `DATABASE_URL=${shownTo} npm run db:migrate`;
-  if (target === null) throw new BadRequest(`the target ${shownTo} is not migrated (no _prisma_migrations table): run ${migrate} first`);
+  if (target === null)
+    throw new BadRequest(`the target ${shownTo} is not migrated (no _prisma_migrations table): run ${migrate} first`);
   const t = migrationGap(target, migrationsIn(dirs.postgres));
-  if (t?.missing.length) throw new BadRequest(`the target lacks migrations ${t.missing.join(", ")}: run ${migrate} first`);
-  if (t) throw new BadRequest(`the target has migrations this version of Tally does not know (${t.unknown.join(", ")}): copy with the Tally version that made them`);
+  if (t?.missing.length)
+    throw new BadRequest(`the target lacks migrations ${t.missing.join(", ")}: run ${migrate} first`);
+  if (t)
+    throw new BadRequest(
+      `the target has migrations this version of Tally does not know (${t.unknown.join(", ")}): copy with the Tally version that made them`,
+    );
   const s = migrationGap(source.appliedMigrations(), migrationsIn(dirs.sqlite));
   if (s?.missing.length) {
-    throw new BadRequest(`the source lacks migrations ${s.missing.join(", ")}: bring it to this version first (DATABASE_URL=${from} npm run db:migrate)`);
+    throw new BadRequest(
+      `the source lacks migrations ${s.missing.join(", ")}: bring it to this version first (DATABASE_URL=${from} npm run db:migrate)`,
+    );
   }
-  if (s) throw new BadRequest(`the source has migrations this version of Tally does not know (${s.unknown.join(", ")}): copy with the Tally version that made them`);
+  if (s)
+    throw new BadRequest(
+      `the source has migrations this version of Tally does not know (${s.unknown.join(", ")}): copy with the Tally version that made them`,
+    );
 }
 
 /**
@@ -65,28 +92,39 @@ function plan(source: Source, catalog: Map<string, Table>, print: (l: string) =>
   const missing = MODEL_TABLES.filter((m) => !catalog.has(m));
   if (missing.length) throw new BadRequest(`the target has no table for ${missing.join(", ")}: migrate it first`);
   const extra = [...source.tables].filter((t) => !MODEL_TABLES.includes(t));
-  if (extra.length) throw new BadRequest(`the source has tables Tally's models do not (${extra.join(", ")}): they would not be copied`);
+  if (extra.length)
+    throw new BadRequest(`the source has tables Tally's models do not (${extra.join(", ")}): they would not be copied`);
   const tables = MODEL_TABLES.map((m) => {
     const t = catalog.get(m)!;
     if (!source.tables.has(t.name)) throw new BadRequest(`the source has no table ${t.name}`);
-    if (t.primaryKey.length === 0) throw new BadRequest(`${t.name} has no primary key on the target: cannot page through it`);
+    if (t.primaryKey.length === 0)
+      throw new BadRequest(`${t.name} has no primary key on the target: cannot page through it`);
     const src = new Set(source.columns(t.name));
     const lacking = [...src].filter((c) => !t.columns.some((x) => x.name === c));
-    if (lacking.length) throw new BadRequest(`the target's ${t.name} has no column ${lacking.join(", ")}: migrate the target first`);
+    if (lacking.length)
+      throw new BadRequest(`the target's ${t.name} has no column ${lacking.join(", ")}: migrate the target first`);
     for (const c of t.columns.filter((x) => !src.has(x.name))) {
-      if (!c.hasDefault && !c.nullable) throw new BadRequest(`${t.name}.${c.name} exists only on the target and has no default: cannot fill it`);
+      if (!c.hasDefault && !c.nullable)
+        throw new BadRequest(`${t.name}.${c.name} exists only on the target and has no default: cannot fill it`);
       print(`note: ${t.name}.${c.name} exists only on PostgreSQL; its default fills it`);
     }
     const columns = t.columns.filter((c) => src.has(c.name));
     for (const c of columns) {
-      if (!isSupportedType(c.type)) throw new BadRequest(`${t.name}.${c.name} has type ${c.type} on the target, which db:copy does not convert`);
+      if (!isSupportedType(c.type))
+        throw new BadRequest(`${t.name}.${c.name} has type ${c.type} on the target, which db:copy does not convert`);
     }
     return { ...t, columns };
   });
   return copyOrder(tables);
 }
 
-async function copyTable(c: pg.Client, source: Source, t: Table, batch: number, print: (l: string) => void): Promise<number> {
+async function copyTable(
+  c: pg.Client,
+  source: Source,
+  t: Table,
+  batch: number,
+  print: (l: string) => void,
+): Promise<number> {
   const sql = insertSql(t);
   const types = t.columns.map((c) => c.type as ColumnType); // checked by plan()
   let done = 0;
@@ -100,7 +138,9 @@ async function copyTable(c: pg.Client, source: Source, t: Table, batch: number, 
           columns[i][r] = convert(types[i], row[i]);
         } catch (err) {
           if (!(err instanceof BadValue)) throw err;
-          const key = t.primaryKey.map((k) => `${k}=${String(row[t.columns.findIndex((x) => x.name === k)])}`).join(", ");
+          const key = t.primaryKey
+            .map((k) => `${k}=${String(row[t.columns.findIndex((x) => x.name === k)])}`)
+            .join(", ");
           throw new CopyFailed(`${t.name}.${t.columns[i].name} (row ${key}): ${err.message}`);
         }
       }
@@ -117,7 +157,8 @@ async function copyTable(c: pg.Client, source: Source, t: Table, batch: number, 
 export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
   const print = o.print ?? (() => undefined);
   const batch = o.batchSize ?? DEFAULT_BATCH;
-  if (!Number.isInteger(batch) || batch < 1) throw new BadRequest(`the batch size must be a whole number >= 1, got ${batch}`);
+  if (!Number.isInteger(batch) || batch < 1)
+    throw new BadRequest(`the batch size must be a whole number >= 1, got ${batch}`);
   checkUrls(o.from, o.to);
   const shownTo = redactUrl(o.to);
   print(`db:copy: from ${o.from} (SQLite) to ${shownTo} (PostgreSQL)`);
@@ -127,7 +168,9 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
     c = await connectTarget(o.to, shownTo);
     checkMigrations(source, await appliedMigrations(c), o.migrationDirs ?? MIGRATION_DIRS, shownTo, o.from);
     const tables = plan(source, await readCatalog(c), print);
-    print(`checked: both databases at this version's schema; ${tables.length} tables, copy order ${tables.map((t) => t.name).join(", ")}`);
+    print(
+      `checked: both databases at this version's schema; ${tables.length} tables, copy order ${tables.map((t) => t.name).join(", ")}`,
+    );
     return await copyAll(c, source, tables, batch, print);
   } finally {
     source.close();
@@ -135,14 +178,23 @@ export async function copyDatabase(o: CopyOptions): Promise<CopyReport> {
   }
 }
 
-async function copyAll(c: pg.Client, source: Source, tables: Table[], batch: number, print: (l: string) => void): Promise<CopyReport> {
+async function copyAll(
+  c: pg.Client,
+  source: Source,
+  tables: Table[],
+  batch: number,
+  print: (l: string) => void,
+): Promise<CopyReport> {
   const started = performance.now();
   await c.query("BEGIN");
   let current = "";
   try {
     await lockTables(c, tables);
     const full = await nonEmpty(c, tables);
-    if (full.length) throw new Conflict(`the target is not empty (rows in ${full.join(", ")}): db:copy only fills an empty database; nothing was written`);
+    if (full.length)
+      throw new Conflict(
+        `the target is not empty (rows in ${full.join(", ")}): db:copy only fills an empty database; nothing was written`,
+      );
     const counts: TableCount[] = [];
     for (const t of tables) {
       current = t.name;
@@ -159,7 +211,11 @@ async function copyAll(c: pg.Client, source: Source, tables: Table[], batch: num
     current = "";
     const ok = counts.every((x) => x.source === x.target);
     print("");
-    for (const l of table(["table", "source rows", "target rows", "check"], counts.map((x) => [x.table, n(x.source), n(x.target), x.source === x.target ? "ok" : "MISMATCH"]))) print(l);
+    for (const l of table(
+      ["table", "source rows", "target rows", "check"],
+      counts.map((x) => [x.table, n(x.source), n(x.target), x.source === x.target ? "ok" : "MISMATCH"]),
+    ))
+      print(l);
     if (!ok) {
       await c.query("ROLLBACK");
       print("\nrow counts differ: rolled back, the target is empty again");
@@ -167,13 +223,18 @@ async function copyAll(c: pg.Client, source: Source, tables: Table[], batch: num
     }
     await c.query("COMMIT");
     const report = summary(true, counts, started);
-    print(`\ncopied ${n(report.rows)} rows in ${report.seconds.toFixed(1)} s (${n(report.rowsPerSecond)} rows/s); committed.`);
+    print(
+      `\ncopied ${n(report.rows)} rows in ${report.seconds.toFixed(1)} s (${n(report.rowsPerSecond)} rows/s); committed.`,
+    );
     return report;
   } catch (err) {
     await c.query("ROLLBACK").catch(() => undefined);
     if (err instanceof Conflict || err instanceof BadRequest) throw err;
     const where = current ? ` while copying ${current}` : "";
-    throw new CopyFailed(`copy failed${where}: ${(err as Error).message}. Rolled back: the target is as empty as before.`, { cause: err });
+    throw new CopyFailed(
+      `copy failed${where}: ${(err as Error).message}. Rolled back: the target is as empty as before.`,
+      { cause: err },
+    );
   }
 }
 

@@ -22,7 +22,10 @@ const INTERNAL = /^(sqlite_|_prisma_migrations$)/;
 
 export function openSource(url: string): Source {
   const file = url.replace(/^file:/, "").replace(/\?.*$/, "");
-  if (!existsSync(file) || !statSync(file).isFile()) throw new BadRequest(`the source ${url} does not exist (give the SQLite file Tally ran on, e.g. file:./data/tally.db)`);
+  if (!existsSync(file) || !statSync(file).isFile())
+    throw new BadRequest(
+      `the source ${url} does not exist (give the SQLite file Tally ran on, e.g. file:./data/tally.db)`,
+    );
   // Not readonly: the exclusive lock below needs a connection that may write (it never does).
   const db = new Database(file, { fileMustExist: true, timeout: 0 });
   // Nobody else may have the file open: Tally keeps its connection open in WAL mode even when idle,
@@ -37,11 +40,13 @@ export function openSource(url: string): Source {
     db.close();
     const message = (err as Error).message;
     if (/locked|busy/i.test(message)) {
-      throw new Conflict(`the source ${url} is open in another process (${message}): stop Tally (npm start, workers, receivers, any sqlite3 shell) first`);
+      throw new Conflict(
+        `the source ${url} is open in another process (${message}): stop Tally (npm start, workers, receivers, any sqlite3 shell) first`,
+      );
     }
     throw new BadRequest(`the source ${url} is not a SQLite database: ${message}`);
   }
-  const names = (db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[]);
+  const names = db.prepare(`SELECT name FROM sqlite_master WHERE type = 'table'`).pluck().all() as string[];
   if (!names.includes("_prisma_migrations")) {
     db.exec("ROLLBACK");
     db.close();
@@ -50,10 +55,19 @@ export function openSource(url: string): Source {
   return {
     file,
     tables: new Set(names.filter((n) => !INTERNAL.test(n))),
-    columns: (table) => (db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[]),
+    columns: (table) => db.prepare(`SELECT name FROM pragma_table_info(?)`).pluck().all(table) as string[],
     appliedMigrations: () =>
-      db.prepare(`SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`).pluck().all() as string[],
-    count: (table) => db.prepare(`SELECT count(*) FROM ${quote(table)}`).pluck().get() as number,
+      db
+        .prepare(
+          `SELECT migration_name FROM _prisma_migrations WHERE finished_at IS NOT NULL AND rolled_back_at IS NULL ORDER BY migration_name`,
+        )
+        .pluck()
+        .all() as string[],
+    count: (table) =>
+      db
+        .prepare(`SELECT count(*) FROM ${quote(table)}`)
+        .pluck()
+        .get() as number,
     *pages(table, size) {
       const cols = table.columns.map((c) => quote(c.name)).join(", ");
       const key = table.primaryKey.map(quote);
@@ -61,7 +75,9 @@ export function openSource(url: string): Source {
       const order = key.join(", ");
       const first = db.prepare(`SELECT ${cols} FROM ${quote(table.name)} ORDER BY ${order} LIMIT ?`).raw(true);
       const next = db
-        .prepare(`SELECT ${cols} FROM ${quote(table.name)} WHERE (${order}) > (${key.map(() => "?").join(", ")}) ORDER BY ${order} LIMIT ?`)
+        .prepare(
+          `SELECT ${cols} FROM ${quote(table.name)} WHERE (${order}) > (${key.map(() => "?").join(", ")}) ORDER BY ${order} LIMIT ?`,
+        )
         .raw(true);
       let page = first.all(size) as unknown[][];
       while (page.length > 0) {

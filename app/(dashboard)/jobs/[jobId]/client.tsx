@@ -24,7 +24,9 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
         <LiveRefresh everyMs={job.outcome === "pending" ? 3000 : undefined} />
       </PageHeader>
       <p className="-mt-3 flex items-center font-mono text-sm text-slate-700">
-        <span className="break-all" data-testid="job-id">{job.id}</span>
+        <span className="break-all" data-testid="job-id">
+          {job.id}
+        </span>
         <CopyButton value={job.id} />
       </p>
       {job.outcome === "pending" && (
@@ -38,10 +40,15 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
       </Card>
       <section aria-labelledby="results-heading" className="space-y-3">
         <h2 id="results-heading" className="text-sm font-semibold uppercase tracking-wide text-slate-600">
-          Results {results.total > results.shown.length ? `(first ${results.shown.length} of ${results.total})` : `(${results.total})`}
+          Results{" "}
+          {results.total > results.shown.length
+            ? `(first ${results.shown.length} of ${results.total})`
+            : `(${results.total})`}
         </h2>
         {results.shown.length === 0 ? (
-          <p className="text-sm text-slate-600">{job.outcome === "stored" ? "The job stored no results." : "No results stored yet."}</p>
+          <p className="text-sm text-slate-600">
+            {job.outcome === "stored" ? "The job stored no results." : "No results stored yet."}
+          </p>
         ) : (
           results.shown.map((r) => <ResultPreview key={r.id} result={r} />)
         )}

@@ -5,7 +5,9 @@ import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";
 
 export default function JobError({ error, reset }: { error: Error & { digest?: string }; reset: () => void }) {
-  const message = error.digest ? `A server error happened (reference ${error.digest}); the server log has the details.` : error.message;
+  const message = error.digest
+    ? `A server error happened (reference ${error.digest}); the server log has the details.`
+    : error.message;
   return (
     <div className="space-y-3">
       <ErrorNotice title="This job could not be loaded" message={message} />

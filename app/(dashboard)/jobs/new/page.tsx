@@ -16,7 +16,10 @@ export default function Page() {
       <p className="-mt-2 max-w-2xl text-sm text-slate-600">
         Submitted to the platform as an asynchronous job; Tally follows it to its outcome like any other.
       </p>
-      <Can role="operator" fallback={<p className="text-sm text-slate-700">Submitting jobs needs the operator role; ask an admin.</p>}>
+      <Can
+        role="operator"
+        fallback={<p className="text-sm text-slate-700">Submitting jobs needs the operator role; ask an admin.</p>}
+      >
         <NewJobForm />
       </Can>
     </div>

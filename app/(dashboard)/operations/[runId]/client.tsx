@@ -45,13 +45,17 @@ export function RunDetailClient({ initial, subscriptions }: { initial: Run; subs
         <RunStateBadge state={run.state} />
       </PageHeader>
       <Card title="What was asked">
-        <p className="text-sm" data-testid="run-asked">{d.asked}</p>
+        <p className="text-sm" data-testid="run-asked">
+          {d.asked}
+        </p>
         <dl className="mt-3 grid grid-cols-2 gap-3 sm:grid-cols-4">
           <Fact label="Started by">
             <span data-testid="run-started-by">
               {d.by.runId ? (
                 <>
-                  <Link href={`/operations/${encodeURIComponent(d.by.runId)}`} className="text-brand-600 underline">the secret rotation</Link>{" "}
+                  <Link href={`/operations/${encodeURIComponent(d.by.runId)}`} className="text-brand-600 underline">
+                    the secret rotation
+                  </Link>{" "}
                   it belongs to ({run.startedBy})
                 </>
               ) : (
@@ -59,11 +63,15 @@ export function RunDetailClient({ initial, subscriptions }: { initial: Run; subs
               )}
             </span>
           </Fact>
-          <Fact label="Started"><Time iso={started} /></Fact>
+          <Fact label="Started">
+            <Time iso={started} />
+          </Fact>
           <Fact label={finished ? "Took" : "Running for"}>
             {finished && started ? duration(Date.parse(finished) - Date.parse(started)) : <span>…</span>}
           </Fact>
-          <Fact label="Run"><ShortId id={run.id} /></Fact>
+          <Fact label="Run">
+            <ShortId id={run.id} />
+          </Fact>
         </dl>
       </Card>
       <Card title={run.state === "running" ? "Progress (live)" : "Result"}>

@@ -19,5 +19,10 @@ export default async function Page({ params }: { params: Params }) {
   if (!parsed.success) notFound();
   const [run, subscriptions] = await Promise.all([getRun(parsed.data.runId), listSubscriptions()]);
   if (!run) notFound();
-  return <RunDetailClient initial={runSchema.parse(run)} subscriptions={subscriptions.map((s) => ({ id: s.id, eventType: s.eventType }))} />;
+  return (
+    <RunDetailClient
+      initial={runSchema.parse(run)}
+      subscriptions={subscriptions.map((s) => ({ id: s.id, eventType: s.eventType }))}
+    />
+  );
 }

@@ -19,7 +19,8 @@ export default async function Page() {
       <div className="space-y-6">
         <Card title="New token">
           <p className="mb-3 text-sm text-slate-600">
-            For scripts: a token acts with its own role, never above yours. It is shown once; Tally stores only its hash.
+            For scripts: a token acts with its own role, never above yours. It is shown once; Tally stores only its
+            hash.
           </p>
           <CreateTokenForm />
         </Card>

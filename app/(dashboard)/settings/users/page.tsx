@@ -29,7 +29,11 @@ export default async function Page() {
       <div className="space-y-6">
         <Card title="Add a user">
           <ul className="mb-4 space-y-1 text-sm text-slate-600">
-            {ROLES.map((r) => <li key={r}><span className="font-medium text-slate-800">{r}</span>: {ROLE_SUMMARY[r]}</li>)}
+            {ROLES.map((r) => (
+              <li key={r}>
+                <span className="font-medium text-slate-800">{r}</span>: {ROLE_SUMMARY[r]}
+              </li>
+            ))}
           </ul>
           <CreateUserForm />
         </Card>

@@ -19,7 +19,10 @@ export async function POST(req: NextRequest) {
     if (!sameOrigin(req)) throw new BadRequest("Cross-origin sign-in refused");
     const parsed = body.safeParse(await req.json().catch(() => null));
     if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "Enter the password");
-    const { cookie, expires } = await login(parsed.data, { address: clientAddress(req.headers), userAgent: req.headers.get("user-agent") });
+    const { cookie, expires } = await login(parsed.data, {
+      address: clientAddress(req.headers),
+      userAgent: req.headers.get("user-agent"),
+    });
     const res = NextResponse.json({ status: "ok" });
     res.cookies.set(SESSION_COOKIE, cookie, sessionCookieOptions(expires));
     return res;

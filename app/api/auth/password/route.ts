@@ -3,4 +3,6 @@ import { changeOwnPassword } from "@/lib/auth/change-password";
 import { changePasswordSchema } from "@/lib/auth/users-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "viewer", body: changePasswordSchema }, ({ principal, body }) => changeOwnPassword(principal, body));
+export const POST = operatorRoute({ role: "viewer", body: changePasswordSchema }, ({ principal, body }) =>
+  changeOwnPassword(principal, body),
+);

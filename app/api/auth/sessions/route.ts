@@ -2,4 +2,6 @@
 import { listSessions } from "@/lib/auth/sessions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ role: "viewer" }, async ({ principal }) => ({ items: await listSessions(principal) }));
+export const GET = operatorRoute({ role: "viewer" }, async ({ principal }) => ({
+  items: await listSessions(principal),
+}));

@@ -2,4 +2,6 @@
 import { discardBodySchema, discardDeadLetters } from "@/lib/dead-letters/actions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "operator", body: discardBodySchema }, ({ body, actor }) => discardDeadLetters(body, actor));
+export const POST = operatorRoute({ role: "operator", body: discardBodySchema }, ({ body, actor }) =>
+  discardDeadLetters(body, actor),
+);

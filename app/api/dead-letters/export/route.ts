@@ -6,4 +6,6 @@ import { csvResponse } from "@/lib/results/csv-stream";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deadLetterFilterSchema }, async ({ query }) => csvResponse(await exportDeadLetters(query)));
+export const GET = operatorRoute({ role: "viewer", query: deadLetterFilterSchema }, async ({ query }) =>
+  csvResponse(await exportDeadLetters(query)),
+);

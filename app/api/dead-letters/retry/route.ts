@@ -2,4 +2,6 @@
 import { retryBodySchema, retryDeadLetters } from "@/lib/dead-letters/actions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "operator", body: retryBodySchema }, ({ body, actor }) => retryDeadLetters(body, actor));
+export const POST = operatorRoute({ role: "operator", body: retryBodySchema }, ({ body, actor }) =>
+  retryDeadLetters(body, actor),
+);

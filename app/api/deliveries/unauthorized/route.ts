@@ -3,4 +3,6 @@ import { unauthorizedQuerySchema } from "@/lib/subscriptions/unauthorized-contra
 import { unauthorizedChart } from "@/lib/subscriptions/unauthorized-chart";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ role: "viewer", query: unauthorizedQuerySchema }, ({ query }) => unauthorizedChart({ minutes: query.minutes }));
+export const GET = operatorRoute({ role: "viewer", query: unauthorizedQuerySchema }, ({ query }) =>
+  unauthorizedChart({ minutes: query.minutes }),
+);

@@ -5,4 +5,6 @@ import { exportJobs, jobExportQuerySchema } from "@/lib/results/jobs-export";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: jobExportQuerySchema }, async ({ query }) => csvResponse(await exportJobs(query)));
+export const GET = operatorRoute({ role: "viewer", query: jobExportQuerySchema }, async ({ query }) =>
+  csvResponse(await exportJobs(query)),
+);

@@ -5,4 +5,6 @@ import { runParamsSchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", params: runParamsSchema }, ({ params }) => getRunOr404(params.runId));
+export const GET = operatorRoute({ role: "viewer", params: runParamsSchema }, ({ params }) =>
+  getRunOr404(params.runId),
+);

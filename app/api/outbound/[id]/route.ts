@@ -5,6 +5,12 @@ import { deliveryAttempts } from "@/lib/forwarding/list";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ id: z.coerce.number({ error: "id must be a number" }).int().positive({ error: "id must be a positive number" }).max(2 ** 53) });
+const params = z.object({
+  id: z.coerce
+    .number({ error: "id must be a number" })
+    .int()
+    .positive({ error: "id must be a positive number" })
+    .max(2 ** 53),
+});
 
 export const GET = operatorRoute({ role: "viewer", params }, async ({ params }) => deliveryAttempts(params.id));

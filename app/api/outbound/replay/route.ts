@@ -5,4 +5,6 @@ import { replayBodySchema } from "@/lib/forwarding/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "operator", body: replayBodySchema }, async ({ body, actor }) => replayAction(body, actor));
+export const POST = operatorRoute({ role: "operator", body: replayBodySchema }, async ({ body, actor }) =>
+  replayAction(body, actor),
+);

@@ -5,4 +5,6 @@ import { throughputQuerySchema } from "@/lib/overview/throughput-contracts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: throughputQuerySchema }, ({ query }) => throughput(query.range));
+export const GET = operatorRoute({ role: "viewer", query: throughputQuerySchema }, ({ query }) =>
+  throughput(query.range),
+);

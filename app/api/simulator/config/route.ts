@@ -5,4 +5,6 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute({ role: "viewer" }, () => readSimulatorKnobs());
 
-export const POST = operatorRoute({ role: "admin", body: simulatorKnobsPatchSchema }, ({ body, actor }) => saveSimulatorKnobs(body, actor));
+export const POST = operatorRoute({ role: "admin", body: simulatorKnobsPatchSchema }, ({ body, actor }) =>
+  saveSimulatorKnobs(body, actor),
+);

@@ -5,4 +5,6 @@ import { destinationParamsSchema } from "@/lib/forwarding/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "admin", params: destinationParamsSchema }, async ({ params, actor }) => setDestinationEnabledAction(params.id, true, actor));
+export const POST = operatorRoute({ role: "admin", params: destinationParamsSchema }, async ({ params, actor }) =>
+  setDestinationEnabledAction(params.id, true, actor),
+);

@@ -5,6 +5,10 @@ import { cancelJob } from "@/lib/jobs/cancel";
 
 export const dynamic = "force-dynamic";
 
-const params = z.object({ jobId: z.string().trim().min(1, { error: "jobId is empty" }).max(200, { error: "jobId is too long" }) });
+const params = z.object({
+  jobId: z.string().trim().min(1, { error: "jobId is empty" }).max(200, { error: "jobId is too long" }),
+});
 
-export const POST = operatorRoute({ role: "operator", params }, ({ params, actor, req }) => cancelJob(params.jobId, { actor, signal: req.signal }));
+export const POST = operatorRoute({ role: "operator", params }, ({ params, actor, req }) =>
+  cancelJob(params.jobId, { actor, signal: req.signal }),
+);

@@ -5,6 +5,7 @@ import { listJobResults } from "@/lib/results/job-results";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", params: jobResultsParamsSchema, query: jobResultsQuerySchema }, ({ params, query }) =>
-  listJobResults(params.jobId, query),
+export const GET = operatorRoute(
+  { role: "viewer", params: jobResultsParamsSchema, query: jobResultsQuerySchema },
+  ({ params, query }) => listJobResults(params.jobId, query),
 );

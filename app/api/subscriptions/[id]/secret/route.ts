@@ -6,7 +6,10 @@ import { setSecretAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "admin", params: subscriptionParamsSchema, body: secretBodySchema }, async ({ params, body, actor }) => {
-  const a = await setSecretAction(params.id, body.secret, actor);
-  return NextResponse.json(a.body, { status: a.status });
-});
+export const POST = operatorRoute(
+  { role: "admin", params: subscriptionParamsSchema, body: secretBodySchema },
+  async ({ params, body, actor }) => {
+    const a = await setSecretAction(params.id, body.secret, actor);
+    return NextResponse.json(a.body, { status: a.status });
+  },
+);

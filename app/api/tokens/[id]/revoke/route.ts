@@ -3,4 +3,6 @@ import { revokeTokenAction } from "@/lib/auth/actions";
 import { tokenParamsSchema } from "@/lib/auth/tokens-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "viewer", params: tokenParamsSchema }, ({ principal, params }) => revokeTokenAction(principal, params.id));
+export const POST = operatorRoute({ role: "viewer", params: tokenParamsSchema }, ({ principal, params }) =>
+  revokeTokenAction(principal, params.id),
+);

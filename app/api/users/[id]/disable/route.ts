@@ -3,4 +3,6 @@ import { disableUserAction } from "@/lib/auth/actions";
 import { userParamsSchema } from "@/lib/auth/users-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "admin", params: userParamsSchema }, ({ principal, params }) => disableUserAction(principal, params.id));
+export const POST = operatorRoute({ role: "admin", params: userParamsSchema }, ({ principal, params }) =>
+  disableUserAction(principal, params.id),
+);
