@@ -48,6 +48,7 @@ if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
 const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
+  ["format", "npx", ["prettier", "--check", "--log-level", "warn", "."]],
   [
     "layering",
     "npx",
