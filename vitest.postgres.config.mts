@@ -33,7 +33,7 @@ export default defineConfig({
       "test/route-protection.test.ts",
       "test/shared-login-throttle.test.ts",
       // results out, scheduling, shared state
-      "lib/forwarding/*.test.ts",
+      "lib/outbound/*.test.ts",
       "lib/alerts/*.test.ts",
       "test/metrics.test.ts",
       "test/worker-metrics.test.ts",

@@ -1,7 +1,7 @@
 import { createHmac, timingSafeEqual } from "node:crypto";
 import { expect, test, operatorPage } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { startSink, type Sink, type SinkRequest } from "../lib/forwarding/test-sink";
+import { startSink, type Sink, type SinkRequest } from "../lib/outbound/test-sink";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 // A destination served by a sink that answers 500 until told otherwise: a job's job.stored event

@@ -4,7 +4,7 @@ import { ensureBootstrapAdmin } from "./auth/bootstrap";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
 import { startDemoMode } from "./demo/start";
-import { ensureDefaultDestination } from "./forwarding/destinations";
+import { ensureDefaultDestination } from "./outbound/destinations";
 import { log, setLogLevel } from "./log";
 import { startSchedules } from "./worker/schedules";
 import { startServerWorker } from "./worker/start";

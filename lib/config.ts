@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { whsecSchema } from "./forwarding/contracts";
+import { whsecSchema } from "./outbound/contracts";
 
 // The only module that reads the environment. Everything else asks getConfig().
 

@@ -1,11 +1,11 @@
 // npm run db:copy -- --from file:./data/tally.db --to postgresql://user@host:5432/tally [--batch 2000]
-// Copies a stopped SQLite Tally into an empty, migrated PostgreSQL database (lib/runtime/db-copy).
+// Copies a stopped SQLite Tally into an empty, migrated PostgreSQL database (lib/db-copy).
 // Exit codes: 0 copied and verified; 1 the copy failed or the counts differ (rolled back);
 // 2 refused before writing anything (bad arguments, wrong URLs, unmigrated or non-empty target, busy source).
 import { parseArgs } from "node:util";
 import { redactUrl } from "@/lib/config";
 import { TallyError } from "@/lib/errors";
-import { copyDatabase, DEFAULT_BATCH } from "@/lib/runtime/db-copy";
+import { copyDatabase, DEFAULT_BATCH } from "@/lib/db-copy";
 
 const USAGE = "npm run db:copy -- --from file:./data/tally.db --to postgresql://user@host:5432/tally [--batch 2000]";
 

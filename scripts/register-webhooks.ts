@@ -1,6 +1,6 @@
 // npm run register-webhooks
 // Registers the missing subscriptions (extract, batch, crawl) at TALLY_PUBLIC_URL and stores their secrets.
-import { parseCliArgs, runCli } from "@/lib/operations/cli";
+import { parseCliArgs, runCli } from "@/lib/cli/cli";
 import { registerAction } from "@/lib/subscriptions/actions";
 
 void runCli(

@@ -1,7 +1,7 @@
 // npm run replay -- [--webhook ID] [--since ISO]
 // Reads the platform's delivery log and enqueues every job none of whose deliveries got a 2xx.
 import { replayAction } from "@/lib/safety-nets/actions";
-import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
+import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli/cli";
 import { replayBodySchema } from "@/lib/operations/contracts";
 import { resolveSubscriptionId } from "@/lib/subscriptions/list";
 

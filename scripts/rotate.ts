@@ -1,7 +1,7 @@
 // npm run rotate -- --webhook ID
 // Rotates a subscription's secret, stores it, and after the settle delay replays the deliveries
 // that got 401 in between.
-import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/operations/cli";
+import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli/cli";
 import { rotateAction } from "@/lib/subscriptions/actions";
 import { resolveSubscriptionId } from "@/lib/subscriptions/list";
 

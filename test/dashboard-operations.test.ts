@@ -2,7 +2,7 @@
 // progress and summary, the running count that drives the live refresh, and redacted audit details.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { historyQuerySchema } from "@/lib/operations/contracts";
-import { listAuditPage } from "@/lib/operations/audit-list";
+import { listAuditPage } from "@/lib/audit/list";
 import { listRuns, operationsPage } from "@/lib/operations/history";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";

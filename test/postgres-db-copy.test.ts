@@ -16,8 +16,8 @@ import { parseConfig, setConfigForTests } from "@/lib/config";
 import { db, dbReady, disconnectAll } from "@/lib/db";
 import { submitJob } from "@/lib/jobs/submit";
 import { setupPipeline } from "@/lib/jobs/jobs.test-util";
-import { copyDatabase, type CopyReport } from "@/lib/runtime/db-copy";
-import { toTimestamp } from "@/lib/runtime/db-copy/convert";
+import { copyDatabase, type CopyReport } from "@/lib/db-copy";
+import { toTimestamp } from "@/lib/db-copy/convert";
 import { adminQuery, postgresUrl, testDatabaseName, TEST_STORE } from "./store";
 import { runToExit, startTally, TEST_ENV } from "./tally-server";
 

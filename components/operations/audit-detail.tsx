@@ -1,7 +1,7 @@
 import { ShortId } from "@/components/ui/short-id";
 import { humanize } from "./run-facts";
 
-// An audit row's detail (JSON text written by lib/operations/audit.ts) as labelled fields: ids short
+// An audit row's detail (JSON text written by lib/audit/audit.ts) as labelled fields: ids short
 // with the full id on hover, a run id linked to its run page; text that is not JSON is shown as it is.
 
 const UUIDISH = /^[0-9a-f]{8}-[0-9a-f]{4}-/i;

@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { auditPageSchema, type AuditPage } from "@/lib/operations/audit-contracts";
+import { auditPageSchema, type AuditPage } from "@/lib/audit/contracts";
 import { getParsed } from "@/lib/browser/parsed";
 import { operationKeys, type AuditKey } from "./query-keys";
 

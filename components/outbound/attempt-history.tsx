@@ -2,7 +2,7 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { attemptListSchema } from "@/lib/forwarding/contracts";
+import { attemptListSchema } from "@/lib/outbound/contracts";
 import { errorText, getParsed } from "@/lib/browser/parsed";
 import { HttpStatusBadge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useCan } from "@/components/auth/role-context";
-import type { DeliveryRow } from "@/lib/forwarding/contracts";
-import { REPLAYABLE } from "@/lib/forwarding/contracts";
+import type { DeliveryRow } from "@/lib/outbound/contracts";
+import { REPLAYABLE } from "@/lib/outbound/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge, HttpStatusBadge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

@@ -2,7 +2,7 @@
 
 import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
-import type { DestinationHealth, DestinationView } from "@/lib/forwarding/contracts";
+import type { DestinationHealth, DestinationView } from "@/lib/outbound/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { FORWARD_EVENTS, type ForwardEvent } from "@/lib/forwarding/contracts";
+import { FORWARD_EVENTS, type ForwardEvent } from "@/lib/outbound/contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { OneTimeSecret } from "@/components/subscriptions/one-time-secret";
 import { Button } from "@/components/ui/button";

@@ -1,4 +1,4 @@
-import type { DeliveryListQuery } from "@/lib/forwarding/contracts";
+import type { DeliveryListQuery } from "@/lib/outbound/contracts";
 
 // Query keys of the Outbound page; mutations invalidate outboundKeys.all (destinations, health, lists).
 export const outboundKeys = {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { createdDestinationSchema, type CreateDestination } from "@/lib/forwarding/contracts";
+import { createdDestinationSchema, type CreateDestination } from "@/lib/outbound/contracts";
 import { postParsed } from "@/lib/browser/parsed";
 import { outboundKeys } from "./query-keys";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { destinationListSchema, healthListSchema } from "@/lib/forwarding/contracts";
+import { destinationListSchema, healthListSchema } from "@/lib/outbound/contracts";
 import { getParsed } from "@/lib/browser/parsed";
 import { outboundKeys } from "./query-keys";
 

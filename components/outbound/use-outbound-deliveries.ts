@@ -1,7 +1,7 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { deliveryPageSchema, type DeliveryListQuery } from "@/lib/forwarding/contracts";
+import { deliveryPageSchema, type DeliveryListQuery } from "@/lib/outbound/contracts";
 import { getParsed } from "@/lib/browser/parsed";
 import { deliverySearch, outboundKeys } from "./query-keys";
 

@@ -1,7 +1,7 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { replayResultSchema, type ReplayBody } from "@/lib/forwarding/contracts";
+import { replayResultSchema, type ReplayBody } from "@/lib/outbound/contracts";
 import { postParsed } from "@/lib/browser/parsed";
 import { outboundKeys } from "./query-keys";
 

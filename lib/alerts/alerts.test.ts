@@ -6,7 +6,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { parseConfig, setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { startSink, type Sink } from "@/lib/forwarding/test-sink";
+import { startSink, type Sink } from "@/lib/outbound/test-sink";
 import { verifyDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "@/test/db";
 import { deliverAlertNotifications, MAX_ATTEMPTS } from "./deliver";

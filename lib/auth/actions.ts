@@ -1,5 +1,5 @@
 import "server-only";
-import { audited } from "../operations/audited";
+import { audited } from "../audit/audited";
 import { actorOf, type Principal } from "./principal";
 import type { Role } from "./roles";
 import { revokeSessionById, revokeSessionsOf } from "./sessions";

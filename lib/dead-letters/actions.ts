@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "../db";
 import { BadRequest, Conflict } from "../errors";
-import { audited } from "../operations/audited";
+import { audited } from "../audit/audited";
 import { addEvent } from "../jobs/outcomes";
 import { retryDeadLetter, type RetryResult } from "./retry";
 import { deadLetterFilterSchema, filterWhere } from "./list";

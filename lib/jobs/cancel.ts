@@ -1,7 +1,7 @@
 import "server-only";
 import { db, transaction } from "../db";
 import { Conflict, NotFound } from "../errors";
-import { audit } from "../operations/audit";
+import { audit } from "../audit/audit";
 import { PlatformConflict, PlatformNotFound } from "../platform";
 import { getPlatformClient } from "../platform/shared-client";
 import { settleOutcome } from "./outcomes";

@@ -1,7 +1,7 @@
 import "server-only";
 import { afterCommit, db, transaction, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
-import { enqueueOutcomeEvents } from "../forwarding/outbox";
+import { enqueueOutcomeEvents } from "../outbound/outbox";
 import { countJobOutcome } from "../metrics/count";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and

@@ -1,5 +1,5 @@
 import "server-only";
-import { audit } from "../operations/audit";
+import { audit } from "../audit/audit";
 import { getConfig } from "../config";
 import { db, type Tx } from "../db";
 import type { JobKind } from "../platform";

@@ -1,6 +1,6 @@
 import "server-only";
 
-export { audited, type AuditEntry } from "./audited";
+export { audited, type AuditEntry } from "../audit/audited";
 export { launchRun, runInBackground, RunFailed, waitForRun, type Launched, type RunContext } from "./launch";
 export {
   finishRun,

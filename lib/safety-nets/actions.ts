@@ -1,7 +1,7 @@
 import "server-only";
 import { startReconcile } from "./reconcile";
 import { startReplay } from "./replay";
-import { audited } from "../operations/audited";
+import { audited } from "../audit/audited";
 import type { ReconcileBody, ReplayBody } from "../operations/contracts";
 
 // What the operations routes and the dashboard's buttons call: start a safety net (single-flight) and

@@ -1,5 +1,5 @@
 import "server-only";
-import { forwardEventKind } from "../forwarding/handler";
+import { forwardEventKind } from "../outbound/handler";
 import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
 import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
 import { createRegistry, defineKind } from "../queue";

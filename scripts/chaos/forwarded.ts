@@ -2,8 +2,8 @@
 // and goes down for a while (connections refused), and the "forwarded" part of the ledger: every
 // settled job's outcome event received at least once, correctly signed, and nothing else.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { startSink, type Sink, type SinkRequest } from "../../lib/forwarding/test-sink";
-import { webhookId } from "../../lib/forwarding/webhook-id";
+import { startSink, type Sink, type SinkRequest } from "../../lib/outbound/test-sink";
+import { webhookId } from "../../lib/outbound/webhook-id";
 import type { ChaosStore } from "./store";
 
 export type Forwarded = {

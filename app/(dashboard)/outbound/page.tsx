@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { outboundKeys } from "@/components/outbound/query-keys";
-import { deliveryListQuerySchema } from "@/lib/forwarding/contracts";
-import { outboundPage } from "@/lib/forwarding/view";
+import { deliveryListQuerySchema } from "@/lib/outbound/contracts";
+import { outboundPage } from "@/lib/outbound/view";
 import { OutboundClient } from "./client";
 
 export const metadata: Metadata = { title: "Outbound" };

@@ -1,9 +1,9 @@
 // GET /api/destinations — forwarding destinations, secrets masked; POST — register one: 201 with its secret, shown this once
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { createDestinationAction } from "@/lib/forwarding/actions";
-import { createDestinationSchema } from "@/lib/forwarding/contracts";
-import { listDestinations } from "@/lib/forwarding/destinations";
+import { createDestinationAction } from "@/lib/outbound/actions";
+import { createDestinationSchema } from "@/lib/outbound/contracts";
+import { listDestinations } from "@/lib/outbound/destinations";
 
 export const dynamic = "force-dynamic";
 

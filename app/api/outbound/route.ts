@@ -1,7 +1,7 @@
 // GET /api/outbound?destinationId&status&jobId&cursor&limit — outbound deliveries, newest first
 import { operatorRoute } from "@/lib/http/operator-route";
-import { deliveryListQuerySchema } from "@/lib/forwarding/contracts";
-import { listDeliveries } from "@/lib/forwarding/list";
+import { deliveryListQuerySchema } from "@/lib/outbound/contracts";
+import { listDeliveries } from "@/lib/outbound/list";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/outbound/:id — one delivery's attempts, oldest first: each answer, error and latency
 import { z } from "zod";
 import { operatorRoute } from "@/lib/http/operator-route";
-import { deliveryAttempts } from "@/lib/forwarding/list";
+import { deliveryAttempts } from "@/lib/outbound/list";
 
 export const dynamic = "force-dynamic";
 

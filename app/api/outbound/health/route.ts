@@ -1,6 +1,6 @@
 // GET /api/outbound/health — each destination's success rate, deliveries by status, last success and last error
 import { operatorRoute } from "@/lib/http/operator-route";
-import { destinationHealth } from "@/lib/forwarding/health";
+import { destinationHealth } from "@/lib/outbound/health";
 
 export const dynamic = "force-dynamic";
 

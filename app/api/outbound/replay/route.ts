@@ -1,7 +1,7 @@
 // POST /api/outbound/replay — {deliveryId} or {destinationId, since}: send failed events again now (audited)
 import { operatorRoute } from "@/lib/http/operator-route";
-import { replayAction } from "@/lib/forwarding/actions";
-import { replayBodySchema } from "@/lib/forwarding/contracts";
+import { replayAction } from "@/lib/outbound/actions";
+import { replayBodySchema } from "@/lib/outbound/contracts";
 
 export const dynamic = "force-dynamic";
 

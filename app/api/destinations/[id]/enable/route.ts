@@ -1,7 +1,7 @@
 // POST /api/destinations/:id/enable — send to a disabled destination again (events from now on)
 import { operatorRoute } from "@/lib/http/operator-route";
-import { setDestinationEnabledAction } from "@/lib/forwarding/actions";
-import { destinationParamsSchema } from "@/lib/forwarding/contracts";
+import { setDestinationEnabledAction } from "@/lib/outbound/actions";
+import { destinationParamsSchema } from "@/lib/outbound/contracts";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 import "server-only";
 import pg from "pg";
-import { BadRequest } from "../../errors";
+import { BadRequest } from "../errors";
 import { quote, type Table } from "./catalog";
 import type { ColumnType } from "./convert";
 

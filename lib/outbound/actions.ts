@@ -1,5 +1,5 @@
 import "server-only";
-import { audited } from "../operations/audited";
+import { audited } from "../audit/audited";
 import type { CreateDestination, DestinationView, ReplayBody, ReplayResult } from "./contracts";
 import { createDestination, setDestinationEnabled } from "./destinations";
 import { replayDelivery, replayDestinationSince } from "./replay";

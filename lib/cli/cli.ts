@@ -6,7 +6,7 @@ import { dbReady, disconnectAll } from "../db";
 import { TallyError } from "../errors";
 import { setLogLevel } from "../log";
 import { flushApiCalls } from "../platform/shared-client";
-import { getRun, type RunView } from "./view";
+import { getRun, type RunView } from "../operations/view";
 
 // The shared frame of the CLI scripts (npm run reconcile | replay | rotate | register-webhooks):
 // same code as the dashboard's buttons, progress printed as it changes, a summary at the end, and

@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
-import { redactUrl, storeOf } from "../../config";
-import { BadRequest, Conflict } from "../../errors";
+import { redactUrl, storeOf } from "../config";
+import { BadRequest, Conflict } from "../errors";
 import { copyOrder, MODEL_TABLES, readCatalog, type Table } from "./catalog";
 import { BadValue, convert, isSupportedType, type ColumnType } from "./convert";
 import { MIGRATION_DIRS, migrationGap, migrationsIn } from "./migrations";

@@ -1,7 +1,7 @@
 import "server-only";
 import type pg from "pg";
 import { ModelName } from "@/generated/prisma/internal/prismaNamespaceBrowser";
-import { BadRequest } from "../../errors";
+import { BadRequest } from "../errors";
 
 // What to copy comes from the models (the generated client's ModelName, made from
 // prisma/schema.prisma) and how from the migrated target's catalog: column types, primary keys,

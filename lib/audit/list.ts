@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import type { AuditPage, AuditQuery } from "./audit-contracts";
+import type { AuditPage, AuditQuery } from "./contracts";
 import { decodeCursor, pageOf } from "../keyset";
 
 // Operator actions for the Operations page, keyset-paged on (at, id) through the at, (action, at) and

@@ -1,7 +1,7 @@
 import "server-only";
 import { existsSync, statSync } from "node:fs";
 import Database from "better-sqlite3";
-import { Conflict, BadRequest } from "../../errors";
+import { Conflict, BadRequest } from "../errors";
 import { quote, type Table } from "./catalog";
 
 // The SQLite side: a stopped Tally's file, read inside one exclusive transaction (nobody else can

@@ -5,8 +5,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
-import { startSink, type Sink } from "@/lib/forwarding/test-sink";
-import { webhookId } from "@/lib/forwarding/webhook-id";
+import { startSink, type Sink } from "@/lib/outbound/test-sink";
+import { webhookId } from "@/lib/outbound/webhook-id";
 import { processJobItem } from "@/lib/jobs/process-job";
 import { enqueue } from "@/lib/queue";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
