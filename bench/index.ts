@@ -1,7 +1,7 @@
 // npm run bench -- [--only receiver,reconcile,dashboard,polling,economy]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
-// runs alone: `--only reconcile`, or the part's own script (see the README's Performance section).
+// runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
 import { spawnSync } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import os from "node:os";

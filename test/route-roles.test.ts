@@ -1,8 +1,9 @@
 // Each role against every mutating operator route: allowed → 2xx, not allowed → 403
 // {"error":"forbidden","message"} naming the role needed, and nothing changed. The table below is the
-// contract (README "Roles and routes"); it is checked against the routes discovered under app/, so a
+// contract (docs/operations/accounts.md, "Roles and routes", must say the same); it is checked against the routes discovered under app/, so a
 // new mutating route fails here until someone decides its role. Runs on SQLite and PostgreSQL.
 import { randomUUID } from "node:crypto";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -218,8 +219,22 @@ const discovered = routes("{id}")
   .map((r) => `${r.method} ${decodeURIComponent(r.url)}`);
 
 describe("roles against every mutating route", () => {
-  it("has decided the role of every mutating route under app/api (a new route must be added here and to the README)", () => {
+  it("has decided the role of every mutating route under app/api (a new route must be added here and to the docs)", () => {
     expect(Object.keys(MUTATIONS).sort()).toEqual([...discovered].sort());
+  });
+
+  it("the operators' docs state the same lowest role for every mutating route (docs/operations/accounts.md)", () => {
+    const docs = readFileSync("docs/operations/accounts.md", "utf8");
+    const section = docs.slice(docs.indexOf("## Roles and routes"));
+    const table = section.slice(0, section.indexOf("\n## ", 1));
+    const documented: Record<string, string> = {};
+    for (const row of table.matchAll(/^\| (.+) \| (\w+) \|$/gm)) {
+      for (const route of row[1].matchAll(/`(POST \/api\/[^`]+)`/g)) {
+        documented[route[1].replace(/\{\w+\}/g, "{id}")] = row[2];
+      }
+    }
+    const stated = Object.fromEntries(Object.entries(MUTATIONS).map(([route, m]) => [route, m.role]));
+    expect(documented).toEqual(stated);
   });
 
   const cases = Object.entries(MUTATIONS).flatMap(([route, m]) =>

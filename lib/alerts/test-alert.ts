@@ -23,7 +23,9 @@ export function sendTestAlert(channel: Channel, actor: string): Promise<TestResu
 async function send(channel: Channel, actor: string): Promise<TestResult> {
   const config = getConfig();
   if (!configuredChannels(config).includes(channel))
-    throw new Conflict(`The ${channel} channel is not configured (see the README's alert channel settings)`);
+    throw new Conflict(
+      `The ${channel} channel is not configured (see the alert channel settings in docs/configuration.md)`,
+    );
   const now = new Date();
   const event = {
     rule: "test",

@@ -30,7 +30,7 @@ export type OperatorInput<B, Q, P> = {
 };
 
 export type RouteSpec<B, Q, P> = {
-  /** The lowest role that may call the route (README: "Roles and routes"). */
+  /** The lowest role that may call the route (docs/operations/accounts.md: "Roles and routes"). */
   role: Role;
   body?: B;
   query?: Q;
