@@ -21,147 +21,313 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
 
+// Every variable carries a `.describe("…")` sentence (or `.meta({ description, defaultText })` when its
+// default is worked out at start-up): docs/configuration.md is generated from them (`npm run docs:config`),
+// and test/config-docs.test.ts fails while one is missing or the file is stale.
 export const envSchema = z.object({
-  NODE_ENV: z.enum(["development", "production", "test"]).default("production"),
-  PORT: int(3000, 1, 65535),
+  NODE_ENV: z
+    .enum(["development", "production", "test"])
+    .default("production")
+    .describe("Set by Next (`next dev` sets `development`); there is no need to set it."),
+  PORT: int(3000, 1, 65535).describe("The HTTP port the server listens on."),
   // Empty: every interface (IPv4 and IPv6), as `next start` does.
-  TALLY_HOST: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[A-Za-z0-9.:[\]-]+$/, { error: "must be a host name or an IP address such as 127.0.0.1" })
-      .optional(),
-  ),
+  TALLY_HOST: optionalString
+    .pipe(
+      z
+        .string()
+        .regex(/^[A-Za-z0-9.:[\]-]+$/, { error: "must be a host name or an IP address such as 127.0.0.1" })
+        .optional(),
+    )
+    .meta({
+      description:
+        "The address to listen on, e.g. `127.0.0.1`. Unset: every interface (IPv4 and IPv6), as `next start` does.",
+      defaultText: "(every interface)",
+    }),
   DATABASE_URL: z
     .string()
     .regex(/^(file:.+|postgres(ql)?:\/\/.+)/, {
       error:
         'must be a SQLite URL such as "file:./data/tally.db" or a PostgreSQL URL such as "postgresql://user@host:5432/tally"',
     })
-    .default("file:./data/tally.db"),
-  GEONODE_SCRAPER_API_KEY: optionalString,
-  SCRAPER_API_BASE_URL: optionalString.pipe(httpUrl.optional()),
-  GEONODE_WEBHOOK_SECRET: optionalString,
-  TALLY_OPERATOR_PASSWORD: optionalString.pipe(
-    z.string().min(8, { error: "must be at least 8 characters" }).optional(),
+    .default("file:./data/tally.db")
+    .describe(
+      "The store: `file:…` is SQLite (WAL mode, busy timeout 5 s), `postgresql://…` (or `postgres://…`) PostgreSQL through the same models. `npm start` migrates either.",
+    ),
+  GEONODE_SCRAPER_API_KEY: optionalString.describe(
+    "The platform's API key. Unset means demo mode: Tally starts its built-in simulator and points its client at it.",
   ),
-  TALLY_API_TOKEN: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
-  TALLY_SESSION_SECRET: optionalString.pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional()),
-  TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30),
-  TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000),
-  TALLY_TRUSTED_PROXY_HOPS: int(0, 0, 10),
-  TALLY_LOGIN_WINDOW_SECONDS: int(900, 10, 86_400),
-  TALLY_PUBLIC_URL: optionalString.pipe(httpUrl.optional()),
+  SCRAPER_API_BASE_URL: optionalString.pipe(httpUrl.optional()).meta({
+    description:
+      "The platform's base URL. In demo mode Tally starts its simulator unless this points at one already running.",
+    defaultText: "`https://scraper.geonode.io` in live mode; the built-in simulator in demo mode",
+  }),
+  GEONODE_WEBHOOK_SECRET: optionalString.describe(
+    "An extra secret accepted on `POST /webhooks/geonode` besides the stored subscriptions' secrets.",
+  ),
+  TALLY_OPERATOR_PASSWORD: optionalString
+    .pipe(z.string().min(8, { error: "must be at least 8 characters" }).optional())
+    .meta({
+      description:
+        "The first admin's (`admin@localhost`) password. It makes that account on a database with no users, and stays its password until someone resets it (`npm run user -- reset-password admin@localhost`).",
+      defaultText: "generated in demo mode (printed once in the server log); required in live mode",
+    }),
+  TALLY_API_TOKEN: optionalString
+    .pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional())
+    .describe(
+      "A bearer token for scripts that acts as an admin (audit actor `token:env`): `Authorization: Bearer …`. Personal API tokens are the better choice.",
+    ),
+  TALLY_SESSION_SECRET: optionalString
+    .pipe(z.string().min(32, { error: "must be at least 32 characters" }).optional())
+    .meta({
+      description:
+        "The key that signs the proxy's hand-over of the signed-in person to the route within one process. Sessions themselves are database rows: they survive restarts and work on every server without it.",
+      defaultText: "random per process",
+    }),
+  TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30).describe("Session lifetime, in hours."),
+  TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000).describe(
+    "Failed sign-ins allowed per client address per window; per account, three times as many.",
+  ),
+  TALLY_TRUSTED_PROXY_HOPS: int(0, 0, 10).describe(
+    "Reverse proxies in front of Tally that append to `X-Forwarded-For`. The login throttle takes the client's address from the entry the last of them appended, and with `0` from the connection (a client's own `X-Forwarded-For` is never believed).",
+  ),
+  TALLY_LOGIN_WINDOW_SECONDS: int(900, 10, 86_400).describe(
+    "The sign-in throttling window, in seconds; it starts at the first failure.",
+  ),
+  TALLY_PUBLIC_URL: optionalString.pipe(httpUrl.optional()).meta({
+    description:
+      "The URL the platform uses to reach this Tally's receiver (behind a load balancer: the balancer's address).",
+    defaultText: "`http://127.0.0.1:$PORT`",
+  }),
   TALLY_DELIVERY_MODE: z
     .enum(["webhooks", "polling", "both"], { error: 'must be "webhooks", "polling" or "both"' })
-    .default("webhooks"),
-  TALLY_WEBHOOK_SCHEME: z.enum(["hmac", "standard"], { error: 'must be "hmac" or "standard"' }).default("hmac"),
-  TALLY_WEBHOOK_SIGNATURE_HEADER: z.string().min(1).default("X-Webhook-Signature"),
+    .default("webhooks")
+    .describe("How Tally notices settled jobs: by the platform's webhooks, by polling, or both."),
+  TALLY_WEBHOOK_SCHEME: z
+    .enum(["hmac", "standard"], { error: 'must be "hmac" or "standard"' })
+    .default("hmac")
+    .describe(
+      "The default signature scheme: `hmac` (a header with the hex HMAC of the body, optional `sha256=` prefix) or `standard` (Standard Webhooks).",
+    ),
+  TALLY_WEBHOOK_SIGNATURE_HEADER: z
+    .string()
+    .min(1)
+    .default("X-Webhook-Signature")
+    .describe("The header carrying the `hmac` signature."),
   TALLY_WEBHOOK_SIGNATURE_ALGORITHM: z
     .enum(["sha256", "sha512"], { error: 'must be "sha256" or "sha512"' })
-    .default("sha256"),
-  TALLY_WEBHOOK_SIGNATURE_ENCODING: z.enum(["hex", "base64"], { error: 'must be "hex" or "base64"' }).default("hex"),
-  TALLY_WEBHOOK_TOLERANCE_SECONDS: int(300, 1, 86_400),
-  TALLY_WEBHOOK_MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576),
-  TALLY_REQUEST_TIMEOUT_SECONDS: int(30, 1, 3600),
-  TALLY_INBOUND_LOG_RETENTION_DAYS: int(14, 1, 3650),
-  TALLY_HISTORY_RETENTION_DAYS: int(30, 1, 3650),
-  TALLY_PREVIOUS_SECRET_TTL_SECONDS: int(300, 0, 86_400),
-  TALLY_ROTATION_SETTLE_SECONDS: int(30, 0, 3600),
+    .default("sha256")
+    .describe("The hash of the `hmac` scheme."),
+  TALLY_WEBHOOK_SIGNATURE_ENCODING: z
+    .enum(["hex", "base64"], { error: 'must be "hex" or "base64"' })
+    .default("hex")
+    .describe("How the `hmac` scheme's signature is encoded."),
+  TALLY_WEBHOOK_TOLERANCE_SECONDS: int(300, 1, 86_400).describe(
+    "The Standard Webhooks timestamp tolerance, in seconds.",
+  ),
+  TALLY_WEBHOOK_MAX_BODY_BYTES: int(1_048_576, 1024, 64 * 1_048_576).describe(
+    "The largest webhook body accepted, in bytes; a larger one is answered 413.",
+  ),
+  TALLY_REQUEST_TIMEOUT_SECONDS: int(30, 1, 3600).describe(
+    "A request whose headers and body have not all arrived by then is answered 408 and its connection closed, so a slow or endless sender cannot hold connections. It bounds a request's arrival, not how long its answer takes to read.",
+  ),
+  TALLY_INBOUND_LOG_RETENTION_DAYS: int(14, 1, 3650).describe(
+    "How long the inbound delivery log keeps rows (one per request, 401s included, never a body; a sender that hangs up mid-body is logged as 499).",
+  ),
+  TALLY_HISTORY_RETENTION_DAYS: int(30, 1, 3650).describe(
+    "How long the mirror of the platform's delivery log, the API-calls-per-minute counts, finished queue items and ended sessions are kept. Jobs, their events and results are kept; dead items stay with their dead letters.",
+  ),
+  TALLY_PREVIOUS_SECRET_TTL_SECONDS: int(300, 0, 86_400).describe(
+    "How long a rotated-out secret still verifies, in seconds.",
+  ),
+  TALLY_ROTATION_SETTLE_SECONDS: int(30, 0, 3600).describe(
+    "The wait after a rotation before replaying its 401s, in seconds.",
+  ),
   // Fractions allowed (0.05 = 3 s), for short schedules in tests.
   TALLY_RECONCILE_INTERVAL_MINUTES: z.coerce
     .number({ error: "must be a number" })
     .min(0, { error: "must be at least 0" })
     .max(24 * 60, { error: `must be at most ${24 * 60}` })
-    .default(10),
-  TALLY_RECONCILE_THRESHOLD_SECONDS: int(600, 0, 7 * 86_400),
+    .default(10)
+    .describe("The reconciliation schedule, in minutes; `0` turns it off (fractions allowed)."),
+  TALLY_RECONCILE_THRESHOLD_SECONDS: int(600, 0, 7 * 86_400).describe(
+    "A settled job older than this, in seconds, without an outcome is reprocessed.",
+  ),
   // Scheduled reconciliations read only what is new since their watermark; a full scan of the platform's
   // history at most this often (0: every scheduled run is a full scan). Fractions allowed.
   TALLY_RECONCILE_FULL_SCAN_HOURS: z.coerce
     .number({ error: "must be a number of hours" })
     .min(0, { error: "must be at least 0" })
     .max(30 * 24, { error: `must be at most ${30 * 24} (30 days)` })
-    .default(24),
-  TALLY_PENDING_ALERT_MINUTES: int(60, 1, 7 * 24 * 60),
-  TALLY_WORKER: onOff("on"),
+    .default(24)
+    .describe(
+      "A scheduled reconciliation lists only jobs created since its watermark (minus an overlap); a full scan of the platform's whole history runs at most this often, in hours. `0`: every run is full; fractions allowed.",
+    ),
+  TALLY_PENDING_ALERT_MINUTES: int(60, 1, 7 * 24 * 60).describe(
+    "Local jobs pending longer than this, in minutes, are flagged (the `stale_pending` alert).",
+  ),
+  TALLY_WORKER: onOff("on").describe(
+    "Run the queue worker inside the server; `off` when `npm run worker` runs elsewhere.",
+  ),
   // on: this process runs the schedules (single-flight across processes); off: none of them;
   // external: no loops at all (no schedules, no in-server worker): a scheduler calls /api/cron/*.
-  TALLY_SCHEDULER: z.enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' }).default("on"),
-  TALLY_CRON_SECRET: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
-  TALLY_WORKER_CONCURRENCY: int(4, 1, 64),
-  TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100),
-  TALLY_LEASE_SECONDS: int(60, 5, 3600),
-  TALLY_ITEM_TIMEOUT_SECONDS: int(600, 1, 86_400),
-  TALLY_RESUBMIT_MAX_CHAIN: int(2, 0, 10),
-  TALLY_API_RPS: int(10, 1, 1000),
-  TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000),
-  TALLY_POLL_INITIAL_MS: int(1000, 10, 600_000),
-  TALLY_POLL_MAX_MS: int(30_000, 10, 3_600_000),
-  TALLY_POLL_DEADLINE_MINUTES: int(60, 1, 7 * 24 * 60),
-  TALLY_POLL_NO_WEBHOOK_SECONDS: int(300, 1, 86_400),
-  TALLY_DEMO_TRAFFIC: onOff("on"),
-  TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600),
-  TALLY_SIM_PORT: int(4010, 0, 65535),
-  TALLY_RECEIVER_PORT: int(3001, 1, 65535),
+  TALLY_SCHEDULER: z
+    .enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' })
+    .default("on")
+    .describe(
+      "`on`: this process runs the schedules (polling loop, reconciliation, secret clean-up, retention, demo traffic), each single-flight across processes; `off`: none of them; `external`: no loops at all (no schedules, no in-server worker), a scheduler calls `POST /api/cron/*`.",
+    ),
+  TALLY_CRON_SECRET: optionalString
+    .pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional())
+    .describe("The bearer secret of `POST /api/cron/*`; required with `TALLY_SCHEDULER=external`."),
+  TALLY_WORKER_CONCURRENCY: int(4, 1, 64).describe("Queue items handled at once per worker process."),
+  TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100).describe("Attempts before a queue item is dead-lettered."),
+  TALLY_LEASE_SECONDS: int(60, 5, 3600).describe(
+    "A claimed item's lease, in seconds, renewed every third of it while the item runs: a crashed worker's items come back within this time.",
+  ),
+  TALLY_ITEM_TIMEOUT_SECONDS: int(600, 1, 86_400).describe(
+    "An item still running after this long, in seconds (a hung call, an enormous crawl), is aborted and retried with backoff.",
+  ),
+  TALLY_RESUBMIT_MAX_CHAIN: int(2, 0, 10).describe("Resubmissions of one failed job before it is dead-lettered."),
+  TALLY_API_RPS: int(10, 1, 1000).describe(
+    "The rate budget for all calls to the platform, in requests per second, shared by every process on the database.",
+  ),
+  TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000).describe("The timeout per platform request, in milliseconds."),
+  TALLY_POLL_INITIAL_MS: int(1000, 10, 600_000).describe(
+    "The first polling delay, in milliseconds; it doubles per poll, spread ±20%.",
+  ),
+  TALLY_POLL_MAX_MS: int(30_000, 10, 3_600_000).describe(
+    "The polling delay cap, in milliseconds; at least `TALLY_POLL_INITIAL_MS`.",
+  ),
+  TALLY_POLL_DEADLINE_MINUTES: int(60, 1, 7 * 24 * 60).describe(
+    "A polled job past this, in minutes, is left to reconciliation.",
+  ),
+  TALLY_POLL_NO_WEBHOOK_SECONDS: int(300, 1, 86_400).describe(
+    "In webhook mode, poll a job that has had no webhook for this long, in seconds.",
+  ),
+  TALLY_DEMO_TRAFFIC: onOff("on").describe("In demo mode, submit a trickle of jobs."),
+  TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600).describe("The demo trickle's rate, in jobs per minute."),
+  TALLY_SIM_PORT: int(4010, 0, 65535).describe("The port of the built-in simulator in demo mode (`0`: any free port)."),
+  TALLY_RECEIVER_PORT: int(3001, 1, 65535).describe(
+    "The port of `npm run receiver`, the receiver alone on bare `node:http`.",
+  ),
   // Forwarding (Tally as a webhook sender): a default destination, the inline size limit, retries.
-  TALLY_FORWARD_URL: optionalString.pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional()),
-  TALLY_FORWARD_SECRET: optionalString.pipe(whsecSchema.optional()),
-  TALLY_FORWARD_MAX_BYTES: int(262_144, 0, 16 * 1_048_576),
-  TALLY_FORWARD_RETRY_HOURS: int(24, 1, 24 * 30),
-  TALLY_FORWARD_TIMEOUT_MS: int(10_000, 100, 120_000),
-  TALLY_FORWARD_RETRY_INITIAL_MS: int(5_000, 10, 3_600_000),
-  TALLY_FORWARD_RETRY_MAX_MS: int(3_600_000, 10, 86_400_000),
+  TALLY_FORWARD_URL: optionalString
+    .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
+    .describe(
+      "A default forwarding destination (all three events), created or updated at start; needs `TALLY_FORWARD_SECRET`.",
+    ),
+  TALLY_FORWARD_SECRET: optionalString
+    .pipe(whsecSchema.optional())
+    .describe(
+      "The default destination's signing secret: `whsec_` and the base64 of 24–64 random bytes; needs `TALLY_FORWARD_URL`.",
+    ),
+  TALLY_FORWARD_MAX_BYTES: int(262_144, 0, 16 * 1_048_576).describe(
+    "A `job.stored` event carries its results inline up to this many bytes, else a `resultsUrl`.",
+  ),
+  TALLY_FORWARD_RETRY_HOURS: int(24, 1, 24 * 30).describe(
+    "How long an outbound event is retried, in hours, before it becomes an outbound dead letter.",
+  ),
+  TALLY_FORWARD_TIMEOUT_MS: int(10_000, 100, 120_000).describe(
+    "The timeout per outbound request, in milliseconds (a timeout is a failed attempt).",
+  ),
+  TALLY_FORWARD_RETRY_INITIAL_MS: int(5_000, 10, 3_600_000).describe(
+    "The first outbound retry delay, in milliseconds; it doubles per attempt, with jitter.",
+  ),
+  TALLY_FORWARD_RETRY_MAX_MS: int(3_600_000, 10, 86_400_000).describe(
+    "The outbound retry delay cap, in milliseconds; at least `TALLY_FORWARD_RETRY_INITIAL_MS`.",
+  ),
   // Metrics and alerts (lib/metrics/, lib/alerts/).
-  TALLY_METRICS_TOKEN: optionalString.pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional()),
+  TALLY_METRICS_TOKEN: optionalString
+    .pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional())
+    .describe("The bearer token for `GET /api/metrics`; `TALLY_API_TOKEN` works too."),
   // `npm run worker` only: the port of its own GET /api/metrics and /api/health (unset: none).
-  TALLY_METRICS_PORT: optionalString.pipe(
-    z.coerce
-      .number<string>({ error: "must be a number" })
-      .int({ error: "must be a whole number" })
-      .min(1, { error: "must be at least 1" })
-      .max(65535, { error: "must be at most 65535" })
-      .optional(),
+  TALLY_METRICS_PORT: optionalString
+    .pipe(
+      z.coerce
+        .number<string>({ error: "must be a number" })
+        .int({ error: "must be a whole number" })
+        .min(1, { error: "must be at least 1" })
+        .max(65535, { error: "must be at most 65535" })
+        .optional(),
+    )
+    .describe(
+      "`npm run worker` only: listen on this port (all interfaces) for `GET /api/metrics` (same bearer) and `GET /api/health`, so this worker's counters can be scraped. Unset: no listener (the worker logs that its metrics are not exposed). Give each worker on one machine its own port; a port in use stops the worker at start with a message.",
+    ),
+  TALLY_ALERTS: onOff("on").describe(
+    "`off`: the alert schedule does not start in this process (with `TALLY_SCHEDULER=on`).",
   ),
-  TALLY_ALERTS: onOff("on"),
-  TALLY_ALERT_EVALUATE_SECONDS: int(15, 1, 30),
-  TALLY_ALERT_REPEAT_MINUTES: int(60, 1, 7 * 24 * 60),
-  TALLY_ALERT_DEAD_LETTERS: int(1, 1, 1_000_000),
-  TALLY_ALERT_UNAUTHORIZED_COUNT: int(10, 1, 1_000_000),
-  TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES: int(5, 1, 24 * 60),
-  TALLY_ALERT_DRIFT_COUNT: int(1, 1, 1000),
-  TALLY_ALERT_QUEUE_STALLED_MINUTES: int(10, 1, 7 * 24 * 60),
-  TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100),
-  TALLY_ALERT_PLATFORM_ERROR_MINUTES: int(5, 1, 24 * 60),
-  TALLY_ALERT_SAFETY_NET_HOURS: int(24, 1, 30 * 24),
-  TALLY_ALERT_WEBHOOK_URL: optionalString.pipe(
-    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  TALLY_ALERT_EVALUATE_SECONDS: int(15, 1, 30).describe(
+    "How often the alert rules are evaluated, in seconds (single-flight across processes).",
   ),
-  TALLY_ALERT_WEBHOOK_SECRET: optionalString.pipe(whsecSchema.optional()),
-  TALLY_ALERT_SLACK_URL: optionalString.pipe(
-    z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional(),
+  TALLY_ALERT_REPEAT_MINUTES: int(60, 1, 7 * 24 * 60).describe(
+    "A rule still firing is sent again at most this often, in minutes.",
   ),
-  TALLY_ALERT_SMTP_URL: optionalString.pipe(
-    z
-      .url({
-        protocol: /^smtps?$/,
-        error: 'must be an SMTP URL such as "smtp://user:pass@mail.example.com:587" or "smtps://…:465"',
-      })
-      .optional(),
+  TALLY_ALERT_DEAD_LETTERS: int(1, 1, 1_000_000).describe(
+    "`dead_letters` fires when this many dead letters are open (1: any new one).",
   ),
-  TALLY_ALERT_EMAIL_TO: optionalString.pipe(
-    z
-      .string()
-      .regex(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
-        error: "must be one e-mail address or several separated by commas",
-      })
-      .optional(),
+  TALLY_ALERT_UNAUTHORIZED_COUNT: int(10, 1, 1_000_000).describe(
+    "`unauthorized_spike` fires at this many 401s for one subscription (or the unkeyed route) within `TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES`.",
   ),
+  TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES: int(5, 1, 24 * 60).describe(
+    "The window of `TALLY_ALERT_UNAUTHORIZED_COUNT`, in minutes.",
+  ),
+  TALLY_ALERT_DRIFT_COUNT: int(1, 1, 1000).describe(
+    "`subscription_drift` fires at this many differences found by the latest reconciliation.",
+  ),
+  TALLY_ALERT_QUEUE_STALLED_MINUTES: int(10, 1, 7 * 24 * 60).describe(
+    "`queue_stalled` fires when the oldest due queue item has waited this long, in minutes.",
+  ),
+  TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100).describe(
+    "`platform_errors` fires when this share of platform calls, in percent (at least 5 calls), answered 5xx or not at all within `TALLY_ALERT_PLATFORM_ERROR_MINUTES`.",
+  ),
+  TALLY_ALERT_PLATFORM_ERROR_MINUTES: int(5, 1, 24 * 60).describe(
+    "The window of `TALLY_ALERT_PLATFORM_ERROR_PERCENT`, in minutes.",
+  ),
+  TALLY_ALERT_SAFETY_NET_HOURS: int(24, 1, 30 * 24).describe(
+    "`safety_net_failed` looks at runs finished within this many hours.",
+  ),
+  TALLY_ALERT_WEBHOOK_URL: optionalString
+    .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
+    .describe("The generic alert webhook: a JSON body per alert (see [Alerts](operations/monitoring.md#alerts))."),
+  TALLY_ALERT_WEBHOOK_SECRET: optionalString
+    .pipe(whsecSchema.optional())
+    .describe(
+      "Signs the alert webhook with Standard Webhooks headers: `whsec_` and the base64 of 24–64 random bytes; needs `TALLY_ALERT_WEBHOOK_URL`.",
+    ),
+  TALLY_ALERT_SLACK_URL: optionalString
+    .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
+    .describe("A Slack incoming-webhook URL for alerts; the URL is itself a secret."),
+  TALLY_ALERT_SMTP_URL: optionalString
+    .pipe(
+      z
+        .url({
+          protocol: /^smtps?$/,
+          error: 'must be an SMTP URL such as "smtp://user:pass@mail.example.com:587" or "smtps://…:465"',
+        })
+        .optional(),
+    )
+    .describe(
+      "The SMTP server for alert e-mails, `smtp://user:pass@host:587` (STARTTLS when offered) or `smtps://…:465`; needs `TALLY_ALERT_EMAIL_TO`.",
+    ),
+  TALLY_ALERT_EMAIL_TO: optionalString
+    .pipe(
+      z
+        .string()
+        .regex(/^[^\s@,]+@[^\s@,]+(\s*,\s*[^\s@,]+@[^\s@,]+)*$/, {
+          error: "must be one e-mail address or several separated by commas",
+        })
+        .optional(),
+    )
+    .describe("The alert e-mails' recipients, comma-separated; needs `TALLY_ALERT_SMTP_URL`."),
   TALLY_ALERT_EMAIL_FROM: z
     .string()
     .regex(/^[^\s@]+@[^\s@]+$/, { error: "must be an e-mail address" })
-    .default("tally@localhost"),
+    .default("tally@localhost")
+    .describe("The alert e-mails' sender."),
   TALLY_LOG_LEVEL: z
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
-    .default("info"),
+    .default("info")
+    .describe("The lowest level of the log lines written (JSON lines on stdout)."),
 });
 
 type Env = z.infer<typeof envSchema>;
