@@ -6,4 +6,12 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 const body = z.object({ channel: channelSchema }).strict();
 
-export const POST = operatorRoute({ role: "operator", body }, ({ body, actor }) => sendTestAlert(body.channel, actor));
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Send a test alert to one configured channel now; answers what the channel said",
+    errors: [409],
+    body,
+  },
+  ({ body, actor }) => sendTestAlert(body.channel, actor),
+);

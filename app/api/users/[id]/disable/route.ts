@@ -3,6 +3,12 @@ import { disableUserAction } from "@/lib/auth/actions";
 import { userParamsSchema } from "@/lib/auth/users-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "admin", params: userParamsSchema }, ({ principal, params }) =>
-  disableUserAction(principal, params.id),
+export const POST = operatorRoute(
+  {
+    role: "admin",
+    summary: "Shut a person out: their sessions and tokens end at once",
+    errors: [404, 409],
+    params: userParamsSchema,
+  },
+  ({ principal, params }) => disableUserAction(principal, params.id),
 );

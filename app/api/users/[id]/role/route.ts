@@ -4,6 +4,12 @@ import { setRoleSchema, userParamsSchema } from "@/lib/auth/users-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const POST = operatorRoute(
-  { role: "admin", params: userParamsSchema, body: setRoleSchema },
+  {
+    role: "admin",
+    summary: "Change a person's role; it applies on their next request",
+    errors: [404, 409],
+    params: userParamsSchema,
+    body: setRoleSchema,
+  },
   ({ principal, params, body }) => setRoleAction(principal, params.id, body.role),
 );
