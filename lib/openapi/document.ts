@@ -107,6 +107,9 @@ class Schemas {
         } else if (k === "pattern" && v.format === "date-time") {
           // zod writes its ISO date-time check out as a long pattern; `format` already says it
           continue;
+        } else if ((k === "minimum" || k === "maximum") && Math.abs(x as number) === Number.MAX_SAFE_INTEGER) {
+          // z.int()'s safe-integer bounds: true of every integer a client sends, noise in a reference
+          continue;
         } else out[k] = fix(x);
       }
       return out;
@@ -141,7 +144,7 @@ function securityOf(doc: RouteDoc): { security: Json; roleNote: string } {
     case "operator":
       return {
         security: [{ session: [doc.access.role] }, { apiToken: [doc.access.role] }],
-        roleNote: `Role: **${doc.access.role}** or above (session or API token).`,
+        roleNote: `Role: **${doc.access.role}**${doc.access.role === "admin" ? "" : " or above"} (session or API token).`,
       };
     case "cron":
       return { security: [{ cronSecret: [] }], roleNote: "Scheduler: `Authorization: Bearer $TALLY_CRON_SECRET`." };

@@ -54,18 +54,32 @@ function constraintsOf(s: Schema): string {
   return out.join(", ");
 }
 
-/** The fields of an object schema as table rows (one level deep; nested objects are named by type). */
-function fieldRows(s: Schema, required: Set<string>): string[] {
+/** The fields of an object schema as table rows, nested objects' fields named `parent.field` / `list[].field`. */
+function fieldRows(s: Schema, prefix = "", depth = 0): string[] {
   const props = (s.properties ?? {}) as Record<string, Schema>;
-  return Object.entries(props).map(([name, p]) => {
+  const required = new Set((s.required as string[] | undefined) ?? []);
+  return Object.entries(props).flatMap(([name, p]) => {
     const notes = [typeof p.description === "string" ? p.description : "", constraintsOf(p)].filter(Boolean).join("; ");
-    return `| \`${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(notes)} |`;
+    const row = `| \`${prefix}${name}\` | ${cell(typeOf(p))} | ${required.has(name) ? "yes" : "no"} | ${cell(notes)} |`;
+    if (depth >= 3) return [row];
+    const nullable = ((p.anyOf ?? []) as Schema[]).filter((a) => a.type !== "null");
+    const inner = nullable.length === 1 ? nullable[0] : p;
+    if (inner.type === "object" && inner.properties) return [row, ...fieldRows(inner, `${prefix}${name}.`, depth + 1)];
+    const item = inner.items as Schema | undefined;
+    if (inner.type === "array" && item?.type === "object" && item.properties) {
+      return [row, ...fieldRows(item, `${prefix}${name}[].`, depth + 1)];
+    }
+    return [row];
   });
 }
 
 function schemaBlock(title: string, s: Schema): string[] {
+  const alternatives = (s.anyOf ?? s.oneOf) as Schema[] | undefined;
+  if (alternatives?.every((a) => a.type === "object" && a.properties)) {
+    return alternatives.flatMap((a, i) => schemaBlock(`${title.replace(/:$/, "")}, ${i ? "or" : "one of"}:`, a));
+  }
   if (s.type === "object" && s.properties) {
-    const fields = fieldRows(s, new Set((s.required as string[] | undefined) ?? []));
+    const fields = fieldRows(s);
     return [title, "", "| Field | Type | Required | Notes |", "| --- | --- | --- | --- |", ...fields, ""];
   }
   return [`${title} \`${cell(typeOf(s))}\``, ""];

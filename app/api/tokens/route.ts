@@ -3,7 +3,7 @@ import { z } from "zod";
 import { NextResponse } from "next/server";
 import { createTokenAction } from "@/lib/auth/actions";
 import { listTokens } from "@/lib/auth/tokens";
-import { createTokenSchema, tokenRowSchema } from "@/lib/auth/tokens-contracts";
+import { createdTokenSchema, createTokenSchema, tokenRowSchema } from "@/lib/auth/tokens-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute(
@@ -20,6 +20,7 @@ export const POST = operatorRoute(
     role: "viewer",
     summary: "Make a personal API token; the token is in this answer only",
     status: 201,
+    answer: createdTokenSchema,
     errors: [409],
     body: createTokenSchema,
   },

@@ -12,6 +12,13 @@ export const GET = operatorRoute(
 );
 
 export const POST = operatorRoute(
-  { role: "admin", summary: "Add a person who signs in", status: 201, errors: [409], body: createUserSchema },
+  {
+    role: "admin",
+    summary: "Add a person who signs in",
+    status: 201,
+    answer: userRowSchema,
+    errors: [409],
+    body: createUserSchema,
+  },
   async ({ principal, body }) => NextResponse.json(await createUserAction(principal, body), { status: 201 }),
 );

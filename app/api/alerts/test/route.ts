@@ -1,6 +1,6 @@
 // POST /api/alerts/test — send a test alert to one configured channel now; answers what the channel said
 import { z } from "zod";
-import { channelSchema } from "@/lib/alerts/contracts";
+import { channelSchema, testResultSchema } from "@/lib/alerts/contracts";
 import { sendTestAlert } from "@/lib/alerts/test-alert";
 import { operatorRoute } from "@/lib/http/operator-route";
 
@@ -10,6 +10,7 @@ export const POST = operatorRoute(
   {
     role: "operator",
     summary: "Send a test alert to one configured channel now; answers what the channel said",
+    answer: testResultSchema,
     errors: [409],
     body,
   },
