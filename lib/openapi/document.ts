@@ -93,6 +93,7 @@ class Schemas {
       const text = JSON.stringify(def);
       const existing = [...this.seen].find(([, t]) => t === text)?.[0];
       const id = existing ?? (name.startsWith("__") ? `Shared${this.seen.size + 1}` : name);
+      if (!existing && this.seen.has(id)) throw new Error(`Two different schemas are both named ${id}`);
       renamed.set(name, id);
       if (!existing) this.seen.set(id, text);
       if (!this.defs.has(id) && !fresh.some(([f]) => f === id)) fresh.push([id, def]);
