@@ -1,8 +1,8 @@
 import { z } from "zod";
-import { ROLES, ROLE_SUMMARY } from "../auth/roles";
-import { SESSION_COOKIE } from "../auth/session";
-import { errorBodySchema, STATUS } from "../http/errors";
-import type { RouteDoc } from "../http/route-doc";
+import { ROLES, ROLE_SUMMARY } from "../../auth/roles";
+import { SESSION_COOKIE } from "../../auth/session";
+import { errorBodySchema, STATUS } from "../errors";
+import type { RouteDoc } from "../route-doc";
 
 // The OpenAPI 3.1 description of every /api route, built from the descriptions the route wrappers
 // attach to their handlers (lib/http/route-doc.ts): the same zod schemas the routes parse with, so
