@@ -48,6 +48,8 @@ export default defineConfig({
       "test/postgres-*.test.ts",
       "test/economy.test.ts",
       "test/jobs-cancel-export.test.ts",
+      // the API description: real answers against the documented schemas
+      "test/openapi.test.ts",
     ],
   },
 });

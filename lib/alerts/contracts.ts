@@ -77,4 +77,11 @@ export type AlertsView = {
   history: AlertEventView[];
 };
 
-export type TestResult = { channel: Channel; ok: boolean; statusCode: number | null; error: string | null };
+/** POST /api/alerts/test: what the channel said. */
+export const testResultSchema = z.object({
+  channel: channelSchema,
+  ok: z.boolean(),
+  statusCode: z.number().int().nullable(),
+  error: z.string().nullable(),
+});
+export type TestResult = z.infer<typeof testResultSchema>;

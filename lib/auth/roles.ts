@@ -28,4 +28,10 @@ export function isRole(value: unknown): value is Role {
 }
 
 /** What the browser knows about who is signed in (GET /api/auth/me). */
-export type Me = { email: string | null; name: string; role: Role; kind: "user" | "token" };
+export const meSchema = z.object({
+  email: z.string().nullable(),
+  name: z.string(),
+  role: roleSchema,
+  kind: z.enum(["user", "token"]),
+});
+export type Me = z.infer<typeof meSchema>;

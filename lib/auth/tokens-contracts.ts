@@ -19,6 +19,16 @@ export const createTokenSchema = z.object({
     .optional(),
 });
 export type CreateToken = z.infer<typeof createTokenSchema>;
+/** POST /api/tokens: the whole token, in this answer only. */
+export const createdTokenSchema = z.object({
+  id: z.string(),
+  token: z.string(),
+  name: z.string(),
+  role: z.string(),
+  expiresAt: z.string().nullable(),
+});
+/** POST /api/tokens/{id}/revoke. */
+export const revokedTokenSchema = z.object({ id: z.string(), name: z.string() });
 export const tokenParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const tokenRowSchema = z.object({

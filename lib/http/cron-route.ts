@@ -6,12 +6,14 @@ import { getConfig } from "../config";
 import { BadRequest, NotSignedIn } from "../errors";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
+import { documented, type RouteNotes } from "./route-doc";
 
 // The one wrapper for scheduled triggers (POST /api/cron/*): `Authorization: Bearer $TALLY_CRON_SECRET`
 // and nothing else. An operator session or TALLY_API_TOKEN is refused (401): the cron secret is a
 // narrow credential a scheduler holds, and operators have their own routes for the same actions. No
 // secret configured means every call is refused; the check never switches itself off.
 // Input is the query string merged with an optional JSON body, parsed by the route's zod schema.
+// The schema and `notes` are attached to the handler for the API description (lib/http/openapi/).
 
 const MAX_BODY_BYTES = 16 * 1024;
 
@@ -44,9 +46,18 @@ export function cronRoute<S extends z.ZodType>(
   name: string,
   schema: S,
   handler: (input: z.output<S>) => Promise<unknown>,
+  notes: RouteNotes = {},
 ) {
-  return (req: NextRequest): Promise<Response> =>
-    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req));
+  const doc = {
+    ...notes,
+    access: { kind: "cron" },
+    query: schema,
+    body: schema,
+    bodyOptional: true,
+  } as const;
+  return documented(doc, (req: NextRequest): Promise<Response> =>
+    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req)),
+  );
   async function run(req: NextRequest): Promise<Response> {
     try {
       if (!cronAuthorized(req.headers.get("authorization"))) {

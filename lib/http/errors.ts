@@ -1,13 +1,22 @@
 import "server-only";
 import { NextResponse } from "next/server";
-import { TallyError, type ErrorCode } from "../errors";
+import { z } from "zod";
+import { ERROR_CODES, TallyError, type ErrorCode } from "../errors";
 import { log } from "../log";
 import { asPlatformError } from "../platform/error-fields";
 import { fromPlatformError } from "../platform/to-tally-error";
 
-// The one map from lib/'s error codes to HTTP statuses, used by every operator route.
+// The one map from lib/'s error codes to HTTP statuses, used by every operator route, and the one
+// shape of an error answer (described in docs/openapi.json as the Error schema).
 
-const STATUS: Record<ErrorCode, number> = {
+export const errorBodySchema = z.object({
+  error: z.enum([...ERROR_CODES, "internal_error"]).describe("What went wrong, as a stable code a script can test"),
+  message: z.string().describe("What went wrong, for people"),
+  details: z.unknown().optional().describe("More about it, where there is more (e.g. each invalid field)"),
+});
+type ErrorBody = z.input<typeof errorBodySchema>;
+
+export const STATUS: Record<ErrorCode, number> = {
   bad_request: 400,
   unauthorized: 401,
   forbidden: 403,
@@ -32,11 +41,10 @@ export function errorResponse(err: unknown): Response {
   if (err instanceof TallyError) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);
-    return NextResponse.json(
-      { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) },
-      { status: STATUS[err.code], headers },
-    );
+    const body: ErrorBody = { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
+    return NextResponse.json(body, { status: STATUS[err.code], headers });
   }
   log.error("unhandled error in operator route", { error: String(err) });
-  return NextResponse.json({ error: "internal_error", message: "Something failed on our side" }, { status: 500 });
+  const body: ErrorBody = { error: "internal_error", message: "Something failed on our side" };
+  return NextResponse.json(body, { status: 500 });
 }

@@ -9,11 +9,13 @@ import { getConfig } from "../config";
 import { BadRequest, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
+import { documented, type RouteNotes } from "./route-doc";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), the route's required
 // role (declared by every route: `role` is not optional, so a route without one does not compile),
 // CSRF on mutations, zod parsing of params, query and body; typed errors become answers through
-// lib/http/errors.ts (a role too low: 403 {"error":"forbidden","message"}).
+// lib/http/errors.ts (a role too low: 403 {"error":"forbidden","message"}). The spec, with its summary
+// and answer schema, is attached to the handler for the API description (lib/http/openapi/, docs/openapi.json).
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;
@@ -29,13 +31,18 @@ export type OperatorInput<B, Q, P> = {
   req: NextRequest;
 };
 
-export type RouteSpec<B, Q, P> = {
+export type RouteSpec<B, Q, P, A> = Omit<RouteNotes, "answer"> & {
   /** The lowest role that may call the route (docs/operations/accounts.md: "Roles and routes"). */
   role: Role;
   body?: B;
   query?: Q;
   params?: P;
+  /** The success answer's body: the handler must return what it accepts (or a Response). */
+  answer?: A;
 };
+
+/** What the handler may return: the answer schema's input when there is one, or a Response. */
+type Answer<A> = A extends z.ZodType ? z.input<A> | Response : unknown;
 
 const MAX_JSON_BYTES = 256 * 1024;
 
@@ -43,9 +50,12 @@ export function operatorRoute<
   B extends z.ZodType | undefined = undefined,
   Q extends z.ZodType | undefined = undefined,
   P extends z.ZodType | undefined = undefined,
->(spec: RouteSpec<B, Q, P>, handler: (input: OperatorInput<B, Q, P>) => Promise<unknown>) {
-  return (req: NextRequest, ctx: Ctx): Promise<Response> =>
-    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx));
+  A extends z.ZodType | undefined = undefined,
+>(spec: RouteSpec<B, Q, P, A>, handler: (input: OperatorInput<B, Q, P>) => Promise<Answer<A>>) {
+  const { role, ...rest } = spec;
+  return documented({ ...rest, access: { kind: "operator", role } }, (req: NextRequest, ctx: Ctx): Promise<Response> =>
+    withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx)),
+  );
   async function run(req: NextRequest, ctx: Ctx): Promise<Response> {
     try {
       const principal = await authenticate(req);

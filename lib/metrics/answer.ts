@@ -1,10 +1,14 @@
 import "server-only";
+import { z } from "zod";
 import { metricsAuthorized } from "./token";
 import { log } from "../log";
 import { scrapeMetrics } from "./scrape";
 
 // The answer to GET /api/metrics, whoever serves it: the Next route on Tally's server, the bare
 // receiver (`npm run receiver`) and a worker's own listener (TALLY_METRICS_PORT) all send this.
+
+/** The 503 when the shared gauges cannot be read (not the Error shape: Prometheus only reads the status). */
+export const metricsUnavailableSchema = z.object({ error: z.literal("unavailable"), reason: z.string() });
 
 export type MetricsAnswer = { status: 200 | 401 | 503; headers: Record<string, string>; body: string };
 
@@ -32,6 +36,10 @@ export async function answerMetrics(authorization: string | null): Promise<Metri
     // The queue and dead-letter gauges come from the database: without it the scrape fails as a whole
     // (Prometheus records the target as down) rather than showing stale shared values.
     log.warn("metrics scrape failed", { error: String(err).split("\n")[0] });
-    return json(503, { error: "unavailable", reason: "the database could not be read for the shared gauges; retry" });
+    const body: z.input<typeof metricsUnavailableSchema> = {
+      error: "unavailable",
+      reason: "the database could not be read for the shared gauges; retry",
+    };
+    return json(503, body);
   }
 }

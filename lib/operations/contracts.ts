@@ -27,8 +27,26 @@ export const runSchema = z.object({
 });
 export type Run = z.infer<typeof runSchema>;
 
+const record = z.record(z.string(), z.unknown());
+/** GET /api/operations/{runId}: one run as the server writes it (runSchema above reads it leniently). */
+export const runViewSchema = z.object({
+  id: z.string(),
+  kind: z.string(),
+  state: runStateSchema,
+  params: record.nullable(),
+  progress: record.nullable(),
+  summary: record.nullable(),
+  error: z.string().nullable(),
+  startedBy: z.string(),
+  startedAt: z.string(),
+  heartbeatAt: z.string(),
+  finishedAt: z.string().nullable(),
+});
+
 /** What every start button gets back: 202 {runId}. */
 export const startedSchema = z.object({ runId: z.string().min(1) });
+/** A start that may join a run of the same kind already running: 202 {runId, alreadyRunning}. */
+export const acceptedSchema = startedSchema.extend({ alreadyRunning: z.boolean() });
 
 export const historyQuerySchema = z.object({
   kind: z.preprocess((v) => (v === "" ? undefined : v), z.enum(RUN_KINDS).optional()),

@@ -1,23 +1,13 @@
 import "server-only";
 import { db } from "../db";
 import { NotFound } from "../errors";
+import type { z } from "zod";
+import type { runViewSchema } from "./contracts";
 import type { Json } from "./runs";
 
 // What the API, the CLI and the dashboard see of a run: JSON columns parsed back into objects.
 
-export type RunView = {
-  id: string;
-  kind: string;
-  state: "running" | "succeeded" | "failed";
-  params: Json | null;
-  progress: Json | null;
-  summary: Json | null;
-  error: string | null;
-  startedBy: string;
-  startedAt: string;
-  heartbeatAt: string;
-  finishedAt: string | null;
-};
+export type RunView = z.infer<typeof runViewSchema>;
 
 type Row = NonNullable<Awaited<ReturnType<ReturnType<typeof db>["operationRun"]["findUnique"]>>>;
 

@@ -4,4 +4,10 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, () => alertsView());
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Alert rules with state and thresholds, channels with health, recent firings with delivery results",
+  },
+  () => alertsView(),
+);

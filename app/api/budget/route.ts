@@ -1,7 +1,15 @@
 // GET /api/budget — platform calls of the last hour by purpose and answer class against the rate budget, 429 pauses, calls per finished job
+import { budgetViewSchema } from "@/lib/api-budget/contracts";
 import { getBudgetView } from "@/lib/api-budget/view";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, () => getBudgetView());
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Platform calls of the last hour by purpose and answer class against the rate budget",
+    answer: budgetViewSchema,
+  },
+  () => getBudgetView(),
+);

@@ -4,6 +4,11 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deadLetterListQuerySchema }, ({ query }) =>
-  listDeadLetters(query),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Dead letters matching a filter, newest first, keyset-paged",
+    query: deadLetterListQuerySchema,
+  },
+  ({ query }) => listDeadLetters(query),
 );

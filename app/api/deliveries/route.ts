@@ -1,8 +1,15 @@
 // GET /api/deliveries — one page of the inbound log or the mirrored platform log, filtered, keyset-paged
-import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
+import { z } from "zod";
+import { deliveryQuerySchema, inboundPageSchema, platformPageSchema } from "@/lib/deliveries/contracts";
 import { listInbound, listPlatform } from "@/lib/deliveries/list";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ role: "viewer", query: deliveryQuerySchema }, ({ query }) =>
-  query.log === "platform" ? listPlatform(query) : listInbound(query),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "One page of the inbound delivery log or the mirrored platform log, filtered, keyset-paged",
+    answer: z.union([inboundPageSchema, platformPageSchema]),
+    query: deliveryQuerySchema,
+  },
+  ({ query }) => (query.log === "platform" ? listPlatform(query) : listInbound(query)),
 );

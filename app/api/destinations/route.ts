@@ -2,15 +2,28 @@
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { createDestinationAction } from "@/lib/outbound/actions";
-import { createDestinationSchema } from "@/lib/outbound/contracts";
+import { createdDestinationSchema, createDestinationSchema, destinationListSchema } from "@/lib/outbound/contracts";
 import { listDestinations } from "@/lib/outbound/destinations";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, async () => ({ items: await listDestinations() }));
+export const GET = operatorRoute(
+  { role: "viewer", summary: "Forwarding destinations, secrets masked", answer: destinationListSchema },
+  async () => ({ items: await listDestinations() }),
+);
 
-export const POST = operatorRoute({ role: "admin", body: createDestinationSchema }, async ({ body, actor }) => {
-  const created = await createDestinationAction(body, actor);
-  // The only answer that ever carries a destination's whole secret: never cache it anywhere.
-  return NextResponse.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
-});
+export const POST = operatorRoute(
+  {
+    role: "admin",
+    summary: "Register a destination; its secret is in this answer only",
+    status: 201,
+    answer: createdDestinationSchema,
+    errors: [409],
+    body: createDestinationSchema,
+  },
+  async ({ body, actor }) => {
+    const created = await createDestinationAction(body, actor);
+    // The only answer that ever carries a destination's whole secret: never cache it anywhere.
+    return NextResponse.json(created, { status: 201, headers: { "Cache-Control": "no-store" } });
+  },
+);

@@ -1,10 +1,19 @@
 // GET /api/health — public: database check and version; 503 when the database cannot be reached
 import { NextResponse } from "next/server";
-import { checkHealth } from "@/lib/runtime/health";
+import { documented } from "@/lib/http/route-doc";
+import { checkHealth, healthOkSchema, healthUnavailableSchema } from "@/lib/runtime/health";
 
 export const dynamic = "force-dynamic";
 
-export async function GET() {
-  const health = await checkHealth();
-  return NextResponse.json(health, { status: health.status === "ok" ? 200 : 503 });
-}
+export const GET = documented(
+  {
+    access: { kind: "public" },
+    summary: "Database check and version, for load balancers and uptime checks",
+    answer: healthOkSchema,
+    otherAnswers: { 503: { description: "The database cannot be reached", answer: healthUnavailableSchema } },
+  },
+  async () => {
+    const health = await checkHealth();
+    return NextResponse.json(health, { status: health.status === "ok" ? 200 : 503 });
+  },
+);

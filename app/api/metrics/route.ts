@@ -1,10 +1,22 @@
 // GET /api/metrics — Prometheus text format; Authorization: Bearer <TALLY_METRICS_TOKEN or TALLY_API_TOKEN>
 import type { NextRequest } from "next/server";
-import { answerMetrics } from "@/lib/metrics/answer";
+import { documented } from "@/lib/http/route-doc";
+import { answerMetrics, metricsUnavailableSchema } from "@/lib/metrics/answer";
 
 export const dynamic = "force-dynamic";
 
-export async function GET(req: NextRequest): Promise<Response> {
-  const { status, headers, body } = await answerMetrics(req.headers.get("authorization"));
-  return new Response(body, { status, headers });
-}
+export const GET = documented(
+  {
+    access: { kind: "metrics" },
+    summary: "Prometheus metrics in the text exposition format",
+    produces: "prometheus",
+    errors: [401],
+    otherAnswers: {
+      503: { description: "The shared gauges could not be read; retry", answer: metricsUnavailableSchema },
+    },
+  },
+  async (req: NextRequest): Promise<Response> => {
+    const { status, headers, body } = await answerMetrics(req.headers.get("authorization"));
+    return new Response(body, { status, headers });
+  },
+);

@@ -1,10 +1,16 @@
 // GET /api/outbound?destinationId&status&jobId&cursor&limit — outbound deliveries, newest first
 import { operatorRoute } from "@/lib/http/operator-route";
-import { deliveryListQuerySchema } from "@/lib/outbound/contracts";
+import { deliveryListQuerySchema, deliveryPageSchema } from "@/lib/outbound/contracts";
 import { listDeliveries } from "@/lib/outbound/list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deliveryListQuerySchema }, async ({ query }) =>
-  listDeliveries(query),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Outbound deliveries, newest first, keyset-paged",
+    answer: deliveryPageSchema,
+    query: deliveryListQuerySchema,
+  },
+  async ({ query }) => listDeliveries(query),
 );

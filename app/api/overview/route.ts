@@ -4,4 +4,7 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, () => getOverview());
+export const GET = operatorRoute(
+  { role: "viewer", summary: "The overview's figures: ledger, queue, deliveries, alerts" },
+  () => getOverview(),
+);

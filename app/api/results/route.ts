@@ -5,4 +5,11 @@ import { readFeed } from "@/lib/results/feed";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: feedQuerySchema }, ({ query }) => readFeed(query));
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "The change feed over every stored result, resumable from an opaque cursor",
+    query: feedQuerySchema,
+  },
+  ({ query }) => readFeed(query),
+);

@@ -1,12 +1,24 @@
 // GET /api/users, POST /api/users — people who sign in (admin)
+import { z } from "zod";
 import { NextResponse } from "next/server";
 import { createUserAction } from "@/lib/auth/actions";
 import { listUsers } from "@/lib/auth/users";
-import { createUserSchema } from "@/lib/auth/users-contracts";
+import { createUserSchema, userRowSchema } from "@/lib/auth/users-contracts";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ role: "admin" }, async () => ({ items: await listUsers() }));
+export const GET = operatorRoute(
+  { role: "admin", summary: "People who sign in", answer: z.object({ items: z.array(userRowSchema) }) },
+  async () => ({ items: await listUsers() }),
+);
 
-export const POST = operatorRoute({ role: "admin", body: createUserSchema }, async ({ principal, body }) =>
-  NextResponse.json(await createUserAction(principal, body), { status: 201 }),
+export const POST = operatorRoute(
+  {
+    role: "admin",
+    summary: "Add a person who signs in",
+    status: 201,
+    answer: userRowSchema,
+    errors: [409],
+    body: createUserSchema,
+  },
+  async ({ principal, body }) => NextResponse.json(await createUserAction(principal, body), { status: 201 }),
 );

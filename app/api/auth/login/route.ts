@@ -8,25 +8,40 @@ import { BadRequest } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { errorResponse } from "@/lib/http/errors";
 import { sameOrigin } from "@/lib/http/operator-route";
+import { documented } from "@/lib/http/route-doc";
 
 const body = z.object({
   email: z.preprocess((v) => (v === "" || v === null ? undefined : v), emailSchema.optional()),
   password: z.string().min(1, { error: "Enter the password" }).max(1024),
 });
 
-export async function POST(req: NextRequest) {
-  try {
-    if (!sameOrigin(req)) throw new BadRequest("Cross-origin sign-in refused");
-    const parsed = body.safeParse(await req.json().catch(() => null));
-    if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "Enter the password");
-    const { cookie, expires } = await login(parsed.data, {
-      address: clientAddress(req.headers),
-      userAgent: req.headers.get("user-agent"),
-    });
-    const res = NextResponse.json({ status: "ok" });
-    res.cookies.set(SESSION_COOKIE, cookie, sessionCookieOptions(expires));
-    return res;
-  } catch (err) {
-    return errorResponse(err);
-  }
-}
+const answer = z.object({ status: z.literal("ok") });
+
+export const POST = documented(
+  {
+    access: { kind: "public" },
+    summary: "Sign in: sets the session cookie (throttled per address and per account)",
+    description:
+      "`{email, password}`, or `{password}` alone for the first admin (admin@localhost). One answer for every failure (401), so it does not tell which accounts exist. A request from another origin is refused (400).",
+    body,
+    answer,
+    errors: [400, 401, 429, 500],
+  },
+  async (req: NextRequest) => {
+    try {
+      if (!sameOrigin(req)) throw new BadRequest("Cross-origin sign-in refused");
+      const parsed = body.safeParse(await req.json().catch(() => null));
+      if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "Enter the password");
+      const { cookie, expires } = await login(parsed.data, {
+        address: clientAddress(req.headers),
+        userAgent: req.headers.get("user-agent"),
+      });
+      const ok: z.input<typeof answer> = { status: "ok" };
+      const res = NextResponse.json(ok);
+      res.cookies.set(SESSION_COOKIE, cookie, sessionCookieOptions(expires));
+      return res;
+    } catch (err) {
+      return errorResponse(err);
+    }
+  },
+);

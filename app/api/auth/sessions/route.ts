@@ -1,7 +1,16 @@
 // GET /api/auth/sessions — live sessions: the caller's own, everyone's for an admin
+import { z } from "zod";
+import { sessionRowSchema } from "@/lib/auth/sessions-contracts";
 import { listSessions } from "@/lib/auth/sessions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const GET = operatorRoute({ role: "viewer" }, async ({ principal }) => ({
-  items: await listSessions(principal),
-}));
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Live sessions: the caller's own, everyone's for an admin",
+    answer: z.object({ items: z.array(sessionRowSchema) }),
+  },
+  async ({ principal }) => ({
+    items: await listSessions(principal),
+  }),
+);

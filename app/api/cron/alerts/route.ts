@@ -3,6 +3,9 @@ import { z } from "zod";
 import { runAlertPass } from "@/lib/alerts/schedule";
 import { cronRoute } from "@/lib/http/cron-route";
 
-export const POST = cronRoute("alerts", z.object({}).strict(), () => runAlertPass());
+export const POST = cronRoute("alerts", z.object({}).strict(), () => runAlertPass(), {
+  summary: "Evaluate the alert rules and send due notifications (single-flight)",
+  errors: [409],
+});
 
 export const GET = POST;

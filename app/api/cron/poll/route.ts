@@ -3,7 +3,10 @@ import { z } from "zod";
 import { cronRoute } from "@/lib/http/cron-route";
 import { cronPoll } from "@/lib/worker/cron";
 
-export const POST = cronRoute("poll", z.object({}).strict(), () => cronPoll());
+export const POST = cronRoute("poll", z.object({}).strict(), () => cronPoll(), {
+  summary: "One polling pass: polls what is due, bounded (single-flight)",
+  errors: [409, 502],
+});
 
 // Vercel Cron calls GET with the same bearer secret; a browser cannot send that header cross-site.
 export const GET = POST;

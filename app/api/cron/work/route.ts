@@ -14,7 +14,10 @@ const input = z
   })
   .strict();
 
-export const POST = cronRoute("work", input, ({ maxSeconds }) => cronWork(maxSeconds));
+export const POST = cronRoute("work", input, ({ maxSeconds }) => cronWork(maxSeconds), {
+  summary: "Drain the queue for at most maxSeconds (query or JSON body; default 25, max 300)",
+  errors: [409, 502],
+});
 
 // Vercel Cron calls GET with the same bearer secret; a browser cannot send that header cross-site.
 export const GET = POST;

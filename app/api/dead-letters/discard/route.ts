@@ -2,6 +2,12 @@
 import { discardBodySchema, discardDeadLetters } from "@/lib/dead-letters/actions";
 import { operatorRoute } from "@/lib/http/operator-route";
 
-export const POST = operatorRoute({ role: "operator", body: discardBodySchema }, ({ body, actor }) =>
-  discardDeadLetters(body, actor),
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Discard dead letters with a reason, by ids or all open ones a filter matches",
+    errors: [409],
+    body: discardBodySchema,
+  },
+  ({ body, actor }) => discardDeadLetters(body, actor),
 );

@@ -6,6 +6,12 @@ import { csvResponse } from "@/lib/results/csv-stream";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deadLetterFilterSchema }, async ({ query }) =>
-  csvResponse(await exportDeadLetters(query)),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Dead letters as a streamed CSV download, with the list's filter",
+    produces: "csv",
+    query: deadLetterFilterSchema,
+  },
+  async ({ query }) => csvResponse(await exportDeadLetters(query)),
 );

@@ -7,4 +7,12 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ jobId: z.string().min(1).max(200) });
 
-export const GET = operatorRoute({ role: "viewer", params }, ({ params }) => getJobWithTimeline(params.jobId));
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "One job (platform status, outcome, lineage) with its events and timeline",
+    errors: [404],
+    params,
+  },
+  ({ params }) => getJobWithTimeline(params.jobId),
+);

@@ -5,6 +5,12 @@ import { exportJobs, jobExportQuerySchema } from "@/lib/results/jobs-export";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: jobExportQuerySchema }, async ({ query }) =>
-  csvResponse(await exportJobs(query)),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "The Jobs list as a streamed CSV download, with the list's filters",
+    produces: "csv",
+    query: jobExportQuerySchema,
+  },
+  async ({ query }) => csvResponse(await exportJobs(query)),
 );

@@ -1,10 +1,17 @@
 // GET /api/operations/:runId — one run: {id, kind, state, progress, summary, …}
 import { operatorRoute } from "@/lib/http/operator-route";
 import { getRunOr404 } from "@/lib/operations/view";
-import { runParamsSchema } from "@/lib/operations/contracts";
+import { runParamsSchema, runViewSchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", params: runParamsSchema }, ({ params }) =>
-  getRunOr404(params.runId),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "One operation run: kind, state, progress, summary",
+    answer: runViewSchema,
+    errors: [404],
+    params: runParamsSchema,
+  },
+  ({ params }) => getRunOr404(params.runId),
 );

@@ -2,10 +2,18 @@
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { reconcileAction } from "@/lib/safety-nets/actions";
-import { reconcileBodySchema } from "@/lib/operations/contracts";
+import { acceptedSchema, reconcileBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "operator", body: reconcileBodySchema }, async ({ body, actor }) =>
-  NextResponse.json(await reconcileAction(body, actor), { status: 202 }),
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Start (or join) a reconciliation",
+    status: 202,
+    answer: acceptedSchema,
+    errors: [502],
+    body: reconcileBodySchema,
+  },
+  async ({ body, actor }) => NextResponse.json(await reconcileAction(body, actor), { status: 202 }),
 );

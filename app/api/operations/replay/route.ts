@@ -2,10 +2,18 @@
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { replayAction } from "@/lib/safety-nets/actions";
-import { replayBodySchema } from "@/lib/operations/contracts";
+import { acceptedSchema, replayBodySchema } from "@/lib/operations/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "operator", body: replayBodySchema }, async ({ body, actor }) =>
-  NextResponse.json(await replayAction(body, actor), { status: 202 }),
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Replay missed deliveries from the platform's log",
+    status: 202,
+    answer: acceptedSchema,
+    errors: [404, 502],
+    body: replayBodySchema,
+  },
+  async ({ body, actor }) => NextResponse.json(await replayAction(body, actor), { status: 202 }),
 );

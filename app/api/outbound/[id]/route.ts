@@ -1,4 +1,5 @@
 // GET /api/outbound/:id — one delivery's attempts, oldest first: each answer, error and latency
+import { attemptListSchema } from "@/lib/outbound/contracts";
 import { z } from "zod";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { deliveryAttempts } from "@/lib/outbound/list";
@@ -13,4 +14,13 @@ const params = z.object({
     .max(2 ** 53),
 });
 
-export const GET = operatorRoute({ role: "viewer", params }, async ({ params }) => deliveryAttempts(params.id));
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "One outbound delivery's attempts, oldest first",
+    answer: attemptListSchema,
+    errors: [404],
+    params,
+  },
+  async ({ params }) => deliveryAttempts(params.id),
+);

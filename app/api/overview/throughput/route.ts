@@ -5,6 +5,11 @@ import { throughputQuerySchema } from "@/lib/overview/throughput-contracts";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: throughputQuerySchema }, ({ query }) =>
-  throughput(query.range),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Deliveries and outcomes per minute (hour) or per hour (day)",
+    query: throughputQuerySchema,
+  },
+  ({ query }) => throughput(query.range),
 );

@@ -5,14 +5,22 @@ import { exportResults } from "@/lib/results/export";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: exportQuerySchema }, async ({ query }) => {
-  const out = exportResults(query);
-  return new Response(out.body, {
-    headers: {
-      "content-type": out.contentType,
-      "content-disposition": `attachment; filename="${out.filename}"`,
-      "cache-control": "no-store",
-      "x-content-type-options": "nosniff",
-    },
-  });
-});
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "Stored results as a streamed JSONL or CSV download, with the Jobs filters",
+    produces: "jsonl-or-csv",
+    query: exportQuerySchema,
+  },
+  async ({ query }) => {
+    const out = exportResults(query);
+    return new Response(out.body, {
+      headers: {
+        "content-type": out.contentType,
+        "content-disposition": `attachment; filename="${out.filename}"`,
+        "cache-control": "no-store",
+        "x-content-type-options": "nosniff",
+      },
+    });
+  },
+);

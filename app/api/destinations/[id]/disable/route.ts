@@ -1,10 +1,17 @@
 // POST /api/destinations/:id/disable — stop sending to a destination (queued events are skipped, not sent)
 import { operatorRoute } from "@/lib/http/operator-route";
 import { setDestinationEnabledAction } from "@/lib/outbound/actions";
-import { destinationParamsSchema } from "@/lib/outbound/contracts";
+import { destinationParamsSchema, destinationSchema } from "@/lib/outbound/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "admin", params: destinationParamsSchema }, async ({ params, actor }) =>
-  setDestinationEnabledAction(params.id, false, actor),
+export const POST = operatorRoute(
+  {
+    role: "admin",
+    summary: "Stop sending to a destination (queued events are skipped, not sent)",
+    answer: destinationSchema,
+    errors: [404, 409],
+    params: destinationParamsSchema,
+  },
+  async ({ params, actor }) => setDestinationEnabledAction(params.id, false, actor),
 );

@@ -1,10 +1,17 @@
 // POST /api/destinations/:id/enable — send to a disabled destination again (events from now on)
 import { operatorRoute } from "@/lib/http/operator-route";
 import { setDestinationEnabledAction } from "@/lib/outbound/actions";
-import { destinationParamsSchema } from "@/lib/outbound/contracts";
+import { destinationParamsSchema, destinationSchema } from "@/lib/outbound/contracts";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "admin", params: destinationParamsSchema }, async ({ params, actor }) =>
-  setDestinationEnabledAction(params.id, true, actor),
+export const POST = operatorRoute(
+  {
+    role: "admin",
+    summary: "Send to a disabled destination again (events from now on)",
+    answer: destinationSchema,
+    errors: [404, 409],
+    params: destinationParamsSchema,
+  },
+  async ({ params, actor }) => setDestinationEnabledAction(params.id, true, actor),
 );

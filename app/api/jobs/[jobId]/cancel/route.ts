@@ -1,4 +1,5 @@
 // POST /api/jobs/:jobId/cancel — cancel a queued or running batch/crawl job on the platform; outcome `cancelled`
+import { PLATFORM_ERRORS } from "@/lib/http/route-doc";
 import { z } from "zod";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { cancelJob } from "@/lib/jobs/cancel";
@@ -9,6 +10,12 @@ const params = z.object({
   jobId: z.string().trim().min(1, { error: "jobId is empty" }).max(200, { error: "jobId is too long" }),
 });
 
-export const POST = operatorRoute({ role: "operator", params }, ({ params, actor, req }) =>
-  cancelJob(params.jobId, { actor, signal: req.signal }),
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Cancel a queued or running batch/crawl job on the platform; outcome cancelled",
+    errors: [...PLATFORM_ERRORS],
+    params,
+  },
+  ({ params, actor, req }) => cancelJob(params.jobId, { actor, signal: req.signal }),
 );

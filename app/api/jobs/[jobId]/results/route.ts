@@ -6,6 +6,12 @@ import { listJobResults } from "@/lib/results/job-results";
 export const dynamic = "force-dynamic";
 
 export const GET = operatorRoute(
-  { role: "viewer", params: jobResultsParamsSchema, query: jobResultsQuerySchema },
+  {
+    role: "viewer",
+    summary: "One job's stored results with full content, keyset-paged",
+    errors: [404],
+    params: jobResultsParamsSchema,
+    query: jobResultsQuerySchema,
+  },
   ({ params, query }) => listJobResults(params.jobId, query),
 );

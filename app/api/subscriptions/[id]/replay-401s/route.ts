@@ -1,4 +1,5 @@
 // POST /api/subscriptions/:id/replay-401s — replay the deliveries that got 401 since the last rotation; 202 {runId}
+import { acceptedSchema } from "@/lib/operations/contracts";
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
@@ -6,7 +7,17 @@ import { replay401sAction } from "@/lib/subscriptions/actions";
 
 export const dynamic = "force-dynamic";
 
-export const POST = operatorRoute({ role: "operator", params: subscriptionParamsSchema }, async ({ params, actor }) => {
-  const a = await replay401sAction(params.id, actor);
-  return NextResponse.json(a.body, { status: a.status });
-});
+export const POST = operatorRoute(
+  {
+    role: "operator",
+    summary: "Replay the deliveries that got 401 since the last rotation",
+    status: 202,
+    answer: acceptedSchema,
+    errors: [404, 409, 502],
+    params: subscriptionParamsSchema,
+  },
+  async ({ params, actor }) => {
+    const a = await replay401sAction(params.id, actor);
+    return NextResponse.json(a.body, { status: a.status });
+  },
+);

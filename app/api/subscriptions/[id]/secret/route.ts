@@ -1,4 +1,5 @@
 // POST /api/subscriptions/:id/secret — store a secret rotated elsewhere, then replay the 401s since the spike; 202 {runId}
+import { startedSchema } from "@/lib/operations/contracts";
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { secretBodySchema, subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
@@ -7,7 +8,15 @@ import { setSecretAction } from "@/lib/subscriptions/actions";
 export const dynamic = "force-dynamic";
 
 export const POST = operatorRoute(
-  { role: "admin", params: subscriptionParamsSchema, body: secretBodySchema },
+  {
+    role: "admin",
+    summary: "Store a secret rotated elsewhere, then replay the 401s since the spike",
+    status: 202,
+    answer: startedSchema,
+    errors: [404, 409],
+    params: subscriptionParamsSchema,
+    body: secretBodySchema,
+  },
   async ({ params, body, actor }) => {
     const a = await setSecretAction(params.id, body.secret, actor);
     return NextResponse.json(a.body, { status: a.status });
