@@ -41,6 +41,8 @@ function anchors(markdown: string): Set<string> {
     seen.set(base, n + 1);
     out.add(n === 0 ? base : `${base}-${n}`);
   }
+  // Explicit anchors (`<a id="…"></a>`, as the generated API reference writes them) work on GitHub too.
+  for (const m of withoutFences.matchAll(/<a (?:id|name)="([^"]+)"/g)) out.add(m[1]);
   return out;
 }
 
@@ -88,7 +90,7 @@ describe("documentation links", () => {
       "docs/a.md": "# A\n\n## Metrics (`GET /api/metrics`)\n\n## Notes\n\n## Notes\n",
       "docs/b.md":
         "[ok](a.md#metrics-get-apimetrics) [ok](a.md#notes-1) [ok](#b) [ok](https://example.com/x#y) " +
-        "[gone](c.md) [no heading](a.md#metrics) [no heading](#nowhere) `[in code](c.md)`\n\n# B\n",
+        '[gone](c.md) [no heading](a.md#metrics) [no heading](#nowhere) `[in code](c.md)` [explicit](#here)\n\n# B\n<a id="here"></a>\n',
     };
     expect(brokenLinks("docs/b.md", docs["docs/b.md"], (p) => docs[p])).toEqual([
       "docs/b.md: [gone](c.md): docs/c.md does not exist",
