@@ -72,7 +72,7 @@ export default { ...base, schema: dir + "/schema.prisma", migrations: { path: di
     rmSync(tmp, { recursive: true, force: true });
   });
 
-  it("refuses a name that is not snake_case, or one already used, with exit 2 and writes nothing", async () => {
+  it("refuses a name that is not snake_case, or one already used, with exit 2 and writes nothing", SLOW, async () => {
     const before = folders(storeDirs().sqlite);
     for (const bad of ["AddNotes", "add-notes", "add__notes", "1st", ""]) {
       const run = await command(bad);
