@@ -259,8 +259,8 @@ async function main(argv) {
     }
 
     console.log(
-      `\nNext: read the two migration.sql files, run \`npm run db:migrate\` to apply the SQLite one to your\n` +
-        `database, and commit ${rel(opts.prismaDir)}/ (both schemas, both migration folders) with the code that uses the change.`,
+      `\nNext: read the two migration.sql files, run \`npm run db:migrate\` to apply the new migration to the\n` +
+        `database DATABASE_URL names (either store), and commit ${rel(opts.prismaDir)}/ (both schemas, both migration folders) with the code that uses the change.`,
     );
     return 0;
   } finally {
