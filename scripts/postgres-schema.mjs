@@ -1,13 +1,14 @@
 // prisma/schema.prisma is the one source of truth for Tally's models. The PostgreSQL schema is made
 // from it: the same models, another datasource and client output. `npm run db:schema` writes it;
 // test/postgres-schema.test.ts fails when the committed file differs from what this would write.
-import { readFileSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";
 
 const root = path.dirname(path.dirname(fileURLToPath(import.meta.url)));
-export const SQLITE_SCHEMA = path.join(root, "prisma", "schema.prisma");
-export const POSTGRES_SCHEMA = path.join(root, "prisma", "postgres", "schema.prisma");
+export const PRISMA_DIR = path.join(root, "prisma");
+export const SQLITE_SCHEMA = path.join(PRISMA_DIR, "schema.prisma");
+export const POSTGRES_SCHEMA = path.join(PRISMA_DIR, "postgres", "schema.prisma");
 
 const HEADER = `// GENERATED from prisma/schema.prisma by \`npm run db:schema\`: edit that file, not this one.
 // Tally's models for PostgreSQL (the scale-out store); migrations in prisma/postgres/migrations.
@@ -38,7 +39,17 @@ export function postgresSchemaFrom(sqlite) {
   return HEADER + "\n" + body;
 }
 
+/** Writes `<prismaDir>/postgres/schema.prisma` from `<prismaDir>/schema.prisma`; whether it changed. */
+export function writePostgresSchema(prismaDir = PRISMA_DIR) {
+  const target = path.join(prismaDir, "postgres", "schema.prisma");
+  const text = postgresSchemaFrom(readFileSync(path.join(prismaDir, "schema.prisma"), "utf8"));
+  const before = existsSync(target) ? readFileSync(target, "utf8") : null;
+  if (before === text) return false;
+  writeFileSync(target, text);
+  return true;
+}
+
 if (process.argv[1] === fileURLToPath(import.meta.url)) {
-  writeFileSync(POSTGRES_SCHEMA, postgresSchemaFrom(readFileSync(SQLITE_SCHEMA, "utf8")));
-  console.log(`wrote ${path.relative(root, POSTGRES_SCHEMA)}`);
+  const changed = writePostgresSchema();
+  console.log(`${changed ? "wrote" : "up to date:"} ${path.relative(root, POSTGRES_SCHEMA)}`);
 }

@@ -1,12 +1,12 @@
 // GET /api/results/export over real HTTP (run `npm run build` first): 20,000 rows streamed in many
 // chunks as JSONL and as CSV, both parsed back (CSV by an independent RFC 4180 parser); content with
 // commas, quotes and line breaks round-trips; formulas are defused; bad input is a 400 with a reason.
-import Database from "better-sqlite3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { seedJob, seedResults } from "@/lib/results/seed.test-util";
+import { insertJob, insertResults } from "@/lib/results/seed.test-util";
 import { parseCsv } from "./csv-parse";
 import { createTestDb, type TestDb } from "./db";
+import { openSql } from "./sql";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 let t: TestDb;
@@ -18,17 +18,17 @@ const FORMULA = '=HYPERLINK("http://evil.example","click")';
 
 beforeAll(async () => {
   t = await createTestDb();
-  const sql = new Database(t.file);
-  seedJob(sql, { id: "bulk", kind: "crawl", url: "https://bulk.example/" });
-  seedJob(sql, {
+  const sql = await openSql(t.url);
+  await insertJob(sql, { id: "bulk", kind: "crawl", url: "https://bulk.example/" });
+  await insertJob(sql, {
     id: "nasty",
     kind: "extract",
     url: "https://nasty.example/",
     status: "failed",
     outcome: "dead_lettered",
   });
-  seedResults(sql, { jobId: "bulk", count: ROWS, at: (i) => T0 + i * 1000 });
-  seedResults(sql, {
+  await insertResults(sql, { jobId: "bulk", count: ROWS, at: (i) => T0 + i * 1000 });
+  await insertResults(sql, {
     jobId: "nasty",
     count: 3,
     itemKey: String,
@@ -37,7 +37,7 @@ beforeAll(async () => {
     html: () => "<p>a,b</p>",
     metadata: () => ({ note: 'x,"y"\n' }),
   });
-  sql.close();
+  await sql.close();
   // A short request timeout: a download that takes longer than it must still complete (the limit is
   // for a request to arrive, not for its answer to be read).
   tally = await startTally({ TALLY_REQUEST_TIMEOUT_SECONDS: "3" }, t.url);

@@ -10,6 +10,7 @@ const SLOWEST_FIRST = [
   "test/hostile-input.test.ts",
   "test/postgres-chaos.test.ts",
   "test/postgres-db-copy.test.ts",
+  "test/postgres-db-migration.test.ts",
   "test/chaos-polling.test.ts",
   "test/chaos.test.ts",
   "test/route-roles.test.ts",
@@ -24,6 +25,8 @@ const SLOWEST_FIRST = [
   "test/auth.test.ts",
   "test/route-protection.test.ts",
   "test/results-api.test.ts",
+  "test/results-export.test.ts",
+  "test/dashboard-unauthorized-chart.test.ts",
   "test/safety-nets-replay-poll.test.ts",
   "test/layering.test.ts",
 ];

@@ -32,6 +32,8 @@ export type FeedWindow = {
   after(position: number[]): Prisma.Sql;
   /** SQL ORDER BY list (alias r) that is feed order. */
   orderBy: Prisma.Sql;
+  /** Extra SELECT columns (alias r, each with a leading comma) that positionOf() reads. */
+  columns: Prisma.Sql;
   /** The position of a row read by the feed. */
   positionOf(row: { id: number; txid?: number | null }): number[];
 };
@@ -42,6 +44,7 @@ const sqlite: FeedWindow = {
   start: [0],
   after: ([id]) => Prisma.sql`r."id" > ${id}`,
   orderBy: Prisma.sql`r."id" ASC`,
+  columns: Prisma.empty,
   positionOf: (row) => [row.id],
 };
 
@@ -52,6 +55,7 @@ const postgres: FeedWindow = {
   after: ([txid, id]) => Prisma.sql`(r."txid", r."id") > (${String(txid)}::xid8, ${id})
     AND r."txid" < pg_snapshot_xmin(pg_current_snapshot())`,
   orderBy: Prisma.sql`r."txid" ASC, r."id" ASC`,
+  columns: Prisma.sql`, r."txid"::text AS "txid"`,
   positionOf: (row) => {
     if (row.txid == null) throw new Error("a PostgreSQL feed row without its txid");
     return [row.txid, row.id];

@@ -1,21 +1,23 @@
-// The read models against a real temp SQLite: one job's results paged by keyset, the feed's filters
-// and end-of-feed cursor, and the export's filters (the Jobs list's own plus since/until).
-import Database from "better-sqlite3";
+// The read models against a real test database (SQLite, and PostgreSQL in its run): one job's results
+// paged by keyset, the feed's filters and end-of-feed cursor, and the export's filters (the Jobs
+// list's own plus since/until).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestDb, type TestDb } from "@/test/db";
+import { openSql } from "@/test/sql";
+import { TEST_STORE } from "@/test/store";
 import { exportQuerySchema, feedQuerySchema, jobResultsQuerySchema } from "./contracts";
 import { exportResults } from "./export";
 import { readFeed } from "./feed";
 import { listJobResults } from "./job-results";
-import { seedJob, seedResults } from "./seed.test-util";
+import { insertJob, insertResults, untilFeedShowsAll } from "./seed.test-util";
 
 let t: TestDb;
 const T0 = Date.parse("2026-11-20T10:00:00Z");
 beforeAll(async () => {
   t = await createTestDb();
-  const sql = new Database(t.file);
-  seedJob(sql, { id: "crawl-1", kind: "crawl", url: "https://docs.example/a", createdAt: T0 });
-  seedJob(sql, {
+  const sql = await openSql(t.url);
+  await insertJob(sql, { id: "crawl-1", kind: "crawl", url: "https://docs.example/a", createdAt: T0 });
+  await insertJob(sql, {
     id: "extract-1",
     kind: "extract",
     url: "https://shop.example/x",
@@ -23,7 +25,7 @@ beforeAll(async () => {
     outcome: "stored",
     createdAt: T0 + 3_600_000,
   });
-  seedJob(sql, {
+  await insertJob(sql, {
     id: "batch-1",
     kind: "batch",
     url: "https://news.example/",
@@ -33,22 +35,28 @@ beforeAll(async () => {
   });
   // Interleaved so the feed's order (id) differs from each job's own grouping.
   for (let round = 0; round < 5; round++) {
-    seedResults(sql, {
+    await insertResults(sql, {
       jobId: "crawl-1",
       count: 3,
       itemKey: (i) => `https://docs.example/a/${round * 3 + i}`,
       at: () => T0 + round * 60_000,
     });
-    seedResults(sql, { jobId: "batch-1", count: 1, itemKey: () => String(round), at: () => T0 + round * 60_000 + 1 });
+    await insertResults(sql, {
+      jobId: "batch-1",
+      count: 1,
+      itemKey: () => String(round),
+      at: () => T0 + round * 60_000 + 1,
+    });
   }
-  seedResults(sql, {
+  await insertResults(sql, {
     jobId: "extract-1",
     count: 1,
     itemKey: () => "0",
     at: () => T0 + 10 * 60_000,
     metadata: () => ({ title: "X", links: ["a"] }),
   });
-  sql.close();
+  await untilFeedShowsAll(sql, TEST_STORE === "postgres");
+  await sql.close();
 });
 afterAll(() => t?.cleanup());
 

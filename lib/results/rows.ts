@@ -1,8 +1,9 @@
 import "server-only";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { db, dialect } from "../db";
+import { db } from "../db";
 import type { FeedItem, ResultItem } from "./contracts";
+import { feedWindow } from "./position";
 
 // The one SELECT of result rows with their job's kind, shared by the per-job list, the feed and the
 // export. `CROSS JOIN … WHERE j.id = r.jobId` is an inner join everywhere; on SQLite it also keeps
@@ -26,7 +27,7 @@ const rowSchema = z.object({
   tokensCharged: z.coerce.number(),
   // As stored: kept as read so a keyset bound compares with exactly what the column holds.
   createdAt: z.union([z.string(), z.date()]),
-  // PostgreSQL only: the writing transaction, the feed's position (position.ts).
+  // PostgreSQL only: the writing transaction, part of the feed's position (position.ts's columns).
   txid: z.coerce.number().int().nullish(),
 });
 export type ResultRow = z.output<typeof rowSchema>;
@@ -34,10 +35,9 @@ export type ResultRow = z.output<typeof rowSchema>;
 /** Result rows (alias r, job alias j) matching `where`, in `orderBy`, at most `limit`. */
 export async function selectRows(where: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Promise<ResultRow[]> {
   const conditions = [Prisma.sql`j."id" = r."jobId"`, ...where];
-  const txid = dialect() === "postgres" ? Prisma.sql`, r."txid"::text AS "txid"` : Prisma.empty;
   const rows = await db().$queryRaw<unknown[]>`
     SELECT r."id", r."jobId", j."kind", r."itemKey", r."url", r."status", r."format", r."markdown", r."html",
-      r."metadata", r."errorCode", r."errorMessage", r."tokensCharged", r."createdAt"${txid}
+      r."metadata", r."errorCode", r."errorMessage", r."tokensCharged", r."createdAt"${feedWindow().columns}
     FROM "Result" r CROSS JOIN "Job" j
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY ${orderBy}
