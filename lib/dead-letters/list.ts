@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { BadRequest } from "../errors";
+import { cursorText, decodeCursor, encodeCursor, intId } from "../keyset";
 
 // Dead letters for the dashboard: a filter shared by the list and the bulk actions, keyset pages
 // newest first, and the values the filter form offers. Pages are keyed on the id alone: ids grow with
@@ -27,8 +27,12 @@ export const deadLetterFilterSchema = z.object({
 });
 export type DeadLetterFilter = z.infer<typeof deadLetterFilterSchema>;
 
+/** Pages are keyed on the id alone (see above). */
+const DEAD_LETTERS_CURSOR = { tag: "dl1", position: z.tuple([intId]) };
+
 export const deadLetterListQuerySchema = deadLetterFilterSchema.extend({
-  cursor: optionalText(200),
+  // checked here, kept as text: the page builds its links from the parsed query
+  cursor: cursorText(DEAD_LETTERS_CURSOR),
   limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(200).default(50)),
 });
 export type DeadLetterListQuery = z.infer<typeof deadLetterListQuerySchema>;
@@ -40,18 +44,6 @@ export function filterWhere(f: DeadLetterFilter): Prisma.DeadLetterWhereInput {
     ...(f.errorCode ? { errorCode: f.errorCode } : {}),
     ...(f.jobId ? { jobId: f.jobId } : {}),
   };
-}
-
-const cursorSchema = z.tuple([z.literal("dl"), z.coerce.number().int().positive()]);
-
-export function encodeCursor(id: number): string {
-  return Buffer.from(`dl|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): number {
-  const parsed = cursorSchema.safeParse(Buffer.from(cursor, "base64url").toString("utf8").split("|"));
-  if (!parsed.success) throw new BadRequest("The page cursor is not valid; start again from the first page");
-  return parsed.data[1];
 }
 
 // The filter form's choices change only when new kinds of failure appear; counting them on every
@@ -110,7 +102,7 @@ export type DeadLetterPage = {
 
 export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLetterPage> {
   const where = filterWhere(q);
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const after = decodeCursor(DEAD_LETTERS_CURSOR.tag, q.cursor, DEAD_LETTERS_CURSOR.position)?.[0];
   const page: Prisma.DeadLetterWhereInput = after ? { AND: [where, { id: { lt: after } }] } : where;
   const client = db();
   const [rows, total, choices] = await Promise.all([
@@ -146,7 +138,7 @@ export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLette
       createdAt: r.createdAt.toISOString(),
       job: (r.jobId && jobs.get(r.jobId)) || null,
     })),
-    nextCursor: more && last ? encodeCursor(last.id) : null,
+    nextCursor: more && last ? encodeCursor(DEAD_LETTERS_CURSOR.tag, [last.id]) : null,
     total,
     facets: choices,
   };

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { JOB_OUTCOMES, JOB_STATUSES } from "../jobs/query";
-import { decodeCursor } from "./cursor";
+import { cursorParam, intId } from "../keyset";
 import { feedWindow } from "./position";
 
 // Query schemas of the three pull routes (per-job results, change feed, export). Bad values answer
@@ -24,13 +24,9 @@ const limit = (fallback: number, max: number) =>
 /** A cursor of one list (by tag) decoded to its position; anything else is a 400 with a reason. The
  * list's tag and position size are read when a request is parsed (the feed's depend on the store). */
 const cursorOf = (list: () => { tag: string; parts: number }) =>
-  optional(z.string().max(500)).transform((v, ctx) => {
-    if (v === undefined) return undefined;
+  cursorParam(() => {
     const { tag, parts } = list();
-    const position = decodeCursor(tag, parts, v);
-    if (!position)
-      ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
-    return position ?? undefined;
+    return { tag, position: z.array(intId).length(parts) };
   });
 
 const instant = optional(
