@@ -4,6 +4,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { cursorText, decodeCursor, encodeCursor, intId } from "../keyset";
+import { singleton } from "../runtime/singleton";
 
 // Dead letters for the dashboard: a filter shared by the list and the bulk actions, keyset pages
 // newest first, and the values the filter form offers. Pages are keyed on the id alone: ids grow with
@@ -49,14 +50,12 @@ export function filterWhere(f: DeadLetterFilter): Prisma.DeadLetterWhereInput {
 // The filter form's choices change only when new kinds of failure appear; counting them on every
 // refresh would read every dead letter twice.
 const FACETS_MS = 30_000;
-const facetHolder = globalThis as unknown as {
-  __tallyDlFacets?: Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }>;
-};
+const facetCache = () =>
+  singleton("deadLetters.facets", () => new Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }>());
 
 function facets(): Promise<DeadLetterPage["facets"]> {
-  facetHolder.__tallyDlFacets ??= new Map();
   const key = getConfig().DATABASE_URL;
-  const cached = facetHolder.__tallyDlFacets.get(key);
+  const cached = facetCache().get(key);
   if (cached && Date.now() - cached.at < FACETS_MS) return cached.value;
   const value = Promise.all([
     db().deadLetter.groupBy({ by: ["kind"], orderBy: { kind: "asc" } }),
@@ -65,8 +64,8 @@ function facets(): Promise<DeadLetterPage["facets"]> {
     kinds: kinds.map((k) => k.kind),
     errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])),
   }));
-  facetHolder.__tallyDlFacets.set(key, { at: Date.now(), value });
-  value.catch(() => facetHolder.__tallyDlFacets?.delete(key));
+  facetCache().set(key, { at: Date.now(), value });
+  value.catch(() => facetCache().delete(key));
   return value;
 }
 

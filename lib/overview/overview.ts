@@ -5,6 +5,7 @@ import { db } from "../db";
 import { lastReconciliation, type LastRun } from "../operations/last-run";
 import { ledgerCounts, OUTCOMES, type LedgerOutcome } from "./ledger";
 import { subscriptionAlerts, type SubscriptionAlert } from "../subscriptions/alerts";
+import { slot } from "../runtime/singleton";
 
 // The overview's figures in one call, built to stay fast at a million jobs: every figure is a COUNT
 // over an index range (see ledger.ts for the job counts), never a GROUP BY that walks a whole index.
@@ -49,16 +50,16 @@ export type Overview = {
 };
 
 const CACHE_MS = 1500;
-const holder = globalThis as unknown as { __tallyOverview?: { at: number; value: Promise<Overview> } };
+const cache = slot<{ at: number; value: Promise<Overview> }>("overview");
 
 /** The overview, computed at most once per CACHE_MS per process (concurrent callers share it). */
 export function getOverview(): Promise<Overview> {
-  const cached = holder.__tallyOverview;
+  const cached = cache.get();
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
   const value = computeOverview(new Date());
-  holder.__tallyOverview = { at: Date.now(), value };
+  cache.set({ at: Date.now(), value });
   value.catch(() => {
-    if (holder.__tallyOverview?.value === value) holder.__tallyOverview = undefined;
+    if (cache.get()?.value === value) cache.clear();
   });
   return value;
 }
