@@ -14,7 +14,7 @@ import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-over
 import { ErrorNotice } from "@/components/ui/feedback";
 import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
-import type { Overview } from "@/lib/overview/overview";
+import type { Overview } from "@/lib/overview/contracts";
 
 export function OverviewClient({ initial }: { initial: Overview }) {
   const { data, error, isFetching } = useOverview(initial);

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import type { AlertsView } from "@/lib/alerts/contracts";
+import { alertsViewSchema, type AlertsView } from "@/lib/alerts/contracts";
+import { getParsed } from "@/lib/browser/parsed";
 import { alertKeys } from "./query-keys";
 
 export function fetchAlerts(signal?: AbortSignal): Promise<AlertsView> {
-  return apiFetch<AlertsView>("/api/alerts", { signal });
+  return getParsed("/api/alerts", alertsViewSchema, signal);
 }
 
 /** Rules, channels and history; the server page's answer first, then a refresh every 10 s. */

@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
+import type { DeadLetterPage } from "./contracts";
 import { cursorText, decodeCursor, encodeCursor, intId } from "../keyset";
 import { singleton } from "../runtime/singleton";
 
@@ -69,35 +70,7 @@ function facets(): Promise<DeadLetterPage["facets"]> {
   return value;
 }
 
-export type DeadLetterRow = {
-  id: number;
-  jobId: string | null;
-  queueItemId: number | null;
-  kind: string;
-  errorCode: string | null;
-  errorMessage: string;
-  attempts: number;
-  state: string;
-  resolution: string | null;
-  resolvedBy: string | null;
-  resolvedAt: string | null;
-  createdAt: string;
-  job: {
-    kind: string;
-    url: string | null;
-    outcome: string;
-    platformStatus: string;
-    resubmittedAsId: string | null;
-  } | null;
-};
-
-export type DeadLetterPage = {
-  items: DeadLetterRow[];
-  nextCursor: string | null;
-  /** How many rows the filter matches in all pages. */
-  total: number;
-  facets: { kinds: string[]; errorCodes: string[] };
-};
+export type { DeadLetterPage, DeadLetterRow } from "./contracts";
 
 export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLetterPage> {
   const where = filterWhere(q);

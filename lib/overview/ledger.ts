@@ -11,8 +11,9 @@ import { singleton } from "../runtime/singleton";
 // be empty, and are cheap when they are), and the majority value by difference. The equation holds
 // by construction; a job changing outcome between two counts moves one unit between two terms.
 
-export const OUTCOMES = ["stored", "resubmitted", "dead_lettered", "cancelled", "pending"] as const;
-export type LedgerOutcome = (typeof OUTCOMES)[number];
+import { OUTCOMES, type LedgerOutcome } from "./contracts";
+
+export { OUTCOMES, type LedgerOutcome };
 export const PLATFORM_STATUSES = ["completed", "failed", "cancelled", "queued", "processing", "unknown"] as const;
 
 type Field = "outcome" | "platformStatus";

@@ -2,9 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { lastReconciliation, type LastRun } from "../operations/last-run";
+import { lastReconciliation } from "../operations/last-run";
 import { ledgerCounts, OUTCOMES, type LedgerOutcome } from "./ledger";
-import { subscriptionAlerts, type SubscriptionAlert } from "../subscriptions/alerts";
+import { subscriptionAlerts } from "../subscriptions/alerts";
+import type { Overview } from "./contracts";
 import { slot } from "../runtime/singleton";
 
 // The overview's figures in one call, built to stay fast at a million jobs: every figure is a COUNT
@@ -22,32 +23,7 @@ export const PENDING_BUCKETS = [
   { key: "over24h", label: "> 24 h", fromMs: 24 * 3_600_000, toMs: null },
 ] as const;
 
-export type Overview = {
-  generatedAt: string;
-  mode: "demo" | "live";
-  deliveryMode: "webhooks" | "polling" | "both";
-  ledger: {
-    known: number;
-    byOutcome: Record<LedgerOutcome, number>;
-    /** Rows whose outcome is none of the five; should always be 0. */
-    unaccounted: number;
-    pendingByAge: Array<{ key: string; label: string; count: number }>;
-    pendingAlertMinutes: number;
-  };
-  byPlatformStatus: Array<{ status: string; count: number }>;
-  queue: {
-    ready: number;
-    leased: number;
-    dead: number;
-    dueNow: number;
-    oldestReadyAgeMs: number | null;
-    expiredLeases: number;
-  };
-  deliveries: { windowMinutes: number; total: number; ok: number; unauthorized: number; successRate: number | null };
-  deadLettersOpen: number;
-  lastReconciliation: LastRun | null;
-  subscriptionAlerts: SubscriptionAlert[];
-};
+export type { Overview } from "./contracts";
 
 const CACHE_MS = 1500;
 const cache = slot<{ at: number; value: Promise<Overview> }>("overview");
