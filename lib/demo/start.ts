@@ -72,7 +72,7 @@ export function startDemo(config: TallyConfig): { platformReady: Promise<void>; 
   });
 }
 
-/** Started first by the server (lib/runtime/boot.ts): resolves once the platform can be called. */
+/** Started first by the server (lib/boot.ts): resolves once the platform can be called. */
 export async function startDemoMode(config: TallyConfig): Promise<void> {
   if (config.mode !== "demo") return;
   const demo = startDemo(config);
