@@ -7,12 +7,11 @@ export function fetchAlerts(signal?: AbortSignal): Promise<AlertsView> {
   return getParsed("/api/alerts", alertsViewSchema, signal);
 }
 
-/** Rules, channels and history; the server page's answer first, then a refresh every 10 s. */
-export function useAlerts(initial: AlertsView) {
+/** Rules, channels and history; prefetched by the page (hydrated), then a refresh every 10 s. */
+export function useAlerts() {
   return useQuery({
     queryKey: alertKeys.view(),
     queryFn: ({ signal }) => fetchAlerts(signal),
-    initialData: initial,
     refetchInterval: 10_000,
   });
 }

@@ -8,12 +8,11 @@ export function fetchDeadLetters(q: DeadLetterListQuery, signal?: AbortSignal): 
   return getParsed(`/api/dead-letters${deadLetterSearch(q)}`, deadLetterPageSchema, signal);
 }
 
-/** One page of dead letters; the server page's answer is the initial data, then it refreshes. */
-export function useDeadLetters(q: DeadLetterListQuery, initial: DeadLetterPage) {
+/** One page of dead letters; prefetched by the page (hydrated), then it refreshes. */
+export function useDeadLetters(q: DeadLetterListQuery) {
   return useQuery({
     queryKey: deadLetterKeys.list(q),
     queryFn: ({ signal }) => fetchDeadLetters(q, signal),
-    initialData: initial,
     refetchInterval: 10_000,
   });
 }

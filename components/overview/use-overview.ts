@@ -9,13 +9,11 @@ export function fetchOverview(signal?: AbortSignal): Promise<Overview> {
   return getParsed("/api/overview", overviewSchema, signal);
 }
 
-/** The overview, live: the server's first answer is the initial data, then it refreshes every few seconds. */
-export function useOverview(initial: Overview) {
+/** The overview, live: the page prefetches it (hydrated), then it refreshes every few seconds. */
+export function useOverview() {
   return useQuery({
     queryKey: overviewKeys.summary(),
     queryFn: ({ signal }) => fetchOverview(signal),
-    initialData: initial,
-    initialDataUpdatedAt: Date.parse(initial.generatedAt),
     refetchInterval: OVERVIEW_REFRESH_MS,
   });
 }
