@@ -14,7 +14,7 @@ const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
 // Scheduled triggers carry their own credential (TALLY_CRON_SECRET), checked by every route under it
 // through lib/http/cron-route.ts; sessions and the API token do not open them.
 const CRON_PREFIX = "/api/cron/";
-// Prometheus holds TALLY_METRICS_TOKEN, which only the route itself knows to accept (lib/metrics/auth.ts).
+// Prometheus holds TALLY_METRICS_TOKEN, which only the route itself knows to accept (lib/metrics/token.ts).
 const METRICS = "/api/metrics";
 const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
 

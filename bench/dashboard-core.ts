@@ -7,9 +7,8 @@ import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
 import { historyQuerySchema } from "@/lib/operations/contracts";
 import { unauthorizedQuerySchema } from "@/lib/subscriptions/unauthorized-contracts";
 import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
-import { listInbound, listPlatform } from "@/lib/deliveries/list";
+import { inboundCursor, listInbound, listPlatform } from "@/lib/deliveries/list";
 import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
-import { encodeCursor as keysetCursor } from "@/lib/keyset";
 import { listRuns } from "@/lib/operations/history";
 import { computeOverview } from "@/lib/overview/overview";
 import { unauthorizedChart } from "@/lib/subscriptions/unauthorized-chart";
@@ -145,7 +144,7 @@ export function dashboardCases(file: string): { now: Date; cases: Case[] } {
     {
       page: "Deliveries",
       name: "inbound deep keyset page",
-      run: inbound({ cursor: keysetCursor(s.midInbound.at, s.midInbound.id) }),
+      run: inbound({ cursor: inboundCursor(s.midInbound.at, s.midInbound.id) }),
     },
     { page: "Deliveries", name: "platform first page", run: platform({}) },
     { page: "Deliveries", name: "platform status = 401", run: platform({ status: "401" }) },

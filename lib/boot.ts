@@ -9,16 +9,14 @@ import { log, setLogLevel } from "./log";
 import { startSchedules } from "./worker/schedules";
 import { startServerWorker } from "./worker/start";
 import { startRetention } from "./runtime/retention";
+import { singleton } from "./runtime/singleton";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),
-// open the database, then start this process's parts. Kept on globalThis so a second module load
+// open the database, then start this process's parts. A process-wide singleton, so a second module load
 // (Next loads lib/ more than once) does nothing.
 
-const holder = globalThis as unknown as { __tallyBooted?: Promise<void> };
-
 export function boot(): Promise<void> {
-  holder.__tallyBooted ??= start();
-  return holder.__tallyBooted;
+  return singleton("boot", start);
 }
 
 async function start(): Promise<void> {

@@ -2,6 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { whsecSchema } from "./outbound/contracts";
+import { slot } from "./runtime/singleton";
 
 // The only module that reads the environment. Everything else asks getConfig().
 
@@ -418,12 +419,11 @@ function show(env: Record<string, string | undefined>, path: PropertyKey[]): str
   return JSON.stringify(value.length > 60 ? `${value.slice(0, 60)}…` : value);
 }
 
-const holder = globalThis as unknown as { __tallyConfig?: TallyConfig };
+const configSlot = slot<TallyConfig>("config");
 
 /** The process's configuration, validated once (modules load more than once under Next). */
 export function getConfig(): TallyConfig {
-  holder.__tallyConfig ??= parseConfig(process.env);
-  return holder.__tallyConfig;
+  return configSlot.getOr(() => parseConfig(process.env));
 }
 
 /** Validated configuration, or exit with the list of bad variables (no stack trace). */
@@ -445,8 +445,9 @@ export function setApiBaseUrl(url: string): void {
 }
 
 /** Tests replace the configuration wholesale. */
-export function setConfigForTests(config: TallyConfig | undefined): void {
-  holder.__tallyConfig = config;
+export function setConfigForTests(replacement: TallyConfig | undefined): void {
+  if (replacement) configSlot.set(replacement);
+  else configSlot.clear();
 }
 
 /** The variables that hold secrets: masked wherever configuration is shown. */

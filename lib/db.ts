@@ -5,9 +5,10 @@ import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
 import { getConfig, storeOf, type Store } from "./config";
+import { singleton } from "./runtime/singleton";
 
-// One Prisma client per database URL and process, kept on globalThis because Next loads modules
-// more than once. DATABASE_URL picks the store: SQLite (file:) or PostgreSQL (postgresql://), through
+// One Prisma client per database URL and process, a process-wide singleton because Next loads
+// modules more than once. DATABASE_URL picks the store: SQLite (file:) or PostgreSQL (postgresql://), through
 // the same models. Secret columns are omitted unless a query asks for them.
 
 const omit = {
@@ -75,14 +76,13 @@ function create(url: string) {
 export type Db = ReturnType<typeof createSqlite>["client"];
 export type Tx = Parameters<Parameters<Db["$transaction"]>[0]>[0];
 
-const holder = globalThis as unknown as { __tallyDb?: Map<string, ReturnType<typeof create>> };
+const clients = () => singleton("db.clients", () => new Map<string, ReturnType<typeof create>>());
 
 function entry(url = getConfig().DATABASE_URL) {
-  holder.__tallyDb ??= new Map();
-  let e = holder.__tallyDb.get(url);
+  let e = clients().get(url);
   if (!e) {
     e = create(url);
-    holder.__tallyDb.set(url, e);
+    clients().set(url, e);
   }
   return e;
 }
@@ -132,7 +132,7 @@ export async function dbReady(): Promise<Db> {
 
 /** Closes every client (tests, scripts, graceful shutdown). */
 export async function disconnectAll(): Promise<void> {
-  const all = [...(holder.__tallyDb?.values() ?? [])];
-  holder.__tallyDb?.clear();
+  const all = [...clients().values()];
+  clients().clear();
   await Promise.all(all.map((e) => e.client.$disconnect()));
 }

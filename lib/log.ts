@@ -2,6 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pino, { type Logger as PinoLogger } from "pino";
+import { slot } from "./runtime/singleton";
 
 // JSON lines through pino. The call sites keep one shape, `log.info(msg, fields)`; `log.child(fields)`
 // gives a logger whose every line carries those fields (a run, a queue item). A request id set with
@@ -57,8 +58,8 @@ export function currentRequestId(): string | undefined {
   return requestContext.getStore()?.requestId;
 }
 
-type Holder = { __tallyPino?: PinoLogger; __tallyLogDestination?: NodeJS.WritableStream };
-const holder = globalThis as unknown as Holder;
+const logger = slot<PinoLogger>("log.pino");
+const destination = slot<NodeJS.WritableStream>("log.destination");
 
 function build(level: Level = "info"): PinoLogger {
   return pino(
@@ -73,13 +74,12 @@ function build(level: Level = "info"): PinoLogger {
         return id ? { requestId: id } : {};
       },
     },
-    holder.__tallyLogDestination ?? pino.destination({ dest: 1, sync: true }),
+    destination.get() ?? pino.destination({ dest: 1, sync: true }),
   );
 }
 
 function root(): PinoLogger {
-  holder.__tallyPino ??= build();
-  return holder.__tallyPino;
+  return logger.getOr(() => build());
 }
 
 export function setLogLevel(level: Level): void {
@@ -88,8 +88,9 @@ export function setLogLevel(level: Level): void {
 
 /** Tests capture lines: every later line goes to `stream` (undefined: back to stdout). */
 export function setLogDestinationForTests(stream: NodeJS.WritableStream | undefined, level: Level = "info"): void {
-  holder.__tallyLogDestination = stream;
-  holder.__tallyPino = build(level);
+  if (stream) destination.set(stream);
+  else destination.clear();
+  logger.set(build(level));
 }
 
 function wrap(get: () => PinoLogger): Logger {

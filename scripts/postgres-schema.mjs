@@ -1,6 +1,6 @@
 // prisma/schema.prisma is the one source of truth for Tally's models. The PostgreSQL schema is made
 // from it: the same models, another datasource and client output. `npm run db:schema` writes it;
-// test/postgres-schema.test.ts fails when the committed file differs from what this would write.
+// test/schema-sync.test.ts fails when the committed file differs from what this would write.
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import path from "node:path";

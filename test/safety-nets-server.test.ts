@@ -83,7 +83,12 @@ describe("JSON API", () => {
       expect(s.secretLast4).toMatch(/^.{4}$/);
     }
     const stored = await db().subscription.findMany({ select: { secret: true } });
-    for (const { secret } of stored) expect(list.text).not.toContain(String(secret));
+    const secrets = stored.map((s) => s.secret);
+    expect(secrets).toHaveLength(3);
+    for (const secret of secrets) {
+      expect(secret?.length ?? 0, "a stored secret").toBeGreaterThanOrEqual(16);
+      expect(list.text).not.toContain(secret);
+    }
     const again = await api("/api/subscriptions/register", { body: {} });
     expect(again.json).toMatchObject({
       registered: [],

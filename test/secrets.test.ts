@@ -107,6 +107,7 @@ describe("secrets", () => {
     }
     pages.push(JSON.stringify((await call("GET", "/api/subscriptions")).json));
     const answersAfterRotation = served.filter((s) => !s.includes('"secret"'));
+    expect(answersAfterRotation.length).toBeGreaterThan(0);
     for (const secret of secrets) {
       expect(tally.output(), "server output").not.toContain(secret);
       for (const page of pages) expect(page).not.toContain(secret);

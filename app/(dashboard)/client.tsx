@@ -11,13 +11,15 @@ import {
 } from "@/components/overview/tiles";
 import { ThroughputChart } from "@/components/overview/throughput-chart";
 import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-overview";
-import { ErrorNotice } from "@/components/ui/feedback";
+import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
-import type { Overview } from "@/lib/overview/overview";
+import { errorText } from "@/lib/browser/parsed";
 
-export function OverviewClient({ initial }: { initial: Overview }) {
-  const { data, error, isFetching } = useOverview(initial);
+export function OverviewClient() {
+  const { data, error, isFetching } = useOverview();
+  if (!data)
+    return error ? <ErrorNotice title="Could not load the overview" message={errorText(error)} /> : <PageSkeleton />;
   return (
     <div className="space-y-4">
       <p className="text-xs text-slate-500" aria-live="polite">

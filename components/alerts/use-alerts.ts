@@ -1,18 +1,17 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import type { AlertsView } from "@/lib/alerts/contracts";
+import { alertsViewSchema, type AlertsView } from "@/lib/alerts/contracts";
+import { getParsed } from "@/lib/browser/parsed";
 import { alertKeys } from "./query-keys";
 
 export function fetchAlerts(signal?: AbortSignal): Promise<AlertsView> {
-  return apiFetch<AlertsView>("/api/alerts", { signal });
+  return getParsed("/api/alerts", alertsViewSchema, signal);
 }
 
-/** Rules, channels and history; the server page's answer first, then a refresh every 10 s. */
-export function useAlerts(initial: AlertsView) {
+/** Rules, channels and history; prefetched by the page (hydrated), then a refresh every 10 s. */
+export function useAlerts() {
   return useQuery({
     queryKey: alertKeys.view(),
     queryFn: ({ signal }) => fetchAlerts(signal),
-    initialData: initial,
     refetchInterval: 10_000,
   });
 }

@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import type { Channel, TestResult } from "@/lib/alerts/contracts";
+import { testResultSchema, type Channel } from "@/lib/alerts/contracts";
+import { postParsed } from "@/lib/browser/parsed";
 import { alertKeys } from "./query-keys";
 
 export function useSendTestAlert() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (channel: Channel) => apiFetch<TestResult>("/api/alerts/test", { method: "POST", json: { channel } }),
+    mutationFn: (channel: Channel) => postParsed("/api/alerts/test", testResultSchema, { channel }),
     onSettled: () => client.invalidateQueries({ queryKey: alertKeys.all }),
   });
 }

@@ -5,13 +5,11 @@ import { budgetKeys } from "./query-keys";
 
 export const BUDGET_REFRESH_MS = 10_000;
 
-/** GET /api/budget, live: the server's first answer is the initial data, then a refresh every few seconds. */
-export function useBudget(initial: BudgetView) {
+/** GET /api/budget, live: the page prefetches it (hydrated), then a refresh every few seconds. */
+export function useBudget() {
   return useQuery({
     queryKey: budgetKeys.view(),
-    queryFn: ({ signal }) => getParsed("/api/budget", budgetViewSchema, signal),
-    initialData: initial,
-    initialDataUpdatedAt: Date.parse(initial.generatedAt),
+    queryFn: ({ signal }): Promise<BudgetView> => getParsed("/api/budget", budgetViewSchema, signal),
     refetchInterval: BUDGET_REFRESH_MS,
   });
 }

@@ -1,18 +1,18 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dead-letters/list";
+import { getParsed } from "@/lib/browser/parsed";
+import { deadLetterPageSchema, type DeadLetterPage } from "@/lib/dead-letters/contracts";
+import type { DeadLetterListQuery } from "@/lib/dead-letters/list";
 import { deadLetterKeys, deadLetterSearch } from "./query-keys";
 
 export function fetchDeadLetters(q: DeadLetterListQuery, signal?: AbortSignal): Promise<DeadLetterPage> {
-  return apiFetch<DeadLetterPage>(`/api/dead-letters${deadLetterSearch(q)}`, { signal });
+  return getParsed(`/api/dead-letters${deadLetterSearch(q)}`, deadLetterPageSchema, signal);
 }
 
-/** One page of dead letters; the server page's answer is the initial data, then it refreshes. */
-export function useDeadLetters(q: DeadLetterListQuery, initial: DeadLetterPage) {
+/** One page of dead letters; prefetched by the page (hydrated), then it refreshes. */
+export function useDeadLetters(q: DeadLetterListQuery) {
   return useQuery({
     queryKey: deadLetterKeys.list(q),
     queryFn: ({ signal }) => fetchDeadLetters(q, signal),
-    initialData: initial,
     refetchInterval: 10_000,
   });
 }

@@ -1,14 +1,14 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { apiFetch } from "@/lib/browser/api";
-import type { ActionSummary, DiscardBody } from "@/lib/dead-letters/actions";
+import { postParsed } from "@/lib/browser/parsed";
+import type { DiscardBody } from "@/lib/dead-letters/actions";
+import { actionSummarySchema } from "@/lib/dead-letters/contracts";
 import { deadLetterKeys } from "./query-keys";
 
 export function useDiscardDeadLetters() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: DiscardBody) =>
-      apiFetch<ActionSummary>("/api/dead-letters/discard", { method: "POST", json: body }),
+    mutationFn: (body: DiscardBody) => postParsed("/api/dead-letters/discard", actionSummarySchema, body),
     onSettled: () =>
       Promise.all([
         client.invalidateQueries({ queryKey: deadLetterKeys.all }),

@@ -1,20 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { apiFetch } from "@/lib/browser/api";
-
-export type CancelAnswer = {
-  jobId: string;
-  kind: string;
-  outcome: "cancelled";
-  platformStatus: string;
-  inFlight: number | null;
-};
+import { postParsed } from "@/lib/browser/parsed";
+import { cancelledJobSchema } from "@/lib/jobs/contracts";
 
 export function useCancelJob() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (jobId: string) =>
-      apiFetch<CancelAnswer>(`/api/jobs/${encodeURIComponent(jobId)}/cancel`, { method: "POST" }),
+    mutationFn: (jobId: string) => postParsed(`/api/jobs/${encodeURIComponent(jobId)}/cancel`, cancelledJobSchema),
     onSettled: () => client.invalidateQueries({ queryKey: overviewKeys.all }),
   });
 }

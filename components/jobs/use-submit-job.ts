@@ -1,13 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { apiFetch } from "@/lib/browser/api";
-
-export type Submitted = { jobId: string; kind: string; status: string; outcome: string };
+import { postParsed } from "@/lib/browser/parsed";
+import { submittedJobSchema } from "@/lib/jobs/contracts";
 
 export function useSubmitJob() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: (body: Record<string, unknown>) => apiFetch<Submitted>("/api/jobs", { method: "POST", json: body }),
+    mutationFn: (body: Record<string, unknown>) => postParsed("/api/jobs", submittedJobSchema, body),
     onSuccess: () => client.invalidateQueries({ queryKey: overviewKeys.all }),
   });
 }

@@ -4,7 +4,7 @@ import { Card, Stat } from "@/components/ui/card";
 import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
 import { Time, useFormatTime } from "@/components/ui/time";
 import { describeRun } from "@/lib/operations/describe";
-import type { Overview } from "@/lib/overview/overview";
+import type { Overview } from "@/lib/overview/contracts";
 
 // The overview's small tiles. Tones mark what needs a look: a backlog, 401s, open dead letters.
 

@@ -1,10 +1,10 @@
 import { useQuery } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import type { Throughput, ThroughputRange } from "@/lib/overview/throughput-contracts";
+import { getParsed } from "@/lib/browser/parsed";
+import { throughputSchema, type Throughput, type ThroughputRange } from "@/lib/overview/throughput-contracts";
 import { overviewKeys } from "./query-keys";
 
 export function fetchThroughput(range: ThroughputRange, signal?: AbortSignal): Promise<Throughput> {
-  return apiFetch<Throughput>(`/api/overview/throughput?range=${range}`, { signal });
+  return getParsed(`/api/overview/throughput?range=${range}`, throughputSchema, signal);
 }
 
 /** The activity chart's data, live: every 10 s for the last hour, every minute for the day. */

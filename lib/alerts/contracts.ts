@@ -27,55 +27,61 @@ export type AlertMessage = {
   url: string;
 };
 
-export type RuleView = {
-  rule: RuleName;
-  description: string;
-  state: "ok" | "firing";
-  since: string | null;
-  summary: string | null;
-  evaluatedAt: string | null;
-  thresholds: Array<{ setting: string; value: string }>;
-};
+export const ruleViewSchema = z.object({
+  rule: z.enum(RULE_NAMES),
+  description: z.string(),
+  state: z.enum(["ok", "firing"]),
+  since: z.string().nullable(),
+  summary: z.string().nullable(),
+  evaluatedAt: z.string().nullable(),
+  thresholds: z.array(z.object({ setting: z.string(), value: z.string() })),
+});
+export type RuleView = z.infer<typeof ruleViewSchema>;
 
-export type NotificationView = {
-  channel: Channel;
-  status: "pending" | "retrying" | "sent" | "failed";
-  attempts: number;
-  lastStatusCode: number | null;
-  lastError: string | null;
-  sentAt: string | null;
-  nextAttemptAt: string | null;
-};
+export const notificationViewSchema = z.object({
+  channel: z.enum(CHANNELS),
+  status: z.enum(["pending", "retrying", "sent", "failed"]),
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  nextAttemptAt: z.string().nullable(),
+});
+export type NotificationView = z.infer<typeof notificationViewSchema>;
 
-export type AlertEventView = {
-  id: number;
-  rule: string;
-  state: "firing" | "resolved";
-  kind: "alert" | "repeat" | "test";
-  summary: string;
-  startedAt: string;
-  at: string;
-  notifications: NotificationView[];
-};
+export const alertEventViewSchema = z.object({
+  id: z.number().int(),
+  rule: z.string(),
+  state: z.enum(["firing", "resolved"]),
+  kind: z.enum(["alert", "repeat", "test"]),
+  summary: z.string(),
+  startedAt: z.string(),
+  at: z.string(),
+  notifications: z.array(notificationViewSchema),
+});
+export type AlertEventView = z.infer<typeof alertEventViewSchema>;
 
-export type ChannelView = {
-  channel: Channel;
-  configured: boolean;
+export const channelViewSchema = z.object({
+  channel: z.enum(CHANNELS),
+  configured: z.boolean(),
   /** Where it sends, secrets masked. */
-  target: string;
-  signed: boolean | null;
-  health: "ok" | "failing" | "unused";
-  lastError: string | null;
-  lastAttemptAt: string | null;
-};
+  target: z.string(),
+  signed: z.boolean().nullable(),
+  health: z.enum(["ok", "failing", "unused"]),
+  lastError: z.string().nullable(),
+  lastAttemptAt: z.string().nullable(),
+});
+export type ChannelView = z.infer<typeof channelViewSchema>;
 
-export type AlertsView = {
-  evaluateEverySeconds: number;
-  repeatMinutes: number;
-  rules: RuleView[];
-  channels: ChannelView[];
-  history: AlertEventView[];
-};
+/** GET /api/alerts. */
+export const alertsViewSchema = z.object({
+  evaluateEverySeconds: z.number(),
+  repeatMinutes: z.number(),
+  rules: z.array(ruleViewSchema),
+  channels: z.array(channelViewSchema),
+  history: z.array(alertEventViewSchema),
+});
+export type AlertsView = z.infer<typeof alertsViewSchema>;
 
 /** POST /api/alerts/test: what the channel said. */
 export const testResultSchema = z.object({

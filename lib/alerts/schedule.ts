@@ -5,6 +5,7 @@ import { log } from "../log";
 import { claimTick } from "../scheduling/lease";
 import { deliverAlertNotifications, type DeliverResult } from "./deliver";
 import { evaluateAlerts, type Transition } from "./evaluate";
+import { slot } from "../runtime/singleton";
 
 // The alert schedule: every TALLY_ALERT_EVALUATE_SECONDS (at most 30) one process, the winner of the
 // "alerts" tick, evaluates the rules and sends what is due. Started by lib/boot.ts with
@@ -19,10 +20,11 @@ export async function runAlertPass(): Promise<AlertPass> {
   return { unit: "alerts", transitions: transitions.filter((t) => t.event !== null), notifications };
 }
 
-const holder = globalThis as unknown as { __tallyAlerts?: { stop(): void } };
+const running = slot<{ stop(): void }>("alerts.schedule");
 
 export function startAlerts(config: TallyConfig): { stop(): void } {
-  if (holder.__tallyAlerts) return holder.__tallyAlerts;
+  const current = running.get();
+  if (current) return current;
   const intervalMs = config.TALLY_ALERT_EVALUATE_SECONDS * 1000;
   // Checked several times per interval so a tick is never late by more than a fraction of it.
   const checkMs = Math.max(250, Math.round(intervalMs / 5));
@@ -46,10 +48,10 @@ export function startAlerts(config: TallyConfig): { stop(): void } {
     stop() {
       stopped = true;
       clearTimeout(timer);
-      holder.__tallyAlerts = undefined;
+      running.clear();
     },
   };
-  holder.__tallyAlerts = handle;
+  running.set(handle);
   log.info("alert schedule started", { everySeconds: config.TALLY_ALERT_EVALUATE_SECONDS });
   return handle;
 }

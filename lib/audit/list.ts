@@ -1,9 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import type { AuditPage, AuditQuery } from "./contracts";
-import { decodeCursor, pageOf } from "../keyset";
+import { decodeKeyset, intId, pageOf } from "../keyset";
 
 // Operator actions for the Operations page, keyset-paged on (at, id) through the at, (action, at) and
 // (actor, at) indexes.
@@ -27,7 +26,7 @@ function redactDetail(detail: string | null): string | null {
 }
 
 export async function listAuditPage(q: AuditQuery): Promise<AuditPage> {
-  const cursor = decodeCursor(q.cursor, z.number().int());
+  const cursor = decodeKeyset("au1", q.cursor, intId);
   const where: Prisma.AuditLogWhereInput = {
     ...(q.action ? { action: q.action } : {}),
     ...(q.actor ? { actor: q.actor } : {}),
@@ -36,7 +35,7 @@ export async function listAuditPage(q: AuditQuery): Promise<AuditPage> {
       : {}),
   };
   const rows = await db().auditLog.findMany({ where, orderBy: [{ at: "desc" }, { id: "desc" }], take: q.limit + 1 });
-  const page = pageOf(rows, q.limit, (r) => r.at);
+  const page = pageOf("au1", rows, q.limit, (r) => r.at);
   return {
     items: page.items.map((r) => ({
       ...r,

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
+import type { ActionSummary } from "./contracts";
 import { BadRequest, Conflict } from "../errors";
 import { audited } from "../audit/audited";
 import { addEvent } from "../jobs/outcomes";
@@ -36,19 +37,7 @@ export const discardBodySchema = z.union(
 export type RetryBody = z.infer<typeof retryBodySchema>;
 export type DiscardBody = z.infer<typeof discardBodySchema>;
 
-export type ActionSummary = {
-  action: "retry" | "discard";
-  /** Rows the request named or the filter matched. */
-  requested: number;
-  /** Rows this request moved out of "open". */
-  changed: number;
-  /** Rows no longer open (or gone) when their turn came: changed by someone else meanwhile. */
-  skipped: number;
-  /** Rows whose retry did not work: they stay open, or a new dead letter says why; see `results`. */
-  failed: number;
-  /** Per row, at most the first 200. */
-  results: Array<{ id: number; result: string; message?: string; newJobId?: string }>;
-};
+export type { ActionSummary } from "./contracts";
 
 /** Those named, or every open row the filter matches if its count is as confirmed. */
 async function select(body: RetryBody | DiscardBody): Promise<number[]> {

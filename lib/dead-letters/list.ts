@@ -3,7 +3,9 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { BadRequest } from "../errors";
+import type { DeadLetterPage } from "./contracts";
+import { cursorText, decodeCursor, encodeCursor, intId } from "../keyset";
+import { singleton } from "../runtime/singleton";
 
 // Dead letters for the dashboard: a filter shared by the list and the bulk actions, keyset pages
 // newest first, and the values the filter form offers. Pages are keyed on the id alone: ids grow with
@@ -27,8 +29,12 @@ export const deadLetterFilterSchema = z.object({
 });
 export type DeadLetterFilter = z.infer<typeof deadLetterFilterSchema>;
 
+/** Pages are keyed on the id alone (see above). */
+const DEAD_LETTERS_CURSOR = { tag: "dl1", position: z.tuple([intId]) };
+
 export const deadLetterListQuerySchema = deadLetterFilterSchema.extend({
-  cursor: optionalText(200),
+  // checked here, kept as text: the page builds its links from the parsed query
+  cursor: cursorText(DEAD_LETTERS_CURSOR),
   limit: z.preprocess(blankToUndefined, z.coerce.number().int().min(1).max(200).default(50)),
 });
 export type DeadLetterListQuery = z.infer<typeof deadLetterListQuerySchema>;
@@ -42,29 +48,15 @@ export function filterWhere(f: DeadLetterFilter): Prisma.DeadLetterWhereInput {
   };
 }
 
-const cursorSchema = z.tuple([z.literal("dl"), z.coerce.number().int().positive()]);
-
-export function encodeCursor(id: number): string {
-  return Buffer.from(`dl|${id}`).toString("base64url");
-}
-
-function decodeCursor(cursor: string): number {
-  const parsed = cursorSchema.safeParse(Buffer.from(cursor, "base64url").toString("utf8").split("|"));
-  if (!parsed.success) throw new BadRequest("The page cursor is not valid; start again from the first page");
-  return parsed.data[1];
-}
-
 // The filter form's choices change only when new kinds of failure appear; counting them on every
 // refresh would read every dead letter twice.
 const FACETS_MS = 30_000;
-const facetHolder = globalThis as unknown as {
-  __tallyDlFacets?: Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }>;
-};
+const facetCache = () =>
+  singleton("deadLetters.facets", () => new Map<string, { at: number; value: Promise<DeadLetterPage["facets"]> }>());
 
 function facets(): Promise<DeadLetterPage["facets"]> {
-  facetHolder.__tallyDlFacets ??= new Map();
   const key = getConfig().DATABASE_URL;
-  const cached = facetHolder.__tallyDlFacets.get(key);
+  const cached = facetCache().get(key);
   if (cached && Date.now() - cached.at < FACETS_MS) return cached.value;
   const value = Promise.all([
     db().deadLetter.groupBy({ by: ["kind"], orderBy: { kind: "asc" } }),
@@ -73,44 +65,16 @@ function facets(): Promise<DeadLetterPage["facets"]> {
     kinds: kinds.map((k) => k.kind),
     errorCodes: codes.flatMap((c) => (c.errorCode ? [c.errorCode] : [])),
   }));
-  facetHolder.__tallyDlFacets.set(key, { at: Date.now(), value });
-  value.catch(() => facetHolder.__tallyDlFacets?.delete(key));
+  facetCache().set(key, { at: Date.now(), value });
+  value.catch(() => facetCache().delete(key));
   return value;
 }
 
-export type DeadLetterRow = {
-  id: number;
-  jobId: string | null;
-  queueItemId: number | null;
-  kind: string;
-  errorCode: string | null;
-  errorMessage: string;
-  attempts: number;
-  state: string;
-  resolution: string | null;
-  resolvedBy: string | null;
-  resolvedAt: string | null;
-  createdAt: string;
-  job: {
-    kind: string;
-    url: string | null;
-    outcome: string;
-    platformStatus: string;
-    resubmittedAsId: string | null;
-  } | null;
-};
-
-export type DeadLetterPage = {
-  items: DeadLetterRow[];
-  nextCursor: string | null;
-  /** How many rows the filter matches in all pages. */
-  total: number;
-  facets: { kinds: string[]; errorCodes: string[] };
-};
+export type { DeadLetterPage, DeadLetterRow } from "./contracts";
 
 export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLetterPage> {
   const where = filterWhere(q);
-  const after = q.cursor ? decodeCursor(q.cursor) : null;
+  const after = decodeCursor(DEAD_LETTERS_CURSOR.tag, q.cursor, DEAD_LETTERS_CURSOR.position)?.[0];
   const page: Prisma.DeadLetterWhereInput = after ? { AND: [where, { id: { lt: after } }] } : where;
   const client = db();
   const [rows, total, choices] = await Promise.all([
@@ -146,7 +110,7 @@ export async function listDeadLetters(q: DeadLetterListQuery): Promise<DeadLette
       createdAt: r.createdAt.toISOString(),
       job: (r.jobId && jobs.get(r.jobId)) || null,
     })),
-    nextCursor: more && last ? encodeCursor(last.id) : null,
+    nextCursor: more && last ? encodeCursor(DEAD_LETTERS_CURSOR.tag, [last.id]) : null,
     total,
     facets: choices,
   };

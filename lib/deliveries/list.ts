@@ -1,9 +1,8 @@
 import "server-only";
-import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { WINDOWS, type DeliveryFilter, type DeliveryQuery, type InboundPage, type PlatformPage } from "./contracts";
-import { decodeCursor, pageOf } from "../keyset";
+import { decodeKeyset, encodeCursor, intId, pageOf, textId } from "../keyset";
 
 // The two delivery logs for the Deliveries page: what our receiver answered (InboundDelivery) and the
 // platform's own record of its attempts (PlatformDelivery). Every filter maps onto an index that ends
@@ -33,6 +32,11 @@ function statusCondition(
   return { equals: Number(status) };
 }
 
+const INBOUND = "di1";
+const PLATFORM = "dp1";
+/** The inbound log's cursor at a row (what a page's nextCursor holds). */
+export const inboundCursor = (at: Date, id: number) => encodeCursor(INBOUND, [at.getTime(), id]);
+
 const inboundSelect = {
   id: true,
   receivedAt: true,
@@ -46,7 +50,7 @@ const inboundSelect = {
 } as const;
 
 export async function listInbound(q: DeliveryQuery, now = new Date()): Promise<InboundPage> {
-  const cursor = decodeCursor(q.cursor, z.number().int());
+  const cursor = decodeKeyset(INBOUND, q.cursor, intId);
   const status = statusCondition(q.status);
   // the receiver always answers, so "none" matches nothing
   if (status === "none") return { items: [], nextCursor: null };
@@ -83,7 +87,7 @@ export async function listInbound(q: DeliveryQuery, now = new Date()): Promise<I
         q.limit + 1,
       )
     : await page(base);
-  const out = pageOf(rows, q.limit, (r) => r.receivedAt);
+  const out = pageOf(INBOUND, rows, q.limit, (r) => r.receivedAt);
   return {
     items: out.items.map((r) => ({ ...r, receivedAt: r.receivedAt.toISOString() })),
     nextCursor: out.nextCursor,
@@ -104,7 +108,7 @@ const platformSelect = {
 } as const;
 
 export async function listPlatform(q: DeliveryQuery, now = new Date()): Promise<PlatformPage> {
-  const cursor = decodeCursor(q.cursor, z.string());
+  const cursor = decodeKeyset(PLATFORM, q.cursor, textId);
   const status = statusCondition(q.status);
   const created = timeRange(q, now);
   const base: Prisma.PlatformDeliveryWhereInput = {
@@ -142,7 +146,7 @@ export async function listPlatform(q: DeliveryQuery, now = new Date()): Promise<
             q.limit + 1,
           )
         : await page(base);
-  const out = pageOf(rows, q.limit, (r) => r.createdAt);
+  const out = pageOf(PLATFORM, rows, q.limit, (r) => r.createdAt);
   return {
     items: out.items.map((r) => ({
       ...r,

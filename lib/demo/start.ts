@@ -4,13 +4,13 @@ import { log } from "../log";
 import { registerSubscriptions } from "../subscriptions/register";
 import { createSimulator, type RunningSimulator } from "../simulator";
 import { startDemoTraffic } from "./traffic";
+import { singleton } from "../runtime/singleton";
 
 // Demo mode (no API key): run the simulator in-process with its demo faults (some dropped,
 // duplicated and early webhooks, an occasional 429 and failed job), point the client at it,
 // register the three subscriptions at our own receiver, and submit a trickle of jobs.
 
 type Demo = { simulator: RunningSimulator | null; stopTraffic: (() => void) | null };
-const holder = globalThis as unknown as { __tallyDemo?: { platformReady: Promise<void>; done: Promise<Demo> } };
 
 async function listen(port: number): Promise<RunningSimulator> {
   const make = () => createSimulator({ mode: "demo", log: (msg) => log.debug("simulator", { msg }) });
@@ -62,18 +62,17 @@ async function start(config: TallyConfig, ready: (simulator: RunningSimulator | 
  * is reachable; `done` when the webhooks are registered and the traffic runs.
  */
 export function startDemo(config: TallyConfig): { platformReady: Promise<void>; done: Promise<Demo> } {
-  if (!holder.__tallyDemo) {
+  return singleton("demo", () => {
     let resolveReady: () => void = () => undefined;
     const platformReady = new Promise<void>((r) => (resolveReady = r));
     const done = start(config, () => resolveReady());
     // A failed start must not leave anyone waiting for the platform.
     done.catch(() => resolveReady());
-    holder.__tallyDemo = { platformReady, done };
-  }
-  return holder.__tallyDemo;
+    return { platformReady, done };
+  });
 }
 
-/** Started first by the server (lib/runtime/boot.ts): resolves once the platform can be called. */
+/** Started first by the server (lib/boot.ts): resolves once the platform can be called. */
 export async function startDemoMode(config: TallyConfig): Promise<void> {
   if (config.mode !== "demo") return;
   const demo = startDemo(config);

@@ -1,5 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
+import { slot } from "../runtime/singleton";
 
 // Who is signing in, for the login throttle. X-Forwarded-For says whatever the client likes unless a
 // proxy Tally trusts wrote it, so it is read only from the right: the entry the last trusted proxy
@@ -10,11 +11,11 @@ import { getConfig } from "../config";
 
 export const CLIENT_ADDRESS_HEADER = "x-tally-client-address";
 const UNKNOWN = "unknown";
-const holder = globalThis as unknown as { __tallyClientAddressFromServer?: boolean };
+const fromServer = slot<true>("clientAddress.fromServer");
 
 /** server.ts: every request that reaches Next carries CLIENT_ADDRESS_HEADER, set by it. */
 export function clientAddressSetByServer(): void {
-  holder.__tallyClientAddressFromServer = true;
+  fromServer.set(true);
 }
 
 /** The client's address `hops` trusted proxies back, or the connection's own address with none. */
@@ -34,7 +35,7 @@ export function resolveClientAddress(
 
 /** The client's address for throttling. */
 export function clientAddress(headers: Headers): string {
-  if (holder.__tallyClientAddressFromServer) return headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN;
+  if (fromServer.get()) return headers.get(CLIENT_ADDRESS_HEADER) ?? UNKNOWN;
   const hops = getConfig().TALLY_TRUSTED_PROXY_HOPS;
   return hops > 0 ? resolveClientAddress(headers.get("x-forwarded-for"), undefined, hops) : UNKNOWN;
 }

@@ -4,19 +4,14 @@ import { Conflict, NotFound } from "../errors";
 import { audit } from "../audit/audit";
 import { PlatformConflict, PlatformNotFound } from "../platform";
 import { getPlatformClient } from "../platform/shared-client";
+import type { Cancelled } from "./contracts";
 import { settleOutcome } from "./outcomes";
 
 // Cancelling a job from the dashboard: the platform's cancel (DELETE /v1/batch|crawl/{job_id}, 202
 // while queued or processing, 409 INVALID_STATE once finished), then the outcome `cancelled` in one
 // transaction with its timeline event and outbound event. The platform has no cancel for extract jobs.
 
-export type Cancelled = {
-  jobId: string;
-  kind: string;
-  outcome: "cancelled";
-  platformStatus: string;
-  inFlight: number | null;
-};
+export type { Cancelled } from "./contracts";
 
 export async function cancelJob(jobId: string, opts: { actor: string; signal?: AbortSignal }): Promise<Cancelled> {
   const job = await db().job.findUnique({ where: { id: jobId }, select: { id: true, kind: true, outcome: true } });

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
+import type { ResultPreview } from "../results/contracts";
 import { getJob } from "./query";
 import { timeline, type TimelineEntry } from "./timeline";
 
@@ -11,19 +12,7 @@ import { timeline, type TimelineEntry } from "./timeline";
 export const RESULTS_SHOWN = 20;
 export const PREVIEW_CHARS = 100_000;
 
-export type ResultPreview = {
-  id: number;
-  itemKey: string;
-  url: string | null;
-  status: string;
-  format: string;
-  markdown: string | null;
-  html: string | null;
-  truncated: boolean;
-  errorCode: string | null;
-  errorMessage: string | null;
-  tokensCharged: number;
-};
+export type { ResultPreview } from "../results/contracts";
 
 export type JobDetail = {
   job: {

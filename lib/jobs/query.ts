@@ -3,6 +3,7 @@ import { z } from "zod";
 import type { Job, Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { NotFound } from "../errors";
+import { cursorParam, encodeCursor as encodeKeysetCursor, textId, timeIdPosition } from "../keyset";
 
 // The jobs query shared by the API and the dashboard: one job, or a filtered page ordered newest
 // first with keyset pagination on (createdAt, id), so deep pages cost the same as the first and rows
@@ -14,20 +15,11 @@ const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefin
 export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "cancelled", "unknown"] as const;
 export const JOB_OUTCOMES = ["pending", "stored", "resubmitted", "dead_lettered", "cancelled"] as const;
 
-type Cursor = { t: number; i: string };
-const cursorSchema = z.object({ t: z.number().int().nonnegative(), i: z.string().min(1) });
+/** The Jobs list's cursor: a (createdAt, id) keyset, whichever way the list is sorted. */
+const JOBS_CURSOR = { tag: "j1", position: timeIdPosition(textId) };
 
 export function encodeCursor(job: Pick<Job, "createdAt" | "id">): string {
-  return Buffer.from(JSON.stringify({ t: job.createdAt.getTime(), i: job.id })).toString("base64url");
-}
-
-function decodeCursor(value: string): Cursor | null {
-  try {
-    const parsed = cursorSchema.safeParse(JSON.parse(Buffer.from(value, "base64url").toString("utf8")));
-    return parsed.success ? parsed.data : null;
-  } catch {
-    return null;
-  }
+  return encodeKeysetCursor(JOBS_CURSOR.tag, [job.createdAt.getTime(), job.id]);
 }
 
 const instant = optional(
@@ -52,13 +44,7 @@ export const jobListQuerySchema = z.object({
       .max(200, { error: "must be at most 200" })
       .default(50),
   ),
-  cursor: optional(z.string().max(500)).transform((v, ctx) => {
-    if (v === undefined) return undefined;
-    const c = decodeCursor(v);
-    if (!c)
-      ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
-    return c ?? undefined;
-  }),
+  cursor: cursorParam(JOBS_CURSOR),
   from: instant,
   to: instant,
   sort: z.preprocess(
@@ -133,13 +119,14 @@ export async function jobsQuery(query: JobListQuery) {
   const asc = query.sort === "oldest";
   const c = query.cursor;
   if (c) {
-    const at = new Date(c.t);
+    const [ms, id] = c;
+    const at = new Date(ms);
     // The plain range beside the OR lets SQLite seek the (createdAt, id) index to the cursor
     // instead of walking it from the top: a deep page then costs what the first one does.
     and.push(
       asc
-        ? { createdAt: { gte: at }, OR: [{ createdAt: { gt: at } }, { id: { gt: c.i } }] }
-        : { createdAt: { lte: at }, OR: [{ createdAt: { lt: at } }, { id: { lt: c.i } }] },
+        ? { createdAt: { gte: at }, OR: [{ createdAt: { gt: at } }, { id: { gt: id } }] }
+        : { createdAt: { lte: at }, OR: [{ createdAt: { lt: at } }, { id: { lt: id } }] },
     );
   }
   const dir = asc ? ("asc" as const) : ("desc" as const);

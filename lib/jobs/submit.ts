@@ -2,11 +2,11 @@ import "server-only";
 import { audit } from "../audit/audit";
 import { getConfig } from "../config";
 import { db, type Tx } from "../db";
-import type { JobKind } from "../platform";
+import type { SubmittedJob } from "./contracts";
 import { getPlatformClient } from "../platform/shared-client";
 import { platformBody, sendToPlatform, targetUrl, type Accepted, type SubmitRequest } from "./requests";
 
-export type SubmittedJob = { jobId: string; kind: JobKind; status: string; outcome: string };
+export type { SubmittedJob } from "./contracts";
 
 /** Submits an async job, then records it with its request so it can be resubmitted if it fails. */
 export async function submitJob(

@@ -2,15 +2,15 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import { singleton } from "../runtime/singleton";
 
 // Tally's Prometheus metrics. Counters and histograms count what THIS process did and carry a
 // `process` label (host:pid:random), so several servers and workers scraped apart add up in
 // Prometheus. Gauges that describe shared state (queue depth, open dead letters) carry no such label:
 // they are read from the database at scrape time (scrape.ts) and every process reports the same value.
-// Kept on globalThis: the receiver's bundle (server.ts) and Next's copy of lib/ must count into one registry.
+// A process-wide singleton: the receiver's bundle (server.ts) and Next's copy of lib/ must count into one registry.
 
 export type Metrics = ReturnType<typeof create>;
-const holder = globalThis as unknown as { __tallyMetrics?: Metrics };
 
 function create() {
   const registry = new Registry();
@@ -88,6 +88,5 @@ function create() {
 }
 
 export function metrics(): Metrics {
-  holder.__tallyMetrics ??= create();
-  return holder.__tallyMetrics;
+  return singleton("metrics", create);
 }

@@ -43,6 +43,19 @@ export const runViewSchema = z.object({
   finishedAt: z.string().nullable(),
 });
 
+/** The last reconciliation, as the overview's tile shows it. */
+export const lastRunSchema = z.object({
+  id: z.string(),
+  state: z.string(),
+  startedBy: z.string(),
+  startedAt: z.string(),
+  finishedAt: z.string().nullable(),
+  error: z.string().nullable(),
+  /** Flat figures from the run's summary (or its progress while it runs), e.g. { listed: 120, missing: 3 }. */
+  figures: z.array(z.object({ name: z.string(), value: z.string() })),
+});
+export type LastRun = z.infer<typeof lastRunSchema>;
+
 /** What every start button gets back: 202 {runId}. */
 export const startedSchema = z.object({ runId: z.string().min(1) });
 /** A start that may join a run of the same kind already running: 202 {runId, alreadyRunning}. */

@@ -4,7 +4,7 @@ import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { listAuditPage } from "../audit/list";
 import type { HistoryPage, HistoryQuery, JsonValue } from "./contracts";
-import { decodeCursor, pageOf } from "../keyset";
+import { decodeKeyset, pageOf, textId } from "../keyset";
 import { toView } from "./view";
 
 // The history of operation runs (reconcile, replay, rotate, poll, register) for the Operations page and
@@ -25,7 +25,7 @@ function shown(text: string | null): JsonValue | null {
 }
 
 export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
-  const cursor = decodeCursor(q.cursor, z.string());
+  const cursor = decodeKeyset("op1", q.cursor, textId);
   const where: Prisma.OperationRunWhereInput = {
     ...(q.kind ? { kind: q.kind } : {}),
     ...(cursor
@@ -41,7 +41,7 @@ export async function listRuns(q: HistoryQuery): Promise<HistoryPage> {
     db().operationRun.findMany({ where, orderBy: [{ startedAt: "desc" }, { id: "desc" }], take: q.limit + 1 }),
     db().operationRun.count({ where: { state: "running" } }),
   ]);
-  const page = pageOf(rows, q.limit, (r) => r.startedAt);
+  const page = pageOf("op1", rows, q.limit, (r) => r.startedAt);
   return {
     items: page.items.map((r) => ({
       ...toView(r),

@@ -1,20 +1,12 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
+import type { LastRun } from "./contracts";
 
 // The last reconciliation for the overview tile. Its summary is JSON written by lib/safety-nets'
 // reconciler; it is parsed (never cast) into flat figures so the tile shows whatever it counted.
 
-export type LastRun = {
-  id: string;
-  state: string;
-  startedBy: string;
-  startedAt: string;
-  finishedAt: string | null;
-  error: string | null;
-  /** Flat figures from the run's summary (or its progress while it runs), e.g. { listed: 120, missing: 3 }. */
-  figures: Array<{ name: string; value: string }>;
-};
+export type { LastRun } from "./contracts";
 
 const flat = z.record(z.string(), z.unknown());
 

@@ -74,7 +74,8 @@ export const deliveryListQuerySchema = z.object({
   destinationId: z.string().max(64).optional(),
   status: z.enum(DELIVERY_STATUSES, { error: `status must be one of ${DELIVERY_STATUSES.join(", ")}` }).optional(),
   jobId: z.string().max(200).optional(),
-  cursor: z.coerce.number({ error: "cursor must be a number" }).int().positive().optional(),
+  /** Opaque: a nextCursor of this list, passed back unchanged (checked by the list: lib/keyset.ts). */
+  cursor: z.string().max(500).optional(),
   limit: z.coerce.number({ error: "limit must be a number" }).int().min(1).max(200).default(50),
 });
 export type DeliveryListQuery = z.infer<typeof deliveryListQuerySchema>;

@@ -2,26 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
+import type { ResultItem } from "../results/contracts";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
 // its dead letter), so every attempt and every replay of an event sends the same bytes but the
 // webhook-timestamp. `data.outcome` is the event's outcome, not whatever the job says by now.
 
 export type EventSource = { eventType: string; jobId: string; outcome: string; createdAt: Date };
-
-type ResultItem = {
-  itemKey: string;
-  url: string | null;
-  status: string;
-  format: string;
-  markdown: string | null;
-  html: string | null;
-  metadata: unknown;
-  errorCode: string | null;
-  errorMessage: string | null;
-  tokensCharged: number;
-  createdAt: string;
-};
 
 // Drivers return counts and sums as number, bigint or (PostgreSQL numeric) string; NULL when no rows.
 const sizeRow = z.object({ n: z.coerce.number(), chars: z.coerce.number() });

@@ -1,18 +1,23 @@
 import "server-only";
+import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { NotFound } from "../errors";
+import { decodeCursor, encodeCursor, intId } from "../keyset";
 import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
 
 // The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
 // status and job.
 
+const CURSOR = { tag: "ob1", position: z.tuple([intId]) };
+
 export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage> {
+  const after = decodeCursor(CURSOR.tag, q.cursor, CURSOR.position)?.[0];
   const where: Prisma.OutboundDeliveryWhereInput = {
     ...(q.destinationId ? { destinationId: q.destinationId } : {}),
     ...(q.status ? { status: q.status } : {}),
     ...(q.jobId ? { jobId: q.jobId } : {}),
-    ...(q.cursor ? { id: { lt: q.cursor } } : {}),
+    ...(after ? { id: { lt: after } } : {}),
   };
   const rows = await db().outboundDelivery.findMany({
     where,
@@ -40,7 +45,7 @@ export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage
       deliveredAt: r.deliveredAt?.toISOString() ?? null,
       createdAt: r.createdAt.toISOString(),
     })),
-    nextCursor: rows.length > q.limit ? String(page[page.length - 1].id) : null,
+    nextCursor: rows.length > q.limit ? encodeCursor(CURSOR.tag, [page[page.length - 1].id]) : null,
   };
 }
 

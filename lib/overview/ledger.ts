@@ -2,6 +2,7 @@ import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
+import { singleton } from "../runtime/singleton";
 
 // Counting a million jobs by outcome with GROUP BY walks the whole (outcome, createdAt) index, and
 // again for platform status: ~250 ms on SQLite before anything else. Instead: one COUNT(*) for jobs
@@ -10,8 +11,9 @@ import { db } from "../db";
 // be empty, and are cheap when they are), and the majority value by difference. The equation holds
 // by construction; a job changing outcome between two counts moves one unit between two terms.
 
-export const OUTCOMES = ["stored", "resubmitted", "dead_lettered", "cancelled", "pending"] as const;
-export type LedgerOutcome = (typeof OUTCOMES)[number];
+import { OUTCOMES, type LedgerOutcome } from "./contracts";
+
+export { OUTCOMES, type LedgerOutcome };
 export const PLATFORM_STATUSES = ["completed", "failed", "cancelled", "queued", "processing", "unknown"] as const;
 
 type Field = "outcome" | "platformStatus";
@@ -42,16 +44,15 @@ async function split(field: Field, values: readonly string[], majority: string, 
 // at a million rows) and reused for ten minutes; only the jobs since the watermark are counted live.
 const WATERMARK_LAG_MS = 60_000;
 const WATERMARK_TTL_MS = 10 * 60_000;
-const holder = globalThis as unknown as { __tallyKnownBase?: Map<string, { before: number; count: number }> };
+const knownBase = () => singleton("overview.knownBase", () => new Map<string, { before: number; count: number }>());
 
 async function jobsKnown(now: Date): Promise<number> {
-  holder.__tallyKnownBase ??= new Map();
   const key = getConfig().DATABASE_URL;
-  let base = holder.__tallyKnownBase.get(key);
+  let base = knownBase().get(key);
   if (!base || now.getTime() < base.before || now.getTime() - base.before > WATERMARK_TTL_MS) {
     const before = now.getTime() - WATERMARK_LAG_MS;
     base = { before, count: await db().job.count({ where: { createdAt: { lt: new Date(before) } } }) };
-    holder.__tallyKnownBase.set(key, base);
+    knownBase().set(key, base);
   }
   return base.count + (await db().job.count({ where: { createdAt: { gte: new Date(base.before) } } }));
 }

@@ -2,9 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { lastReconciliation, type LastRun } from "../operations/last-run";
+import { lastReconciliation } from "../operations/last-run";
 import { ledgerCounts, OUTCOMES, type LedgerOutcome } from "./ledger";
-import { subscriptionAlerts, type SubscriptionAlert } from "../subscriptions/alerts";
+import { subscriptionAlerts } from "../subscriptions/alerts";
+import type { Overview } from "./contracts";
+import { slot } from "../runtime/singleton";
 
 // The overview's figures in one call, built to stay fast at a million jobs: every figure is a COUNT
 // over an index range (see ledger.ts for the job counts), never a GROUP BY that walks a whole index.
@@ -21,44 +23,19 @@ export const PENDING_BUCKETS = [
   { key: "over24h", label: "> 24 h", fromMs: 24 * 3_600_000, toMs: null },
 ] as const;
 
-export type Overview = {
-  generatedAt: string;
-  mode: "demo" | "live";
-  deliveryMode: "webhooks" | "polling" | "both";
-  ledger: {
-    known: number;
-    byOutcome: Record<LedgerOutcome, number>;
-    /** Rows whose outcome is none of the five; should always be 0. */
-    unaccounted: number;
-    pendingByAge: Array<{ key: string; label: string; count: number }>;
-    pendingAlertMinutes: number;
-  };
-  byPlatformStatus: Array<{ status: string; count: number }>;
-  queue: {
-    ready: number;
-    leased: number;
-    dead: number;
-    dueNow: number;
-    oldestReadyAgeMs: number | null;
-    expiredLeases: number;
-  };
-  deliveries: { windowMinutes: number; total: number; ok: number; unauthorized: number; successRate: number | null };
-  deadLettersOpen: number;
-  lastReconciliation: LastRun | null;
-  subscriptionAlerts: SubscriptionAlert[];
-};
+export type { Overview } from "./contracts";
 
 const CACHE_MS = 1500;
-const holder = globalThis as unknown as { __tallyOverview?: { at: number; value: Promise<Overview> } };
+const cache = slot<{ at: number; value: Promise<Overview> }>("overview");
 
 /** The overview, computed at most once per CACHE_MS per process (concurrent callers share it). */
 export function getOverview(): Promise<Overview> {
-  const cached = holder.__tallyOverview;
+  const cached = cache.get();
   if (cached && Date.now() - cached.at < CACHE_MS) return cached.value;
   const value = computeOverview(new Date());
-  holder.__tallyOverview = { at: Date.now(), value };
+  cache.set({ at: Date.now(), value });
   value.catch(() => {
-    if (holder.__tallyOverview?.value === value) holder.__tallyOverview = undefined;
+    if (cache.get()?.value === value) cache.clear();
   });
   return value;
 }

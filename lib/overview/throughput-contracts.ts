@@ -13,23 +13,27 @@ export const throughputQuerySchema = z.object({
   range: z.enum(["hour", "day"], { error: "range must be hour or day" }).default("hour"),
 });
 
-export type ThroughputPoint = {
-  t: number;
-  accepted: number;
-  refused: number;
-  stored: number;
-  resubmitted: number;
-  dead_lettered: number;
-  cancelled: number;
+const count = z.number().int().nonnegative();
+const figures = {
+  accepted: count,
+  refused: count,
+  stored: count,
+  resubmitted: count,
+  dead_lettered: count,
+  cancelled: count,
 };
+export const throughputPointSchema = z.object({ t: z.number(), ...figures });
+export type ThroughputPoint = z.infer<typeof throughputPointSchema>;
 
-export type Throughput = {
-  range: ThroughputRange;
-  bucketMs: number;
-  from: string;
-  to: string;
-  points: ThroughputPoint[];
-  totals: Omit<ThroughputPoint, "t">;
+/** GET /api/overview/throughput. */
+export const throughputSchema = z.object({
+  range: z.enum(["hour", "day"]),
+  bucketMs: z.number(),
+  from: z.string(),
+  to: z.string(),
+  points: z.array(throughputPointSchema),
+  totals: z.object(figures),
   /** More rows than the chart reads in one go: the oldest buckets are undercounted. */
-  truncated: boolean;
-};
+  truncated: z.boolean(),
+});
+export type Throughput = z.infer<typeof throughputSchema>;

@@ -3,7 +3,7 @@ import { z } from "zod";
 
 // Errors from the platform client, recognised by their shape rather than `instanceof`. Next bundles
 // instrumentation (the worker) and the route handlers separately, so lib/platform exists twice in one
-// process while the client lives once on globalThis: an error thrown by the client built in one copy
+// process while the client lives once per process (lib/runtime/singleton.ts): an error thrown by the client built in one copy
 // fails `instanceof` against the other copy's classes (and class names are minified). Fields survive.
 
 const platformErrorSchema = z.object({

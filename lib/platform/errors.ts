@@ -12,7 +12,7 @@ type ErrorInit = {
 };
 
 // Next bundles instrumentation (the worker) and the route handlers separately, so this module can
-// exist twice in one process while the client lives once on globalThis. `instanceof` therefore
+// exist twice in one process while the client lives once per process (lib/runtime/singleton.ts). `instanceof` therefore
 // checks a brand (the stable kinds of the error's class chain) instead of the prototype chain,
 // and names come from those kinds, not from class names a minifier may rename.
 const BRAND = Symbol.for("tally.platform-error.kinds");

@@ -7,6 +7,7 @@ import { countPlatformCall } from "../metrics/count";
 import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
 import type { CallObserver } from "./request";
 import { SharedBudget } from "./shared-budget";
+import { singleton } from "../runtime/singleton";
 
 // One platform client per base URL and process. Its rate budget and 429 pause live in the database
 // (shared-budget.ts), so every process on it, servers and workers alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.
@@ -26,9 +27,8 @@ type State = {
   /** The last flush, settled or not (never rejects): the next one starts after it. */
   flushing?: Promise<void>;
 };
-const holder = globalThis as unknown as { __tallyPlatform?: State };
 const state = (): State =>
-  (holder.__tallyPlatform ??= { clients: new Map(), counts: new Map(), observers: [countCall] });
+  singleton<State>("platform.clients", () => ({ clients: new Map(), counts: new Map(), observers: [countCall] }));
 
 /** Adds an observer of every platform call (of clients built before and after); returns its removal. */
 export function addCallObserver(observer: CallObserver): () => void {

@@ -166,6 +166,7 @@ describe("registry and runItem", () => {
     await enqueue(db(), { kind: "greet", payload: { name: 42 } });
     await enqueue(db(), { kind: "nobody", payload: {} });
     const items = await claim({ owner: "w", limit: 2, leaseMs: 1000 });
+    expect(items.map((i) => i.kind).sort()).toEqual(["greet", "nobody"]);
     for (const item of items) expect(await runItem(registry, item, { timeoutMs: 1000 })).toBe("dead");
     const codes = (await db().deadLetter.findMany({ orderBy: { id: "asc" } })).map((d) => d.errorCode);
     expect(codes).toEqual(["BAD_PAYLOAD", "UNKNOWN_KIND"]);

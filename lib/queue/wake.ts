@@ -1,6 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { log } from "../log";
+import { singleton } from "../runtime/singleton";
 
 // Workers wake the moment an item is committed instead of on their next idle poll. In one process
 // (the receiver beside the in-server worker) a committed delivery calls wakeWorkers() directly; across
@@ -10,8 +11,7 @@ import { log } from "../log";
 export const QUEUE_CHANNEL = "tally_queue";
 
 type Listener = () => void;
-const holder = globalThis as unknown as { __tallyQueueWake?: Set<Listener> };
-const listeners = () => (holder.__tallyQueueWake ??= new Set());
+const listeners = () => singleton("queue.wakeListeners", () => new Set<Listener>());
 
 export function onQueueWake(fn: Listener): () => void {
   listeners().add(fn);

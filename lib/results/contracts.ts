@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { JOB_OUTCOMES, JOB_STATUSES } from "../jobs/query";
-import { decodeCursor } from "./cursor";
+import { cursorParam, intId } from "../keyset";
 import { feedWindow } from "./position";
 
 // Query schemas of the three pull routes (per-job results, change feed, export). Bad values answer
@@ -24,13 +24,9 @@ const limit = (fallback: number, max: number) =>
 /** A cursor of one list (by tag) decoded to its position; anything else is a 400 with a reason. The
  * list's tag and position size are read when a request is parsed (the feed's depend on the store). */
 const cursorOf = (list: () => { tag: string; parts: number }) =>
-  optional(z.string().max(500)).transform((v, ctx) => {
-    if (v === undefined) return undefined;
+  cursorParam(() => {
     const { tag, parts } = list();
-    const position = decodeCursor(tag, parts, v);
-    if (!position)
-      ctx.addIssue({ code: "custom", message: "not a cursor this API returned (pass nextCursor back unchanged)" });
-    return position ?? undefined;
+    return { tag, position: z.array(intId).length(parts) };
   });
 
 const instant = optional(
@@ -90,22 +86,42 @@ export const exportQuerySchema = z
   });
 export type ExportQuery = z.output<typeof exportQuerySchema>;
 
-/** One stored result as the pull routes answer it: the full content, metadata parsed. */
-export type ResultItem = {
-  itemKey: string;
-  url: string | null;
-  status: string;
-  format: string;
-  markdown: string | null;
-  html: string | null;
-  metadata: unknown;
-  errorCode: string | null;
-  errorMessage: string | null;
-  tokensCharged: number;
-  createdAt: string;
-};
-export type FeedItem = ResultItem & { jobId: string; kind: string };
+/**
+ * One stored result as Tally hands it out — the pull routes, the export, an outbound event's inline
+ * results — with the full content and its metadata parsed. The one definition: every type of it below
+ * and elsewhere (the job page's preview) is derived from this schema.
+ */
+export const resultItemSchema = z.object({
+  itemKey: z.string(),
+  url: z.string().nullable(),
+  status: z.string(),
+  format: z.string(),
+  markdown: z.string().nullable(),
+  html: z.string().nullable(),
+  metadata: z.unknown(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  tokensCharged: z.number().int(),
+  createdAt: z.iso.datetime(),
+});
+export type ResultItem = z.infer<typeof resultItemSchema>;
 
-export type JobResultsPage = { items: ResultItem[]; nextCursor: string | null };
+export const feedItemSchema = resultItemSchema.extend({ jobId: z.string(), kind: z.string() });
+export type FeedItem = z.infer<typeof feedItemSchema>;
+
+export const jobResultsPageSchema = z.object({ items: z.array(resultItemSchema), nextCursor: z.string().nullable() });
+export type JobResultsPage = z.infer<typeof jobResultsPageSchema>;
+
 /** nextCursor is never null: with nothing newer it is the position to poll from. */
-export type FeedPage = { items: FeedItem[]; nextCursor: string; hasMore: boolean };
+export const feedPageSchema = z.object({
+  items: z.array(feedItemSchema),
+  nextCursor: z.string(),
+  hasMore: z.boolean(),
+});
+export type FeedPage = z.infer<typeof feedPageSchema>;
+
+/** A result on the job's page: its content cut to a preview size (truncated says so), no metadata. */
+export const resultPreviewSchema = resultItemSchema
+  .omit({ metadata: true, createdAt: true })
+  .extend({ id: z.number().int(), truncated: z.boolean() });
+export type ResultPreview = z.infer<typeof resultPreviewSchema>;

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { encodeCursor } from "./cursor";
+import { encodeCursor } from "../keyset";
 import type { FeedPage, FeedQuery } from "./contracts";
 import { feedWindow } from "./position";
 import { selectRows, toFeedItem } from "./rows";

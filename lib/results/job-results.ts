@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { NotFound } from "../errors";
-import { encodeCursor } from "./cursor";
+import { encodeCursor } from "../keyset";
 import { JOB_RESULTS_TAG, type JobResultsPage, type JobResultsQuery } from "./contracts";
 import { selectRows, toItem } from "./rows";
 

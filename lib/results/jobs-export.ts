@@ -29,7 +29,8 @@ export const JOB_CSV_COLUMNS = [
   "outcomeAt",
 ] as const;
 
-type Position = { t: number; i: string };
+/** The Jobs list's keyset position: [createdAt in epoch ms, id]. */
+type Position = [number, string];
 
 export function exportJobs(query: JobExportQuery, now = new Date()): Promise<CsvExport> {
   return csvStream<Position>({
@@ -58,7 +59,7 @@ export function exportJobs(query: JobExportQuery, now = new Date()): Promise<Csv
           j.createdAt.toISOString(),
           j.outcomeAt?.toISOString() ?? null,
         ]),
-        position: last ? { t: last.createdAt.getTime(), i: last.id } : null,
+        position: last ? [last.createdAt.getTime(), last.id] : null,
       };
     },
   });

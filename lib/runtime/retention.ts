@@ -4,6 +4,7 @@ import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
 import { claimTick } from "../scheduling/lease";
+import { slot } from "./singleton";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
 // tables are deleted in small batches with a pause between them: SQLite has one write lock, and the
@@ -104,9 +105,9 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
 
 /** Prunes hourly across all processes (TALLY_SCHEDULER=on): whoever wins the hour's tick prunes. */
 export function startRetention(): void {
-  const holder = globalThis as unknown as { __tallyRetention?: boolean };
-  if (holder.__tallyRetention) return;
-  holder.__tallyRetention = true;
+  const started = slot<true>("retention.started");
+  if (started.get()) return;
+  started.set(true);
   const run = () =>
     claimTick("retention", HOUR)
       .then((won) => (won ? pruneHistory() : null))

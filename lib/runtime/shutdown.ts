@@ -1,11 +1,12 @@
 // A graceful stop that works across module copies: Next loads lib/ more than once and server.ts
-// carries its own bundled copy, so the registry lives on globalThis. When Tally's server owns the
+// carries its own bundled copy, so the registry is a process-wide singleton. When Tally's server owns the
 // process (`npm start`), it runs these hooks on SIGTERM and waits for them before exiting; under plain
 // `next start` or `next dev`, which exit soon after the signal, features stop at once on it instead.
 
+import { singleton } from "./singleton";
+
 type Hook = () => Promise<void>;
-const holder = globalThis as unknown as { __tallyShutdown?: { managed: boolean; hooks: Set<Hook> } };
-const state = () => (holder.__tallyShutdown ??= { managed: false, hooks: new Set() });
+const state = () => singleton("shutdown", () => ({ managed: false, hooks: new Set<Hook>() }));
 
 /** Called by server.ts before anything starts: this process stops through runShutdownHooks(). */
 export function manageShutdown(): void {

@@ -9,6 +9,7 @@ import { claimTick } from "../scheduling/lease";
 import { sweepIntervalMs, sweepKind, sweepWindow, SWEEP_MIN_JOBS } from "./poll-sweep";
 import { EVENT_FOR_KIND, isJobKind } from "../platform/events";
 import { getPlatformClient } from "../platform/shared-client";
+import { singleton } from "../runtime/singleton";
 
 // The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
 // one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the
@@ -40,9 +41,8 @@ export type PollerStats = {
   sweeps: number;
   sweepPages: number;
 };
-const statsHolder = globalThis as unknown as { __tallyPollerStats?: PollerStats };
 export function pollerStats(): PollerStats {
-  statsHolder.__tallyPollerStats ??= {
+  return singleton<PollerStats>("poller.stats", () => ({
     batches: 0,
     polls: 0,
     settled: 0,
@@ -51,8 +51,7 @@ export function pollerStats(): PollerStats {
     errors: 0,
     sweeps: 0,
     sweepPages: 0,
-  };
-  return statsHolder.__tallyPollerStats;
+  }));
 }
 
 /** While a job is being checked its nextPollAt is pushed out, so a crash only delays it. */

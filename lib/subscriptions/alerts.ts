@@ -1,17 +1,14 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
+import type { SubscriptionAlert } from "./contracts";
 
 // Webhooks that cannot reach Tally lose nothing (reconciliation catches up) but delay everything:
 // the overview says so when an event type has no active subscription pointed at our receiver.
 
 import { EVENT_TYPES } from "../platform/events";
 
-export type SubscriptionAlert = {
-  eventType: string;
-  problem: "missing" | "inactive" | "elsewhere";
-  message: string;
-};
+export type { SubscriptionAlert } from "./contracts";
 
 export async function subscriptionAlerts(config: TallyConfig): Promise<SubscriptionAlert[]> {
   if (config.TALLY_DELIVERY_MODE === "polling") return [];

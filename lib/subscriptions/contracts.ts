@@ -6,6 +6,14 @@ import { idParam } from "../operations/contracts";
 
 export { EVENT_TYPES };
 
+/** An event type whose webhooks cannot reach Tally (the overview's warning). */
+export const subscriptionAlertSchema = z.object({
+  eventType: z.string(),
+  problem: z.enum(["missing", "inactive", "elsewhere"]),
+  message: z.string(),
+});
+export type SubscriptionAlert = z.infer<typeof subscriptionAlertSchema>;
+
 export const subscriptionItemSchema = z.object({
   id: z.string(),
   eventType: z.string(),

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import type { SignatureScheme } from "../signing/signature";
 import { receiverStore, type SecretRow } from "./store";
+import { slot } from "../runtime/singleton";
 
 // Verification candidates per subscription, read at most once a second, so a rotated secret is
 // picked up without a restart and the hot path does no query per request.
@@ -10,18 +11,18 @@ export type Candidate = { subscriptionId: string | null; eventType: string | nul
 export type CandidateGroup = { scheme: SignatureScheme; candidates: Candidate[] };
 
 const TTL_MS = 1000;
-const holder = globalThis as unknown as { __tallySecretCache?: { at: number; rows: SecretRow[] } };
+const cache = slot<{ at: number; rows: SecretRow[] }>("webhooks.secretCache");
 
 async function rows(now: number): Promise<SecretRow[]> {
-  const c = holder.__tallySecretCache;
+  const c = cache.get();
   if (c && now - c.at < TTL_MS) return c.rows;
   const fresh = await receiverStore().secrets();
-  holder.__tallySecretCache = { at: now, rows: fresh };
+  cache.set({ at: now, rows: fresh });
   return fresh;
 }
 
 export function invalidateSecretCache(): void {
-  holder.__tallySecretCache = undefined;
+  cache.clear();
 }
 
 export function schemeFor(name: string, config: TallyConfig = getConfig()): SignatureScheme {

@@ -3,6 +3,7 @@ import { getConfig, storeOf } from "../config";
 import type { ReceiverStore } from "./store-types";
 import { openPostgresStore } from "./store-postgres";
 import { openSqliteStore } from "./store-sqlite";
+import { slot } from "../runtime/singleton";
 
 // The receiver's own connection to the store, apart from the ORM: one small transaction per group of
 // deliveries (receipt + queue item + log row each) instead of several round trips per delivery.
@@ -12,20 +13,19 @@ import { openSqliteStore } from "./store-sqlite";
 export type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 export { sqliteDate } from "./store-sqlite";
 
-const holder = globalThis as unknown as { __tallyReceiverStore?: { url: string; store: ReceiverStore } };
+const open = slot<{ url: string; store: ReceiverStore }>("webhooks.receiverStore");
 
 export function receiverStore(): ReceiverStore {
   const url = getConfig().DATABASE_URL;
-  if (holder.__tallyReceiverStore?.url !== url) {
-    void holder.__tallyReceiverStore?.store.close();
-    const store = storeOf(url) === "postgres" ? openPostgresStore(url) : openSqliteStore(url);
-    holder.__tallyReceiverStore = { url, store };
-  }
-  return holder.__tallyReceiverStore.store;
+  const current = open.get();
+  if (current?.url === url) return current.store;
+  void current?.store.close();
+  const store = storeOf(url) === "postgres" ? openPostgresStore(url) : openSqliteStore(url);
+  return open.set({ url, store }).store;
 }
 
 export async function closeReceiverStore(): Promise<void> {
-  const current = holder.__tallyReceiverStore;
-  holder.__tallyReceiverStore = undefined;
+  const current = open.get();
+  open.clear();
   await current?.store.close();
 }

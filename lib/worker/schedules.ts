@@ -5,11 +5,12 @@ import { clearExpiredPreviousSecrets } from "../subscriptions/secrets";
 import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
 import { startReconcile } from "../safety-nets/reconcile";
 import { claimTick, PROCESS_TAG } from "../scheduling/lease";
+import { slot } from "../runtime/singleton";
 
 // The safety nets' timers, started with the server and with `npm run worker` when TALLY_SCHEDULER=on.
 // Scheduled units are single-flight across processes: each process checks often, and only the one
 // that wins the schedule's "last run" row (lib/scheduling/lease.ts) runs the unit, so N processes run
-// one reconciliation and one secret clean-up per interval, not N. Kept on globalThis so each timer
+// one reconciliation and one secret clean-up per interval, not N. A process-wide singleton, so each timer
 // exists once per process.
 
 const POLL_IDLE_MS = 500;
@@ -18,10 +19,11 @@ const CLEANUP_MS = 30_000;
 const POLL_BATCH = 20;
 
 type Schedules = { stop(): void };
-const holder = globalThis as unknown as { __tallySchedules?: Schedules };
+const running = slot<Schedules>("worker.schedules");
 
 export function startSchedules(config: TallyConfig): Schedules {
-  if (holder.__tallySchedules) return holder.__tallySchedules;
+  const current = running.get();
+  if (current) return current;
   let stopped = false;
   const timers = new Set<NodeJS.Timeout>();
   const later = (ms: number, fn: () => void) => {
@@ -88,10 +90,10 @@ export function startSchedules(config: TallyConfig): Schedules {
       stopped = true;
       for (const t of timers) clearTimeout(t);
       timers.clear();
-      holder.__tallySchedules = undefined;
+      running.clear();
     },
   };
-  holder.__tallySchedules = schedules;
+  running.set(schedules);
   log.info("safety-net schedules started", { reconcileEveryMinutes: minutes, delivery: config.TALLY_DELIVERY_MODE });
   return schedules;
 }

@@ -5,11 +5,12 @@ import { log } from "../log";
 import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
 import { workerRegistry } from "./registry";
 import { createWorker, type Worker, type WorkerOptions } from "./worker";
+import { singleton, slot } from "../runtime/singleton";
 
 // The in-server worker (TALLY_WORKER=on). `npm run worker` runs the same worker alone, for scaling out;
 // several processes can run side by side because claims are safe across processes.
 
-const holder = globalThis as unknown as { __tallyWorker?: Worker };
+const serverWorker = slot<Worker>("worker.inServer");
 
 /** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
 const IN_SERVER_GRACE_MS = 10_000;
@@ -26,19 +27,17 @@ export function workerFor(config: TallyConfig, extra: Partial<WorkerOptions> = {
   });
 }
 
-const listening = globalThis as unknown as { __tallyQueueListener?: ReturnType<typeof listenForEnqueues> };
-
 /** On PostgreSQL, this process's workers wake on every enqueue anywhere (LISTEN/NOTIFY), once per process. */
 export function listenForEnqueuesOnPostgres(config: TallyConfig): void {
-  if (storeOf(config.DATABASE_URL) !== "postgres" || listening.__tallyQueueListener) return;
-  listening.__tallyQueueListener = listenForEnqueues(config.DATABASE_URL);
+  if (storeOf(config.DATABASE_URL) !== "postgres") return;
+  singleton("queue.listener", () => listenForEnqueues(config.DATABASE_URL));
 }
 
 /** Starts this process's worker once (modules load more than once under Next). */
 export function startServerWorker(config: TallyConfig): Worker {
-  if (holder.__tallyWorker) return holder.__tallyWorker;
-  const worker = workerFor(config);
-  holder.__tallyWorker = worker;
+  const running = serverWorker.get();
+  if (running) return running;
+  const worker = serverWorker.set(workerFor(config));
   listenForEnqueuesOnPostgres(config);
   worker.start();
   const stop = (graceMs: number) =>

@@ -9,8 +9,9 @@ import { useAlerts } from "@/components/alerts/use-alerts";
 import { useSendTestAlert } from "@/components/alerts/use-send-test-alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
-import { ErrorNotice, Notice } from "@/components/ui/feedback";
-import type { AlertsView, Channel, ChannelView } from "@/lib/alerts/contracts";
+import { ErrorNotice, Notice, PageSkeleton } from "@/components/ui/feedback";
+import type { Channel, ChannelView } from "@/lib/alerts/contracts";
+import { errorText } from "@/lib/browser/parsed";
 
 function TestButton({ channel }: { channel: ChannelView }) {
   return (
@@ -52,8 +53,10 @@ function SendTest({ channel }: { channel: ChannelView }) {
   );
 }
 
-export function AlertsClient({ initial }: { initial: AlertsView }) {
-  const { data, error } = useAlerts(initial);
+export function AlertsClient() {
+  const { data, error } = useAlerts();
+  if (!data)
+    return error ? <ErrorNotice title="Could not load the alerts" message={errorText(error)} /> : <PageSkeleton />;
   const firing = data.rules.filter((r) => r.state === "firing").length;
   return (
     <div className="space-y-6">

@@ -1,4 +1,6 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { alertKeys } from "@/components/alerts/query-keys";
 import { PageHeader } from "@/components/empty-state";
 import { alertsView } from "@/lib/alerts/view";
 import { AlertsClient } from "./client";
@@ -7,11 +9,14 @@ export const metadata: Metadata = { title: "Alerts" };
 export const dynamic = "force-dynamic";
 
 export default async function Page() {
-  const initial = await alertsView();
+  const queries = new QueryClient();
+  queries.setQueryData(alertKeys.view(), await alertsView());
   return (
     <>
       <PageHeader title="Alerts" />
-      <AlertsClient initial={initial} />
+      <HydrationBoundary state={dehydrate(queries)}>
+        <AlertsClient />
+      </HydrationBoundary>
     </>
   );
 }

@@ -4,15 +4,17 @@ import { CallsChart } from "@/components/budget/calls-chart";
 import { PurposeTable } from "@/components/budget/purpose-table";
 import { BUDGET_REFRESH_MS, useBudget } from "@/components/budget/use-budget";
 import { Card, Stat } from "@/components/ui/card";
-import { ErrorNotice } from "@/components/ui/feedback";
+import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
-import type { BudgetView } from "@/lib/api-budget/contracts";
+import { errorText } from "@/lib/browser/parsed";
 
 const perJob = (v: number | null) => (v === null ? "–" : v.toFixed(2));
 
-export function BudgetClient({ initial }: { initial: BudgetView }) {
-  const { data, error, isFetching } = useBudget(initial);
+export function BudgetClient() {
+  const { data, error, isFetching } = useBudget();
+  if (!data)
+    return error ? <ErrorNotice title="Could not load the budget" message={errorText(error)} /> : <PageSkeleton />;
   const rl = data.rateLimited;
   const f = data.finished;
   return (

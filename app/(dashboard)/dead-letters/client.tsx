@@ -8,13 +8,20 @@ import { DeadLetterFilters } from "@/components/dead-letters/dead-letter-filters
 import { DeadLetterTable } from "@/components/dead-letters/dead-letter-table";
 import { deadLetterSearch } from "@/components/dead-letters/query-keys";
 import { useDeadLetters } from "@/components/dead-letters/use-dead-letters";
-import { ErrorNotice } from "@/components/ui/feedback";
+import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { formatCount } from "@/components/ui/figures";
-import type { DeadLetterListQuery, DeadLetterPage } from "@/lib/dead-letters/list";
+import { errorText } from "@/lib/browser/parsed";
+import type { DeadLetterListQuery } from "@/lib/dead-letters/list";
 
-export function DeadLettersClient({ query, initial }: { query: DeadLetterListQuery; initial: DeadLetterPage }) {
-  const { data, error } = useDeadLetters(query, initial);
+export function DeadLettersClient({ query }: { query: DeadLetterListQuery }) {
+  const { data, error } = useDeadLetters(query);
   const [selected, setSelected] = useState<Set<number>>(new Set());
+  if (!data)
+    return error ? (
+      <ErrorNotice title="Could not load the dead letters" message={errorText(error)} />
+    ) : (
+      <PageSkeleton />
+    );
   // Only rows still open on screen can be acted on; a refresh may have resolved some.
   const openIds = new Set(data.items.filter((r) => r.state === "open").map((r) => r.id));
   const chosen = [...selected].filter((id) => openIds.has(id));

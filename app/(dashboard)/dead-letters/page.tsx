@@ -1,4 +1,6 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
+import { deadLetterKeys } from "@/components/dead-letters/query-keys";
 import { PageHeader } from "@/components/empty-state";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
@@ -14,7 +16,8 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   const parsed = deadLetterListQuerySchema.safeParse(raw);
   // A bad link shows what was wrong and the default list, instead of an error page.
   const query = parsed.success ? parsed.data : deadLetterListQuerySchema.parse({});
-  const initial = await listDeadLetters(query);
+  const queries = new QueryClient();
+  queries.setQueryData(deadLetterKeys.list(query), await listDeadLetters(query));
   return (
     <>
       <PageHeader title="Dead letters" />
@@ -26,7 +29,9 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
           />
         </div>
       )}
-      <DeadLettersClient query={query} initial={initial} />
+      <HydrationBoundary state={dehydrate(queries)}>
+        <DeadLettersClient query={query} />
+      </HydrationBoundary>
     </>
   );
 }

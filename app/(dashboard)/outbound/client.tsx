@@ -25,7 +25,7 @@ export function OutboundClient({ initialFilter }: { initialFilter: OutboundFilte
   const pages = useCursorStack(filterKey);
   const destinations = useDestinations();
   const health = useDestinationHealth();
-  const query = { ...filter, limit: 50, cursor: pages.cursor ? Number(pages.cursor) : undefined };
+  const query = { ...filter, limit: 50, cursor: pages.cursor };
   const deliveries = useOutboundDeliveries(query, live);
   const items = destinations.data?.items ?? [];
 

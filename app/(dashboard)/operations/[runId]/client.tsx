@@ -10,8 +10,10 @@ import { RunStateBadge } from "@/components/operations/run-progress";
 import { operationKeys } from "@/components/operations/query-keys";
 import { fetchRun } from "@/components/operations/use-operation-run";
 import { Card } from "@/components/ui/card";
+import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { ShortId } from "@/components/ui/short-id";
 import { Time, useFormatTime } from "@/components/ui/time";
+import { errorText } from "@/lib/browser/parsed";
 import type { Run } from "@/lib/operations/contracts";
 import { describeRun, type SubscriptionName } from "@/lib/operations/describe";
 
@@ -25,16 +27,16 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 /** One run: what was asked, by whom, live progress while it runs, then the result in words. */
-export function RunDetailClient({ initial, subscriptions }: { initial: Run; subscriptions: SubscriptionName[] }) {
-  const { data } = useQuery<Run>({
-    queryKey: operationKeys.run(initial.id),
-    queryFn: ({ signal }) => fetchRun(initial.id, signal),
-    initialData: initial,
+export function RunDetailClient({ runId, subscriptions }: { runId: string; subscriptions: SubscriptionName[] }) {
+  const { data: run, error } = useQuery<Run>({
+    queryKey: operationKeys.run(runId),
+    queryFn: ({ signal }) => fetchRun(runId, signal),
     refetchInterval: (q) => (q.state.data?.state === "running" ? 1000 : false),
   });
-  const run = data ?? initial;
-  const d = describeRun(run, subscriptions, useFormatTime());
-  const started = run.startedAt ?? initial.startedAt ?? null;
+  const formatTime = useFormatTime();
+  if (!run) return error ? <ErrorNotice title="Could not load the run" message={errorText(error)} /> : <PageSkeleton />;
+  const d = describeRun(run, subscriptions, formatTime);
+  const started = run.startedAt ?? null;
   const finished = run.finishedAt ?? null;
   return (
     <div className="min-w-0 space-y-4">

@@ -1,5 +1,7 @@
+import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query";
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { operationKeys } from "@/components/operations/query-keys";
 import { runParamsSchema, runSchema } from "@/lib/operations/contracts";
 import { getRun } from "@/lib/operations/view";
 import { listSubscriptions } from "@/lib/subscriptions/list";
@@ -19,10 +21,14 @@ export default async function Page({ params }: { params: Params }) {
   if (!parsed.success) notFound();
   const [run, subscriptions] = await Promise.all([getRun(parsed.data.runId), listSubscriptions()]);
   if (!run) notFound();
+  const queries = new QueryClient();
+  queries.setQueryData(operationKeys.run(parsed.data.runId), runSchema.parse(run));
   return (
-    <RunDetailClient
-      initial={runSchema.parse(run)}
-      subscriptions={subscriptions.map((s) => ({ id: s.id, eventType: s.eventType }))}
-    />
+    <HydrationBoundary state={dehydrate(queries)}>
+      <RunDetailClient
+        runId={parsed.data.runId}
+        subscriptions={subscriptions.map((s) => ({ id: s.id, eventType: s.eventType }))}
+      />
+    </HydrationBoundary>
   );
 }
