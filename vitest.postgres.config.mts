@@ -23,6 +23,7 @@ export default defineConfig({
       "test/queue-wake.test.ts",
       "lib/worker/*.test.ts",
       "lib/jobs/*.test.ts",
+      "lib/runs/*.test.ts",
       // safety nets, subscriptions and rotation
       "test/safety-nets-*.test.ts",
       "lib/subscriptions/*.test.ts",

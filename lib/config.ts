@@ -92,6 +92,12 @@ export const envSchema = z.object({
   TALLY_LEASE_SECONDS: int(60, 5, 3600),
   TALLY_ITEM_TIMEOUT_SECONDS: int(600, 1, 86_400),
   TALLY_RESUBMIT_MAX_CHAIN: int(2, 0, 10),
+  TALLY_RUN_MAX_URLS: int(100_000, 1, 1_000_000).describe(
+    "The most URLs one run (POST /api/runs) may hold, counted after blank lines and duplicates are dropped.",
+  ),
+  TALLY_ITEM_RETRY_MAX: int(2, 0, 10).describe(
+    "How many more times a run's URL that failed for a transient reason (target 5xx or 429, a timeout, a platform-side extraction failure) is sent again in a follow-up batch before it is final failed.",
+  ),
   TALLY_API_RPS: int(10, 1, 1000),
   TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000),
   TALLY_POLL_INITIAL_MS: int(1000, 10, 600_000),

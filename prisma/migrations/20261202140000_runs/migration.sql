@@ -33,7 +33,6 @@ CREATE TABLE "RunUrl" (
     "state" TEXT NOT NULL DEFAULT 'pending',
     "attempts" INTEGER NOT NULL DEFAULT 0,
     "chunkId" INTEGER,
-    "chunkIndex" INTEGER,
     "jobId" TEXT,
     "itemKey" TEXT,
     "errorCode" TEXT,
@@ -69,7 +68,7 @@ CREATE INDEX "Run_state_idx" ON "Run"("state");
 CREATE INDEX "RunUrl_runId_state_position_idx" ON "RunUrl"("runId", "state", "position");
 
 -- CreateIndex
-CREATE INDEX "RunUrl_chunkId_chunkIndex_idx" ON "RunUrl"("chunkId", "chunkIndex");
+CREATE INDEX "RunUrl_chunkId_idx" ON "RunUrl"("chunkId");
 
 -- CreateIndex
 CREATE UNIQUE INDEX "RunChunk_jobId_key" ON "RunChunk"("jobId");
