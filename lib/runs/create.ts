@@ -1,20 +1,19 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { Prisma } from "@/generated/prisma/client";
 import { audit } from "../audit/audit";
 import { getConfig } from "../config";
-import { transaction } from "../db";
+import { dialect, transaction } from "../db";
 import { BadRequest } from "../errors";
 import { enqueue } from "../queue";
 import { MAX_BATCH_SIZE, type CreatedRun } from "./contracts";
 import type { ParsedList } from "./parse-list";
 import { runSubmitItem } from "./submit-item";
 
-// Creating a run: the checked list becomes one Run row and one RunUrl row per URL, inserted a few
-// hundred rows per INSERT in one transaction (100,000 URLs in a few seconds), with the run's submit
+// Creating a run: the checked list becomes one Run row and one RunUrl row per URL, inserted 5,000
+// rows per INSERT in one transaction (100,000 URLs in a few seconds), with the run's submit
 // item queued in the same transaction: a run exists with its submitter, or not at all.
 
-const ROWS_PER_INSERT = 500; // 3 parameters a row: far below SQLite's and PostgreSQL's limits
+const URLS_PER_INSERT = 5000;
 
 export type RunOptions = {
   name?: string;
@@ -63,11 +62,17 @@ export async function createRun(list: ParsedList, opts: RunOptions, actor: strin
         createdAt: now,
       },
     });
-    for (let i = 0; i < total; i += ROWS_PER_INSERT) {
-      const rows = list.urls
-        .slice(i, i + ROWS_PER_INSERT)
-        .map((url, j) => Prisma.sql`(${id}, ${i + j}, ${url}, 'pending', 0)`);
-      await tx.$executeRaw`INSERT INTO "RunUrl" ("runId", "position", "url", "state", "attempts") VALUES ${Prisma.join(rows)}`;
+    // Thousands of URLs per statement as ONE JSON parameter that the database expands itself:
+    // parameter lists are slow to build and bind at this size, on both stores.
+    for (let i = 0; i < total; i += URLS_PER_INSERT) {
+      const json = JSON.stringify(list.urls.slice(i, i + URLS_PER_INSERT));
+      if (dialect() === "postgres")
+        await tx.$executeRaw`INSERT INTO "RunUrl" ("runId", "position", "url", "state", "attempts")
+          SELECT ${id}, (t.ord - 1 + ${i})::int, t.u, 'pending', 0
+          FROM json_array_elements_text(${json}::json) WITH ORDINALITY AS t(u, ord)`;
+      else
+        await tx.$executeRaw`INSERT INTO "RunUrl" ("runId", "position", "url", "state", "attempts")
+          SELECT ${id}, CAST(j.key AS INTEGER) + ${i}, j.value, 'pending', 0 FROM json_each(${json}) AS j`;
     }
     await enqueue(tx, runSubmitItem(id));
   });

@@ -23,8 +23,12 @@ export type ParsedList = {
 export function urlProblem(value: string): string | null {
   if (value.length > MAX_URL_LENGTH) return `longer than ${MAX_URL_LENGTH} characters`;
   if (/[\u0000-\u001f\u007f\s]/.test(value)) return "contains spaces or control characters";
-  if (!URL.canParse(value)) return "not an absolute URL";
-  const u = new URL(value);
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    return "not an absolute URL";
+  }
   if (u.protocol !== "http:" && u.protocol !== "https:") return "not an http:// or https:// URL";
   if (!u.hostname) return "no host";
   return null;
