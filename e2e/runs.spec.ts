@@ -50,6 +50,7 @@ test("runs: a run in progress, its URLs and failures, and the new-run preview", 
     await expect(page.getByText("Platform calls")).toBeVisible();
     await expect(page.getByRole("link", { name: "Download CSV" })).toBeVisible();
     await expect(page.getByRole("button", { name: "Cancel run" })).toBeVisible();
+    await expect(page.getByRole("table", { name: "URLs of the run" }).locator("tbody tr").first()).toBeVisible();
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/run-detail-${tag}.png`, fullPage: true });
 

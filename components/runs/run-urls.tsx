@@ -42,8 +42,8 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
             <tr>
               <Th>URL</Th>
               <Th>State</Th>
-              <Th className="text-right">Tries</Th>
-              <Th>Reason</Th>
+              <Th className="hidden text-right sm:table-cell">Tries</Th>
+              <Th className="hidden sm:table-cell">Reason</Th>
               <Th className="hidden lg:table-cell">Job</Th>
             </tr>
           </thead>
@@ -51,12 +51,20 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
             {urls.data.items.length === 0 && <EmptyRow colSpan={5}>No {state ?? ""} URLs.</EmptyRow>}
             {urls.data.items.map((u) => (
               <tr key={u.url}>
-                <Td className="max-w-xs break-all font-mono text-xs">{u.url}</Td>
+                <Td className="max-w-xs break-all font-mono text-xs">
+                  {u.url}
+                  {/* On a phone the reason and tries go under the URL instead of two narrow columns. */}
+                  {(u.errorCode || u.errorMessage) && (
+                    <span className="mt-1 block font-sans text-slate-700 sm:hidden">
+                      {u.errorCode} {u.errorMessage} · {u.attempts} {u.attempts === 1 ? "try" : "tries"}
+                    </span>
+                  )}
+                </Td>
                 <Td>
                   <Badge tone={TONE[u.state]}>{u.state}</Badge>
                 </Td>
-                <Td className="text-right tabular-nums">{u.attempts}</Td>
-                <Td className="max-w-sm text-xs text-slate-700">
+                <Td className="hidden text-right tabular-nums sm:table-cell">{u.attempts}</Td>
+                <Td className="hidden max-w-sm text-xs text-slate-700 sm:table-cell">
                   {u.errorCode && <span className="font-mono">{u.errorCode}</span>}
                   {u.errorMessage && <span className="block break-words">{u.errorMessage}</span>}
                 </Td>
