@@ -7,6 +7,7 @@ import { useState } from "react";
 /** The dashboard's sections, one list: a new page adds one entry here and appears in both layouts. */
 export const SECTIONS = [
   { href: "/", label: "Overview" },
+  { href: "/runs", label: "Runs" },
   { href: "/jobs", label: "Jobs" },
   { href: "/deliveries", label: "Deliveries" },
   { href: "/subscriptions", label: "Webhooks & secrets" },

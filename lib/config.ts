@@ -189,6 +189,12 @@ export const envSchema = z.object({
     "An item still running after this long, in seconds (a hung call, an enormous crawl), is aborted and retried with backoff.",
   ),
   TALLY_RESUBMIT_MAX_CHAIN: int(2, 0, 10).describe("Resubmissions of one failed job before it is dead-lettered."),
+  TALLY_RUN_MAX_URLS: int(100_000, 1, 1_000_000).describe(
+    "The most URLs one run (POST /api/runs) may hold, counted after blank lines and duplicates are dropped.",
+  ),
+  TALLY_ITEM_RETRY_MAX: int(2, 0, 10).describe(
+    "How many more times a run's URL that failed for a transient reason (target 5xx or 429, a timeout, a platform-side extraction failure) is sent again in a follow-up batch before it is final failed.",
+  ),
   TALLY_API_RPS: int(10, 1, 1000).describe(
     "The rate budget for all calls to the platform, in requests per second, shared by every process on the database.",
   ),

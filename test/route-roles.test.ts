@@ -132,6 +132,36 @@ const MUTATIONS: Record<
     role: "operator",
     request: async () => ({ path: "/api/jobs", body: { kind: "extract", url: "https://example.com/page" } }),
   },
+  "POST /api/runs": {
+    role: "operator",
+    request: async () => ({ path: "/api/runs", body: { urls: [`https://example.com/run/${unique()}`] } }),
+  },
+  "POST /api/runs/{id}/cancel": {
+    role: "operator",
+    request: async (c) => {
+      const runId = await adminCreated(
+        "/api/runs",
+        { urls: ["https://example.com/r/1"] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      return { path: `/api/runs/${runId}/cancel` };
+    },
+  },
+  "POST /api/runs/{id}/retry-failed": {
+    role: "operator",
+    request: async (c) => {
+      // A cancelled run: its URLs are failed (cancelled), so there is something to retry.
+      const runId = await adminCreated(
+        "/api/runs",
+        { urls: ["https://example.com/r/2"] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      await adminCreated(`/api/runs/${runId}/cancel`, undefined, () => null, c.admin);
+      return { path: `/api/runs/${runId}/retry-failed` };
+    },
+  },
   "POST /api/operations/replay": {
     role: "operator",
     request: async () => ({ path: "/api/operations/replay", body: {} }),

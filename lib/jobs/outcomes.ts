@@ -3,6 +3,9 @@ import { afterCommit, db, transaction, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
 import { enqueueOutcomeEvents } from "../outbound/outbox";
 import { countJobOutcome } from "../metrics/count";
+// The runs' one hook into the pipeline, imported from its file rather than lib/runs/index.ts: runs
+// build on jobs (they submit through lib/jobs), so the index would close an import cycle.
+import { settleChunkJob } from "../runs/settle";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and
 // only the call that changed the row writes the timeline event or dead letter that goes with it, so
@@ -39,6 +42,8 @@ export async function settleOutcome(
     await addEvent(tx, jobId, "outcome", { outcome, ...detail });
     // The outbox: the outbound event commits with the outcome, or neither does.
     await enqueueOutcomeEvents(tx, jobId, outcome);
+    // A run's URLs follow the outcome of the batch job that carried them, in this transaction.
+    await settleChunkJob(tx, jobId, outcome);
     const job = await tx.job.findUnique({ where: { id: jobId }, select: { kind: true, settledAt: true } });
     // Counted once committed: a rolled-back outcome (the caller then retries) must not count twice.
     if (job) afterCommit(tx, () => countJobOutcome(job.kind, outcome, job.settledAt));

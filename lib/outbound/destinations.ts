@@ -5,7 +5,13 @@ import { getConfig, type TallyConfig } from "../config";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
-import { FORWARD_EVENTS, type CreateDestination, type DestinationView, type ForwardEvent } from "./contracts";
+import {
+  FORWARD_EVENTS,
+  JOB_EVENTS,
+  type CreateDestination,
+  type DestinationView,
+  type ForwardEvent,
+} from "./contracts";
 
 // Destinations the team registers. The secret is read only by the sender (lib/db.ts omits it from
 // every other read); an answer carries it whole once, when Tally made or accepted it.
@@ -94,7 +100,7 @@ export async function ensureDefaultDestination(config: TallyConfig = getConfig()
   const url = config.TALLY_FORWARD_URL;
   const secret = config.TALLY_FORWARD_SECRET;
   if (!url || !secret) return;
-  const data = { url, secret, secretLast4: secret.slice(-4), events: FORWARD_EVENTS.join(","), source: "config" };
+  const data = { url, secret, secretLast4: secret.slice(-4), events: JOB_EVENTS.join(","), source: "config" };
   const existing = await db().destination.findUnique({
     where: { id: DEFAULT_DESTINATION_ID },
     select: { enabled: true },

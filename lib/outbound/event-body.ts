@@ -51,6 +51,7 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
 
 /** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
 export async function buildEventBody(e: EventSource): Promise<string | null> {
+  if (e.eventType === "run.completed") return runCompletedBody(e);
   const job = await db().job.findUnique({
     where: { id: e.jobId },
     select: {
@@ -85,5 +86,21 @@ export async function buildEventBody(e: EventSource): Promise<string | null> {
       message: dl?.errorMessage ?? job.errorMessage ?? null,
     };
   }
+  return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
+}
+
+/** run.completed: the run's final counts (OutboundDelivery.jobId holds the run id). */
+async function runCompletedBody(e: EventSource): Promise<string | null> {
+  const run = await db().run.findUnique({ where: { id: e.jobId } });
+  if (!run) return null;
+  const data = {
+    runId: run.id,
+    name: run.name,
+    total: run.total,
+    stored: run.stored,
+    failed: run.failed,
+    duplicateSubmits: run.duplicateSubmits,
+    platformCalls: run.platformCalls,
+  };
   return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
 }

@@ -46,6 +46,21 @@ const insertedId = z.object({ id: z.coerce.number() });
 export async function enqueueOutcomeEvents(tx: Tx, jobId: string, outcome: string): Promise<number> {
   const eventType = eventTypeOf(outcome);
   if (!eventType) return 0;
+  return enqueueEvent(tx, eventType, jobId, outcome);
+}
+
+/**
+ * The outbox for any event: `subjectId` is the job id (job.* events) or the run id (run.completed),
+ * kept in OutboundDelivery.jobId; the webhook-id is derived from it and `outcome`, so the same event
+ * written twice is one delivery per destination.
+ */
+export async function enqueueEvent(
+  tx: Tx,
+  eventType: ForwardEvent,
+  subjectId: string,
+  outcome: string,
+): Promise<number> {
+  const jobId = subjectId;
   const destinations = await tx.destination.findMany({ where: { enabled: true }, select: { id: true, events: true } });
   const targets = destinations.filter((d) => parseEvents(d.events).includes(eventType));
   if (targets.length === 0) return 0;

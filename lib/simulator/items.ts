@@ -6,6 +6,11 @@ import type { ItemResult, JobErrorDoc, SimJob } from "./job-types";
 export type { ItemResult };
 import { createRng, hashSeed } from "./rng";
 
+const pinnedStatus = (url: string): number | null => {
+  const m = /item-fail-(\d{3})/.exec(url);
+  return m ? Number(m[1]) : null;
+};
+
 function item(
   job: SimJob,
   cfg: SimConfig,
@@ -28,7 +33,9 @@ function item(
     errorCode: status === "failed" ? (outcome.error?.code ?? "EXTRACTION_FAILED") : null,
     errorMessage: status === "failed" ? (outcome.error?.message ?? "simulated item failure") : null,
     content: status === "completed" && !outcome.lazyContent ? render() : null,
-    httpStatus: status === "completed" ? 200 : status === "failed" ? rng.pick([403, 404, 500, 503]) : null,
+    // "item-fail-404" (any 3 digits) pins the target's status, for tests that need a known failure.
+    httpStatus:
+      status === "completed" ? 200 : status === "failed" ? (pinnedStatus(url) ?? rng.pick([403, 404, 500, 503])) : null,
     durationMs: rng.int(150, 4000),
     ...place,
   };

@@ -3,6 +3,9 @@ import { forwardEventKind } from "../outbound/handler";
 import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
 import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
 import { createRegistry, defineKind } from "../queue";
+import { createRunSubmitHandler, RUN_SUBMIT, runSubmitPayload } from "../runs";
+import { sendToPlatform } from "../jobs/requests";
+import { recordSubmission } from "../jobs/submit";
 
 // Every queue item kind the worker runs: each kind's item (name and payload schema, defined once
 // beside its producer) paired with its handler.
@@ -12,4 +15,13 @@ export function processJobKind(opts: JobHandlerOptions = {}) {
   return defineKind({ name: PROCESS_JOB, schema: processJobPayload, handle: createJobHandler(opts) });
 }
 
-export const workerRegistry = createRegistry([processJobKind(), forwardEventKind()]);
+/** Send a run's pending and retrying URLs in chunks, and stay with the run until it is final. */
+export function runSubmitKind() {
+  const handle = createRunSubmitHandler({
+    send: (client, req, signal) => sendToPlatform(client, req, signal),
+    record: (tx, req, accepted) => recordSubmission(tx, req, accepted),
+  });
+  return defineKind({ name: RUN_SUBMIT, schema: runSubmitPayload, handle });
+}
+
+export const workerRegistry = createRegistry([processJobKind(), forwardEventKind(), runSubmitKind()]);

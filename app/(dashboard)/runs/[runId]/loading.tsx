@@ -1,0 +1,5 @@
+import { PageSkeleton } from "@/components/ui/feedback";
+
+export default function Loading() {
+  return <PageSkeleton rows={8} />;
+}

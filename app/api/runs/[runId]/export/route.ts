@@ -1,0 +1,18 @@
+// GET /api/runs/:runId/export?format=csv|jsonl — one row per URL with its state and stored result, streamed
+import { z } from "zod";
+import { operatorRoute } from "@/lib/http/operator-route";
+import { csvResponse } from "@/lib/results/csv-stream";
+import { exportRunCsv, exportRunJsonl } from "@/lib/results/run-export";
+import { runExportQuerySchema } from "@/lib/runs";
+
+export const dynamic = "force-dynamic";
+
+const params = z.object({ runId: z.string().min(1).max(100) });
+
+export const GET = operatorRoute({ role: "viewer", params, query: runExportQuerySchema }, async ({ params, query }) =>
+  csvResponse(
+    query.format === "jsonl"
+      ? await exportRunJsonl(params.runId, query.state)
+      : await exportRunCsv(params.runId, query.state),
+  ),
+);

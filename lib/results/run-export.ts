@@ -1,0 +1,155 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "../db";
+import { NotFound } from "../errors";
+import { log } from "../log";
+import { CSV_PAGE, csvStream, type CsvExport } from "./csv-stream";
+
+// A run out (issue 24; the run itself is lib/runs/), one row per URL in list order with its state and its stored result (joined on the
+// result's (jobId, itemKey)), a page of 500 at a time: memory stays flat for 100,000 URLs.
+
+const rowSchema = z.object({
+  position: z.coerce.number(),
+  url: z.string(),
+  state: z.string(),
+  attempts: z.coerce.number(),
+  jobId: z.string().nullable(),
+  itemKey: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  storedAt: z.union([z.date(), z.string(), z.number()]).nullable(),
+  format: z.string().nullable(),
+  markdown: z.string().nullable(),
+  html: z.string().nullable(),
+  metadata: z.string().nullable(),
+});
+type Row = z.infer<typeof rowSchema>;
+
+const iso = (v: Row["storedAt"]) => (v === null ? null : new Date(v).toISOString());
+
+async function page(runId: string, after: number, state: string | undefined): Promise<Row[]> {
+  const rows = state
+    ? await db().$queryRaw`
+      SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
+        u."storedAt", r."format", r."markdown", r."html", r."metadata"
+      FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
+      WHERE u."runId" = ${runId} AND u."state" = ${state} AND u."position" > ${after}
+      ORDER BY u."position" LIMIT ${CSV_PAGE}`
+    : await db().$queryRaw`
+      SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
+        u."storedAt", r."format", r."markdown", r."html", r."metadata"
+      FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
+      WHERE u."runId" = ${runId} AND u."position" > ${after}
+      ORDER BY u."position" LIMIT ${CSV_PAGE}`;
+  return rowSchema.array().parse(rows);
+}
+
+const HEADER = [
+  "position",
+  "url",
+  "state",
+  "attempts",
+  "jobId",
+  "itemKey",
+  "errorCode",
+  "errorMessage",
+  "storedAt",
+  "format",
+  "markdown",
+  "html",
+] as const;
+
+async function requireRun(runId: string) {
+  const run = await db().run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!run) throw new NotFound(`No run ${runId}`);
+}
+
+export async function exportRunCsv(runId: string, state?: string): Promise<CsvExport> {
+  await requireRun(runId);
+  return csvStream<number>({
+    name: `run-${runId.slice(0, 8)}`,
+    header: HEADER,
+    nextPage: async (after) => {
+      const rows = await page(runId, after ?? -1, state);
+      const last = rows[rows.length - 1];
+      return {
+        rows: rows.map((r) => [
+          r.position,
+          r.url,
+          r.state,
+          r.attempts,
+          r.jobId,
+          r.itemKey,
+          r.errorCode,
+          r.errorMessage,
+          iso(r.storedAt),
+          r.format,
+          r.markdown,
+          r.html,
+        ]),
+        position: last ? last.position : null,
+      };
+    },
+  });
+}
+
+function parseJson(text: string | null): unknown {
+  if (text === null) return null;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return text;
+  }
+}
+
+/** The same rows as JSON Lines, one object a line (the result's metadata parsed). */
+export async function exportRunJsonl(runId: string, state?: string): Promise<CsvExport> {
+  await requireRun(runId);
+  const encoder = new TextEncoder();
+  let next: Row[] | null = await page(runId, -1, state);
+  const body = new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const rows = next ?? [];
+          let text = "";
+          for (const r of rows) {
+            const result =
+              r.state === "stored" && r.format !== null
+                ? { format: r.format, markdown: r.markdown, html: r.html, metadata: parseJson(r.metadata) }
+                : null;
+            text +=
+              JSON.stringify({
+                position: r.position,
+                url: r.url,
+                state: r.state,
+                attempts: r.attempts,
+                jobId: r.jobId,
+                itemKey: r.itemKey,
+                errorCode: r.errorCode,
+                errorMessage: r.errorMessage,
+                storedAt: iso(r.storedAt),
+                result,
+              }) + "\n";
+          }
+          if (text) controller.enqueue(encoder.encode(text));
+          const last = rows[rows.length - 1];
+          if (rows.length < CSV_PAGE || !last) {
+            controller.close();
+            return;
+          }
+          next = await page(runId, last.position, state);
+        } catch (err) {
+          log.error("run export failed", { error: String(err) });
+          controller.error(err);
+        }
+      },
+    },
+    { highWaterMark: 1 },
+  );
+  return {
+    body,
+    contentType: "application/x-ndjson; charset=utf-8",
+    filename: `tally-run-${runId.slice(0, 8)}.jsonl`,
+  };
+}

@@ -1,0 +1,128 @@
+import { z } from "zod";
+
+// The runs API's contracts, shared by the routes, the domain, the CLI and the pages (no server code
+// here). Field names are the issue's (#24): they are a contract.
+
+export const URL_STATES = ["pending", "submitted", "stored", "retrying", "failed"] as const;
+export type UrlState = (typeof URL_STATES)[number];
+
+export const RUN_STATES = ["submitting", "running", "completed", "cancelled"] as const;
+export type RunState = (typeof RUN_STATES)[number];
+
+/** The platform's limit per POST /v1/batch, and the default chunk size. */
+export const MAX_BATCH_SIZE = 1000;
+
+export const createRunBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  urls: z.array(z.string().max(100_000), { error: "urls must be a list of strings" }),
+  formats: z
+    .array(z.enum(["markdown", "html"], { error: "each format must be markdown or html" }))
+    .min(1)
+    .max(2)
+    .optional(),
+  renderJs: z.boolean().optional(),
+  batchSize: z
+    .number()
+    .int()
+    .min(1)
+    .max(MAX_BATCH_SIZE, { error: `batchSize must be at most ${MAX_BATCH_SIZE}` })
+    .optional(),
+  ignoreInvalid: z.boolean().optional(),
+});
+export type CreateRunBody = z.infer<typeof createRunBodySchema>;
+
+/** Query of a text/plain or text/csv create: the options a JSON body would carry. */
+export const createRunQuerySchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  batchSize: z.coerce.number().int().min(1).max(MAX_BATCH_SIZE).optional(),
+  ignoreInvalid: z.enum(["true", "false", "1", "0"]).optional(),
+  renderJs: z.enum(["true", "false", "1", "0"]).optional(),
+  formats: z
+    .string()
+    .regex(/^(markdown|html)(,(markdown|html))?$/, { error: "formats must be markdown, html or markdown,html" })
+    .optional(),
+});
+
+export const createdRunSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(RUN_STATES),
+  total: z.number(),
+  invalid: z.number(),
+  duplicates: z.number(),
+  createdAt: z.string(),
+});
+export type CreatedRun = z.infer<typeof createdRunSchema>;
+
+export const runCountsSchema = z.object({
+  pending: z.number(),
+  submitted: z.number(),
+  stored: z.number(),
+  retrying: z.number(),
+  failed: z.number(),
+});
+export type RunCounts = z.infer<typeof runCountsSchema>;
+
+export const runViewSchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  state: z.enum(RUN_STATES),
+  total: z.number(),
+  invalid: z.number(),
+  duplicates: z.number(),
+  counts: runCountsSchema,
+  chunks: z.object({ total: z.number(), submitted: z.number() }),
+  duplicateSubmits: z.number(),
+  platformCalls: z.number(),
+  batchSize: z.number(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  startedAt: z.string().nullable(),
+  completedAt: z.string().nullable(),
+  etaSeconds: z.number().nullable(),
+});
+export type RunView = z.infer<typeof runViewSchema>;
+
+export const runListSchema = z.object({ items: z.array(runViewSchema), nextCursor: z.string().nullable() });
+export type RunList = z.infer<typeof runListSchema>;
+
+export const runListQuerySchema = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const runUrlSchema = z.object({
+  url: z.string(),
+  state: z.enum(URL_STATES),
+  attempts: z.number(),
+  jobId: z.string().nullable(),
+  itemKey: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  storedAt: z.string().nullable(),
+});
+export type RunUrlView = z.infer<typeof runUrlSchema>;
+
+export const runUrlPageSchema = z.object({ items: z.array(runUrlSchema), nextCursor: z.string().nullable() });
+
+export const runUrlsQuerySchema = z.object({
+  state: z.enum(URL_STATES, { error: `state must be one of ${URL_STATES.join(", ")}` }).optional(),
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const runExportQuerySchema = z.object({
+  format: z.enum(["csv", "jsonl"], { error: "format must be csv or jsonl" }).default("csv"),
+  state: z.enum(URL_STATES).optional(),
+});
+
+/** The body of the outbound event `run.completed`. */
+export type RunCompletedData = {
+  runId: string;
+  name: string;
+  total: number;
+  stored: number;
+  failed: number;
+  duplicateSubmits: number;
+  platformCalls: number;
+};

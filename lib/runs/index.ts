@@ -1,0 +1,16 @@
+import "server-only";
+
+// The runs capability's public surface (issue 24): a list of URLs as one unit. Other folders import
+// it from here; lib/jobs/outcomes.ts alone imports ./settle directly (see there why).
+
+export * from "./contracts";
+export { parseText, parseValues, urlProblem, SHOWN_INVALID, type ParsedList, type InvalidLine } from "./parse-list";
+export { createRun, type RunOptions } from "./create";
+export { readRunRequest, MAX_LIST_BYTES } from "./request";
+export { createRunSubmitHandler, type JobsPort, type ChunkRequest } from "./submit";
+export { RUN_SUBMIT, runSubmitPayload, runSubmitItem, type RunSubmitPayload } from "./submit-item";
+export { getRun, listRuns, listRunUrls, toRunView } from "./read";
+export { cancelRun } from "./cancel";
+export { retryFailed } from "./retry";
+export { isTransient, TRANSIENT_CODES, PERMANENT_CODES } from "./item-errors";
+export { RUN_COMPLETED } from "./event";

@@ -1,0 +1,103 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "../db";
+import { NotFound } from "../errors";
+import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
+import type { Run } from "@/generated/prisma/client";
+import { URL_STATES, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
+
+const urlState = z.enum(URL_STATES);
+// The cursors of the runs list and of one run's URLs (lib/keyset.ts: one codec, one answer to a bad one).
+const RUNS_CURSOR = "rn1";
+const RUN_URLS_CURSOR = "ru1";
+const position = z.tuple([z.number().int().min(0)]);
+
+// What a run says about itself: one indexed row read (the counters are on it), whatever its size.
+
+/** submitting while URLs wait to go out or a chunk is on its way; running while only results are awaited. */
+function stateOf(r: Run): RunState {
+  if (r.state === "completed" || r.state === "cancelled") return r.state;
+  return r.pending + r.retrying > 0 || r.chunksSubmitted < r.chunksTotal ? "submitting" : "running";
+}
+
+/** Seconds left at the pace so far (URLs final per second since the first chunk); null before any is final. */
+function etaOf(r: Run, now: number): number | null {
+  if (r.state !== "active") return r.state === "completed" ? 0 : null;
+  const done = r.stored + r.failed;
+  if (!r.startedAt || done === 0) return null;
+  const elapsed = (now - r.startedAt.getTime()) / 1000;
+  if (elapsed <= 0) return null;
+  return Math.max(0, Math.round(((r.total - done) * elapsed) / done));
+}
+
+export function toRunView(r: Run, now = Date.now()): RunView {
+  return {
+    id: r.id,
+    name: r.name,
+    state: stateOf(r),
+    total: r.total,
+    invalid: r.invalid,
+    duplicates: r.duplicates,
+    counts: { pending: r.pending, submitted: r.submitted, stored: r.stored, retrying: r.retrying, failed: r.failed },
+    chunks: {
+      total: r.chunksTotal + (r.state === "active" ? Math.ceil((r.pending + r.retrying) / r.batchSize) : 0),
+      submitted: r.chunksSubmitted,
+    },
+    duplicateSubmits: r.duplicateSubmits,
+    platformCalls: r.platformCalls,
+    batchSize: r.batchSize,
+    createdBy: r.createdBy,
+    createdAt: r.createdAt.toISOString(),
+    startedAt: r.startedAt?.toISOString() ?? null,
+    completedAt: r.completedAt?.toISOString() ?? null,
+    etaSeconds: etaOf(r, now),
+  };
+}
+
+export async function getRun(id: string): Promise<RunView> {
+  const r = await db().run.findUnique({ where: { id } });
+  if (!r) throw new NotFound(`No run ${id}`);
+  return toRunView(r);
+}
+
+/** Runs, newest first, keyset-paged on (createdAt, id). */
+export async function listRuns(q: { cursor?: string; limit: number }): Promise<RunList> {
+  const c = decodeKeyset(RUNS_CURSOR, q.cursor, textId);
+  const rows = await db().run.findMany({
+    where: c ? { createdAt: { lte: c.at }, OR: [{ createdAt: { lt: c.at } }, { id: { lt: c.id } }] } : {},
+    orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+    take: q.limit + 1,
+  });
+  const page = pageOf(RUNS_CURSOR, rows, q.limit, (r) => r.createdAt);
+  return { items: page.items.map((r) => toRunView(r)), nextCursor: page.nextCursor };
+}
+
+/** A run's URLs in list order, optionally in one state, keyset-paged on the position. */
+export async function listRunUrls(
+  runId: string,
+  q: { state?: string; cursor?: string; limit: number },
+): Promise<{ items: RunUrlView[]; nextCursor: string | null }> {
+  const exists = await db().run.findUnique({ where: { id: runId }, select: { id: true } });
+  if (!exists) throw new NotFound(`No run ${runId}`);
+  const from = decodeCursor(RUN_URLS_CURSOR, q.cursor, position)?.[0] ?? -1;
+  const rows = await db().runUrl.findMany({
+    where: { runId, ...(q.state ? { state: q.state } : {}), position: { gt: from } },
+    orderBy: { position: "asc" },
+    take: q.limit + 1,
+  });
+  const items = rows.slice(0, q.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map((u) => ({
+      url: u.url,
+      state: urlState.parse(u.state),
+      attempts: u.attempts,
+      jobId: u.jobId,
+      itemKey: u.itemKey,
+      errorCode: u.errorCode,
+      errorMessage: u.errorMessage,
+      storedAt: u.storedAt?.toISOString() ?? null,
+    })),
+    nextCursor: rows.length > q.limit && last ? encodeCursor(RUN_URLS_CURSOR, [last.position]) : null,
+  };
+}

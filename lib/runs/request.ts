@@ -1,0 +1,72 @@
+import "server-only";
+import { BadRequest } from "../errors";
+import { createRunBodySchema, createRunQuerySchema } from "./contracts";
+import { parseText, parseValues, type ParsedList } from "./parse-list";
+import type { RunOptions } from "./create";
+
+// The body of POST /api/runs: JSON {"name"?, "urls", "formats"?, "renderJs"?, "batchSize"?,
+// "ignoreInvalid"?}, or a text/plain (one URL a line) or text/csv (first column, header optional)
+// body with the options in the query. Bigger than the operator routes' 256 KB JSON limit: a list of
+// 100,000 URLs is a few megabytes.
+
+export const MAX_LIST_BYTES = 32 * 1024 * 1024;
+
+const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
+
+export async function readRunRequest(req: Request): Promise<{ list: ParsedList; opts: RunOptions }> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  const text = await req.text();
+  if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  if (type.startsWith("application/json")) {
+    let json: unknown;
+    try {
+      json = JSON.parse(text);
+    } catch {
+      throw new BadRequest("Body is not valid JSON");
+    }
+    const parsed = createRunBodySchema.safeParse(json);
+    if (!parsed.success) {
+      const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
+      const first = issues[0];
+      throw new BadRequest(
+        `Invalid body${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`,
+        issues,
+      );
+    }
+    const b = parsed.data;
+    return {
+      list: parseValues(b.urls),
+      opts: {
+        name: b.name,
+        formats: b.formats,
+        renderJs: b.renderJs,
+        batchSize: b.batchSize,
+        ignoreInvalid: b.ignoreInvalid,
+      },
+    };
+  }
+  const csv = type.startsWith("text/csv");
+  if (!csv && !type.startsWith("text/plain"))
+    throw new BadRequest(
+      "Send the list as application/json, text/plain (one URL a line) or text/csv (URLs in the first column)",
+    );
+  if (text.includes("\u0000")) throw new BadRequest("The list contains a NUL character");
+  const q = createRunQuerySchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  if (!q.success) {
+    const first = q.error.issues[0];
+    throw new BadRequest(`Invalid query${first ? `: ${first.path.join(".")}: ${first.message}` : ""}`);
+  }
+  const formats = q.data.formats?.split(",") as ("markdown" | "html")[] | undefined;
+  return {
+    list: parseText(text, csv ? "csv" : "lines"),
+    opts: {
+      name: q.data.name,
+      batchSize: q.data.batchSize,
+      ignoreInvalid: flag(q.data.ignoreInvalid),
+      renderJs: flag(q.data.renderJs),
+      formats,
+    },
+  };
+}

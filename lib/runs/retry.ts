@@ -1,0 +1,24 @@
+import "server-only";
+import { audit } from "../audit/audit";
+import { db, transaction } from "../db";
+import { Conflict, NotFound } from "../errors";
+import { moveUrls, wakeSubmitter } from "./moves";
+import { getRun } from "./read";
+import type { RunView } from "./contracts";
+
+// "Retry failed": the run's failed URLs go round again with a fresh retry budget; the run is active
+// again (a cancelled run too: the operator asked for its URLs). run.completed stays one event per run.
+
+export async function retryFailed(id: string, actor: string): Promise<RunView & { retried: number }> {
+  const run = await db().run.findUnique({ where: { id }, select: { failed: true } });
+  if (!run) throw new NotFound(`No run ${id}`);
+  if (run.failed === 0) throw new Conflict(`Run ${id} has no failed URLs`);
+  const retried = await transaction(async (tx) => {
+    await tx.run.update({ where: { id }, data: { state: "active", completedAt: null } });
+    const n = await moveUrls(tx, id, "failed", "pending", {}, { attempts: 0 });
+    await wakeSubmitter(tx, id);
+    return n;
+  });
+  await audit({ actor, action: "run.retry_failed", target: id, detail: { retried } });
+  return { ...(await getRun(id)), retried };
+}

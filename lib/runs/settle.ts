@@ -1,0 +1,225 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
+import { getConfig } from "../config";
+import type { Tx } from "../db";
+import { DEFAULT_RESULT_PAGE_SIZE } from "../platform/job-state";
+import { isTransient } from "./item-errors";
+import { completeIfDone, moveUrls, wakeSubmitter } from "./moves";
+
+// Complete to the URL. lib/jobs/outcomes.ts calls settleChunkJob inside the transaction that sets a
+// job's outcome (after storeCompleted wrote its result rows), so a run's URLs change state with the
+// outcome of the job that carried them, or not at all:
+//   stored        → each item back to its URL: completed → stored; failed for a transient reason →
+//                   retrying (sent again in a follow-up chunk, at most TALLY_ITEM_RETRY_MAX more
+//                   times) or failed once the retries are used up; permanent → failed at once.
+//                   A URL the job has no item for counts as a transient failure (NO_RESULT).
+//   resubmitted   → the chunk follows the new job (same request, same URLs).
+//   dead_lettered / cancelled → the URLs go back to pending (within the same retry budget).
+// Lock order with submit.ts's recordAccepted: both write the Job row first, so on PostgreSQL one
+// waits for the other and then sees its link (or its outcome).
+
+const jsonRecord = z.record(z.string(), z.unknown());
+const requestUrls = z.object({ urls: z.array(z.string()) });
+
+function httpStatusOf(metadata: string | null): number | null {
+  if (!metadata) return null;
+  try {
+    const m = jsonRecord.parse(JSON.parse(metadata));
+    return typeof m.http_status === "number" ? m.http_status : null;
+  } catch {
+    return null;
+  }
+}
+
+// Bound parameters per statement: the SQLite driver adapter refuses large IN lists.
+const PARAMS_PER_STATEMENT = 200;
+
+const clip = (s: string | null) => (s === null ? null : s.slice(0, 500));
+
+export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Promise<void> {
+  const chunk = await tx.runChunk.findUnique({ where: { jobId } });
+  if (!chunk) {
+    await countDuplicate(tx, jobId);
+    return;
+  }
+  if (chunk.state !== "submitted") return;
+  const job = await tx.job.findUnique({
+    where: { id: jobId },
+    select: {
+      resubmittedAsId: true,
+      request: true,
+      attempts: true,
+      pollCount: true,
+      errorCode: true,
+      errorMessage: true,
+    },
+  });
+  if (!job) return;
+  if (outcome === "resubmitted") {
+    if (!job.resubmittedAsId) return;
+    await tx.runChunk.update({ where: { id: chunk.id }, data: { jobId: job.resubmittedAsId } });
+    await tx.runUrl.updateMany({
+      where: { runId: chunk.runId, chunkId: chunk.id, state: "submitted" },
+      data: { jobId: job.resubmittedAsId },
+    });
+    await tx.run.update({
+      where: { id: chunk.runId },
+      data: { platformCalls: { increment: job.attempts + job.pollCount } },
+    });
+    return;
+  }
+  let calls = job.attempts + job.pollCount;
+  if (outcome === "stored") calls += await mapStored(tx, chunk.runId, chunk.id, jobId, job.request);
+  else await backToPending(tx, chunk.runId, chunk.id, job.errorCode ?? outcome.toUpperCase(), job.errorMessage);
+  await tx.runChunk.update({
+    where: { id: chunk.id },
+    data: { state: outcome === "stored" ? "settled" : "failed", settledAt: new Date() },
+  });
+  const run = await tx.run.update({
+    where: { id: chunk.runId },
+    data: { platformCalls: { increment: calls } },
+    select: { pending: true, retrying: true, state: true },
+  });
+  if (!(await completeIfDone(tx, chunk.runId)) && run.state === "active" && run.pending + run.retrying > 0)
+    await wakeSubmitter(tx, chunk.runId);
+}
+
+type Group = { positions: number[]; errorCode: string | null; errorMessage: string | null };
+
+/** Maps a stored job's items to the chunk's URLs; returns the result pages it took beyond the first. */
+async function mapStored(
+  tx: Tx,
+  runId: string,
+  chunkId: number,
+  jobId: string,
+  request: string | null,
+): Promise<number> {
+  const max = getConfig().TALLY_ITEM_RETRY_MAX;
+  const urls = await tx.runUrl.findMany({
+    where: { runId, chunkId, state: "submitted" },
+    select: { position: true, url: true, attempts: true },
+  });
+  const byUrl = new Map(urls.map((u) => [u.url, u]));
+  let sent: string[] = [];
+  try {
+    sent = request ? requestUrls.parse(JSON.parse(request)).urls : [];
+  } catch {
+    sent = [];
+  }
+  const results = await tx.result.findMany({
+    where: { jobId },
+    select: { itemKey: true, url: true, status: true, errorCode: true, errorMessage: true, metadata: true },
+  });
+  const keys = new Map<number, string>();
+  const stored: number[] = [];
+  const retrying = new Map<string, Group>();
+  const failed = new Map<string, Group>();
+  const add = (m: Map<string, Group>, position: number, code: string | null, message: string | null) => {
+    const k = `${code}\u0000${message}`;
+    const g = m.get(k) ?? { positions: [], errorCode: code, errorMessage: message };
+    g.positions.push(position);
+    m.set(k, g);
+  };
+  const fail = (
+    u: { position: number; attempts: number },
+    code: string | null,
+    message: string | null,
+    status: number | null,
+  ) => {
+    if (isTransient({ errorCode: code, httpStatus: status }) && u.attempts <= max)
+      add(retrying, u.position, code, clip(message));
+    else
+      add(
+        failed,
+        u.position,
+        code ?? "FAILED",
+        clip(u.attempts > 1 ? `${message ?? "failed"} (after ${u.attempts} attempts)` : (message ?? "failed")),
+      );
+  };
+  for (const r of results) {
+    const u = (r.url ? byUrl.get(r.url) : undefined) ?? byUrl.get(sent[Number(r.itemKey)] ?? "");
+    if (!u || keys.has(u.position)) continue;
+    keys.set(u.position, r.itemKey);
+    if (r.status === "completed") stored.push(u.position);
+    else {
+      const status = httpStatusOf(r.metadata);
+      const why = status !== null && r.errorMessage ? `${r.errorMessage} (target answered ${status})` : r.errorMessage;
+      fail(u, r.errorCode, why, status);
+    }
+  }
+  for (const u of urls)
+    if (!keys.has(u.position)) fail(u, "NO_RESULT", "the batch job finished without an item for this URL", null);
+
+  // Each URL's item key in one statement per 500 URLs, then the state moves (with the counters).
+  const entries = [...keys.entries()];
+  for (let i = 0; i < entries.length; i += PARAMS_PER_STATEMENT) {
+    const part = entries.slice(i, i + PARAMS_PER_STATEMENT);
+    const cases = part.map(([pos, key]) => Prisma.sql`WHEN ${pos} THEN ${key}`);
+    await tx.$executeRaw`UPDATE "RunUrl" SET "itemKey" = CASE "position" ${Prisma.join(cases, " ")} END, "jobId" = ${jobId}
+      WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
+  }
+  const now = new Date();
+  const move = async (to: "stored" | "retrying" | "failed", positions: number[], data: Record<string, unknown>) => {
+    for (let i = 0; i < positions.length; i += PARAMS_PER_STATEMENT) {
+      const where = { chunkId, position: { in: positions.slice(i, i + PARAMS_PER_STATEMENT) } };
+      await moveUrls(tx, runId, "submitted", to, where, data);
+    }
+  };
+  if (stored.length > 0) await move("stored", stored, { storedAt: now, errorCode: null, errorMessage: null });
+  for (const g of retrying.values())
+    await move("retrying", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
+  for (const g of failed.values())
+    await move("failed", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
+  return Math.max(0, Math.ceil(results.length / DEFAULT_RESULT_PAGE_SIZE) - 1);
+}
+
+/** A batch job that failed as a whole: its URLs go round again, within their retry budget. */
+async function backToPending(tx: Tx, runId: string, chunkId: number, code: string, message: string | null) {
+  const max = getConfig().TALLY_ITEM_RETRY_MAX;
+  await moveUrls(
+    tx,
+    runId,
+    "submitted",
+    "pending",
+    { chunkId, attempts: { lte: max } },
+    { errorCode: code, errorMessage: clip(message) },
+  );
+  await moveUrls(
+    tx,
+    runId,
+    "submitted",
+    "failed",
+    { chunkId },
+    {
+      errorCode: code,
+      errorMessage: clip(`the batch job carrying it failed: ${message ?? code} (retries used up)`),
+    },
+  );
+}
+
+/**
+ * A batch job no chunk owns that has the first URL of a chunk Tally had to post twice (its first
+ * answer was lost and adoption found nothing): the lost copy turning up. Its URLs are not mapped
+ * again (each counts once); the run counts the duplicate submission and says so.
+ */
+async function countDuplicate(tx: Tx, jobId: string): Promise<void> {
+  const job = await tx.job.findUnique({
+    where: { id: jobId },
+    select: { kind: true, url: true, origin: true, resubmittedFromId: true },
+  });
+  if (!job || job.kind !== "batch" || !job.url || job.origin === "submitted" || job.resubmittedFromId) return;
+  const chunk = await tx.runChunk.findFirst({
+    where: { firstUrl: job.url, postAttempts: { gt: 1 }, jobId: { not: null } },
+    orderBy: { id: "desc" },
+  });
+  if (!chunk || chunk.jobId === jobId) return;
+  await tx.run.update({ where: { id: chunk.runId }, data: { duplicateSubmits: { increment: 1 } } });
+  await tx.jobEvent.create({
+    data: {
+      jobId,
+      type: "note",
+      detail: JSON.stringify({ duplicateOf: { run: chunk.runId, chunk: chunk.seq, job: chunk.jobId } }),
+    },
+  });
+}

@@ -1,0 +1,287 @@
+import "server-only";
+import { z } from "zod";
+import { db, transaction } from "../db";
+import type { PlatformClient } from "../platform";
+import { asPlatformError, isRejectedInput } from "../platform/error-fields";
+import { getPlatformClient } from "../platform/shared-client";
+import { withPurpose } from "../platform/purpose";
+import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
+import { completeIfDone, moveUrls } from "./moves";
+import { settleChunkJob } from "./settle";
+import type { RunSubmitPayload } from "./submit-item";
+import type { Tx } from "../db";
+
+// The run_submit handler: sends a run's pending and retrying URLs to the platform in chunks of at
+// most batchSize, through the one rate budget with the purpose "submit" (below result fetches), and
+// stays with the run (a few seconds between looks) until it is completed or cancelled.
+//
+// The unsafe moment. A chunk and its URLs are recorded first (state `recorded`, URLs `submitted`);
+// the chunk is marked `posting` (committed) before its POST /v1/batch, and linked to the platform's
+// job id after the 202. A crash or a lost answer in between leaves it `posting`: the next turn does
+// not post blindly but first looks at the platform's batch jobs created since the chunk was recorded
+// (filtered by its first URL), and adopts one with the same number of URLs that no chunk and no other
+// submission of Tally owns. Only when none is found does it post again: the chunk's `postAttempts`
+// then says the platform may have it twice, and when the other copy turns up (webhook, reconciliation)
+// settle.ts counts it in the run's `duplicateSubmits` and maps nothing from it: each URL counts once.
+
+const CHUNKS_PER_TURN = 10;
+const IDLE_MS = 5_000;
+const CLOCK_SKEW_MS = 5_000;
+const MAX_SEARCH_PAGES = 3;
+
+const requestSchema = z.object({
+  formats: z.array(z.enum(["markdown", "html"])).optional(),
+  render_js: z.boolean().optional(),
+});
+
+type Run = { id: string; state: string; batchSize: number; request: string };
+type Chunk = {
+  id: number;
+  runId: string;
+  seq: number;
+  size: number;
+  firstUrl: string;
+  state: string;
+  postAttempts: number;
+  createdAt: Date;
+};
+
+/** A chunk's POST body, in the shape lib/jobs submits and stores on Job.request. */
+export type ChunkRequest = {
+  kind: "batch";
+  urls: string[];
+  ignore_invalid_urls: boolean;
+  formats?: ("markdown" | "html")[];
+  render_js?: boolean;
+};
+export type Accepted = { jobId: string; status: string };
+
+/**
+ * What the submitter needs from lib/jobs, handed in where the queue kinds are assembled
+ * (lib/worker/registry.ts): runs build on jobs, and jobs call back into runs when an outcome is set
+ * (settle.ts), so an import here would make the two folders a loop.
+ */
+export type JobsPort = {
+  /** One POST, never retried by the client (lib/jobs/requests.ts sendToPlatform). */
+  send(client: PlatformClient, req: ChunkRequest, signal: AbortSignal): Promise<Accepted>;
+  /** Records the Job row with its request (lib/jobs/submit.ts recordSubmission). */
+  record(tx: Tx, req: ChunkRequest, accepted: Accepted): Promise<{ id: string; outcome: string }>;
+};
+
+export function createRunSubmitHandler(jobs: JobsPort) {
+  return (p: RunSubmitPayload, ctx: HandlerContext) => handleRunSubmit(jobs, p, ctx);
+}
+
+async function handleRunSubmit(jobs: JobsPort, p: RunSubmitPayload, ctx: HandlerContext): Promise<void | Reschedule> {
+  for (let turn = 0; turn < CHUNKS_PER_TURN; turn++) {
+    const run = await db().run.findUnique({ where: { id: p.runId } });
+    if (!run || run.state !== "active") return; // completed or cancelled: this item is done
+    const chunk =
+      (await db().runChunk.findFirst({
+        where: { runId: run.id, state: { in: ["recorded", "posting"] } },
+        orderBy: { seq: "asc" },
+      })) ?? (await recordChunk(run));
+    if (!chunk) return rescheduleIn(IDLE_MS, "all URLs sent; waiting for results");
+    const later = await postChunk(jobs, run, chunk, ctx.signal);
+    if (later) return later;
+  }
+  return rescheduleIn(0, "more chunks to send");
+}
+
+/** Takes the next URLs (retrying first, then pending, each in list order) into a new chunk. */
+async function recordChunk(run: Run): Promise<Chunk | null> {
+  return transaction(async (tx) => {
+    // Write first: the transaction takes the write lock before it reads (lib/jobs/store-results.ts).
+    const fresh = await tx.run.updateMany({ where: { id: run.id, state: "active" }, data: { updatedAt: new Date() } });
+    if (fresh.count === 0) return null;
+    const pick = async (state: "retrying" | "pending", take: number) =>
+      take <= 0
+        ? []
+        : tx.runUrl.findMany({
+            where: { runId: run.id, state },
+            orderBy: { position: "asc" },
+            take,
+            select: { position: true, url: true },
+          });
+    const retrying = await pick("retrying", run.batchSize);
+    const pending = await pick("pending", run.batchSize - retrying.length);
+    const urls = [...retrying, ...pending].sort((a, b) => a.position - b.position);
+    const first = urls[0];
+    if (!first) return null;
+    const counter = await tx.run.update({
+      where: { id: run.id },
+      data: { chunksTotal: { increment: 1 } },
+      select: { chunksTotal: true, startedAt: true },
+    });
+    if (!counter.startedAt) await tx.run.update({ where: { id: run.id }, data: { startedAt: new Date() } });
+    const chunk = await tx.runChunk.create({
+      data: { runId: run.id, seq: counter.chunksTotal, size: urls.length, firstUrl: first.url, state: "recorded" },
+    });
+    // The first N URLs of a state in list order are exactly those of that state up to the last one
+    // taken: a range, not a list of 1,000 parameters.
+    const data = { chunkId: chunk.id, attempts: { increment: 1 }, jobId: null, itemKey: null };
+    const upTo = (rows: { position: number }[]) => ({ position: { lte: rows[rows.length - 1]?.position ?? -1 } });
+    if (retrying.length > 0) await moveUrls(tx, run.id, "retrying", "submitted", upTo(retrying), data);
+    if (pending.length > 0) await moveUrls(tx, run.id, "pending", "submitted", upTo(pending), data);
+    return chunk;
+  });
+}
+
+async function chunkRequest(run: Run, chunkId: number): Promise<ChunkRequest> {
+  const urls = await db().runUrl.findMany({
+    where: { runId: run.id, chunkId, state: "submitted" },
+    orderBy: { position: "asc" },
+    select: { url: true },
+  });
+  const opts = requestSchema.parse(JSON.parse(run.request));
+  return { kind: "batch", urls: urls.map((u) => u.url), ignore_invalid_urls: true, ...opts };
+}
+
+async function postChunk(jobs: JobsPort, run: Run, chunk: Chunk, signal: AbortSignal): Promise<Reschedule | null> {
+  const client = getPlatformClient();
+  const req = await chunkRequest(run, chunk.id);
+  if (req.urls.length === 0) {
+    // Every URL of the chunk left it (cancelled): nothing to send.
+    await db().runChunk.update({ where: { id: chunk.id }, data: { state: "settled", settledAt: new Date() } });
+    return null;
+  }
+  let calls = 0;
+  if (chunk.state === "posting") {
+    const found = await withPurpose("submit", () => findChunkJob(client, chunk, req.urls.length, signal)).catch(
+      (err: unknown) => ({ error: err }),
+    );
+    if (found && "error" in found)
+      return rescheduleIn(
+        backoffMs(chunk.postAttempts, 1000, 60_000),
+        `looking for chunk ${chunk.seq}'s job failed: ${String(found.error)}`,
+      );
+    calls += found?.calls ?? 0;
+    if (found?.accepted) {
+      await recordAccepted(jobs, run.id, chunk, req, found.accepted, calls, "adopted after an interrupted submit");
+      return null;
+    }
+  }
+  await db().runChunk.update({
+    where: { id: chunk.id },
+    data: { state: "posting", postAttempts: { increment: 1 }, postedAt: new Date() },
+  });
+  let accepted: Accepted;
+  try {
+    calls++;
+    accepted = await withPurpose("submit", () => jobs.send(client, req, signal));
+  } catch (err) {
+    await db().run.update({ where: { id: run.id }, data: { platformCalls: { increment: calls } } });
+    const refused = asPlatformError(err);
+    if (refused && isRejectedInput(refused)) {
+      // The platform refused the body: the same body cannot succeed; its URLs fail with the reason.
+      await transaction(async (tx) => {
+        await tx.runChunk.update({ where: { id: chunk.id }, data: { state: "failed", settledAt: new Date() } });
+        await moveUrls(
+          tx,
+          run.id,
+          "submitted",
+          "failed",
+          { chunkId: chunk.id },
+          {
+            errorCode: refused.code ?? "BATCH_REJECTED",
+            errorMessage: `the platform refused the batch: ${refused.message}`.slice(0, 500),
+          },
+        );
+        await completeIfDone(tx, run.id);
+      });
+      return null;
+    }
+    // Refused before anything was written (429, 402, another 4xx): post again without looking first.
+    if (refused && refused.status !== null && refused.status < 500)
+      await db().runChunk.update({ where: { id: chunk.id }, data: { state: "recorded" } });
+    // Otherwise (5xx, timeout, network) the platform may have it: stay `posting`, look before posting.
+    return rescheduleIn(
+      backoffMs(chunk.postAttempts + 1, 1000, 60_000),
+      `POST /v1/batch for chunk ${chunk.seq}: ${String(err)}`,
+    );
+  }
+  await recordAccepted(
+    jobs,
+    run.id,
+    chunk,
+    req,
+    accepted,
+    calls,
+    chunk.postAttempts > 0 ? "posted again" : "submitted",
+  );
+  return null;
+}
+
+/** Links the chunk to its platform job; if that job already has its outcome (a fast webhook), maps it now. */
+async function recordAccepted(
+  jobs: JobsPort,
+  runId: string,
+  chunk: Chunk,
+  req: ChunkRequest,
+  accepted: Accepted,
+  calls: number,
+  how: string,
+) {
+  await transaction(async (tx) => {
+    // The Job row first: it is the lock a concurrent settle takes too (see settle.ts).
+    const job = await jobs.record(tx, req, accepted);
+    await tx.jobEvent.create({
+      data: { jobId: job.id, type: "note", detail: JSON.stringify({ run: runId, chunk: chunk.seq, how }) },
+    });
+    await tx.runChunk.update({
+      where: { id: chunk.id },
+      data: { state: "submitted", jobId: accepted.jobId, submittedAt: new Date() },
+    });
+    await tx.runUrl.updateMany({
+      where: { runId, chunkId: chunk.id, state: "submitted" },
+      data: { jobId: accepted.jobId },
+    });
+    await tx.run.update({
+      where: { id: runId },
+      data: { chunksSubmitted: { increment: 1 }, platformCalls: { increment: calls } },
+    });
+    if (job.outcome !== "pending") await settleChunkJob(tx, job.id, job.outcome);
+  });
+}
+
+/** A batch job on the platform that is this chunk's lost submission, or null; with the calls it took. */
+async function findChunkJob(
+  client: PlatformClient,
+  chunk: Chunk,
+  size: number,
+  signal: AbortSignal,
+): Promise<{ accepted: Accepted | null; calls: number }> {
+  const from = chunk.createdAt.getTime() - CLOCK_SKEW_MS;
+  let calls = 0;
+  const pages = client.listBatchJobs({ start_date: new Date(from), url: chunk.firstUrl, page_size: 100 }, { signal });
+  for await (const page of pages) {
+    calls++;
+    const candidates = page.items.filter(
+      (j) =>
+        Date.parse(j.created_at) >= from &&
+        "accepted_urls" in j &&
+        typeof j.accepted_urls === "number" &&
+        j.accepted_urls === size,
+    );
+    if (candidates.length > 0) {
+      const ids = candidates.map((c) => c.job_id);
+      const owned = new Set(
+        [
+          ...(await db().runChunk.findMany({ where: { jobId: { in: ids } }, select: { jobId: true } })).map(
+            (c) => c.jobId,
+          ),
+          // A job Tally submitted itself (a standalone batch, a resubmission) is not a lost chunk.
+          ...(await db().job.findMany({ where: { id: { in: ids }, origin: "submitted" }, select: { id: true } })).map(
+            (j) => j.id,
+          ),
+        ].filter((id): id is string => id !== null),
+      );
+      const fresh = candidates
+        .filter((c) => !owned.has(c.job_id))
+        .sort((a, b) => Date.parse(a.created_at) - Date.parse(b.created_at));
+      if (fresh[0]) return { accepted: { jobId: fresh[0].job_id, status: fresh[0].status }, calls };
+    }
+    if (calls >= MAX_SEARCH_PAGES) break;
+  }
+  return { accepted: null, calls };
+}
