@@ -4,4 +4,4 @@ import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, () => alertsView());
+export const GET = operatorRoute({ role: "viewer" }, ({ principal }) => alertsView(principal.role));

@@ -5,6 +5,6 @@ import { listDeliveries } from "@/lib/outbound/list";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer", query: deliveryListQuerySchema }, async ({ query }) =>
-  listDeliveries(query),
+export const GET = operatorRoute({ role: "viewer", query: deliveryListQuerySchema }, async ({ query, principal }) =>
+  listDeliveries(query, principal.role),
 );

@@ -13,4 +13,6 @@ const params = z.object({
     .max(2 ** 53),
 });
 
-export const GET = operatorRoute({ role: "viewer", params }, async ({ params }) => deliveryAttempts(params.id));
+export const GET = operatorRoute({ role: "viewer", params }, async ({ params, principal }) =>
+  deliveryAttempts(params.id, principal.role),
+);

@@ -4,4 +4,6 @@ import { destinationHealth } from "@/lib/outbound/health";
 
 export const dynamic = "force-dynamic";
 
-export const GET = operatorRoute({ role: "viewer" }, async () => ({ items: await destinationHealth() }));
+export const GET = operatorRoute({ role: "viewer" }, async ({ principal }) => ({
+  items: await destinationHealth(new Date(), principal.role),
+}));
