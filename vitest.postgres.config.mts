@@ -48,6 +48,9 @@ export default defineConfig({
       "test/postgres-*.test.ts",
       "test/economy.test.ts",
       "test/jobs-cancel-export.test.ts",
+      // issue 27's security findings
+      "test/security-findings.test.ts",
+      "test/settings-redaction.test.ts",
     ],
   },
 });

@@ -58,9 +58,9 @@ export function operatorRoute<
         Q,
         P
       >);
-      return result instanceof Response ? result : NextResponse.json(result);
+      return noStore(result instanceof Response ? result : NextResponse.json(result));
     } catch (err) {
-      return errorResponse(err);
+      return noStore(errorResponse(err));
     }
   }
 }
@@ -86,6 +86,52 @@ export function sameOrigin(req: NextRequest): boolean {
   return allowed.has(origin);
 }
 
+/**
+ * Operator answers carry secrets shown once (a new token, a destination's or subscription's secret),
+ * masks and private data: no browser, proxy or CDN may keep one.
+ */
+function noStore(res: Response): Response {
+  if (!res.headers.has("cache-control")) res.headers.set("Cache-Control", "no-store");
+  return res;
+}
+
+/** The path of the first string (value or key) in a parsed JSON value that holds a NUL, or null. */
+export function nulPath(value: unknown, path = ""): string | null {
+  if (typeof value === "string") return value.includes("\u0000") ? path || "(body)" : null;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const p = nulPath(value[i], `${path}${path ? "." : ""}${i}`);
+      if (p) return p;
+    }
+    return null;
+  }
+  if (value && typeof value === "object") {
+    for (const [k, v] of Object.entries(value)) {
+      const here = `${path}${path ? "." : ""}${k}`;
+      if (k.includes("\u0000")) return here;
+      const p = nulPath(v, here);
+      if (p) return p;
+    }
+  }
+  return null;
+}
+
+/**
+ * JSON.parse with Tally's rules for every JSON body: no NUL character in any string or key (PostgreSQL
+ * refuses one in any text value, and no text Tally keeps holds one), refused with a 400 on both stores.
+ */
+export function parseJsonBody(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequest("Body is not valid JSON");
+  }
+  const bad = nulPath(value);
+  if (bad) throw new BadRequest(`Invalid body: ${bad} contains a NUL character`);
+  return value;
+}
+
 async function readJson(req: NextRequest): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   const text = await req.text();
@@ -94,11 +140,7 @@ async function readJson(req: NextRequest): Promise<unknown> {
     throw new BadRequest("Send the body as JSON (Content-Type: application/json)");
   }
   if (text.length > MAX_JSON_BYTES) throw new BadRequest(`Body larger than ${MAX_JSON_BYTES} bytes`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BadRequest("Body is not valid JSON");
-  }
+  return parseJsonBody(text);
 }
 
 async function parseWith(schema: z.ZodType | undefined, value: unknown, where: string) {
