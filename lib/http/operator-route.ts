@@ -95,22 +95,26 @@ function noStore(res: Response): Response {
   return res;
 }
 
-/** The path of the first string (value or key) in a parsed JSON value that holds a NUL, or null. */
-export function nulPath(value: unknown, path = ""): string | null {
-  if (typeof value === "string") return value.includes("\u0000") ? path || "(body)" : null;
-  if (Array.isArray(value)) {
-    for (let i = 0; i < value.length; i++) {
-      const p = nulPath(value[i], `${path}${path ? "." : ""}${i}`);
-      if (p) return p;
-    }
-    return null;
-  }
-  if (value && typeof value === "object") {
-    for (const [k, v] of Object.entries(value)) {
-      const here = `${path}${path ? "." : ""}${k}`;
-      if (k.includes("\u0000")) return here;
-      const p = nulPath(v, here);
-      if (p) return p;
+/**
+ * The path of the first string (value or key) in a parsed JSON value that holds a NUL, or null. A loop,
+ * not recursion: a body nested thousands deep must not overflow the stack.
+ */
+export function nulPath(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return path || "(body)";
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
+    } else if (v && typeof v === "object") {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i];
+        if (k.includes("\u0000")) return join(path, k);
+        stack.push([child, join(path, k)]);
+      }
     }
   }
   return null;
