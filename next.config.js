@@ -11,6 +11,9 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc --noEmit) before it builds; not twice.
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
+  // The proxy buffers a request's body before it runs (to answer 401 to a bad credential): no JSON body
+  // Tally reads is over 256 KB, so 1 MB instead of Next's 10 MB (server.ts answers anonymous bodies earlier).
+  experimental: { proxyClientMaxBodySize: "1mb" },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -11,6 +11,7 @@ import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, resolveClientAddress } from "./lib/http/client-address";
 import { log } from "./lib/log";
+import { gateRequest } from "./lib/http/body-gate";
 import { createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks/node-server";
 import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
 import { closeReceiverStore } from "./lib/webhooks/store";
@@ -45,6 +46,14 @@ async function main() {
     res.once("close", () => inFlight.delete(res));
     if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) return void handleDelivery(req, res);
+    // Bodies Tally will not read (an oversized sign-in, an anonymous upload) are answered before Next buffers them.
+    const refused = gateRequest(req);
+    if (refused) {
+      res.writeHead(refused.status, { "content-type": "application/json", connection: "close" });
+      // The unread body is not drained: the connection ends with the answer.
+      res.end(JSON.stringify(refused.body), () => req.socket.end());
+      return;
+    }
     // The login throttle's notion of the client: the connection, or what trusted proxies say it was.
     const forwardedFor = req.headers["x-forwarded-for"];
     req.headers[CLIENT_ADDRESS_HEADER] = resolveClientAddress(

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
+import { parseAllowance } from "./http/address-guard";
 import { whsecSchema } from "./outbound/contracts";
 import { slot } from "./runtime/singleton";
 
@@ -227,6 +228,26 @@ export const envSchema = z.object({
     .pipe(whsecSchema.optional())
     .describe(
       "The default destination's signing secret: `whsec_` and the base64 of 24–64 random bytes; needs `TALLY_FORWARD_URL`.",
+    ),
+  TALLY_ALLOW_PRIVATE_DESTINATIONS: optionalString
+    .pipe(
+      z
+        .string()
+        .refine(
+          (v) => {
+            try {
+              parseAllowance(v);
+              return true;
+            } catch {
+              return false;
+            }
+          },
+          { error: 'must be "all" or addresses and CIDRs separated by commas, such as "127.0.0.1,10.0.0.0/8"' },
+        )
+        .optional(),
+    )
+    .describe(
+      "Private, loopback and link-local addresses that destinations registered at run time (API and pages) may point at: `all`, or CIDRs and addresses separated by commas (e.g. `127.0.0.1/32,10.0.0.0/8`). Unset: none (addresses in the environment, such as TALLY_FORWARD_URL, are always allowed).",
     ),
   TALLY_FORWARD_MAX_BYTES: int(262_144, 0, 16 * 1_048_576).describe(
     "A `job.stored` event carries its results inline up to this many bytes, else a `resultsUrl`.",
@@ -475,13 +496,21 @@ export const SECRET_VARIABLES = new Set([
 export type ConfigSource = "set" | "default" | "derived" | "unset";
 
 /**
+ * How much of a secret a reader may see: `last4` (operators and admins: "••••abcd", enough to tell
+ * which secret is in effect) or `hidden` (viewers: whether it is set, nothing of its value).
+ */
+export type SecretView = "last4" | "hidden";
+
+/**
  * Names of settings safe to show to operators, with secrets masked.
  * Every variable with the value in effect and where it came from: `set` in the environment, the
  * schema's `default`, `derived` from other settings at start-up (the public URL from the port, the
  * platform's URL from the mode or the simulator, a generated password or session key), or `unset`.
+ * URL-shaped values never show user info, a password or a query value (see redactUrlSecrets).
  */
 export function describeConfig(
   config: TallyConfig,
+  secrets: SecretView = "hidden",
 ): Array<{ name: string; value: string; source: ConfigSource; note?: string }> {
   const set = new Set(config.setVariables ?? []);
   const derived: Record<string, { value: string | undefined; note: string }> = {
@@ -496,26 +525,61 @@ export function describeConfig(
     },
     TALLY_SESSION_SECRET: { value: config.sessionSecret, note: "random per process (sessions end on restart)" },
   };
+  const shown = (name: string, value: string) => {
+    if (SECRET_VARIABLES.has(name)) return maskFor(value, secrets);
+    return redactUrlSecrets(value);
+  };
   return Object.keys(envSchema.shape).map((name) => {
     const raw = (config as unknown as Record<string, unknown>)[name];
     const d = derived[name];
     if (!set.has(name) && d && d.value !== undefined && d.value !== "") {
-      return {
-        name,
-        value: SECRET_VARIABLES.has(name) ? mask(d.value) : d.value,
-        source: "derived" as const,
-        note: d.note,
-      };
+      return { name, value: shown(name, d.value), source: "derived" as const, note: d.note };
     }
     const value = raw === undefined ? "" : String(raw);
     const source: ConfigSource = set.has(name) ? "set" : value === "" ? "unset" : "default";
-    return { name, value: SECRET_VARIABLES.has(name) ? mask(value) : value, source };
+    // A viewer is told an unset secret is unset (""), as the other unset variables are.
+    const v = SECRET_VARIABLES.has(name) && secrets === "hidden" && value === "" ? "" : shown(name, value);
+    return { name, value: v, source };
   });
 }
 
 export function mask(secret: string | null | undefined): string {
   if (!secret) return "(not set)";
   return secret.length <= 8 ? "••••" : `••••${secret.slice(-4)}`;
+}
+
+/** A secret as `view` allows: its last 4 characters, or only whether it is set. */
+export function maskFor(secret: string | null | undefined, view: SecretView): string {
+  if (view === "last4") return mask(secret);
+  return secret ? "(hidden)" : "(not set)";
+}
+
+// Query parameters whose values say how to connect, never who: shown as they are.
+const HARMLESS_QUERY = new Set(["sslmode", "schema", "connection_limit", "connect_timeout", "pool_timeout"]);
+
+/**
+ * A URL fit for any screen: user info (name and password) becomes "••••@", every query value but a few
+ * harmless connection options becomes "••••", and the fragment is dropped. Values that are not
+ * `scheme://` URLs (a SQLite `file:` path, a number) are returned as they are.
+ */
+export function redactUrlSecrets(value: string): string {
+  if (!/^[a-z][a-z0-9+.-]*:\/\//i.test(value)) return value;
+  let u: URL;
+  try {
+    u = new URL(value);
+  } catch {
+    // Unparseable: keep the scheme, hide everything else rather than guess where a secret ends.
+    const scheme = value.slice(0, value.indexOf("://"));
+    return `${scheme}://${value.includes("@") ? "••••@" : ""}…`;
+  }
+  const userInfo = u.username || u.password ? "••••@" : "";
+  const params = [...u.searchParams.keys()].map((k) =>
+    HARMLESS_QUERY.has(k.toLowerCase())
+      ? `${encodeURIComponent(k)}=${encodeURIComponent(u.searchParams.get(k) ?? "")}`
+      : `${encodeURIComponent(k)}=••••`,
+  );
+  const path = u.pathname === "/" && !value.slice(value.indexOf("://") + 3).includes("/") ? "" : u.pathname;
+  return `${u.protocol}//${userInfo}${u.host}${path}${params.length ? `?${[...new Set(params)].join("&")}` : ""}`;
 }
 
 export type Store = "sqlite" | "postgres";

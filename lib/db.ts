@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
+import { secureSqliteFile } from "./runtime/sqlite-file";
 import { getConfig, storeOf, type Store } from "./config";
 import { singleton } from "./runtime/singleton";
 
@@ -39,6 +40,7 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
 }
 
 function createSqlite(url: string) {
+  secureSqliteFile(url);
   const adapter = new ImmediateTransactions({ url, timeout: 5000 });
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.

@@ -4,11 +4,14 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { configOrExit, redactUrl, storeOf } from "../lib/config";
+import { secureSqliteFile } from "../lib/runtime/sqlite-file";
 
 const config = configOrExit();
 if (storeOf(config.DATABASE_URL) === "sqlite") {
   const file = config.DATABASE_URL.replace(/^file:/, "");
   mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  // Made 0600 before the migration creates it: it will hold password hashes and secrets.
+  secureSqliteFile(config.DATABASE_URL);
 }
 const run = spawnSync("npx", ["prisma", "migrate", "deploy"], {
   stdio: ["ignore", "pipe", "pipe"],

@@ -140,7 +140,7 @@ describe("sessions end at once", () => {
     const two = await sessionFor(tally, "di@example.com");
     const other = await sessionFor(tally, "ana@example.com");
     const r = await call(tally, { cookie: one }, "POST", "/api/auth/sessions/revoke-all");
-    expect(r).toEqual({ status: 200, json: { revoked: 2 } });
+    expect(r).toEqual({ status: 200, json: { revoked: 2, tokensRevoked: 0 } });
     for (const cookie of [one, two]) expect((await call(tally, { cookie }, "GET", "/api/auth/me")).status).toBe(401);
     expect((await call(tally, { cookie: other }, "GET", "/api/auth/me")).status).toBe(200);
   });

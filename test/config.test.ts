@@ -72,7 +72,7 @@ describe("configuration", () => {
     );
     const ok = parseConfig({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789" });
     expect(ok.TALLY_SCHEDULER).toBe("external");
-    expect(describeConfig(ok).find((v) => v.name === "TALLY_CRON_SECRET")?.value).toBe("••••6789");
+    expect(describeConfig(ok, "last4").find((v) => v.name === "TALLY_CRON_SECRET")?.value).toBe("••••6789");
     expect(parseConfig({}).TALLY_SCHEDULER).toBe("on");
   });
 
@@ -112,7 +112,7 @@ describe("configuration", () => {
       TALLY_ALERT_EMAIL_TO: "a@example.com, b@example.com",
       TALLY_ALERT_SLACK_URL: "https://hooks.slack.com/services/T0/B0/SECRETPART",
     });
-    const shown = JSON.stringify(describeConfig(ok));
+    const shown = JSON.stringify(describeConfig(ok, "last4"));
     expect(shown).not.toContain("hunter2");
     expect(shown).not.toContain("SECRETPART");
   });
@@ -147,7 +147,7 @@ describe("configuration", () => {
       GEONODE_WEBHOOK_SECRET: "whsec_abcdefghijklmnop",
       TALLY_API_TOKEN: "tok-0123456789abcdefXYZW",
     });
-    const shown = Object.fromEntries(describeConfig(c).map((e) => [e.name, e.value]));
+    const shown = Object.fromEntries(describeConfig(c, "last4").map((e) => [e.name, e.value]));
     expect(shown.GEONODE_WEBHOOK_SECRET).toBe("••••mnop");
     expect(shown.TALLY_API_TOKEN).toBe("••••XYZW");
     expect(JSON.stringify(shown)).not.toContain("abcdefghijkl");
@@ -157,7 +157,7 @@ describe("configuration", () => {
 
   it("says where each effective value came from: set, default, derived or not set", () => {
     const c = parseConfig({ PORT: "4321", TALLY_DELIVERY_MODE: "both" });
-    const row = (name: string) => describeConfig(c).find((e) => e.name === name);
+    const row = (name: string) => describeConfig(c, "last4").find((e) => e.name === name);
     expect(row("PORT")).toMatchObject({ value: "4321", source: "set" });
     expect(row("TALLY_DELIVERY_MODE")).toMatchObject({ value: "both", source: "set" });
     expect(row("TALLY_LEASE_SECONDS")).toMatchObject({ value: "60", source: "default" });
@@ -172,7 +172,7 @@ describe("configuration", () => {
       TALLY_OPERATOR_PASSWORD: "a long password",
       TALLY_PUBLIC_URL: "https://t.example",
     });
-    const liveRow = (name: string) => describeConfig(live).find((e) => e.name === name);
+    const liveRow = (name: string) => describeConfig(live, "last4").find((e) => e.name === name);
     expect(liveRow("SCRAPER_API_BASE_URL")).toMatchObject({ value: "https://scraper.geonode.io", source: "derived" });
     expect(liveRow("TALLY_PUBLIC_URL")).toMatchObject({ value: "https://t.example", source: "set" });
     expect(liveRow("TALLY_OPERATOR_PASSWORD")).toMatchObject({ source: "set" });

@@ -52,7 +52,7 @@ describe("settings", () => {
       TALLY_DELIVERY_MODE: "both",
     });
     await seed();
-    const view = await settingsView();
+    const view = await settingsView(undefined, "admin");
     const serialized = JSON.stringify(view);
     expectNoSecret(serialized);
 

@@ -239,6 +239,13 @@ const MUTATIONS: Record<
     role: "admin",
     request: async () => ({ path: `/api/users/${await throwawayUser()}/role`, body: { role: "operator" } }),
   },
+  "POST /api/users/{id}/reset-password": {
+    role: "admin",
+    request: async () => ({
+      path: `/api/users/${await throwawayUser()}/reset-password`,
+      body: { password: "a reset password here" },
+    }),
+  },
 };
 
 const discovered = routes("{id}")

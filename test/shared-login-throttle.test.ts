@@ -77,6 +77,8 @@ describe("the login throttle shared by two servers on one database", () => {
     const rows = await db().$queryRaw<
       { failures: number | bigint }[]
     >`SELECT "failures" FROM "LoginThrottle" WHERE "key" = 'account:shared@example.com'`;
-    expect(Number(rows[0].failures)).toBe(3 * ACCOUNT_FACTOR);
+    // Attempts are counted before they are evaluated (issue 27: atomic), the two refused ones too; the
+    // window still runs from the first failure, so counting them does not lengthen it.
+    expect(Number(rows[0].failures)).toBe(3 * ACCOUNT_FACTOR + 2);
   });
 });

@@ -76,8 +76,15 @@ describe("npm run user", () => {
     expect(list.out).toMatch(/ana@example\.com\s+operator\s+active\s+Ana Lima/);
     expect(list.out).toMatch(/bo@example\.com\s+viewer\s+active\s+Bo/);
 
+    // Issue 27: a reset revokes the person's personal API tokens too (they survived it before).
+    expect((await user(["token", "bo@example.com", "--name", "bo-script", "--role", "viewer"])).code).toBe(0);
     const reset = await user(["reset-password", "bo@example.com", "--password-stdin"], "another long one\n");
-    expect(reset).toEqual({ code: 0, out: "password of bo@example.com reset; its sessions have ended\n" });
+    expect(reset).toEqual({
+      code: 0,
+      out: "password of bo@example.com reset; 0 session(s) ended, 1 personal API token(s) revoked\n",
+    });
+    const bo = await db().user.findUniqueOrThrow({ where: { email: "bo@example.com" } });
+    expect(await db().apiToken.count({ where: { userId: bo.id, revokedAt: null } })).toBe(0);
     expect(await verify(await hashOf("bo@example.com"), "another long one")).toBe(true);
 
     const token = await user(["token", "bo@example.com", "--name", "bo-ci", "--role", "viewer", "--expires-days", "7"]);

@@ -1,12 +1,13 @@
 import type { Metadata } from "next";
+import { safeNextPath } from "@/lib/auth/safe-next";
 import { LoginForm } from "./client";
 
 export const metadata: Metadata = { title: "Sign in" };
 
 export default async function LoginPage({ searchParams }: { searchParams: Promise<{ next?: string }> }) {
   const { next } = await searchParams;
-  // Only same-site paths: an open redirect would hand the session's first click to anyone.
-  const target = next && next.startsWith("/") && !next.startsWith("//") ? next : "/";
+  // Only same-origin paths: an open redirect would hand the session's first click to anyone.
+  const target = safeNextPath(next);
   return (
     <main className="flex min-h-screen items-center justify-center p-4">
       <div className="w-full max-w-sm rounded-lg border border-slate-200 bg-white p-6 shadow-sm">

@@ -1,5 +1,6 @@
 "use client";
 
+import { useState } from "react";
 import { useRouter } from "next/navigation";
 import { errorText } from "@/lib/browser/parsed";
 import { Badge } from "@/components/ui/badge";
@@ -16,6 +17,7 @@ export function SessionsPanel() {
   const { data, error } = useSessions();
   const revoke = useRevokeSession();
   const revokeAll = useRevokeAll();
+  const [revokeTokens, setRevokeTokens] = useState(false);
   const router = useRouter();
   const all = me?.role === "admin";
   return (
@@ -75,21 +77,30 @@ export function SessionsPanel() {
         </tbody>
       </Table>
       {me?.kind === "user" && (
-        <Button
-          variant="danger"
-          pending={revokeAll.isPending}
-          pendingLabel="Signing out…"
-          onClick={() =>
-            revokeAll.mutate(undefined, {
-              onSuccess: () => {
-                router.replace("/login");
-                router.refresh();
-              },
-            })
-          }
-        >
-          Sign out everywhere
-        </Button>
+        <div className="flex flex-wrap items-center gap-3">
+          <Button
+            variant="danger"
+            pending={revokeAll.isPending}
+            pendingLabel="Signing out…"
+            onClick={() =>
+              revokeAll.mutate(
+                { revokeTokens },
+                {
+                  onSuccess: () => {
+                    router.replace("/login");
+                    router.refresh();
+                  },
+                },
+              )
+            }
+          >
+            Sign out everywhere
+          </Button>
+          <label className="flex items-center gap-2 text-sm text-slate-700">
+            <input type="checkbox" checked={revokeTokens} onChange={(e) => setRevokeTokens(e.target.checked)} />
+            and revoke my personal API tokens
+          </label>
+        </div>
       )}
     </div>
   );

@@ -26,6 +26,7 @@ export function useRevokeSession() {
 /** Sign out everywhere: this browser's session ends too (the caller goes to the login). */
 export function useRevokeAll() {
   return useMutation({
-    mutationFn: () => postParsed("/api/auth/sessions/revoke-all", z.object({ revoked: z.number() })),
+    mutationFn: (opts: { revokeTokens: boolean }) =>
+      postParsed("/api/auth/sessions/revoke-all", z.object({ revoked: z.number() }), opts),
   });
 }

@@ -34,6 +34,24 @@ export function useDisableUser() {
   });
 }
 
+const resetAnswer = z.object({
+  id: z.string(),
+  email: z.string(),
+  sessionsEnded: z.number(),
+  tokensRevoked: z.number(),
+});
+
+/** POST /api/users/{id}/reset-password (admin): their sessions end and their tokens are revoked. */
+export function useResetPassword() {
+  const client = useQueryClient();
+  return useMutation({
+    mutationFn: ({ id, password }: { id: string; password: string }) =>
+      postParsed(`/api/users/${encodeURIComponent(id)}/reset-password`, resetAnswer, { password }),
+    gcTime: 0,
+    onSettled: () => client.invalidateQueries({ queryKey: accountKeys.all }),
+  });
+}
+
 export function useSetRole() {
   const client = useQueryClient();
   return useMutation({

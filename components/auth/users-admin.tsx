@@ -10,7 +10,7 @@ import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import { useMe } from "./role-context";
-import { useCreateUser, useDisableUser, useSetRole, useUsers } from "./use-users";
+import { useCreateUser, useDisableUser, useResetPassword, useSetRole, useUsers } from "./use-users";
 
 const field = "w-full rounded border border-slate-300 bg-white px-2 py-1.5 text-sm";
 const label = "flex flex-col gap-1 text-xs font-medium text-slate-700";
@@ -85,11 +85,15 @@ export function UsersTable() {
   const setRole = useSetRole();
   const disable = useDisableUser();
   const [confirming, setConfirming] = useState<{ id: string; email: string } | null>(null);
+  const reset = useResetPassword();
+  const [resetting, setResetting] = useState<{ id: string; email: string } | null>(null);
+  const [resetDone, setResetDone] = useState<string | null>(null);
   return (
     <div className="space-y-3">
       {error && <ErrorNotice title="Could not load the users" message={errorText(error)} />}
       {setRole.error && <ErrorNotice title="Role not changed" message={errorText(setRole.error)} />}
       {disable.error && <ErrorNotice title="Not disabled" message={errorText(disable.error)} />}
+      {resetDone && <Notice tone="good">{resetDone}</Notice>}
       <Table caption="Users">
         <thead>
           <tr>
@@ -133,9 +137,21 @@ export function UsersTable() {
               </Td>
               <Td className="text-right">
                 {!u.disabled && (
-                  <Button variant="secondary" onClick={() => setConfirming({ id: u.id, email: u.email })}>
-                    Disable
-                  </Button>
+                  <div className="flex flex-wrap justify-end gap-2">
+                    <Button
+                      variant="secondary"
+                      onClick={() => {
+                        reset.reset();
+                        setResetDone(null);
+                        setResetting({ id: u.id, email: u.email });
+                      }}
+                    >
+                      Reset password
+                    </Button>
+                    <Button variant="secondary" onClick={() => setConfirming({ id: u.id, email: u.email })}>
+                      Disable
+                    </Button>
+                  </div>
                 )}
               </Td>
             </tr>
@@ -143,6 +159,46 @@ export function UsersTable() {
           {data && data.items.length === 0 && <EmptyRow colSpan={5}>No users yet.</EmptyRow>}
         </tbody>
       </Table>
+      <ConfirmDialog
+        open={resetting !== null}
+        title={`Reset the password of ${resetting?.email ?? ""}?`}
+        confirmLabel="Set password"
+        tone="danger"
+        pending={reset.isPending}
+        onCancel={() => setResetting(null)}
+        onConfirm={() => {
+          const input = document.getElementById("reset-password-input");
+          const password = input instanceof HTMLInputElement ? input.value : "";
+          if (!resetting) return;
+          reset.mutate(
+            { id: resetting.id, password },
+            {
+              onSuccess: (r) => {
+                setResetting(null);
+                setResetDone(
+                  `New password set for ${r.email}: ${r.sessionsEnded} session(s) ended, ${r.tokensRevoked} API token(s) revoked.`,
+                );
+              },
+            },
+          );
+        }}
+      >
+        <div className="space-y-2 text-sm">
+          <p>Their sessions end at once and their personal API tokens are revoked. Tell them the new password.</p>
+          <label className={label}>
+            New password (at least 10 characters)
+            <input
+              id="reset-password-input"
+              type="password"
+              minLength={10}
+              required
+              autoComplete="new-password"
+              className={field}
+            />
+          </label>
+          {reset.error && <ErrorNotice title="Not reset" message={errorText(reset.error)} />}
+        </div>
+      </ConfirmDialog>
       <ConfirmDialog
         open={confirming !== null}
         title={`Disable ${confirming?.email ?? ""}?`}

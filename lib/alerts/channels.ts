@@ -1,6 +1,6 @@
 import "server-only";
 import nodemailer from "nodemailer";
-import { mask, type TallyConfig } from "../config";
+import { maskFor, redactUrlSecrets, type SecretView, type TallyConfig } from "../config";
 import { signDelivery } from "../signing/signature";
 import type { AlertMessage, Channel } from "./contracts";
 
@@ -20,16 +20,21 @@ export function configuredChannels(c: TallyConfig): Channel[] {
   return out;
 }
 
-/** Where a channel sends, fit for the browser: Slack's URL is a secret, SMTP URLs carry passwords. */
-export function channelTarget(channel: Channel, c: TallyConfig): string {
-  if (channel === "webhook") return c.TALLY_ALERT_WEBHOOK_URL ?? "(not set)";
+/**
+ * Where a channel sends, fit for the browser: Slack's URL is a secret (its last 4 for operators and
+ * admins, nothing for viewers), SMTP URLs carry an account and a password (neither is shown), and a
+ * webhook URL's query values are tokens (masked).
+ */
+export function channelTarget(channel: Channel, c: TallyConfig, secrets: SecretView = "hidden"): string {
+  if (channel === "webhook")
+    return c.TALLY_ALERT_WEBHOOK_URL ? redactUrlSecrets(c.TALLY_ALERT_WEBHOOK_URL) : "(not set)";
   if (channel === "slack")
     return c.TALLY_ALERT_SLACK_URL
-      ? `${new URL(c.TALLY_ALERT_SLACK_URL).origin}/… ${mask(c.TALLY_ALERT_SLACK_URL)}`
+      ? `${new URL(c.TALLY_ALERT_SLACK_URL).origin}/… ${maskFor(c.TALLY_ALERT_SLACK_URL, secrets)}`
       : "(not set)";
   if (!c.TALLY_ALERT_SMTP_URL) return "(not set)";
   const u = new URL(c.TALLY_ALERT_SMTP_URL);
-  return `${u.protocol}//${u.username ? `${decodeURIComponent(u.username)}:••••@` : ""}${u.host} → ${c.TALLY_ALERT_EMAIL_TO}`;
+  return `${u.protocol}//${u.host} → ${c.TALLY_ALERT_EMAIL_TO}`;
 }
 
 const slackEscape = (s: string) => s.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;");

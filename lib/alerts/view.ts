@@ -1,5 +1,6 @@
 import "server-only";
-import { getConfig } from "../config";
+import { roleAtLeast, type Role } from "../auth/roles";
+import { getConfig, type SecretView, type TallyConfig } from "../config";
 import { db } from "../db";
 import { channelTarget, configuredChannels } from "./channels";
 import {
@@ -19,7 +20,7 @@ import { RULES } from "./rules";
 const HISTORY = 50;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-export async function alertsView(): Promise<AlertsView> {
+export async function alertsView(role: Role = "viewer"): Promise<AlertsView> {
   const config = getConfig();
   const [states, events] = await Promise.all([
     db().alertState.findMany(),
@@ -64,14 +65,16 @@ export async function alertsView(): Promise<AlertsView> {
     evaluateEverySeconds: config.TALLY_ALERT_EVALUATE_SECONDS,
     repeatMinutes: config.TALLY_ALERT_REPEAT_MINUTES,
     rules,
-    channels: await channelsView(),
+    channels: await channelsView(config, roleAtLeast(role, "operator") ? "last4" : "hidden"),
     history,
   };
 }
 
 /** Each channel, configured or not, with its health: the last attempt that got an answer either way. */
-export async function channelsView(): Promise<ChannelView[]> {
-  const config = getConfig();
+export async function channelsView(
+  config: TallyConfig = getConfig(),
+  secrets: SecretView = "hidden",
+): Promise<ChannelView[]> {
   const configured = new Set(configuredChannels(config));
   return Promise.all(
     CHANNELS.map(async (channel): Promise<ChannelView> => {
@@ -84,7 +87,7 @@ export async function channelsView(): Promise<ChannelView[]> {
       return {
         channel,
         configured: configured.has(channel),
-        target: channelTarget(channel, config),
+        target: channelTarget(channel, config, secrets),
         signed: channel === "webhook" ? Boolean(config.TALLY_ALERT_WEBHOOK_SECRET) : null,
         health: last === null ? "unused" : failing ? "failing" : "ok",
         lastError: failing ? last.lastError : null,

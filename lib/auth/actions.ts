@@ -3,9 +3,9 @@ import { audited } from "../audit/audited";
 import { actorOf, type Principal } from "./principal";
 import type { Role } from "./roles";
 import { revokeSessionById, revokeSessionsOf } from "./sessions";
-import { createToken, revokeToken } from "./tokens";
+import { createToken, revokeToken, revokeTokensOf } from "./tokens";
 import type { CreateToken } from "./tokens-contracts";
-import { createUser, disableUser, findUser, setRole } from "./users";
+import { createUser, disableUser, findUser, resetPassword, setRole } from "./users";
 import type { CreateUser } from "./users-contracts";
 
 // The audited account actions behind the routes (the CLI calls lib/auth directly and audits as `cli`).
@@ -25,6 +25,16 @@ export async function setRoleAction(p: Principal, id: string, role: Role) {
   const u = await findUser(id);
   return audited({ actor: actorOf(p), action: "users.role", target: u.email, detail: { from: u.role, to: role } }, () =>
     setRole(u.id, role),
+  );
+}
+
+/** An admin sets someone's password: their sessions end and their personal tokens are revoked. */
+export async function resetPasswordAction(p: Principal, id: string, password: string) {
+  const u = await findUser(id);
+  return audited(
+    { actor: actorOf(p), action: "users.reset_password", target: u.email },
+    () => resetPassword(u.id, password),
+    (r) => ({ sessionsEnded: r.sessionsEnded, tokensRevoked: r.tokensRevoked }),
   );
 }
 
@@ -51,11 +61,16 @@ export async function logoutAction(p: Principal) {
   });
 }
 
-/** Sign out everywhere: every session of the caller, this one included. */
-export async function revokeAllAction(p: Principal) {
+/** Sign out everywhere: every session of the caller, this one included; with `tokens`, their personal API tokens too. */
+export async function revokeAllAction(p: Principal, opts: { revokeTokens?: boolean } = {}) {
   return audited(
-    { actor: actorOf(p), action: "sessions.revoke_all" },
-    async () => ({ revoked: p.kind === "user" ? await revokeSessionsOf(p.userId) : 0 }),
+    { actor: actorOf(p), action: "sessions.revoke_all", detail: { revokeTokens: opts.revokeTokens === true } },
+    async () => {
+      const userId = p.userId;
+      const revoked = p.kind === "user" ? await revokeSessionsOf(p.userId) : 0;
+      const tokensRevoked = opts.revokeTokens && userId ? await revokeTokensOf(userId) : 0;
+      return { revoked, tokensRevoked };
+    },
     (r) => r,
   );
 }

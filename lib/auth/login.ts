@@ -4,7 +4,7 @@ import { NotSignedIn, TooManyRequests } from "../errors";
 import { audit } from "../audit/audit";
 import { burnVerifyTime, passwordMatches } from "./password";
 import { createSession } from "./sessions";
-import { accountKey, addressKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
+import { accountKey, addressKey, clearLoginFailures, takeLoginAttempt } from "./throttle";
 import { BOOTSTRAP_EMAIL } from "./users";
 
 // Sign-in: e-mail and password, or the password alone for the first admin (admin@localhost), which
@@ -17,14 +17,16 @@ export type Client = { address: string; userAgent: string | null };
 export async function login(input: { email?: string; password: string }, client: Client) {
   const email = input.email ?? BOOTSTRAP_EMAIL;
   const keys = [addressKey(client.address), accountKey(email)];
-  const wait = Math.max(...(await Promise.all(keys.map((k) => loginBlockedFor(k)))));
+  // Each attempt is counted before it is evaluated (atomically), so parallel guesses cannot pass together.
+  const waits: number[] = [];
+  for (const k of keys) waits.push(await takeLoginAttempt(k));
+  const wait = Math.max(...waits);
   if (wait > 0) throw new TooManyRequests(`Too many failed sign-ins; try again in ${wait} s`, wait);
   const user = await db().user.findUnique({ where: { email }, omit: { passwordHash: false } });
   const ok = user
     ? await passwordMatches(user.passwordHash, input.password)
     : (await burnVerifyTime(input.password), false);
   if (!user || !ok || user.disabledAt) {
-    for (const k of keys) await recordLoginFailure(k);
     await audit({
       actor: email,
       action: "login",

@@ -43,6 +43,29 @@ export async function recordLoginFailure(key: string, now = Date.now()): Promise
   await db().$executeRaw`DELETE FROM "LoginThrottle" WHERE "windowStart" <= ${windowStartCutoff}`;
 }
 
+/**
+ * Counts an attempt before it is evaluated, in one atomic statement, and says how long to wait (0: go
+ * ahead). Checking first and counting after a failure let parallel guesses all pass the check before
+ * any was counted (16 at once: 8 evaluated against a limit of 5); now the n-th attempt of a window is
+ * evaluated only when n is within the limit. A successful sign-in clears the key.
+ */
+export async function takeLoginAttempt(key: string, now = Date.now()): Promise<number> {
+  const { TALLY_LOGIN_WINDOW_SECONDS: window } = getConfig();
+  const max = getConfig().TALLY_LOGIN_MAX_ATTEMPTS * (key.startsWith("account:") ? ACCOUNT_FACTOR : 1);
+  const cutoff = BigInt(now - window * 1000);
+  const at = BigInt(now);
+  const rows = await db().$queryRaw<Row[]>`
+    INSERT INTO "LoginThrottle" ("key", "failures", "windowStart") VALUES (${key}, 1, ${at})
+    ON CONFLICT ("key") DO UPDATE SET
+      "failures" = CASE WHEN "LoginThrottle"."windowStart" <= ${cutoff} THEN 1 ELSE "LoginThrottle"."failures" + 1 END,
+      "windowStart" = CASE WHEN "LoginThrottle"."windowStart" <= ${cutoff} THEN ${at} ELSE "LoginThrottle"."windowStart" END
+    RETURNING "failures", "windowStart"`;
+  await db().$executeRaw`DELETE FROM "LoginThrottle" WHERE "windowStart" <= ${cutoff}`;
+  const row = rows[0];
+  if (!row || Number(row.failures) <= max) return 0;
+  return Math.max(1, Math.ceil((Number(row.windowStart) + window * 1000 - now) / 1000));
+}
+
 export async function clearLoginFailures(key: string): Promise<void> {
   await db().$executeRaw`DELETE FROM "LoginThrottle" WHERE "key" = ${key}`;
 }

@@ -25,7 +25,7 @@ const USAGE = `usage:
   npm run user -- add EMAIL --name "Full Name" --role ${ROLES.join("|")} [--password-stdin]
   npm run user -- disable EMAIL          (ends the person's sessions and revokes their tokens)
   npm run user -- enable EMAIL
-  npm run user -- reset-password EMAIL [--password-stdin]   (ends the person's sessions)
+  npm run user -- reset-password EMAIL [--password-stdin]   (ends the person's sessions, revokes their tokens)
   npm run user -- token EMAIL --name TOKEN_NAME --role ${ROLES.join("|")} [--expires-days N]
                                          (a personal API token of that person, printed once)
 Without --password-stdin a password is generated and printed once.
@@ -135,8 +135,15 @@ async function main(argv: string[], io: CliIo): Promise<number> {
   }
   const { password, generated } = await readPassword(io, values["password-stdin"]);
   const u = await resetPassword(email, password);
-  await audit({ ...SYSTEM, action: "users.reset_password", target: u.email, detail: via() });
-  io.out(`password of ${u.email} reset; its sessions have ended`);
+  await audit({
+    ...SYSTEM,
+    action: "users.reset_password",
+    target: u.email,
+    detail: { ...via(), sessionsEnded: u.sessionsEnded, tokensRevoked: u.tokensRevoked },
+  });
+  io.out(
+    `password of ${u.email} reset; ${u.sessionsEnded} session(s) ended, ${u.tokensRevoked} personal API token(s) revoked`,
+  );
   if (generated) io.out(`new password (shown once): ${password}`);
   return 0;
 }

@@ -27,6 +27,14 @@ export const changePasswordSchema = z.object({
 export type ChangePassword = z.infer<typeof changePasswordSchema>;
 
 export const setRoleSchema = z.object({ role: roleSchema });
+/** POST /api/users/{id}/reset-password (admin). */
+export const resetPasswordSchema = z.strictObject({ password: newPasswordSchema });
+
+/** POST /api/auth/sessions/revoke-all: `revokeTokens` revokes the caller's personal API tokens too. */
+export const revokeAllSchema = z.strictObject({
+  revokeTokens: z.boolean({ error: "revokeTokens must be true or false" }).optional(),
+});
+
 export const userParamsSchema = z.object({ id: z.string().min(1).max(64) });
 
 export const userRowSchema = z.object({

@@ -97,8 +97,14 @@ export async function setRole(idOrEmail: string, role: Role): Promise<UserRow> {
   return toRow(await db().user.update({ where: { id: u.id }, data: { role } }));
 }
 
-/** Sets a new password and ends every session of that person. */
-export async function resetPassword(idOrEmail: string, password: string): Promise<UserRow> {
+/**
+ * Sets a new password, ends every session of that person and revokes their personal API tokens (a reset
+ * means the old credentials may be in someone else's hands; a token made with them is one too).
+ */
+export async function resetPassword(
+  idOrEmail: string,
+  password: string,
+): Promise<UserRow & { sessionsEnded: number; tokensRevoked: number }> {
   const parsed = newPasswordSchema.safeParse(password);
   if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "bad password");
   const u = await findUser(idOrEmail);
@@ -106,6 +112,7 @@ export async function resetPassword(idOrEmail: string, password: string): Promis
     where: { id: u.id },
     data: { passwordHash: await hashPassword(password), bootstrap: false },
   });
-  await revokeSessionsOf(u.id);
-  return toRow(updated);
+  const sessionsEnded = await revokeSessionsOf(u.id);
+  const tokensRevoked = await revokeTokensOf(u.id);
+  return { ...toRow(updated), sessionsEnded, tokensRevoked };
 }

@@ -68,9 +68,9 @@ export function operatorRoute<
         Q,
         P
       >);
-      return result instanceof Response ? result : NextResponse.json(result);
+      return noStore(result instanceof Response ? result : NextResponse.json(result));
     } catch (err) {
-      return errorResponse(err);
+      return noStore(errorResponse(err));
     }
   }
 }
@@ -96,6 +96,56 @@ export function sameOrigin(req: NextRequest): boolean {
   return allowed.has(origin);
 }
 
+/**
+ * Operator answers carry secrets shown once (a new token, a destination's or subscription's secret),
+ * masks and private data: no browser, proxy or CDN may keep one.
+ */
+function noStore(res: Response): Response {
+  if (!res.headers.has("cache-control")) res.headers.set("Cache-Control", "no-store");
+  return res;
+}
+
+/**
+ * The path of the first string (value or key) in a parsed JSON value that holds a NUL, or null. A loop,
+ * not recursion: a body nested thousands deep must not overflow the stack.
+ */
+export function nulPath(value: unknown): string | null {
+  const stack: Array<[unknown, string]> = [[value, ""]];
+  const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
+  while (stack.length > 0) {
+    const [v, path] = stack.pop()!;
+    if (typeof v === "string") {
+      if (v.includes("\u0000")) return path || "(body)";
+    } else if (Array.isArray(v)) {
+      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
+    } else if (v && typeof v === "object") {
+      const entries = Object.entries(v);
+      for (let i = entries.length - 1; i >= 0; i--) {
+        const [k, child] = entries[i];
+        if (k.includes("\u0000")) return join(path, k);
+        stack.push([child, join(path, k)]);
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * JSON.parse with Tally's rules for every JSON body: no NUL character in any string or key (PostgreSQL
+ * refuses one in any text value, and no text Tally keeps holds one), refused with a 400 on both stores.
+ */
+export function parseJsonBody(text: string): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    throw new BadRequest("Body is not valid JSON");
+  }
+  const bad = nulPath(value);
+  if (bad) throw new BadRequest(`Invalid body: ${bad} contains a NUL character`);
+  return value;
+}
+
 async function readJson(req: NextRequest): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
   const text = await req.text();
@@ -104,11 +154,7 @@ async function readJson(req: NextRequest): Promise<unknown> {
     throw new BadRequest("Send the body as JSON (Content-Type: application/json)");
   }
   if (text.length > MAX_JSON_BYTES) throw new BadRequest(`Body larger than ${MAX_JSON_BYTES} bytes`);
-  try {
-    return JSON.parse(text);
-  } catch {
-    throw new BadRequest("Body is not valid JSON");
-  }
+  return parseJsonBody(text);
 }
 
 async function parseWith(schema: z.ZodType | undefined, value: unknown, where: string) {

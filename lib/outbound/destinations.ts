@@ -1,7 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Destination } from "@/generated/prisma/client";
-import { getConfig, type TallyConfig } from "../config";
+import { getConfig, redactUrlSecrets, type TallyConfig } from "../config";
+import { checkDestinationUrl, guardFor } from "../http/address-guard";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
@@ -33,7 +34,8 @@ type Row = Omit<Destination, "secret">;
 export function toView(d: Row): DestinationView {
   return {
     id: d.id,
-    url: d.url,
+    // A query value or user info in a destination's URL is a credential: never shown after creation.
+    url: redactUrlSecrets(d.url),
     events: parseEvents(d.events),
     enabled: d.enabled,
     source: d.source,
@@ -53,6 +55,8 @@ export async function createDestination(
   input: CreateDestination,
   actor: string,
 ): Promise<DestinationView & { secret: string }> {
+  // What an operator configures at run time must not reach private addresses, Tally or the simulator.
+  await checkDestinationUrl(input.url, guardFor(getConfig()));
   const secret = input.secret ?? generateSecret();
   // One enabled destination per URL: two would send every event twice to the same receiver.
   const same = await db().destination.findFirst({ where: { url: input.url, enabled: true }, select: { id: true } });
@@ -79,6 +83,7 @@ export async function setDestinationEnabled(id: string, enabled: boolean, actor:
   const row = await db().destination.findUnique({ where: { id } });
   if (!row) throw new NotFound(`No destination ${id}`);
   if (enabled && !row.enabled) {
+    if (row.source !== "config") await checkDestinationUrl(row.url, guardFor(getConfig()));
     const same = await db().destination.findFirst({ where: { url: row.url, enabled: true }, select: { id: true } });
     if (same) throw new Conflict(`Another enabled destination already sends to this URL (${same.id})`, { id: same.id });
   }

@@ -5,6 +5,7 @@ import { log } from "../log";
 import { backoffMs, defineKind, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import { buildEventBody } from "./event-body";
 import { FORWARD_EVENT, forwardEventPayload, type ForwardEventPayload } from "./outbox";
+import { guardFor } from "../http/address-guard";
 import { sendEvent, type SendResult } from "./send";
 
 // Sends one delivery. Retries are bounded by time, not by count: a failure returns rescheduleIn (the
@@ -24,7 +25,7 @@ async function finish(deliveryId: number, data: { status: string; lastError?: st
 export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerContext): Promise<void | Reschedule> {
   const d = await db().outboundDelivery.findUnique({
     where: { id: p.deliveryId },
-    include: { destination: { select: { url: true, enabled: true, secret: true } } },
+    include: { destination: { select: { url: true, enabled: true, secret: true, source: true } } },
   });
   if (!d || d.status === "delivered" || d.status === "skipped") return;
   if (!d.destination.enabled) return finish(d.id, { status: "skipped", lastError: "destination disabled; not sent" });
@@ -42,6 +43,8 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
     timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
     signal: ctx.signal,
+    // The environment's destination is the deployer's choice; one registered at run time is guarded.
+    guard: d.destination.source === "config" ? null : guardFor(config),
   });
   // Cut short by the worker's shutdown: not the destination's fault; the queue hands the item back.
   if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");

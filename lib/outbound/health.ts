@@ -1,5 +1,7 @@
 import "server-only";
+import type { Role } from "../auth/roles";
 import { db } from "../db";
+import { errorFor } from "./list";
 import type { DestinationHealth } from "./contracts";
 
 // Each destination's health: the share of 2xx among its attempts in the last WINDOW_HOURS, its
@@ -7,7 +9,7 @@ import type { DestinationHealth } from "./contracts";
 
 export const WINDOW_HOURS = 24;
 
-export async function destinationHealth(now = new Date()): Promise<DestinationHealth[]> {
+export async function destinationHealth(now = new Date(), role: Role = "viewer"): Promise<DestinationHealth[]> {
   const since = new Date(now.getTime() - WINDOW_HOURS * 3_600_000);
   const [destinations, byStatus, attempts] = await Promise.all([
     db().destination.findMany({ select: { id: true } }),
@@ -45,7 +47,7 @@ export async function destinationHealth(now = new Date()): Promise<DestinationHe
         ),
         lastSuccessAt: lastOk?.at.toISOString() ?? null,
         lastErrorAt: lastBad?.at.toISOString() ?? null,
-        lastError: lastBad?.error ?? null,
+        lastError: errorFor(role, lastBad?.error ?? null),
       };
     }),
   );

@@ -2,16 +2,28 @@ import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
+import type { Role } from "../auth/roles";
+import { redactUrlSecrets } from "../config";
 import { NotFound } from "../errors";
 import { decodeCursor, encodeCursor, intId } from "../keyset";
 import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
 
 // The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
-// status and job.
+// status and job. What a destination answered (the first bytes of its body) is for operators and
+// admins; a viewer sees the error without it (see errorFor).
 
 const CURSOR = { tag: "ob1", position: z.tuple([intId]) };
 
-export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage> {
+/**
+ * An attempt's error as `role` may read it: a viewer gets "HTTP 500" without the answer's body (the body
+ * of an internal service's answer is not for every reader), operators and admins the whole text.
+ */
+export function errorFor(role: Role, error: string | null): string | null {
+  if (error === null || role !== "viewer") return error;
+  return error.replace(/^(HTTP \d{3}):[\s\S]*$/, "$1");
+}
+
+export async function listDeliveries(q: DeliveryListQuery, role: Role = "viewer"): Promise<DeliveryPage> {
   const after = decodeCursor(CURSOR.tag, q.cursor, CURSOR.position)?.[0];
   const where: Prisma.OutboundDeliveryWhereInput = {
     ...(q.destinationId ? { destinationId: q.destinationId } : {}),
@@ -30,7 +42,7 @@ export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage
     items: page.map((r) => ({
       id: r.id,
       destinationId: r.destinationId,
-      destinationUrl: r.destination.url,
+      destinationUrl: redactUrlSecrets(r.destination.url),
       eventId: r.eventId,
       eventType: r.eventType,
       jobId: r.jobId,
@@ -38,7 +50,7 @@ export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage
       attempts: r.attempts,
       replays: r.replays,
       lastStatusCode: r.lastStatusCode,
-      lastError: r.lastError,
+      lastError: errorFor(role, r.lastError),
       lastLatencyMs: r.lastLatencyMs,
       nextAttemptAt: r.nextAttemptAt?.toISOString() ?? null,
       retryUntil: r.retryUntil.toISOString(),
@@ -50,7 +62,7 @@ export async function listDeliveries(q: DeliveryListQuery): Promise<DeliveryPage
 }
 
 /** Every attempt of one delivery, oldest first: what each answer was and how long it took. */
-export async function deliveryAttempts(deliveryId: number): Promise<AttemptList> {
+export async function deliveryAttempts(deliveryId: number, role: Role = "viewer"): Promise<AttemptList> {
   const d = await db().outboundDelivery.findUnique({ where: { id: deliveryId }, select: { id: true } });
   if (!d) throw new NotFound(`No outbound delivery ${deliveryId}`);
   const rows = await db().outboundAttempt.findMany({ where: { deliveryId }, orderBy: { id: "asc" }, take: 500 });
@@ -59,7 +71,7 @@ export async function deliveryAttempts(deliveryId: number): Promise<AttemptList>
       attempt: a.attempt,
       ok: a.ok,
       statusCode: a.statusCode,
-      error: a.error,
+      error: errorFor(role, a.error),
       latencyMs: a.latencyMs,
       at: a.at.toISOString(),
     })),

@@ -26,6 +26,8 @@ beforeAll(async () => {
     TALLY_FORWARD_MAX_BYTES: "2000",
     TALLY_FORWARD_TIMEOUT_MS: "2000",
     TALLY_PUBLIC_URL: "https://tally.example",
+    // The test sinks listen on 127.0.0.1: a private address destinations may use only when allowed.
+    TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
   });
 });
 afterAll(() => t?.cleanup());
@@ -303,5 +305,62 @@ describe("destinations", () => {
       source: "config",
       events: ["job.stored", "job.dead_lettered", "job.cancelled"],
     });
+  });
+});
+
+// Issue 27, finding 2 (SSRF): a destination registered at run time may not reach a private address unless
+// TALLY_ALLOW_PRIVATE_DESTINATIONS allows it, checked when it is saved (400) and again on the address
+// connected to at every send (a recorded failure); the environment's destination stays the deployer's choice.
+describe("the address guard on destinations (issue 27)", () => {
+  const withoutAllowance = async <T>(f: () => Promise<T>): Promise<T> => {
+    const before = t.config.TALLY_ALLOW_PRIVATE_DESTINATIONS;
+    t.config.TALLY_ALLOW_PRIVATE_DESTINATIONS = undefined;
+    try {
+      return await f();
+    } finally {
+      t.config.TALLY_ALLOW_PRIVATE_DESTINATIONS = before;
+    }
+  };
+
+  it("refuses a loopback, metadata or Tally URL when it is saved, and stores nothing", async () => {
+    await withoutAllowance(async () => {
+      for (const url of [
+        sink.url,
+        `http://localhost:${sink.port}/x`,
+        "http://169.254.169.254/latest/meta-data",
+        "http://2130706433/",
+        "http://127.1:8080/",
+        "http://[::1]/",
+        "http://[::ffff:127.0.0.1]/",
+        "http://0.0.0.0:4010/",
+        "https://tally.example/api/jobs",
+      ])
+        await expect(createDestination({ url, events: ["job.stored"] }, "test"), url).rejects.toMatchObject({
+          code: "bad_request",
+          message: expect.stringMatching(/^Refused destination URL: /),
+        });
+    });
+    expect(await db().destination.count()).toBe(0);
+  });
+
+  it("records a refused attempt when a saved destination's address is no longer allowed; the environment's is sent", async () => {
+    const api = await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    const secret = `whsec_${Buffer.alloc(32, 5).toString("base64")}`;
+    await ensureDefaultDestination({ ...t.config, TALLY_FORWARD_URL: `${sink.url}/env`, TALLY_FORWARD_SECRET: secret });
+    await withoutAllowance(async () => {
+      await settle("stored");
+      await drain(2000, async () => {
+        const attempts = await db().outboundAttempt.count({ where: { destinationId: api.id } });
+        const delivered = await db().outboundDelivery.count({ where: { status: "delivered" } });
+        return attempts >= 1 && delivered >= 1;
+      });
+    });
+    const refused = await db().outboundAttempt.findFirstOrThrow({ where: { destinationId: api.id } });
+    expect(refused).toMatchObject({ ok: false, statusCode: null });
+    expect(refused.error).toMatch(/^refused: 127\.0\.0\.1 is a private, loopback/);
+    expect(sink.requests.map((r) => r.headers["webhook-id"] !== undefined)).toEqual([true]);
+    expect((await db().outboundDelivery.findFirstOrThrow({ where: { destinationId: "dst_default" } })).status).toBe(
+      "delivered",
+    );
   });
 });

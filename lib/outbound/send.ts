@@ -1,8 +1,11 @@
 import "server-only";
+import { guardedPost, RefusedAddress, type GuardContext, type PostAnswer } from "../http/address-guard";
 import { signDelivery } from "../signing/signature";
 
 // One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
-// (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too.
+// (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too. A
+// destination registered at run time is sent through the address guard: the address actually connected
+// to must be allowed (lib/http/address-guard.ts), so a DNS answer that changes later is a failed attempt.
 
 export type SendResult = { ok: boolean; statusCode: number | null; error: string | null; latencyMs: number };
 
@@ -23,20 +26,17 @@ export function signedHeaders(
 }
 
 /** The start of an error answer's body, for the operator; the rest is never read. */
-async function snippet(res: Response): Promise<string> {
-  if (!res.body) return "";
-  const reader = res.body.getReader();
-  const chunks: Uint8Array[] = [];
+async function snippet(res: PostAnswer): Promise<string> {
+  const chunks: Buffer[] = [];
   let size = 0;
   try {
-    while (size < SNIPPET_BYTES) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      size += value.length;
+    for await (const chunk of res.body) {
+      chunks.push(chunk);
+      size += chunk.length;
+      if (size >= SNIPPET_BYTES) break;
     }
   } finally {
-    await reader.cancel().catch(() => undefined);
+    res.body.destroy();
   }
   return Buffer.concat(chunks).subarray(0, SNIPPET_BYTES).toString("utf8").replace(/\s+/g, " ").trim();
 }
@@ -46,16 +46,15 @@ export async function sendEvent(
   secret: string,
   eventId: string,
   body: string,
-  opts: { timeoutMs: number; signal: AbortSignal },
+  opts: { timeoutMs: number; signal: AbortSignal; guard?: GuardContext | null },
 ): Promise<SendResult> {
   const started = Date.now();
   // Per item (not the worker's long-lived signal), so AbortSignal.any leaks nothing.
   const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
   try {
-    const res = await fetch(url, {
-      method: "POST",
-      redirect: "manual",
+    const res = await guardedPost(url, {
       signal,
+      guard: opts.guard ?? null,
       headers: {
         "content-type": "application/json",
         "user-agent": USER_AGENT,
@@ -64,7 +63,7 @@ export async function sendEvent(
       body,
     });
     const ok = res.status >= 200 && res.status < 300;
-    const text = ok ? (await res.body?.cancel().catch(() => undefined), "") : await snippet(res).catch(() => "");
+    const text = ok ? (res.body.destroy(), "") : await snippet(res).catch(() => "");
     return {
       ok,
       statusCode: res.status,
@@ -72,6 +71,8 @@ export async function sendEvent(
       latencyMs: Date.now() - started,
     };
   } catch (err) {
+    if (err instanceof RefusedAddress)
+      return { ok: false, statusCode: null, error: `refused: ${err.message}`.slice(0, 500), latencyMs: 0 };
     const timedOut = signal.aborted && !opts.signal.aborted;
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     const code =

@@ -18,6 +18,21 @@ describe("csv", () => {
     expect(cell.replace(/^"/, "").startsWith("'")).toBe(true);
   });
 
+  // Issue 27: spreadsheets skip these before a formula, or read the full-width forms as = + - @.
+  it.each([
+    " =1+1",
+    "\n=1+1",
+    "\u00a0=1+1",
+    "\uff1d1+1",
+    "\uff0bSUM(A1)",
+    "\uff0d1",
+    "\uff20SUM(A1)",
+    "\u3000=1",
+    "\ufeff=1",
+  ])("defuses a formula behind a space, a line feed, a no-break space or in full-width: %j", (v) => {
+    expect(csvCell(v).replace(/^"/, "").startsWith("'")).toBe(true);
+  });
+
   it("leaves numbers and ordinary text alone", () => {
     expect(csvCell(-5)).toBe("-5");
     expect(csvCell("a=b")).toBe("a=b");

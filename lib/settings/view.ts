@@ -1,14 +1,16 @@
 import "server-only";
 import type { ChannelView } from "../alerts/contracts";
 import { channelsView } from "../alerts/view";
-import { describeConfig, getConfig, mask, type TallyConfig } from "../config";
+import { roleAtLeast, type Role } from "../auth/roles";
+import { describeConfig, getConfig, maskFor, redactUrlSecrets, type SecretView, type TallyConfig } from "../config";
 import { db } from "../db";
 import { TallyError } from "../errors";
 import type { SimulatorKnobs } from "../demo/knobs-contracts";
 import { readSimulatorKnobs } from "../demo/knobs";
 
 // The Settings page: the effective configuration with every secret masked, the running mode, and in
-// demo mode the simulator's fault knobs. Nothing here may carry a whole secret to the browser.
+// demo mode the simulator's fault knobs. Nothing here may carry a whole secret to the browser; URLs
+// never carry user info, passwords or query values; a viewer gets nothing of any secret (not a last 4).
 
 export type SettingsView = {
   mode: "demo" | "live";
@@ -24,27 +26,33 @@ export type SettingsView = {
   alertChannels: ChannelView[];
 };
 
-export async function settingsView(config = getConfig()): Promise<SettingsView> {
+/** What a role may see of a secret: operators and admins its last 4 characters, viewers nothing. */
+export function secretViewFor(role: Role): SecretView {
+  return roleAtLeast(role, "operator") ? "last4" : "hidden";
+}
+
+export async function settingsView(config: TallyConfig = getConfig(), role: Role = "viewer"): Promise<SettingsView> {
+  const secrets = secretViewFor(role);
   const [subscriptions, knobs, alertChannels] = await Promise.all([
     db().subscription.findMany({
       select: { id: true, eventType: true, secret: true, previousSecret: true },
       orderBy: [{ eventType: "asc" }, { id: "asc" }],
     }),
     config.mode === "demo" ? knobsOrReason(config) : Promise.resolve({ knobs: null, knobsError: null }),
-    channelsView(),
+    channelsView(config, secrets),
   ]);
   return {
     mode: config.mode,
     deliveryMode: config.TALLY_DELIVERY_MODE,
     webhookScheme: config.TALLY_WEBHOOK_SCHEME,
-    publicUrl: config.publicUrl,
-    apiBaseUrl: config.apiBaseUrl ?? null,
-    settings: describeConfig(config),
+    publicUrl: redactUrlSecrets(config.publicUrl),
+    apiBaseUrl: config.apiBaseUrl ? redactUrlSecrets(config.apiBaseUrl) : null,
+    settings: describeConfig(config, secrets),
     subscriptions: subscriptions.map((s) => ({
       id: s.id,
       eventType: s.eventType,
-      secret: mask(s.secret),
-      previousSecret: mask(s.previousSecret),
+      secret: maskFor(s.secret, secrets),
+      previousSecret: maskFor(s.previousSecret, secrets),
     })),
     ...knobs,
     alertChannels,

@@ -39,8 +39,20 @@ export const secretBodySchema = z.strictObject({
     .string({ error: "secret must be a string" })
     .trim()
     .min(8, { error: "secret must be at least 8 characters" })
-    .max(1000, { error: "secret must be at most 1000 characters" }),
+    .max(1000, { error: "secret must be at most 1000 characters" })
+    // A Standard Webhooks secret's key is the base64 after whsec_: an empty or short key would make
+    // signatures anyone can forge, whatever scheme the subscription uses.
+    .refine((s) => !/^whsec_/i.test(s) || whsecKeyBytes(s) >= 24, {
+      error: "secret: a whsec_ secret must carry at least 24 bytes of base64 key after whsec_",
+    }),
 });
+
+/** How many bytes the base64 after `whsec_` decodes to; 0 when it is not base64 at all. */
+export function whsecKeyBytes(secret: string): number {
+  const key = secret.slice(6);
+  if (!/^[A-Za-z0-9+/]*={0,2}$/.test(key)) return 0;
+  return Buffer.from(key, "base64").length;
+}
 
 export const subscriptionParamsSchema = z.object({ id: idParam("id") });
 

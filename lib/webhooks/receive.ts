@@ -68,6 +68,13 @@ async function decide(d: Delivery): Promise<Answer> {
         "unknown subscription key",
       );
     }
+    if (g === "inactive") {
+      return finish(
+        { status: 410, body: { error: "inactive_subscription" } },
+        { ...headerMeta(), subscriptionId: d.subscriptionKey },
+        "inactive subscription",
+      );
+    }
     groups = [g];
   } else {
     groups = await candidatesForAny();

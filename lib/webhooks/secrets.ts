@@ -45,9 +45,14 @@ function secretsOf(row: SecretRow, now: number): string[] {
 }
 
 /** Candidates for POST /webhooks/geonode/{key}: that subscription's current and unexpired previous secret. */
-export async function candidatesForKey(key: string, now = Date.now()): Promise<CandidateGroup | "unknown"> {
+export async function candidatesForKey(
+  key: string,
+  now = Date.now(),
+): Promise<CandidateGroup | "unknown" | "inactive"> {
   const row = (await rows(now)).find((r) => r.id === key);
   if (!row) return "unknown";
+  // Marked inactive (on the platform, mirrored by the drift check): its path accepts nothing, signed or not.
+  if (!row.isActive) return "inactive";
   return {
     scheme: schemeFor(row.scheme),
     candidates: secretsOf(row, now).map((secret) => ({ subscriptionId: row.id, eventType: row.eventType, secret })),

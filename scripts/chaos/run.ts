@@ -102,6 +102,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       TALLY_OPERATOR_PASSWORD: "chaos operator password",
       TALLY_SESSION_SECRET: "chaos-session-secret-0123456789abcdef012345",
       TALLY_API_TOKEN: TOKEN,
+      // The run's sinks listen on 127.0.0.1; destinations registered through the API may use it only when allowed.
+      TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
       TALLY_PUBLIC_URL: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
       TALLY_RECONCILE_INTERVAL_MINUTES: "0",
       TALLY_ROTATION_SETTLE_SECONDS: "2",

@@ -3,6 +3,7 @@ import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { outboundKeys } from "@/components/outbound/query-keys";
 import { deliveryListQuerySchema } from "@/lib/outbound/contracts";
+import { requireOperator } from "@/lib/auth/current";
 import { outboundPage } from "@/lib/outbound/view";
 import { OutboundClient } from "./client";
 
@@ -16,7 +17,8 @@ export default async function Page({ searchParams }: { searchParams: SearchParam
   // A bad link falls back to the unfiltered list instead of an error page.
   const parsed = deliveryListQuerySchema.safeParse({ destinationId: raw.destinationId, status: raw.status });
   const query = parsed.success ? parsed.data : deliveryListQuerySchema.parse({});
-  const data = await outboundPage(query);
+  const me = await requireOperator();
+  const data = await outboundPage(query, me.role);
   const queries = new QueryClient();
   queries.setQueryData(outboundKeys.destinations(), { items: data.destinations });
   queries.setQueryData(outboundKeys.health(), { items: data.health });

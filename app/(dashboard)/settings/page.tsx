@@ -19,7 +19,7 @@ export const metadata: Metadata = { title: "Settings" };
 
 export default async function Page() {
   const me = await requireOperator();
-  const view = await settingsView();
+  const view = await settingsView(undefined, me.role);
   const queries = new QueryClient();
   queries.setQueryData(accountKeys.sessions(), { items: await listSessions(me) });
   if (view.knobs) queries.setQueryData(settingsKeys.simulator(), view.knobs);

@@ -9,5 +9,5 @@ export const GET = operatorRoute(
     role: "viewer",
     summary: "Alert rules with state and thresholds, channels with health, recent firings with delivery results",
   },
-  () => alertsView(),
+  ({ principal }) => alertsView(principal.role),
 );

@@ -12,5 +12,5 @@ export const GET = operatorRoute(
     answer: deliveryPageSchema,
     query: deliveryListQuerySchema,
   },
-  async ({ query }) => listDeliveries(query),
+  async ({ query, principal }) => listDeliveries(query, principal.role),
 );

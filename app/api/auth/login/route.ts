@@ -7,7 +7,7 @@ import { emailSchema } from "@/lib/auth/users-contracts";
 import { BadRequest } from "@/lib/errors";
 import { clientAddress } from "@/lib/http/client-address";
 import { errorResponse } from "@/lib/http/errors";
-import { sameOrigin } from "@/lib/http/operator-route";
+import { parseJsonBody, sameOrigin } from "@/lib/http/operator-route";
 import { documented } from "@/lib/http/route-doc";
 
 const body = z.object({
@@ -30,7 +30,9 @@ export const POST = documented(
   async (req: NextRequest) => {
     try {
       if (!sameOrigin(req)) throw new BadRequest("Cross-origin sign-in refused");
-      const parsed = body.safeParse(await req.json().catch(() => null));
+      // server.ts refuses a body over 8 KB before it is read; NUL characters are refused as in every JSON body.
+      const text = await req.text();
+      const parsed = body.safeParse(text === "" ? null : parseJsonBody(text));
       if (!parsed.success) throw new BadRequest(parsed.error.issues[0]?.message ?? "Enter the password");
       const { cookie, expires } = await login(parsed.data, {
         address: clientAddress(req.headers),

@@ -22,5 +22,5 @@ export const GET = operatorRoute(
     errors: [404],
     params,
   },
-  async ({ params }) => deliveryAttempts(params.id),
+  async ({ params, principal }) => deliveryAttempts(params.id, principal.role),
 );

@@ -11,5 +11,5 @@ export const GET = operatorRoute(
     summary: "Each destination's success rate, deliveries by status, last success and last error",
     answer: healthListSchema,
   },
-  async () => ({ items: await destinationHealth() }),
+  async ({ principal }) => ({ items: await destinationHealth(new Date(), principal.role) }),
 );

@@ -1,0 +1,12 @@
+// POST /api/users/{id}/reset-password — {"password"}: sets it, ends the person's sessions and revokes their personal API tokens (admin)
+import { resetPasswordAction } from "@/lib/auth/actions";
+import { resetPasswordSchema, userParamsSchema } from "@/lib/auth/users-contracts";
+import { operatorRoute } from "@/lib/http/operator-route";
+
+export const POST = operatorRoute(
+  { role: "admin", params: userParamsSchema, body: resetPasswordSchema },
+  async ({ principal, params, body }) => {
+    const r = await resetPasswordAction(principal, params.id, body.password);
+    return { id: r.id, email: r.email, sessionsEnded: r.sessionsEnded, tokensRevoked: r.tokensRevoked };
+  },
+);
