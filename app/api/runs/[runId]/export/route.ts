@@ -9,10 +9,19 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ runId: z.string().min(1).max(100) });
 
-export const GET = operatorRoute({ role: "viewer", params, query: runExportQuerySchema }, async ({ params, query }) =>
-  csvResponse(
-    query.format === "jsonl"
-      ? await exportRunJsonl(params.runId, query.state)
-      : await exportRunCsv(params.runId, query.state),
-  ),
+export const GET = operatorRoute(
+  {
+    role: "viewer",
+    summary: "One row per URL with its state and stored result, streamed (CSV or JSON Lines)",
+    params,
+    query: runExportQuerySchema,
+    produces: "jsonl-or-csv",
+    errors: [404],
+  },
+  async ({ params, query }) =>
+    csvResponse(
+      query.format === "jsonl"
+        ? await exportRunJsonl(params.runId, query.state)
+        : await exportRunCsv(params.runId, query.state),
+    ),
 );

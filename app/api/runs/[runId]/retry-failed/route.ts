@@ -7,6 +7,7 @@ export const dynamic = "force-dynamic";
 
 const params = z.object({ runId: z.string().min(1).max(100) });
 
-export const POST = operatorRoute({ role: "operator", params }, ({ params, actor }) =>
-  retryFailed(params.runId, actor),
+export const POST = operatorRoute(
+  { role: "operator", summary: "The run's failed URLs go round again", params, errors: [404, 409] },
+  ({ params, actor }) => retryFailed(params.runId, actor),
 );

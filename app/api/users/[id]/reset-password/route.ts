@@ -4,7 +4,13 @@ import { resetPasswordSchema, userParamsSchema } from "@/lib/auth/users-contract
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const POST = operatorRoute(
-  { role: "admin", params: userParamsSchema, body: resetPasswordSchema },
+  {
+    role: "admin",
+    summary: "Set a person's password: their sessions end and their personal API tokens are revoked",
+    params: userParamsSchema,
+    body: resetPasswordSchema,
+    errors: [404],
+  },
   async ({ principal, params, body }) => {
     const r = await resetPasswordAction(principal, params.id, body.password);
     return { id: r.id, email: r.email, sessionsEnded: r.sessionsEnded, tokensRevoked: r.tokensRevoked };
