@@ -16,8 +16,13 @@ const jobId = z
   .min(1, { error: "job_id is empty" })
   .max(128, { error: "job_id is longer than 128 characters" })
   .regex(/^[A-Za-z0-9._:-]+$/, { error: "job_id has characters a job id never has" });
+// Labels are stored (the receipt, the queue item, the log row): PostgreSQL refuses a NUL in any text
+// value, so one would fail the write (a 503 the platform retries forever); refused as 400 on both stores.
 const label = (name: string) =>
-  z.string({ error: `${name} must be a string` }).max(200, { error: `${name} is longer than 200 characters` });
+  z
+    .string({ error: `${name} must be a string` })
+    .max(200, { error: `${name} is longer than 200 characters` })
+    .refine((s) => !s.includes("\u0000"), { error: `${name} contains a NUL character` });
 
 const envelopeSchema = z.looseObject({
   event: label("event").optional(),
