@@ -9,6 +9,7 @@ import { getConfig } from "../config";
 import { BadRequest, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
+import { parseJsonBody, refuseBadText } from "./json-body";
 import { documented, type RouteNotes } from "./route-doc";
 
 // The one wrapper for operator JSON routes: authentication (session or bearer), the route's required
@@ -105,46 +106,7 @@ function noStore(res: Response): Response {
   return res;
 }
 
-/**
- * The path of the first string (value or key) in a parsed JSON value that holds a NUL, or null. A loop,
- * not recursion: a body nested thousands deep must not overflow the stack.
- */
-export function nulPath(value: unknown): string | null {
-  const stack: Array<[unknown, string]> = [[value, ""]];
-  const join = (path: string, key: string | number) => (path ? `${path}.${key}` : String(key));
-  while (stack.length > 0) {
-    const [v, path] = stack.pop()!;
-    if (typeof v === "string") {
-      if (v.includes("\u0000")) return path || "(body)";
-    } else if (Array.isArray(v)) {
-      for (let i = v.length - 1; i >= 0; i--) stack.push([v[i], join(path, i)]);
-    } else if (v && typeof v === "object") {
-      const entries = Object.entries(v);
-      for (let i = entries.length - 1; i >= 0; i--) {
-        const [k, child] = entries[i];
-        if (k.includes("\u0000")) return join(path, k);
-        stack.push([child, join(path, k)]);
-      }
-    }
-  }
-  return null;
-}
-
-/**
- * JSON.parse with Tally's rules for every JSON body: no NUL character in any string or key (PostgreSQL
- * refuses one in any text value, and no text Tally keeps holds one), refused with a 400 on both stores.
- */
-export function parseJsonBody(text: string): unknown {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch {
-    throw new BadRequest("Body is not valid JSON");
-  }
-  const bad = nulPath(value);
-  if (bad) throw new BadRequest(`Invalid body: ${bad} contains a NUL character`);
-  return value;
-}
+export { parseJsonBody } from "./json-body";
 
 async function readJson(req: NextRequest): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";
@@ -161,10 +123,7 @@ async function parseWith(schema: z.ZodType | undefined, value: unknown, where: s
   if (!schema) return undefined;
   // No text Tally keeps or filters on holds a NUL, and PostgreSQL refuses one in any text value:
   // refused here, on both stores, instead of failing deep inside a query.
-  if (where !== "body" && value && typeof value === "object") {
-    const bad = Object.entries(value).find(([, v]) => typeof v === "string" && v.includes("\u0000"));
-    if (bad) throw new BadRequest(`Invalid ${where}: ${bad[0]} contains a NUL character`);
-  }
+  if (where !== "body" && value && typeof value === "object") refuseBadText(value as Record<string, unknown>, where);
   const parsed = await schema.safeParseAsync(value);
   if (parsed.success) return parsed.data;
   const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));

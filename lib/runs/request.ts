@@ -1,5 +1,6 @@
 import "server-only";
 import { BadRequest } from "../errors";
+import { parseJsonBody, refuseBadText } from "../http/json-body";
 import { createRunBodySchema, createRunQuerySchema } from "./contracts";
 import { parseText, parseValues, type ParsedList } from "./parse-list";
 import type { RunOptions } from "./create";
@@ -20,12 +21,8 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
   const text = await req.text();
   if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
   if (type.startsWith("application/json")) {
-    let json: unknown;
-    try {
-      json = JSON.parse(text);
-    } catch {
-      throw new BadRequest("Body is not valid JSON");
-    }
+    // The operator routes' JSON rules (no NUL, no unpaired surrogate in any string): 400, not a 500 inside a query.
+    const json = parseJsonBody(text);
     const parsed = createRunBodySchema.safeParse(json);
     if (!parsed.success) {
       const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
@@ -53,7 +50,9 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
       "Send the list as application/json, text/plain (one URL a line) or text/csv (URLs in the first column)",
     );
   if (text.includes("\u0000")) throw new BadRequest("The list contains a NUL character");
-  const q = createRunQuerySchema.safeParse(Object.fromEntries(new URL(req.url).searchParams));
+  const query = Object.fromEntries(new URL(req.url).searchParams);
+  refuseBadText(query, "query");
+  const q = createRunQuerySchema.safeParse(query);
   if (!q.success) {
     const first = q.error.issues[0];
     throw new BadRequest(`Invalid query${first ? `: ${first.path.join(".")}: ${first.message}` : ""}`);
