@@ -13,6 +13,8 @@ const SLOWEST_FIRST = [
   "test/postgres-db-migration.test.ts",
   "test/chaos-polling.test.ts",
   "test/chaos.test.ts",
+  "test/fuzz-receiver.test.ts",
+  "test/fuzz-operator-api.test.ts",
   "test/route-roles.test.ts",
   "test/shared-budget.test.ts",
   "test/economy.test.ts",
