@@ -296,7 +296,7 @@ const query = fc
 
 // ---- the properties -----------------------------------------------------------------------------------
 
-const RUNS = 400;
+const RUNS = 350;
 /** Which kinds of answer the current property saw: each must see acceptances and refusals both. */
 const seen = new Set<string>();
 beforeEach(() => seen.clear());
