@@ -57,11 +57,46 @@ async function jobsKnown(now: Date): Promise<number> {
   return base.count + (await db().job.count({ where: { createdAt: { gte: new Date(base.before) } } }));
 }
 
+// Items: a stored job carries its items (resultCount, one for an extract) and how many of them failed
+// (itemsFailed), both written once, in the transaction that sets outcomeAt. So the same watermark
+// works on outcomeAt: the sums over jobs settled before it cannot change (a dead letter sent back to
+// pending held no items), are walked once on the covering (outcomeAt, resultCount, itemsFailed)
+// index and kept ten minutes; the jobs settled since are summed live.
+type ItemSums = { total: number; failed: number; jobsWithFailed: number };
+const itemBase = () => singleton("overview.itemBase", () => new Map<string, { before: number; sums: ItemSums }>());
+
+async function sumItems(outcomeAt: Prisma.DateTimeFilter): Promise<ItemSums> {
+  const [agg, jobsWithFailed] = await Promise.all([
+    db().job.aggregate({ where: { outcomeAt }, _sum: { resultCount: true, itemsFailed: true } }),
+    db().job.count({ where: { outcomeAt, itemsFailed: { gt: 0 } } }),
+  ]);
+  return {
+    total: Number(agg._sum.resultCount ?? 0),
+    failed: Number(agg._sum.itemsFailed ?? 0),
+    jobsWithFailed,
+  };
+}
+
+export async function itemCounts(now: Date) {
+  const key = getConfig().DATABASE_URL;
+  let base = itemBase().get(key);
+  if (!base || now.getTime() < base.before || now.getTime() - base.before > WATERMARK_TTL_MS) {
+    const before = now.getTime() - WATERMARK_LAG_MS;
+    base = { before, sums: await sumItems({ lt: new Date(before) }) };
+    itemBase().set(key, base);
+  }
+  const live = await sumItems({ gte: new Date(base.before) });
+  const total = base.sums.total + live.total;
+  const failed = Math.min(total, base.sums.failed + live.failed);
+  return { total, stored: total - failed, failed, jobsWithFailed: base.sums.jobsWithFailed + live.jobsWithFailed };
+}
+
 export async function ledgerCounts(now: Date) {
   const known = await jobsKnown(now);
-  const [outcomes, statuses] = await Promise.all([
+  const [outcomes, statuses, items] = await Promise.all([
     split("outcome", OUTCOMES, "stored", known),
     split("platformStatus", PLATFORM_STATUSES, "completed", known),
+    itemCounts(now),
   ]);
   const o = (k: LedgerOutcome) => outcomes.counts.get(k) ?? 0;
   const byOutcome: Record<LedgerOutcome, number> = {
@@ -76,5 +111,5 @@ export async function ledgerCounts(now: Date) {
     count: statuses.counts.get(status) ?? 0,
   }));
   if (statuses.others > 0) byPlatformStatus.push({ status: "other", count: statuses.others });
-  return { known, byOutcome, unaccounted: outcomes.others, byPlatformStatus };
+  return { known, byOutcome, unaccounted: outcomes.others, byPlatformStatus, items };
 }
