@@ -140,6 +140,7 @@ test("job detail: a stored batch says N of M items failed and lists them; a clea
     await waitForOutcome(page, mixed, "stored");
     await waitForOutcome(page, clean, "stored");
 
+    await page.setViewportSize({ width: 1440, height: 900 });
     await page.goto(`/jobs/${mixed}`);
     const line = page.getByTestId("job-items");
     await expect(line).toContainText("2 of 5 items failed");

@@ -29,7 +29,7 @@ export function FailedItems({
       <Table caption="Failed items with the platform's reasons">
         <thead>
           <tr>
-            <Th>Item</Th>
+            <Th className="max-sm:hidden">Item</Th>
             <Th>URL</Th>
             <Th>Error</Th>
           </tr>
@@ -37,7 +37,7 @@ export function FailedItems({
         <tbody className="divide-y divide-slate-100" data-testid="failed-items">
           {failed.map((f) => (
             <tr key={f.id}>
-              <Td className="font-mono text-xs">{/^\d+$/.test(f.itemKey) ? `#${f.itemKey}` : "—"}</Td>
+              <Td className="font-mono text-xs max-sm:hidden">{/^\d+$/.test(f.itemKey) ? `#${f.itemKey}` : "—"}</Td>
               <Td className="min-w-0 max-w-[28rem] break-all">
                 <SafeUrl url={f.url} />
               </Td>
