@@ -1,5 +1,6 @@
 import "server-only";
-import type { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
+import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { singleton } from "../runtime/singleton";
@@ -65,16 +66,17 @@ async function jobsKnown(now: Date): Promise<number> {
 type ItemSums = { total: number; failed: number; jobsWithFailed: number };
 const itemBase = () => singleton("overview.itemBase", () => new Map<string, { before: number; sums: ItemSums }>());
 
-async function sumItems(outcomeAt: Prisma.DateTimeFilter): Promise<ItemSums> {
-  const [agg, jobsWithFailed] = await Promise.all([
-    db().job.aggregate({ where: { outcomeAt }, _sum: { resultCount: true, itemsFailed: true } }),
-    db().job.count({ where: { outcomeAt, itemsFailed: { gt: 0 } } }),
-  ]);
-  return {
-    total: Number(agg._sum.resultCount ?? 0),
-    failed: Number(agg._sum.itemsFailed ?? 0),
-    jobsWithFailed,
-  };
+const sum = z.union([z.number(), z.bigint(), z.null()]).transform((v) => Number(v ?? 0));
+const sumsRow = z.object({ total: sum, failed: sum, jobsWithFailed: sum });
+
+/** One walk of the covering index over jobs settled before (`lt`) or since (`gte`) an instant. */
+async function sumItems(range: { lt: Date } | { gte: Date }): Promise<ItemSums> {
+  const where = "lt" in range ? Prisma.sql`"outcomeAt" < ${range.lt}` : Prisma.sql`"outcomeAt" >= ${range.gte}`;
+  const rows = await db().$queryRaw`
+    SELECT SUM("resultCount") AS "total", SUM("itemsFailed") AS "failed",
+           SUM(CASE WHEN "itemsFailed" > 0 THEN 1 ELSE 0 END) AS "jobsWithFailed"
+      FROM "Job" WHERE ${where}`;
+  return sumsRow.array().length(1).parse(rows)[0] ?? { total: 0, failed: 0, jobsWithFailed: 0 };
 }
 
 export async function itemCounts(now: Date) {
