@@ -11,9 +11,11 @@ const nextConfig = {
   // `npm test` type-checks the whole project (tsc --noEmit) before it builds; not twice.
   typescript: { ignoreBuildErrors: true },
   reactStrictMode: true,
-  // The proxy buffers a request's body before it runs (to answer 401 to a bad credential): no JSON body
-  // Tally reads is over 256 KB, so 1 MB instead of Next's 10 MB (server.ts answers anonymous bodies earlier).
-  experimental: { proxyClientMaxBodySize: "1mb" },
+  // The proxy buffers a request's body before it runs (to answer 401 to a bad credential), and hands the
+  // route a body CUT at this size, silently. The largest body Tally reads is a run's URL list (32 MB,
+  // lib/runs/request.ts, which also refuses a body shorter than its Content-Length); JSON bodies are
+  // capped at 256 KB by the route wrapper, and server.ts answers anonymous bodies before they are read.
+  experimental: { proxyClientMaxBodySize: "33mb" },
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

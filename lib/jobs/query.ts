@@ -4,6 +4,7 @@ import type { Job, Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { NotFound } from "../errors";
 import { cursorParam, encodeCursor as encodeKeysetCursor, textId, timeIdPosition } from "../keyset";
+import { JOB_OUTCOMES, JOB_STATUSES } from "../platform/events";
 
 // The jobs query shared by the API and the dashboard: one job, or a filtered page ordered newest
 // first with keyset pagination on (createdAt, id), so deep pages cost the same as the first and rows
@@ -12,8 +13,8 @@ import { cursorParam, encodeCursor as encodeKeysetCursor, textId, timeIdPosition
 const blankAsUndefined = (v: unknown) => (typeof v === "string" && v.trim() === "" ? undefined : v);
 const optional = <T extends z.ZodType>(schema: T) => z.preprocess(blankAsUndefined, schema.optional());
 
-export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "cancelled", "unknown"] as const;
-export const JOB_OUTCOMES = ["pending", "stored", "resubmitted", "dead_lettered", "cancelled"] as const;
+// Defined once beside the job kinds (lib/platform/events.ts), so results/ can filter by them without importing jobs/.
+export { JOB_OUTCOMES, JOB_STATUSES };
 
 /** The Jobs list's cursor: a (createdAt, id) keyset, whichever way the list is sorted. */
 const JOBS_CURSOR = { tag: "j1", position: timeIdPosition(textId) };

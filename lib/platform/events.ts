@@ -19,6 +19,11 @@ export const KIND_FOR_EVENT = {
   crawl_completed: "crawl",
 } as const satisfies Record<EventType, JobKind>;
 
+/** A job's status as the platform reports it (plus "unknown" before Tally has asked). */
+export const JOB_STATUSES = ["queued", "processing", "completed", "failed", "cancelled", "unknown"] as const;
+/** A job's outcome in Tally: what it became once settled (pending until then). */
+export const JOB_OUTCOMES = ["pending", "stored", "resubmitted", "dead_lettered", "cancelled"] as const;
+
 export const isJobKind = (s: string): s is JobKind => (JOB_KINDS as readonly string[]).includes(s);
 export const isEventType = (s: string): s is EventType => (EVENT_TYPES as readonly string[]).includes(s);
 

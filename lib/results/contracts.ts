@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { JOB_OUTCOMES, JOB_STATUSES } from "../jobs/query";
+import { JOB_OUTCOMES, JOB_STATUSES } from "../platform/events";
 import { cursorParam, intId } from "../keyset";
 import { feedWindow } from "./position";
 

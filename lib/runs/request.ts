@@ -19,6 +19,10 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
   if (declared > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
   const text = await req.text();
   if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  // A body cut on its way (a proxy's buffer limit) must not become a shorter list that looks complete.
+  const received = Buffer.byteLength(text);
+  if (declared > 0 && received < declared)
+    throw new BadRequest(`The body arrived incomplete (${received} of ${declared} bytes): nothing was created`);
   if (type.startsWith("application/json")) {
     let json: unknown;
     try {

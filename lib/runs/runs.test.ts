@@ -45,6 +45,8 @@ beforeAll(async () => {
     TALLY_API_RPS: "1000",
     TALLY_ITEM_RETRY_MAX: "2",
     TALLY_FORWARD_RETRY_INITIAL_MS: "10",
+    // The test's sink listens on loopback, which destinations may not use unless allowed.
+    TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
   });
   sink = await startSink();
   await createDestination({ url: sink.url, events: ["run.completed"] }, "test");

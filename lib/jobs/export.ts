@@ -1,8 +1,8 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import { jobListQuerySchema, jobsQuery } from "../jobs/query";
-import { CSV_PAGE, csvStream, type CsvExport } from "./csv-stream";
+import { jobListQuerySchema, jobsQuery } from "./query";
+import { CSV_PAGE, csvStream, type CsvExport } from "../results/csv-stream";
 
 // GET /api/jobs/export: the Jobs list as CSV with the list's own filters and order (status, outcome,
 // kind, q, from, to, sort), read in keyset pages through the same query as the page, so the file
