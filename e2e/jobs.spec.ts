@@ -120,6 +120,61 @@ test("job detail: the timeline from submission to stored; unknown job is a 404",
   await expect(page.locator('meta[name="robots"][content*="noindex"]').first()).toBeAttached();
 });
 
+test("job detail: a stored batch says N of M items failed and lists them; a clean batch says 0", async ({ page }) => {
+  test.setTimeout(120_000);
+  const knobs = await setKnobs(page, { itemFailureRate: 0 });
+  try {
+    // item-fail-NNN: the simulator fails that item with the target status NNN.
+    const urls = [
+      "https://shop.example/e2e-items/a",
+      "https://shop.example/e2e-items/item-fail-404/gone",
+      "https://shop.example/e2e-items/b",
+      "https://shop.example/e2e-items/item-fail-503/busy",
+      "https://shop.example/e2e-items/c",
+    ];
+    const mixed = await submitJob(page, { kind: "batch", urls });
+    const clean = await submitJob(page, {
+      kind: "batch",
+      urls: ["https://shop.example/e2e-items/ok-1", "https://shop.example/e2e-items/ok-2"],
+    });
+    await waitForOutcome(page, mixed, "stored");
+    await waitForOutcome(page, clean, "stored");
+
+    await page.setViewportSize({ width: 1440, height: 900 });
+    await page.goto(`/jobs/${mixed}`);
+    const line = page.getByTestId("job-items");
+    await expect(line).toContainText("2 of 5 items failed");
+    await expect(line).toHaveClass(/amber/);
+    const failed = page.getByTestId("failed-items").locator("tr");
+    await expect(failed).toHaveCount(2);
+    await expect(page.getByTestId("failed-items")).toContainText("item-fail-404/gone");
+    await expect(page.getByTestId("failed-items")).toContainText("item-fail-503/busy");
+    await line.getByRole("link", { name: "See the failed items" }).click();
+    await expect(page).toHaveURL(/#failed-items$/);
+    // The API link lists the failed items, and only them.
+    const href = await page.getByTestId("failed-items-api").getAttribute("href");
+    const res = await page.request.get(href ?? "");
+    expect(res.status()).toBe(200);
+    const body = (await res.json()) as { items: Array<{ status: string; errorCode: string | null }> };
+    expect(body.items.map((i) => i.status)).toEqual(["failed", "failed"]);
+    expect(body.items.every((i) => i.errorCode)).toBe(true);
+    const job = (await (await page.request.get(`/api/jobs/${mixed}`)).json()) as { items: unknown };
+    expect(job.items).toEqual({ total: 5, stored: 3, failed: 2 });
+    await page.screenshot({ path: "test-results/screenshots/job-items-failed.png", fullPage: true });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: "test-results/screenshots/job-items-failed-phone.png", fullPage: true });
+    await page.setViewportSize({ width: 1440, height: 900 });
+
+    await page.goto(`/jobs/${clean}`);
+    await expect(page.getByTestId("job-items")).toContainText("0 of 2 items failed");
+    await expect(page.getByTestId("job-items")).not.toHaveClass(/amber/);
+    await expect(page.getByTestId("failed-items")).toHaveCount(0);
+  } finally {
+    await setKnobs(page, knobs);
+  }
+});
+
 test("a scraped page with <script> and onerror handlers is shown without running them", async ({ page }) => {
   test.setTimeout(120_000);
   const dialogs: string[] = [];

@@ -204,3 +204,53 @@ describe("POST /api/jobs", () => {
     expect((await list(`q=${jobId}`)).items[0]).toMatchObject({ jobId, status: "completed", outcome: "stored" });
   });
 });
+
+describe("item failures in a stored batch (issue 24, point 7)", () => {
+  const stored = async (urls: string[]) => {
+    const r = await api("/api/jobs", { method: "POST", body: { kind: "batch", urls } });
+    expect(r.status, JSON.stringify(r.json)).toBe(201);
+    const jobId = z.string().parse(r.json.jobId);
+    await enqueue(db(), processJobItem({ jobId, eventType: "batch_completed", source: "webhook" }));
+    await waitFor("stored", async () => (await api(`/api/jobs/${jobId}`)).json.outcome === "stored", 10_000);
+    return jobId;
+  };
+  const resultsSchema = z.object({
+    items: z.array(z.looseObject({ url: z.string().nullable(), status: z.string(), errorCode: z.string().nullable() })),
+  });
+
+  it("GET /api/jobs/{id} says N of M items failed; results?status=failed lists them; the overview counts them", async () => {
+    const overviewItems = async () =>
+      z
+        .object({ ledger: z.object({ items: z.object({ total: z.number(), failed: z.number() }) }) })
+        .parse((await api("/api/overview")).json).ledger.items;
+    const before = await overviewItems();
+
+    // item-fail-NNN: the simulator fails that item with the target status NNN.
+    const urls = ["https://a.example/1", "https://a.example/item-fail-404/x", "https://a.example/2"];
+    const mixed = await stored(urls);
+    expect((await api(`/api/jobs/${mixed}`)).json.items).toEqual({ total: 3, stored: 2, failed: 1 });
+    const failed = await api(`/api/jobs/${mixed}/results?status=failed`);
+    expect(failed.status).toBe(200);
+    const items = resultsSchema.parse(failed.json).items;
+    expect(items.map((i) => [i.url, i.status])).toEqual([[urls[1], "failed"]]);
+    expect(items[0]?.errorCode).toBeTruthy();
+
+    const clean = await stored(["https://a.example/3", "https://a.example/4"]);
+    expect((await api(`/api/jobs/${clean}`)).json.items).toEqual({ total: 2, stored: 2, failed: 0 });
+    expect(resultsSchema.parse((await api(`/api/jobs/${clean}/results?status=failed`)).json).items).toEqual([]);
+
+    const bad = await api(`/api/jobs/${mixed}/results?status=broken`);
+    expect(bad.status).toBe(400);
+    expect(String(bad.json.message)).toContain("status");
+
+    // The overview's figures are cached a moment: poll until both jobs count.
+    await waitFor(
+      "overview items",
+      async () => {
+        const now = await overviewItems();
+        return now.total === before.total + 5 && now.failed === before.failed + 1;
+      },
+      10_000,
+    );
+  });
+});

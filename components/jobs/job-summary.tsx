@@ -1,6 +1,7 @@
 import Link from "next/link";
 import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
+import { formatCount } from "@/components/ui/figures";
 import { Time } from "@/components/ui/time";
 import type { JobDetail } from "@/lib/jobs/detail";
 import { ORIGIN, PlatformStatusBadge } from "./jobs-table";
@@ -17,6 +18,38 @@ function Fact({ label, children }: { label: string; children: React.ReactNode })
 }
 
 const jobHref = (id: string) => `/jobs/${encodeURIComponent(id)}`;
+
+/**
+ * "N of M items failed" for a stored batch or crawl: the job's outcome is stored, yet items inside it
+ * may have no content. Amber with a link to the failed items when N > 0.
+ */
+function ItemsLine({ job }: { job: JobDetail["job"] }) {
+  if (job.kind === "extract" || job.outcome !== "stored") return null;
+  const { total, failed } = job.items;
+  const text = `${formatCount(failed)} of ${formatCount(total)} ${total === 1 ? "item" : "items"} failed`;
+  if (failed === 0)
+    return (
+      <p
+        className="rounded-lg border border-emerald-200 bg-emerald-50 p-3 text-sm text-emerald-900"
+        data-testid="job-items"
+      >
+        {text}: every item was stored with its content.
+      </p>
+    );
+  return (
+    <p
+      role="status"
+      className="rounded-lg border border-amber-300 bg-amber-50 p-3 text-sm text-amber-900"
+      data-testid="job-items"
+    >
+      <span className="font-semibold">{text}</span> ({Math.round((failed / Math.max(total, 1)) * 1000) / 10} %): the job
+      is stored, these items have no content.{" "}
+      <a href="#failed-items" className="underline">
+        See the failed items
+      </a>
+    </p>
+  );
+}
 
 export function JobSummary({ detail }: { detail: JobDetail }) {
   const { job, resubmittedFrom, resubmittedAs, deadLetters } = detail;
@@ -44,7 +77,10 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
             <Time iso={job.outcomeAt} />
           </Fact>
           <Fact label="Worker attempts">{job.attempts}</Fact>
-          <Fact label="Results">{job.resultCount}</Fact>
+          <Fact label={job.kind === "extract" ? "Results" : "Items"}>
+            {formatCount(job.items.total)}
+            {job.items.failed > 0 && <span className="text-amber-800"> ({formatCount(job.items.failed)} failed)</span>}
+          </Fact>
           <Fact label="Tokens charged">{job.tokensCharged ?? "—"}</Fact>
           <Fact label="Resubmission depth">{job.chainDepth}</Fact>
           <div className="col-span-2 min-w-0 sm:col-span-3 lg:col-span-4">
@@ -54,6 +90,7 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
           </div>
         </dl>
       </Card>
+      <ItemsLine job={job} />
       {job.error && (job.error.code || job.error.message) && (
         <div
           role="alert"

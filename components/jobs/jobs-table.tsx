@@ -79,7 +79,14 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
               <OutcomeBadge outcome={j.outcome} />
             </Td>
             <Td className="text-right tabular-nums max-sm:hidden">{j.attempts}</Td>
-            <Td className="text-right tabular-nums max-sm:hidden">{j.resultCount}</Td>
+            <Td className="text-right tabular-nums max-sm:hidden">
+              {j.resultCount}
+              {j.itemsFailed > 0 && (
+                <div className="text-xs text-amber-800" title="items the platform reported failed">
+                  {j.itemsFailed} failed
+                </div>
+              )}
+            </Td>
           </tr>
         ))}
       </tbody>

@@ -4,7 +4,8 @@ import { formatCount } from "@/components/ui/figures";
 import type { Overview } from "@/lib/overview/contracts";
 
 // The ledger: every job Tally knows is accounted for by exactly one outcome. Pending jobs are split
-// by age, so a job stuck for an hour (a lost webhook, a dead worker) stands out at a glance.
+// by age, so a job stuck for an hour (a lost webhook, a dead worker) stands out at a glance. Below the
+// jobs, their items: a stored batch with failed items inside is not "100 % stored" content.
 
 const PARTS = [
   { key: "stored", label: "stored", color: "bg-emerald-500" },
@@ -20,6 +21,49 @@ const AGE_TONE: Record<string, "neutral" | "warn" | "bad"> = {
   "1to24h": "bad",
   over24h: "bad",
 };
+
+const percent = (part: number, whole: number) => {
+  const p = (part / whole) * 100;
+  return `${p > 0 && p < 0.1 ? "<0.1" : p > 99.9 && p < 100 ? ">99.9" : Math.round(p * 10) / 10} %`;
+};
+
+/** Items inside stored jobs: a stored batch or crawl may hold items that failed, counted here. */
+function ItemsLine({ items }: { items: Overview["ledger"]["items"] }) {
+  const warn = items.failed > 0;
+  return (
+    <p
+      className={`mt-3 flex flex-wrap items-baseline gap-x-2 gap-y-1 rounded border p-2 text-sm ${
+        warn ? "border-amber-300 bg-amber-50 text-amber-950" : "border-slate-200 bg-slate-50 text-slate-700"
+      }`}
+      data-testid="ledger-items"
+    >
+      <span className="font-medium">Items in stored jobs:</span>
+      <span className="whitespace-nowrap">
+        <span className="font-semibold tabular-nums" data-testid="ledger-items-stored">
+          {formatCount(items.stored)}
+        </span>{" "}
+        stored
+        {items.total > 0 && ` (${percent(items.stored, items.total)})`}
+      </span>
+      <span aria-hidden>+</span>
+      <span className="whitespace-nowrap">
+        <span
+          className={`font-semibold tabular-nums ${warn ? "text-amber-800" : ""}`}
+          data-testid="ledger-items-failed"
+        >
+          {formatCount(items.failed)}
+        </span>{" "}
+        failed{items.total > 0 && ` (${percent(items.failed, items.total)})`}
+      </span>
+      {warn && (
+        <span className="text-xs text-amber-900">
+          in {formatCount(items.jobsWithFailed)} stored {items.jobsWithFailed === 1 ? "job" : "jobs"}: those items have
+          no content
+        </span>
+      )}
+    </p>
+  );
+}
 
 export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
   const { known, byOutcome, unaccounted, pendingByAge } = ledger;
@@ -66,10 +110,16 @@ export function LedgerCard({ ledger }: { ledger: Overview["ledger"] }) {
             <li key={p.key} className="flex items-center gap-1.5">
               <span aria-hidden className={`inline-block h-2.5 w-2.5 rounded-sm ${p.color}`} />
               {p.label} {known > 0 ? `${Math.round((byOutcome[p.key] / known) * 100)} %` : ""}
+              {p.key === "stored" && ledger.items.jobsWithFailed > 0 && (
+                <span className="text-amber-800" data-testid="ledger-stored-with-failed">
+                  ({formatCount(ledger.items.jobsWithFailed)} with failed items)
+                </span>
+              )}
             </li>
           ))}
         </ul>
       )}
+      {known > 0 && <ItemsLine items={ledger.items} />}
       {known === 0 && (
         <p className="mt-3 text-sm text-slate-600">No jobs yet: submitted and heard-of jobs are counted here.</p>
       )}

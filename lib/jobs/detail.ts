@@ -10,6 +10,7 @@ import { timeline, type TimelineEntry } from "./timeline";
 // Scraped content is cut to a preview size here so a 5 MB page never travels to the browser.
 
 export const RESULTS_SHOWN = 20;
+export const FAILED_ITEMS_SHOWN = 50;
 export const PREVIEW_CHARS = 100_000;
 
 export type { ResultPreview } from "../results/contracts";
@@ -25,6 +26,8 @@ export type JobDetail = {
     attempts: number;
     chainDepth: number;
     resultCount: number;
+    /** Items the platform returned for a stored job (one for an extract): stored with content, or failed. */
+    items: { total: number; stored: number; failed: number };
     tokensCharged: number | null;
     error: { code: string | null; message: string | null; retryable: boolean | null } | null;
     createdAt: string;
@@ -43,6 +46,16 @@ export type JobDetail = {
   }>;
   timeline: TimelineEntry[];
   results: { total: number; shown: ResultPreview[] };
+  /** The first failed items with their reasons (the rest: GET /api/jobs/{id}/results?status=failed). */
+  failedItems: FailedItem[];
+};
+
+export type FailedItem = {
+  id: number;
+  itemKey: string;
+  url: string | null;
+  errorCode: string | null;
+  errorMessage: string | null;
 };
 
 export const jobIdSchema = z.string().trim().min(1).max(200);
@@ -69,7 +82,8 @@ const DELIVERIES_SHOWN = 200;
 export async function getJobDetail(jobId: string): Promise<JobDetail> {
   const job = await getJob(jobId);
   const client = db();
-  const [deliveries, results, deadLetters, lineage] = await Promise.all([
+  const items = job.items;
+  const [deliveries, results, deadLetters, lineage, failedItems] = await Promise.all([
     client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN }),
     client.result.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN }),
     client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
@@ -77,6 +91,14 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
       where: { id: { in: [job.resubmittedFromId, job.resubmittedAsId].filter((v): v is string => v !== null) } },
       select: { id: true, outcome: true },
     }),
+    items.failed === 0
+      ? []
+      : client.result.findMany({
+          where: { jobId, status: "failed" },
+          orderBy: { id: "asc" },
+          take: FAILED_ITEMS_SHOWN,
+          select: { id: true, itemKey: true, url: true, errorCode: true, errorMessage: true },
+        }),
   ]);
   const total = results.length < RESULTS_SHOWN ? results.length : await client.result.count({ where: { jobId } });
   const linked = (id: string | null) => (id ? (lineage.find((j) => j.id === id) ?? { id, outcome: "unknown" }) : null);
@@ -91,6 +113,7 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
       attempts: job.attempts,
       chainDepth: job.chainDepth,
       resultCount: job.resultCount,
+      items,
       tokensCharged: job.tokensCharged,
       error: job.error,
       createdAt: job.createdAt.toISOString(),
@@ -124,5 +147,6 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
         tokensCharged: r.tokensCharged,
       })),
     },
+    failedItems,
   };
 }

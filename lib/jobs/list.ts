@@ -18,6 +18,7 @@ const columns = {
   origin: true,
   attempts: true,
   resultCount: true,
+  itemsFailed: true,
   errorCode: true,
   resubmittedAsId: true,
   resubmittedFromId: true,
@@ -34,6 +35,8 @@ export type JobRow = {
   origin: string;
   attempts: number;
   resultCount: number;
+  /** Of resultCount, the items the platform reported failed (a stored batch or crawl). */
+  itemsFailed: number;
   errorCode: string | null;
   resubmittedAsId: string | null;
   resubmittedFromId: string | null;

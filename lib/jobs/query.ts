@@ -57,6 +57,15 @@ export type JobListQuery = z.output<typeof jobListQuerySchema>;
 
 export type JobView = ReturnType<typeof toView>;
 
+/**
+ * A settled job's items: every item the platform returned (one for an extract), of which `failed`
+ * came back with status failed and `stored` with their content. All 0 until the job is stored.
+ */
+export function itemCounts(j: Pick<Job, "resultCount" | "itemsFailed">) {
+  const failed = Math.min(j.itemsFailed, j.resultCount);
+  return { total: j.resultCount, stored: j.resultCount - failed, failed };
+}
+
 function toView(j: Job) {
   return {
     jobId: j.id,
@@ -74,6 +83,7 @@ function toView(j: Job) {
         ? { code: j.errorCode, message: j.errorMessage, retryable: j.errorRetryable }
         : null,
     resultCount: j.resultCount,
+    items: itemCounts(j),
     tokensCharged: j.tokensCharged,
     nextPollAt: j.nextPollAt,
     createdAt: j.createdAt,

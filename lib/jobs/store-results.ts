@@ -133,9 +133,11 @@ export async function storeCompleted(
     if (!(await settleOutcome(tx, jobId, "stored", {}, {}))) return;
     const agg = await tx.result.aggregate({ where: { jobId }, _count: { _all: true }, _sum: { tokensCharged: true } });
     const resultCount = agg._count._all;
+    // Items the platform reported failed: a stored batch or crawl can hold them (issue 24, point 7).
+    const itemsFailed = state.kind === "extract" ? 0 : await tx.result.count({ where: { jobId, status: "failed" } });
     await tx.job.update({
       where: { id: jobId },
-      data: { resultCount, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 },
+      data: { resultCount, itemsFailed, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 },
     });
   });
 }

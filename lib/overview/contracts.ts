@@ -20,6 +20,11 @@ export const overviewSchema = z.object({
     byOutcome: z.record(z.enum(OUTCOMES), count),
     /** Rows whose outcome is none of the five; should always be 0. */
     unaccounted: z.number().int(),
+    /**
+     * Items inside stored jobs (one per extract, one per URL or page of a batch or crawl): stored with
+     * content or failed, and how many stored jobs hold failed items. A stored job is not 100 % content.
+     */
+    items: z.object({ total: count, stored: count, failed: count, jobsWithFailed: count }),
     pendingByAge: z.array(z.object({ key: z.string(), label: z.string(), count })),
     pendingAlertMinutes: z.number(),
   }),

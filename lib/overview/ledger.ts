@@ -1,5 +1,6 @@
 import "server-only";
-import type { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
+import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { singleton } from "../runtime/singleton";
@@ -57,11 +58,47 @@ async function jobsKnown(now: Date): Promise<number> {
   return base.count + (await db().job.count({ where: { createdAt: { gte: new Date(base.before) } } }));
 }
 
+// Items: a stored job carries its items (resultCount, one for an extract) and how many of them failed
+// (itemsFailed), both written once, in the transaction that sets outcomeAt. So the same watermark
+// works on outcomeAt: the sums over jobs settled before it cannot change (a dead letter sent back to
+// pending held no items), are walked once on the covering (outcomeAt, resultCount, itemsFailed)
+// index and kept ten minutes; the jobs settled since are summed live.
+type ItemSums = { total: number; failed: number; jobsWithFailed: number };
+const itemBase = () => singleton("overview.itemBase", () => new Map<string, { before: number; sums: ItemSums }>());
+
+const sum = z.union([z.number(), z.bigint(), z.null()]).transform((v) => Number(v ?? 0));
+const sumsRow = z.object({ total: sum, failed: sum, jobsWithFailed: sum });
+
+/** One walk of the covering index over jobs settled before (`lt`) or since (`gte`) an instant. */
+async function sumItems(range: { lt: Date } | { gte: Date }): Promise<ItemSums> {
+  const where = "lt" in range ? Prisma.sql`"outcomeAt" < ${range.lt}` : Prisma.sql`"outcomeAt" >= ${range.gte}`;
+  const rows = await db().$queryRaw`
+    SELECT SUM("resultCount") AS "total", SUM("itemsFailed") AS "failed",
+           SUM(CASE WHEN "itemsFailed" > 0 THEN 1 ELSE 0 END) AS "jobsWithFailed"
+      FROM "Job" WHERE ${where}`;
+  return sumsRow.array().length(1).parse(rows)[0] ?? { total: 0, failed: 0, jobsWithFailed: 0 };
+}
+
+export async function itemCounts(now: Date) {
+  const key = getConfig().DATABASE_URL;
+  let base = itemBase().get(key);
+  if (!base || now.getTime() < base.before || now.getTime() - base.before > WATERMARK_TTL_MS) {
+    const before = now.getTime() - WATERMARK_LAG_MS;
+    base = { before, sums: await sumItems({ lt: new Date(before) }) };
+    itemBase().set(key, base);
+  }
+  const live = await sumItems({ gte: new Date(base.before) });
+  const total = base.sums.total + live.total;
+  const failed = Math.min(total, base.sums.failed + live.failed);
+  return { total, stored: total - failed, failed, jobsWithFailed: base.sums.jobsWithFailed + live.jobsWithFailed };
+}
+
 export async function ledgerCounts(now: Date) {
   const known = await jobsKnown(now);
-  const [outcomes, statuses] = await Promise.all([
+  const [outcomes, statuses, items] = await Promise.all([
     split("outcome", OUTCOMES, "stored", known),
     split("platformStatus", PLATFORM_STATUSES, "completed", known),
+    itemCounts(now),
   ]);
   const o = (k: LedgerOutcome) => outcomes.counts.get(k) ?? 0;
   const byOutcome: Record<LedgerOutcome, number> = {
@@ -76,5 +113,5 @@ export async function ledgerCounts(now: Date) {
     count: statuses.counts.get(status) ?? 0,
   }));
   if (statuses.others > 0) byPlatformStatus.push({ status: "other", count: statuses.others });
-  return { known, byOutcome, unaccounted: outcomes.others, byPlatformStatus };
+  return { known, byOutcome, unaccounted: outcomes.others, byPlatformStatus, items };
 }

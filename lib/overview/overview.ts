@@ -108,6 +108,7 @@ export async function computeOverview(now: Date): Promise<Overview> {
       known: ledger.known,
       byOutcome: ledger.byOutcome,
       unaccounted: ledger.unaccounted,
+      items: ledger.items,
       pendingByAge,
       pendingAlertMinutes: config.TALLY_PENDING_ALERT_MINUTES,
     },

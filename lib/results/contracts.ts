@@ -42,9 +42,12 @@ const jobId = optional(z.string().max(200));
 
 export const JOB_RESULTS_TAG = "r1";
 export const jobResultsParamsSchema = z.object({ jobId: z.string().min(1).max(200) });
+/** An item's status as the platform reported it: completed (with content), failed (with a reason) or cancelled. */
+export const ITEM_STATUSES = ["completed", "failed", "cancelled"] as const;
 export const jobResultsQuerySchema = z.object({
   cursor: cursorOf(() => ({ tag: JOB_RESULTS_TAG, parts: 1 })),
   limit: limit(100, 1000),
+  status: optional(z.enum(ITEM_STATUSES, { error: `must be one of ${ITEM_STATUSES.join(", ")}` })),
 });
 export type JobResultsQuery = z.output<typeof jobResultsQuerySchema>;
 

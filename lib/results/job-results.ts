@@ -7,14 +7,19 @@ import { JOB_RESULTS_TAG, type JobResultsPage, type JobResultsQuery } from "./co
 import { selectRows, toItem } from "./rows";
 
 // One job's stored results with their full content, in the order they were stored (id), paged by
-// keyset on the (jobId, id) index: page 10,000 of a crawl costs what page 1 does.
+// keyset on the (jobId, id) index: page 10,000 of a crawl costs what page 1 does. `status` (the
+// failed items, say) filters that same walk of the job's own results.
 
 export async function listJobResults(jobId: string, query: JobResultsQuery): Promise<JobResultsPage> {
   const job = await db().job.findUnique({ where: { id: jobId }, select: { id: true } });
   if (!job) throw new NotFound(`No job ${jobId}`);
   const after = query.cursor?.[0] ?? 0;
   const rows = await selectRows(
-    [Prisma.sql`r."jobId" = ${jobId}`, Prisma.sql`r."id" > ${after}`],
+    [
+      Prisma.sql`r."jobId" = ${jobId}`,
+      Prisma.sql`r."id" > ${after}`,
+      ...(query.status ? [Prisma.sql`r."status" = ${query.status}`] : []),
+    ],
     Prisma.sql`r."id" ASC`,
     query.limit + 1,
   );

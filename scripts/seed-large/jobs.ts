@@ -50,12 +50,15 @@ const ERRORS = [
 ] as const;
 
 const JOB_SQL = `INSERT INTO "Job" ("id","kind","url","request","platformStatus","outcome","origin","attempts","chainDepth","resubmittedAsId",
-  "resubmittedFromId","errorCode","errorMessage","errorRetryable","tokensCharged","resultCount","nextPollAt","pollCount","lastWebhookAt",
-  "platformCreatedAt","settledAt","outcomeAt","createdAt","updatedAt") VALUES (${Array(24).fill("?").join(",")})`;
+  "resubmittedFromId","errorCode","errorMessage","errorRetryable","tokensCharged","resultCount","itemsFailed","nextPollAt","pollCount","lastWebhookAt",
+  "platformCreatedAt","settledAt","outcomeAt","createdAt","updatedAt") VALUES (${Array(25).fill("?").join(",")})`;
 
 export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
   const { db, salt, now } = ctx;
   const r = rng(salt[0] ^ 0x5eed);
+  // Failed items inside stored batches and crawls (5 % each, the demo's rate), from a stream of their
+  // own so the other draws stay what they were for a given seed.
+  const rf = rng(salt[1] ^ 0xfa11);
   const job = db.prepare(JOB_SQL);
   const receipt = db.prepare(
     `INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt") VALUES (?,?,?,?,?,?)`,
@@ -111,6 +114,8 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
           : kind === "batch"
             ? 3 + Math.floor(r() * 8)
             : 5 + Math.floor(r() * 16);
+    let itemsFailed = 0;
+    if (kind !== "extract") for (let k = 0; k < results; k++) if (rf() < 0.05) itemsFailed++;
     const request =
       kind === "batch"
         ? { urls: [url, `${url}?v=2`, `${url}?v=3`], formats: ["markdown"] }
@@ -138,6 +143,7 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
       error === null ? null : error[2] ? 1 : 0,
       outcome === "stored" ? results : settledAt === null ? null : 0,
       results,
+      itemsFailed,
       polled && outcome === "pending" ? at(now + r() * 30_000) : null,
       polled ? 2 + Math.floor(r() * 6) : 0,
       webhookAt === null ? null : at(webhookAt),

@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Can } from "@/components/auth/role-context";
 import { PageHeader } from "@/components/empty-state";
 import { CancelJob } from "@/components/jobs/cancel-job";
+import { FailedItems } from "@/components/jobs/failed-items";
 import { JobSummary } from "@/components/jobs/job-summary";
 import { JobTimeline } from "@/components/jobs/job-timeline";
 import { LiveRefresh } from "@/components/jobs/live-refresh";
@@ -35,6 +36,7 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
         </Can>
       )}
       <JobSummary detail={detail} />
+      <FailedItems jobId={job.id} items={job.items} failed={detail.failedItems} />
       <Card title="Timeline">
         <JobTimeline entries={detail.timeline} />
       </Card>
