@@ -30,6 +30,16 @@ beforeAll(async () => {
   });
   await waitFor("jobs stored", async () => (await db().job.count({ where: { outcome: "stored" } })) >= 5, 60_000);
   cookie = cookieOf(await signIn(tally, { password: TEST_ENV.TALLY_OPERATOR_PASSWORD }));
+  // A run of three URLs, so the run pages have one to show.
+  const created = await fetch(`${tally.url}/api/runs`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: "pg-page-check",
+      urls: ["https://example.com/a", "https://example.com/b", "https://example.com/c"],
+    }),
+  });
+  if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`);
 }, 90_000);
 afterAll(async () => {
   await tally?.stop();
@@ -47,8 +57,9 @@ async function whatPagesShow(): Promise<Record<string, Shows>> {
   const subscription = await db().subscription.findFirst({ where: { isActive: true } });
   const admin = await db().user.findFirst({ where: { role: "admin" } });
   const run = await db().operationRun.findFirst({ where: { id: { in: runIds } } });
-  if (!newest?.url || !subscription || !admin || !run)
-    throw new Error("the demo run left no job, subscription, admin or run");
+  const urlRun = await db().run.findFirst({ where: { name: "pg-page-check" } });
+  if (!newest?.url || !subscription || !admin || !run || !urlRun)
+    throw new Error("the demo run left no job, subscription, admin, operation or run");
   const page = (path: string, heading: string, ...texts: string[]): Shows => ({ path, heading, texts });
   return {
     "/": page("/", "Overview"),
@@ -66,6 +77,9 @@ async function whatPagesShow(): Promise<Record<string, Shows>> {
       run.id,
     ),
     "/outbound": page("/outbound", "Outbound"),
+    "/runs": page("/runs", "Runs", urlRun.name),
+    "/runs/new": page("/runs/new", "New run"),
+    "/runs/x1": page(`/runs/${urlRun.id}`, urlRun.name, urlRun.id),
     "/settings": page("/settings", "Settings"),
     "/settings/tokens": page("/settings/tokens", "API tokens"),
     "/settings/users": page("/settings/users", "Users", admin.email),

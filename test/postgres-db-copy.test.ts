@@ -96,6 +96,65 @@ async function seedTheRest() {
   await d.subscription.create({
     data: { id: "sub-b", eventType: "batch_completed", url: "http://x/b", isActive: false, description: null },
   });
+  await d.run.create({
+    data: {
+      id: "run-a",
+      name: "daily list",
+      state: "completed",
+      total: 2,
+      batchSize: 1000,
+      request: JSON.stringify({ formats: ["markdown"] }),
+      stored: 1,
+      failed: 1,
+      chunksTotal: 1,
+      chunksSubmitted: 1,
+      platformCalls: 3,
+      createdBy: "operator",
+      startedAt: INSTANT,
+      completedAt: INSTANT,
+    },
+  });
+  const chunk = await d.runChunk.create({
+    data: {
+      runId: "run-a",
+      seq: 0,
+      size: 2,
+      firstUrl: "https://example.com/r/0",
+      state: "settled",
+      jobId: "j-run",
+      postAttempts: 1,
+      postedAt: INSTANT,
+      submittedAt: INSTANT,
+      settledAt: INSTANT,
+    },
+  });
+  await d.runUrl.createMany({
+    data: [
+      {
+        runId: "run-a",
+        position: 0,
+        url: "https://example.com/r/0",
+        state: "stored",
+        attempts: 1,
+        chunkId: chunk.id,
+        jobId: "j-run",
+        itemKey: "0",
+        storedAt: INSTANT,
+      },
+      {
+        runId: "run-a",
+        position: 1,
+        url: "https://example.com/r/1",
+        state: "failed",
+        attempts: 1,
+        chunkId: chunk.id,
+        jobId: "j-run",
+        itemKey: "1",
+        errorCode: "HTTP_404",
+        errorMessage: "not found",
+      },
+    ],
+  });
   await d.secretRotation.create({
     data: { subscriptionId: "sub-a", source: "rotated", actor: "operator", at: INSTANT, runId: "run-1" },
   });
@@ -385,6 +444,7 @@ describe("db:copy from SQLite to PostgreSQL", () => {
       OutboundAttempt: `INSERT INTO "OutboundAttempt" ("deliveryId", "destinationId", attempt, ok, "latencyMs") SELECT min(id), 'dst-1', 3, true, 1 FROM "OutboundDelivery" RETURNING id`,
       OutboundDelivery: `INSERT INTO "OutboundDelivery" ("destinationId", "eventId", "eventType", "jobId", outcome, "retryUntil", "updatedAt") VALUES ('dst-1', 'evt-new', 'job.stored', 'j', 'stored', now(), now()) RETURNING id`,
       QueueItem: `INSERT INTO "QueueItem" (kind, payload, "updatedAt") VALUES ('k', '{}', now()) RETURNING id`,
+      RunChunk: `INSERT INTO "RunChunk" ("runId", seq, size, "firstUrl") VALUES ('run-a', 99, 1, 'https://example.com/x') RETURNING id`,
       Result: `INSERT INTO "Result" ("jobId", "itemKey", format) VALUES ('j-raw', 'new', 'markdown') RETURNING id`,
       SecretRotation: `INSERT INTO "SecretRotation" ("subscriptionId", source, actor) VALUES ('sub-a', 'rotated', 't') RETURNING id`,
     };

@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import type { Tx } from "../db";
+import { dialect, type Tx } from "../db";
 import { enqueue } from "../queue";
 import { enqueueRunEvent } from "./event";
 import type { UrlState } from "./contracts";
@@ -12,6 +12,16 @@ import { runSubmitItem } from "./submit-item";
 
 type Data = Prisma.RunUrlUpdateManyMutationInput;
 
+/**
+ * The run's row is its lock: every transaction that changes a run's URLs takes it first, so two of them
+ * (the submitter moving a chunk, a cancel moving the rest, a settle) queue on one row instead of
+ * taking URL rows and the run row in opposite orders and deadlocking on PostgreSQL. SQLite runs one
+ * writer at a time, so there is nothing to take.
+ */
+export async function lockRun(tx: Tx, runId: string): Promise<void> {
+  if (dialect() === "postgres") await tx.$executeRaw`SELECT 1 FROM "Run" WHERE "id" = ${runId} FOR UPDATE`;
+}
+
 export async function moveUrls(
   tx: Tx,
   runId: string,
@@ -20,6 +30,7 @@ export async function moveUrls(
   where: Prisma.RunUrlWhereInput,
   data: Data = {},
 ): Promise<number> {
+  await lockRun(tx, runId);
   const { count } = await tx.runUrl.updateMany({
     where: { ...where, runId, state: from },
     data: { ...data, state: to },

@@ -5,7 +5,7 @@ import { getConfig } from "../config";
 import type { Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform/job-state";
 import { isTransient } from "./item-errors";
-import { completeIfDone, moveUrls, wakeSubmitter } from "./moves";
+import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
 
 // Complete to the URL. lib/jobs/outcomes.ts calls settleChunkJob inside the transaction that sets a
 // job's outcome (after storeCompleted wrote its result rows), so a run's URLs change state with the
@@ -58,6 +58,7 @@ export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Pr
   if (!job) return;
   if (outcome === "resubmitted") {
     if (!job.resubmittedAsId) return;
+    await lockRun(tx, chunk.runId);
     await tx.runChunk.update({ where: { id: chunk.id }, data: { jobId: job.resubmittedAsId } });
     await tx.runUrl.updateMany({
       where: { runId: chunk.runId, chunkId: chunk.id, state: "submitted" },

@@ -6,7 +6,7 @@ import { asPlatformError, isRejectedInput } from "../platform/error-fields";
 import { getPlatformClient } from "../platform/shared-client";
 import { withPurpose } from "../platform/purpose";
 import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
-import { completeIfDone, moveUrls } from "./moves";
+import { completeIfDone, lockRun, moveUrls } from "./moves";
 import { settleChunkJob } from "./settle";
 import type { RunSubmitPayload } from "./submit-item";
 import type { Tx } from "../db";
@@ -225,6 +225,7 @@ async function recordAccepted(
   await transaction(async (tx) => {
     // The Job row first: it is the lock a concurrent settle takes too (see settle.ts).
     const job = await jobs.record(tx, req, accepted);
+    await lockRun(tx, runId);
     await tx.jobEvent.create({
       data: { jobId: job.id, type: "note", detail: JSON.stringify({ run: runId, chunk: chunk.seq, how }) },
     });
