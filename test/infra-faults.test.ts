@@ -264,3 +264,115 @@ describe.runIf(TEST_STORE === "sqlite")("the database is busy longer than the bu
     },
   );
 });
+
+// The platform is not Tally's store, so once is enough: on SQLite. TALLY_TEST_OUTAGE_SECONDS makes
+// it the 5-minute outage of the issue (300); the suite runs 30 s (half refused, half 503s).
+describe.runIf(TEST_STORE === "sqlite")("the platform goes away", () => {
+  const outageMs = Number(process.env.TALLY_TEST_OUTAGE_SECONDS ?? 30) * 1000;
+  it(
+    "backs off, fires and resolves platform_errors, dead-letters nothing for the outage, and stores every job after it",
+    { timeout: outageMs + 240_000 },
+    async () => {
+      const sim = await simulator();
+      const simPort = Number(new URL(sim.url).port);
+      const cable = await startCable(simPort);
+      cleanups.push(() => cable.close());
+      const tally = await startTally({
+        ...tallyEnv(`http://127.0.0.1:${cable.port}`),
+        TALLY_API_RPS: "50",
+        TALLY_ALERT_EVALUATE_SECONDS: "2",
+        TALLY_ALERT_PLATFORM_ERROR_MINUTES: "1",
+      });
+      cleanups.push(() => tally.stop());
+      const file = tally.dbUrl.replace(/^file:/, "");
+      const store: ChaosStore = {
+        kind: "sqlite",
+        url: tally.dbUrl,
+        async all<T>(sql: string, ...params: unknown[]) {
+          const db = new Database(file, { readonly: true });
+          try {
+            return db.prepare(sql).all(...params) as T[];
+          } finally {
+            db.close();
+          }
+        },
+        dispose: async () => undefined,
+      };
+      await register(tally);
+      await submit(tally, 20, "before-outage");
+
+      const calls = async () => ((await sim.control("/_sim/calls")).body as { calls: Array<{ at: number }> }).calls;
+      const startedAt = Date.now();
+      const progress = (what: string) =>
+        process.stderr.write(`[platform outage +${((Date.now() - startedAt) / 1000).toFixed(0)} s] ${what}\n`);
+      const before = (await calls()).length;
+      // First half: nothing listens where the platform was (connections refused).
+      await cable.cut();
+      progress("connections refused");
+      const submits: number[] = [];
+      const submitDuring = async () => {
+        const res = await fetch(`${tally.url}/api/jobs`, {
+          method: "POST",
+          headers: auth,
+          body: JSON.stringify({ kind: "extract", url: "https://example.com/during-outage" }),
+          signal: AbortSignal.timeout(90_000),
+        }).catch(() => null);
+        submits.push(res?.status ?? 0);
+        progress(`a submit answered ${res?.status ?? "nothing"}: ${res ? (await res.text()).slice(0, 200) : ""}`);
+      };
+      await submitDuring();
+      await sleepMs(outageMs / 2);
+      // Second half: it answers again, but every API call gets a 5xx.
+      await sim.control("/_sim/config", { serverErrorRate: 1 });
+      await cable.mend();
+      progress("answering 5xx");
+      const errorsFrom = Date.now();
+      const callsBefore503s = (await calls()).length;
+      await submitDuring();
+      await sleepMs(outageMs / 2);
+      await sim.control("/_sim/config", { serverErrorRate: 0 });
+      const over = Date.now();
+      const callsIn503s = (await calls()).length - callsBefore503s;
+
+      progress(`outage over; ${callsIn503s} calls in the 5xx half; submits ${submits.join(",")}`);
+      const { ledger } = await settle(store, sim, 120_000);
+      const storedAfter = Date.now() - over;
+      progress(
+        `settled: lost ${ledger.lost}, still running ${ledger.stillRunningOnPlatform}; ${ledger.lostDetails.slice(0, 2).join(" | ")}`,
+      );
+      // The alert: fired while the platform was away, resolved once its window (1 min) is clean.
+      const alertEvents = async () =>
+        store.all<{ state: string; at: string }>(
+          `SELECT "state", "at" FROM "AlertEvent" WHERE "rule" = 'platform_errors' AND "kind" = 'alert' ORDER BY "id"`,
+        );
+      const deadline = Date.now() + 100_000;
+      while (!(await alertEvents()).some((e) => e.state === "resolved") && Date.now() < deadline) await sleepMs(1000);
+      const events = await alertEvents();
+      const dead = await store.all<{ kind: string; errorMessage: string }>(
+        `SELECT "kind", "errorMessage" FROM "DeadLetter"`,
+      );
+      const lines: string[] = [];
+      printLedger(ledger, (l) => lines.push(l));
+      const rate = (callsIn503s / ((over - errorsFrom) / 1000)).toFixed(2);
+      console.log(
+        [
+          `platform away ${((over - startedAt) / 1000).toFixed(0)} s (refused, then 5xx); platform calls before it ${before}, ` +
+            `during the 5xx half ${callsIn503s} (${rate}/s against a budget of 50/s); submits during it answered ${submits.join(",")}; ` +
+            `every job stored ${(storedAfter / 1000).toFixed(1)} s after it ended; platform_errors: ${events.map((e) => e.state).join(" → ")}; ` +
+            `dead letters ${dead.length}`,
+          ...lines,
+        ].join("\n"),
+      );
+      expect(ledger.lost).toBe(0);
+      expect(ledger.storedTwice).toBe(0);
+      expect(ledger.wrongOutcome).toBe(0);
+      expect(ledger.stillRunningOnPlatform).toBe(0);
+      expect(dead).toEqual([]);
+      expect(events.map((e) => e.state)).toEqual(["firing", "resolved"]);
+      // Backed off: a handful of calls a second at most while every call failed, not the budget's 50.
+      expect(callsIn503s / ((over - errorsFrom) / 1000)).toBeLessThan(5);
+      // A submit the platform could not take is an error answer, never a 2xx for a job that does not exist.
+      for (const s of submits) expect(s === 0 || s >= 500).toBe(true);
+    },
+  );
+});

@@ -25,6 +25,12 @@ export class PlatformError extends Error {
   readonly code: string;
   readonly correlationId: string | null;
   readonly retryable: boolean;
+  /**
+   * Set when the platform itself looks down (several calls in a row answered 5xx or not at all):
+   * the client has paused every call this long, and a queue item reschedules by it instead of
+   * spending an attempt, so an outage alone dead-letters nothing. Absent for a one-off failure.
+   */
+  platformDownMs?: number;
 
   static [Symbol.hasInstance](value: unknown): boolean {
     if (typeof value !== "object" || value === null) return false;

@@ -21,6 +21,10 @@ export type ClientOptions = {
   /** Backoff base for GET retries (full jitter) and for 429s that carry no Retry-After. */
   retryBaseMs?: number;
   retryCapMs?: number;
+  /** Calls in a row answered 5xx or not at all before the platform counts as down (default 5: more than one GET and its retries). */
+  outageAfter?: number;
+  /** The longest outage pause (default 60 s); it doubles from 1 s with each further failure. */
+  outageCapMs?: number;
   userAgent?: string;
   fetch?: typeof fetch;
   now?: () => number;
@@ -88,6 +92,45 @@ export function createTransport(opts: ClientOptions): Transport {
   const retryBaseMs = opts.retryBaseMs ?? 250;
   const retryCapMs = opts.retryCapMs ?? 30_000;
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
+  const outageAfter = opts.outageAfter ?? 5;
+  const outageCapMs = opts.outageCapMs ?? 60_000;
+  // The platform's own health as this client sees it: calls in a row that got a 5xx or no answer.
+  // From `outageAfter` on it counts as down (a circuit breaker): calls fail at once, without being
+  // sent, until a backoff (1 s, doubling to outageCapMs) has passed; then one call goes through as a
+  // probe. The error says how long to wait (platformDownMs), so queue items wait without spending
+  // attempts, an operator's submit is answered at once, and the platform sees a trickle of probes,
+  // not the whole budget. Any other answer (2xx, 4xx, 429) closes it.
+  let failingInARow = 0;
+  let downUntil = 0;
+  let probing = false;
+  const platformFailed = <E extends PlatformError>(err: E): E => {
+    failingInARow++;
+    if (failingInARow >= outageAfter) {
+      const ms = Math.min(outageCapMs, 1000 * 2 ** (failingInARow - outageAfter));
+      downUntil = now() + ms;
+      err.platformDownMs = ms;
+    }
+    return err;
+  };
+  /** Throws at once while the platform counts as down; lets one probe through once the backoff is over. */
+  const checkPlatformUp = (endpoint: string): (() => void) => {
+    if (failingInARow < outageAfter) return () => undefined;
+    const left = downUntil - now();
+    if (left > 0 || probing) {
+      const err = new Upstream({
+        status: 503,
+        code: "PLATFORM_DOWN",
+        message: `${endpoint}: not sent: the platform failed ${failingInARow} calls in a row (5xx or no answer); next try in ${Math.max(1, Math.ceil(left / 1000))} s`,
+        retryable: true,
+      });
+      err.platformDownMs = Math.max(left, 1000);
+      throw err;
+    }
+    probing = true;
+    return () => {
+      probing = false;
+    };
+  };
   const observers: readonly CallObserver[] =
     opts.onCall === undefined ? [] : typeof opts.onCall === "function" ? [opts.onCall] : opts.onCall;
   const observe = (
@@ -155,8 +198,8 @@ export function createTransport(opts: ClientOptions): Transport {
     } catch (err) {
       observe(spec, call, null, timedOut);
       if (call.signal?.aborted) throw call.signal.reason;
-      if (timedOut) throw new Timeout(`${spec.endpoint}: no response within ${budget} ms`);
-      throw new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err);
+      if (timedOut) throw platformFailed(new Timeout(`${spec.endpoint}: no response within ${budget} ms`));
+      throw platformFailed(new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err));
     } finally {
       clearTimeout(timer);
       call.signal?.removeEventListener("abort", onCallerAbort);
@@ -170,8 +213,12 @@ export function createTransport(opts: ClientOptions): Transport {
     observe(spec, call, res.status);
 
     if (res.status < 200 || res.status >= 300) {
-      throw errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
+      const err = errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
+      if (res.status >= 500) throw platformFailed(err);
+      failingInARow = 0;
+      throw err;
     }
+    failingInARow = 0;
     if (spec.schema === null) return undefined as Parsed<S>;
     let json: unknown;
     try {
@@ -204,12 +251,13 @@ export function createTransport(opts: ClientOptions): Transport {
     let rateLimitRetries = 0;
     for (;;) {
       call.signal?.throwIfAborted();
-      await limiter.acquire({
-        signal: call.signal,
-        deadline: call.deadline,
-        urgent: isUrgentPurpose(call.purpose ?? currentPurpose()),
-      });
+      const probed = checkPlatformUp(spec.endpoint);
       try {
+        await limiter.acquire({
+          signal: call.signal,
+          deadline: call.deadline,
+          urgent: isUrgentPurpose(call.purpose ?? currentPurpose()),
+        });
         return await attempt(spec, call, rateLimitRetries);
       } catch (err) {
         if (!(err instanceof PlatformError)) throw err;
@@ -220,6 +268,8 @@ export function createTransport(opts: ClientOptions): Transport {
           rateLimitRetries++;
           continue;
         }
+        // The platform counts as down: no retry here; the caller hears how long to wait.
+        if (err.platformDownMs !== undefined) throw err;
         // Only idempotent reads are retried: a POST that failed mid-flight may have created a job.
         if (spec.method === "GET" && isRetryableForGet(err) && getRetries < maxGetRetries) {
           const waitMs = fullJitter(getRetries, retryBaseMs, retryCapMs, random);
@@ -229,6 +279,8 @@ export function createTransport(opts: ClientOptions): Transport {
           continue;
         }
         throw err;
+      } finally {
+        probed();
       }
     }
   }

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { startSim } from "@/lib/simulator/test-harness.test-util";
 import { fakeClock } from "./fake-clock.test-util";
-import { JobTimeout, Network, RateLimited, Timeout, Upstream } from "./errors";
+import { JobTimeout, Network, PlatformNotFound, RateLimited, Timeout, Upstream } from "./errors";
 import { pollJob } from "./poll";
 import type { CallInfo } from "./request";
 
@@ -180,5 +180,33 @@ describe("pollJob over HTTP", () => {
     await expect(pollJob(c, "extract", job_id, { signal: controller.signal, initialDelayMs: 20 })).rejects.toThrow(
       "shutdown",
     );
+  });
+});
+
+describe("an outage of the platform: the client stops sending, then probes", () => {
+  it("after 5 calls in a row answered 5xx, fails at once (platformDownMs) without a request, lets one probe through after the backoff, and closes on its success", async () => {
+    const rec = recordingFetch();
+    const client = h.client({ fetch: rec.fetch, maxGetRetries: 0 });
+    h.sim.setConfig({ serverErrorRate: 1 });
+    const failures: Array<number | undefined> = [];
+    for (let i = 0; i < 5; i++) {
+      const err = await client.getExtractJob("outage-probe").catch((e: unknown) => e);
+      expect(err).toBeInstanceOf(Upstream);
+      failures.push((err as Upstream).platformDownMs);
+    }
+    // The fifth failure in a row opens it: 1 s to wait.
+    expect(failures).toEqual([undefined, undefined, undefined, undefined, 1000]);
+    const sent = rec.log.length;
+    const held = await client.getExtractJob("outage-probe").catch((e: unknown) => e);
+    expect(held).toBeInstanceOf(Upstream);
+    expect((held as Upstream).code).toBe("PLATFORM_DOWN");
+    expect((held as Upstream).platformDownMs).toBeGreaterThan(0);
+    expect(rec.log.length).toBe(sent); // nothing went out
+    h.sim.setConfig({ serverErrorRate: 0 });
+    await new Promise((r) => setTimeout(r, 1100));
+    // The probe goes out and gets an answer (a 404 is the platform up again); every call after it goes out.
+    expect(await client.getExtractJob("outage-probe").catch((e: unknown) => e)).toBeInstanceOf(PlatformNotFound);
+    expect(await client.getExtractJob("outage-probe").catch((e: unknown) => e)).toBeInstanceOf(PlatformNotFound);
+    expect(rec.log.length).toBe(sent + 2);
   });
 });

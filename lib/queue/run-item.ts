@@ -20,9 +20,12 @@ export type RunItemOptions = {
   onAbortedByShutdown?: (item: ClaimedItem) => Promise<boolean>;
 };
 
-// A wait the callee asked for (e.g. the platform's 429 Retry-After) is not the item's fault.
+// A wait the callee asked for (the platform's 429 Retry-After) or an outage of the platform itself
+// (its client has paused every call) is not the item's fault: the item waits without spending an attempt.
 function askedToWait(err: unknown): number | null {
   if (err instanceof Error && "retryAfterMs" in err && typeof err.retryAfterMs === "number") return err.retryAfterMs;
+  if (err instanceof Error && "platformDownMs" in err && typeof err.platformDownMs === "number")
+    return err.platformDownMs;
   return null;
 }
 
