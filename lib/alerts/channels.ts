@@ -1,6 +1,7 @@
 import "server-only";
 import nodemailer from "nodemailer";
 import { maskFor, redactUrlSecrets, type SecretView, type TallyConfig } from "../config";
+import { deadline } from "../http/deadline";
 import { signDelivery } from "../signing/signature";
 import type { AlertMessage, Channel } from "./contracts";
 
@@ -73,11 +74,12 @@ export function emailMessage(m: AlertMessage): { subject: string; text: string }
 }
 
 async function post(url: string, body: string, headers: Record<string, string>, signal: AbortSignal): Promise<Attempt> {
+  const limit = deadline(TIMEOUT_MS, signal);
   try {
     const res = await fetch(url, {
       method: "POST",
       redirect: "manual",
-      signal: AbortSignal.any([signal, AbortSignal.timeout(TIMEOUT_MS)]),
+      signal: limit.signal,
       headers: { "content-type": "application/json", "user-agent": USER_AGENT, ...headers },
       body,
     });
@@ -97,6 +99,8 @@ async function post(url: string, body: string, headers: Record<string, string>, 
       statusCode: null,
       error: (code ?? (cause instanceof Error ? cause.message : String(cause))).slice(0, 300),
     };
+  } finally {
+    limit.done();
   }
 }
 

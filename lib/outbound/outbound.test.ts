@@ -1,6 +1,7 @@
 // Forwarding on a real SQLite database with a real HTTP sink: the outbox commits with the outcome,
 // every outcome is delivered signed (retries visible as attempt rows), a sink that is down loses
 // nothing, a disabled destination gets nothing, inline results vs resultsUrl, replay, dead letters.
+import { createServer as createNetServer, type Server, type Socket } from "node:net";
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db, transaction } from "@/lib/db";
 import { settleOutcome } from "@/lib/jobs/outcomes";
@@ -10,7 +11,7 @@ import { createTestDb, type TestDb } from "@/test/db";
 import { createDestinationSchema } from "./contracts";
 import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";
 import { forwardEventKind } from "./handler";
-import { webhookId } from "./outbox";
+import { forwardEventPayload, webhookId } from "./outbox";
 import { pruneHistory } from "@/lib/runtime/retention";
 import { replayDelivery, replayDestinationSince } from "./replay";
 import { startSink, type Sink, type SinkRequest } from "./test-sink";
@@ -362,5 +363,82 @@ describe("the address guard on destinations (issue 27)", () => {
     expect((await db().outboundDelivery.findFirstOrThrow({ where: { destinationId: "dst_default" } })).status).toBe(
       "delivered",
     );
+  });
+});
+
+describe("a destination that hangs", () => {
+  it("is cut off by TALLY_FORWARD_TIMEOUT_MS (2 s) whether it never answers or trickles a byte a second, while another destination gets its event", async () => {
+    const servers: Server[] = [];
+    const timers: NodeJS.Timeout[] = [];
+    const listen = async (onSocket: (s: Socket) => void) => {
+      const server = createNetServer(onSocket);
+      servers.push(server);
+      await new Promise<void>((r) => server.listen(0, "127.0.0.1", () => r()));
+      const a = server.address();
+      return `http://127.0.0.1:${typeof a === "object" && a ? a.port : 0}/hook`;
+    };
+    const trickle = (socket: Socket, text: string) => {
+      let i = 0;
+      const timer = setInterval(() => {
+        if (i < text.length && !socket.destroyed) socket.write(text[i++]);
+      }, 1000);
+      timers.push(timer);
+      socket.on("error", () => undefined);
+    };
+    try {
+      const hanging = {
+        // Accepts the connection and never answers.
+        silent: await listen((s) => s.on("error", () => undefined)),
+        // Sends its status line a byte a second.
+        slowHeaders: await listen((s) => trickle(s, "HTTP/1.1 200 OK\r\nContent-Length: 0\r\n\r\n")),
+        // Answers 500 at once, then its body a byte a second (Tally reads some of a failure's body).
+        slowBody: await listen((s) => {
+          s.write("HTTP/1.1 500 Internal Server Error\r\nContent-Length: 100\r\n\r\n");
+          trickle(s, "x".repeat(100));
+        }),
+      };
+      for (const url of Object.values(hanging)) await createDestination({ url, events: ["job.stored"] }, "test");
+      await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+      await settle("stored");
+
+      const items = await claim({ owner: "test", limit: 10, leaseMs: 10_000 });
+      expect(items).toHaveLength(4);
+      let hangingDoneAt = Infinity;
+      const goodId = (await db().destination.findFirstOrThrow({ where: { url: sink.url } })).id;
+      await Promise.all(
+        items.map(async (item) => {
+          await runItem(registry, item, { timeoutMs: 10_000 });
+          const { deliveryId } = forwardEventPayload.parse(JSON.parse(item.payload));
+          const d = await db().outboundDelivery.findUniqueOrThrow({ where: { id: deliveryId } });
+          if (d.destinationId !== goodId) hangingDoneAt = Math.min(hangingDoneAt, Date.now());
+        }),
+      );
+      // The good destination had its event before any hanging one was given up on.
+      expect(sink.requests).toHaveLength(1);
+      const attempts = await db().outboundAttempt.findMany({ include: { delivery: true }, orderBy: { id: "asc" } });
+      const byUrl = new Map<string, (typeof attempts)[number]>();
+      for (const a of attempts) {
+        const dest = await db().destination.findUniqueOrThrow({ where: { id: a.destinationId } });
+        byUrl.set(dest.url, a);
+      }
+      expect(byUrl.get(sink.url)).toMatchObject({ ok: true, statusCode: 200 });
+      // Each cut off at 2 s (the item's own limit is 10 s): no answer at all, or a 500 whose body never ends.
+      for (const url of [hanging.silent, hanging.slowHeaders])
+        expect(byUrl.get(url), url).toMatchObject({ ok: false, statusCode: null, error: "timed out after 2000 ms" });
+      expect(byUrl.get(hanging.slowBody)).toMatchObject({ ok: false, statusCode: 500, error: "HTTP 500" });
+      for (const url of Object.values(hanging)) {
+        expect(byUrl.get(url)?.latencyMs).toBeGreaterThanOrEqual(2000);
+        expect(byUrl.get(url)?.latencyMs).toBeLessThan(10_000);
+      }
+      expect(sink.requests[0].at).toBeLessThan(hangingDoneAt);
+      // Each waits for its retry; none is dead-lettered for hanging once.
+      const waiting = await db().outboundDelivery.findMany({ where: { destinationId: { not: goodId } } });
+      expect(waiting.map((d) => d.status)).toEqual(["retrying", "retrying", "retrying"]);
+    } finally {
+      for (const t of timers) clearInterval(t);
+      for (const s of servers) {
+        s.close();
+      }
+    }
   });
 });

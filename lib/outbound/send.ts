@@ -1,4 +1,5 @@
 import "server-only";
+import { deadline } from "../http/deadline";
 import { guardedPost, RefusedAddress, type GuardContext, type PostAnswer } from "../http/address-guard";
 import { signDelivery } from "../signing/signature";
 
@@ -49,8 +50,9 @@ export async function sendEvent(
   opts: { timeoutMs: number; signal: AbortSignal; guard?: GuardContext | null },
 ): Promise<SendResult> {
   const started = Date.now();
-  // Per item (not the worker's long-lived signal), so AbortSignal.any leaks nothing.
-  const signal = AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]);
+  // Bounds the whole exchange (connect, headers, the error body's snippet) by timeoutMs.
+  const limit = deadline(opts.timeoutMs, opts.signal);
+  const signal = limit.signal;
   try {
     const res = await guardedPost(url, {
       signal,
@@ -73,7 +75,7 @@ export async function sendEvent(
   } catch (err) {
     if (err instanceof RefusedAddress)
       return { ok: false, statusCode: null, error: `refused: ${err.message}`.slice(0, 500), latencyMs: 0 };
-    const timedOut = signal.aborted && !opts.signal.aborted;
+    const timedOut = limit.timedOut() && !opts.signal.aborted;
     const cause = err instanceof Error && err.cause instanceof Error ? err.cause : err;
     const code =
       cause && typeof cause === "object" && "code" in cause && typeof cause.code === "string" ? cause.code : null;
@@ -81,5 +83,7 @@ export async function sendEvent(
       ? `timed out after ${opts.timeoutMs} ms`
       : (code ?? (cause instanceof Error ? cause.message : String(cause)));
     return { ok: false, statusCode: null, error: message.slice(0, 500), latencyMs: Date.now() - started };
+  } finally {
+    limit.done();
   }
 }
