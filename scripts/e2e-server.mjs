@@ -42,6 +42,8 @@ const env = {
   TALLY_DEMO_TRAFFIC: process.env.TALLY_DEMO_TRAFFIC ?? "on",
   // A failed outbound event waits minutes for its retry, so the Outbound spec's replay is what sends it.
   TALLY_FORWARD_RETRY_INITIAL_MS: "600000",
+  // The specs' receivers listen on 127.0.0.1, which destinations added at run time may use only when allowed.
+  TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
   TALLY_ALERT_WEBHOOK_URL: process.env.TALLY_ALERT_WEBHOOK_URL ?? `http://127.0.0.1:${sinkPort}/alerts`,
   TALLY_ALERT_WEBHOOK_SECRET:
     process.env.TALLY_ALERT_WEBHOOK_SECRET ??
