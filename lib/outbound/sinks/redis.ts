@@ -1,0 +1,69 @@
+import "server-only";
+import { Redis } from "ioredis";
+import type { SinkConfig } from "../sink-config";
+import type { Sink, SinkEvent, SinkOptions } from "./types";
+
+// Redis: XADD to the stream guarded by SET NX of `{stream}:event:{event id}`, both in one atomic step
+// on the server. MULTI alone cannot make XADD depend on SET NX's answer, so the step is a script
+// (Redis runs a script as one transaction, like MULTI/EXEC): a re-delivery finds the key set and adds
+// nothing. The key expires after DEDUPE_SECONDS, well past any retry window (docs/sinks.md).
+
+export const DEDUPE_SECONDS = 30 * 24 * 3600;
+
+const SCRIPT = `
+if redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then
+  return redis.call('XADD', KEYS[2], '*', 'id', ARGV[1], 'type', ARGV[3], 'job_id', ARGV[4], 'outcome', ARGV[5], 'body', ARGV[6])
+end
+return false`;
+
+type WithScript = Redis & {
+  tallyAdd(
+    key: string,
+    stream: string,
+    id: string,
+    ttl: number,
+    type: string,
+    jobId: string,
+    outcome: string,
+    body: string,
+  ): Promise<string | null>;
+};
+
+export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink {
+  const client = new Redis(config.url, {
+    lazyConnect: true,
+    connectTimeout: opts.timeoutMs,
+    commandTimeout: opts.timeoutMs,
+    // A sink that is down fails the attempt at once (the outbox retries it), rather than queueing here.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (n) => Math.min(n * 200, 2_000),
+  }) as WithScript;
+  client.on("error", () => undefined);
+  client.defineCommand("tallyAdd", { numberOfKeys: 2, lua: SCRIPT });
+  const connected = async () => {
+    if (client.status === "wait" || client.status === "end") await client.connect();
+  };
+  return {
+    async check() {
+      await connected();
+      await client.ping();
+    },
+    async deliver(e: SinkEvent) {
+      await connected();
+      await client.tallyAdd(
+        `${config.stream}:event:${e.id}`,
+        config.stream,
+        e.id,
+        DEDUPE_SECONDS,
+        e.type,
+        e.jobId,
+        e.outcome,
+        e.body,
+      );
+    },
+    async close() {
+      client.disconnect();
+    },
+  };
+}
