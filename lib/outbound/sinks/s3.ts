@@ -28,7 +28,7 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
     forcePathStyle: config.forcePathStyle ?? false,
     credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: opts.timeoutMs, requestTimeout: opts.timeoutMs },
+    requestHandler: { connectionTimeout: opts.timeoutMs, requestTimeout: opts.timeoutMs, throwOnRequestTimeout: true },
   });
   return {
     async check() {
