@@ -42,9 +42,9 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   if (Date.now() > retryUntil.getTime())
     return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window over" });
 
-  const body = await buildEventBody(d);
-  if (body === null) return finish(d.id, { status: "dead", lastError: `job ${d.jobId} not found` });
   const type = d.destination.type;
+  const body = await buildEventBody(d, { inline: !isSinkType(type) });
+  if (body === null) return finish(d.id, { status: "dead", lastError: `job ${d.jobId} not found` });
   const result = isSinkType(type)
     ? await sendToSink({ ...d, type, config: d.destination.config ?? "{}" }, body, {
         timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,

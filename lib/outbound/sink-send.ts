@@ -48,6 +48,14 @@ async function resultRows(jobId: string): Promise<SinkResultRow[]> {
   }));
 }
 
+/** The webhook body with every result in `data.results` (a webhook's may carry a resultsUrl instead). */
+function withAllResults(body: string, results: SinkResultRow[]): string {
+  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
+  const data: Record<string, unknown> = { ...parsed.data, results };
+  delete data.resultsUrl;
+  return JSON.stringify({ ...parsed, data });
+}
+
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
@@ -72,14 +80,15 @@ export async function sendToSink(
       if (why) return { ok: false, statusCode: null, error: `refused: ${why}`.slice(0, 500), latencyMs: 0 };
     }
     const sink = sinkFor(d.destinationId, d.type, d.config, opts.timeoutMs);
+    const results = d.eventType === "job.stored" ? await resultRows(d.jobId) : null;
     const event: SinkEvent = {
       id: d.eventId,
       type: d.eventType,
       jobId: d.jobId,
       outcome: d.outcome,
       createdAt: d.createdAt,
-      body,
-      results: d.eventType === "job.stored" ? await resultRows(d.jobId) : null,
+      body: results ? withAllResults(body, results) : body,
+      results,
     };
     await within(sink.deliver(event), opts.timeoutMs, opts.signal);
     return { ok: true, statusCode: null, error: null, latencyMs: Date.now() - started };

@@ -13,14 +13,6 @@ export function objectKey(prefix: string, e: Pick<SinkEvent, "id" | "type" | "cr
   return prefix ? `${prefix}/${path}` : path;
 }
 
-/** The webhook body with every result inline (a webhook's may carry a resultsUrl instead). */
-function withAllResults(body: string, results: unknown[]): string {
-  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
-  const data: Record<string, unknown> = { ...parsed.data, results };
-  delete data.resultsUrl;
-  return JSON.stringify({ ...parsed, data });
-}
-
 export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
   const client = new S3Client({
     region: config.region,
@@ -40,12 +32,11 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
       });
     },
     async deliver(e: SinkEvent) {
-      const body = e.results ? withAllResults(e.body, e.results) : e.body;
       await client.send(
         new PutObjectCommand({
           Bucket: config.bucket,
           Key: objectKey(config.prefix, e),
-          Body: body,
+          Body: e.body,
           ContentType: "application/json",
           Metadata: { "webhook-id": e.id, "job-id": e.jobId },
         }),

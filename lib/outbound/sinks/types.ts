@@ -26,7 +26,7 @@ export type SinkEvent = {
   jobId: string;
   outcome: string;
   createdAt: Date;
-  /** The same JSON a webhook destination receives. */
+  /** The JSON a webhook destination receives, with every result in data.results for job.stored. */
   body: string;
   /** job.stored: all of the job's results (not cut to TALLY_FORWARD_MAX_BYTES); otherwise null. */
   results: SinkResultRow[] | null;
