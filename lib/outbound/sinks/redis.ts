@@ -47,8 +47,13 @@ export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink 
   }) as WithScript;
   client.on("error", () => undefined);
   client.defineCommand("tallyAdd", { numberOfKeys: 2, lua: SCRIPT });
+  // One connect for the deliveries that start together (the others would find it "connecting" and,
+  // with no offline queue, fail); after that, a lost connection fails fast while ioredis reconnects.
+  let connecting: Promise<void> | null = null;
   const connected = async () => {
-    if (client.status === "wait" || client.status === "end") await client.connect();
+    if (!connecting && (client.status === "wait" || client.status === "end"))
+      connecting = client.connect().finally(() => (connecting = null));
+    if (connecting) await connecting;
   };
   return {
     async check() {
