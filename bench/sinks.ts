@@ -45,6 +45,8 @@ async function main(): Promise<void> {
     TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
     TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
     TALLY_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+    // The worker's default unless BENCH_CONCURRENCY says otherwise.
+    ...(process.env.BENCH_CONCURRENCY ? { TALLY_WORKER_CONCURRENCY: process.env.BENCH_CONCURRENCY } : {}),
   });
   setConfigForTests(config);
   await dbReady();
