@@ -9,7 +9,21 @@ export type Results = {
   dashboard?: unknown;
   polling?: unknown;
   economy?: unknown;
+  sinks?: unknown;
 };
+
+const sinksSchema = z.object({
+  rows: z.array(
+    z.object({
+      type: z.string(),
+      events: z.number(),
+      tallyPerSecond: z.number(),
+      barePerSecond: z.number(),
+      ratio: z.number(),
+    }),
+  ),
+  skipped: z.array(z.string()),
+});
 
 const receiverSchema = z.object({
   n: z.number(),
@@ -189,6 +203,20 @@ export function summaryTable(r: Results): string {
           ]);
         }
       }
+    }
+  }
+  if (r.sinks !== undefined) {
+    const p = sinksSchema.safeParse(r.sinks);
+    if (!p.success) missing("sinks");
+    else {
+      for (const x of p.data.rows)
+        rows.push([
+          "sinks",
+          `${x.type}: ${n(x.events)} job.stored events through Tally's outbox and worker, and a bare loop of the client`,
+          `Tally ${n(x.tallyPerSecond)} events/s · bare loop ${n(x.barePerSecond)} events/s · ${x.ratio}×`,
+          `goal ≥ 0.5×; ${load(r, "sinks")}`,
+        ]);
+      if (p.data.skipped.length) rows.push(["sinks", "left out", p.data.skipped.join(", "), "service not answering"]);
     }
   }
   return [

@@ -14,7 +14,7 @@ import { singleton } from "./runtime/singleton";
 
 const omit = {
   subscription: { secret: true, previousSecret: true },
-  destination: { secret: true },
+  destination: { secret: true, config: true },
   user: { passwordHash: true },
   apiToken: { hash: true },
 } as const;

@@ -9,6 +9,8 @@ import path from "node:path";
 
 /** Test files that reach a database but run on SQLite only, each with its reason. Keep this short. */
 export const SQLITE_ONLY: Record<string, string> = {
+  "lib/outbound/sinks/brokers.test.ts":
+    "tests the MySQL, Redis, RabbitMQ, NATS and S3 services' side of the sinks, not Tally's store; lib/outbound/sinks/postgres-sink.test.ts runs the same scenarios on both stores",
   "test/chaos.test.ts":
     "chooses its store itself (SQLite, one process); the PostgreSQL chaos run is test/postgres-chaos.test.ts",
   "test/db-transactions.test.ts":

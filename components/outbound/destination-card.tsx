@@ -18,6 +18,20 @@ function rateTone(rate: number | null) {
   return rate >= 0.99 ? "text-emerald-700" : rate >= 0.9 ? "text-amber-700" : "text-red-700";
 }
 
+/** A sink's config as the server sent it: every credential already masked; values shown as text. */
+function SinkConfigList({ config }: { config: Record<string, unknown> }) {
+  return (
+    <dl className="mt-2 grid grid-cols-[max-content_minmax(0,1fr)] gap-x-3 gap-y-0.5 text-xs">
+      {Object.entries(config).map(([k, v]) => (
+        <div key={k} className="contents">
+          <dt className="text-slate-600">{k}</dt>
+          <dd className="break-all font-mono text-slate-800">{typeof v === "string" ? v : JSON.stringify(v)}</dd>
+        </div>
+      ))}
+    </dl>
+  );
+}
+
 /** One destination: where it sends, what, its health over the last day, and its actions. */
 export function DestinationCard({
   destination: d,
@@ -37,13 +51,16 @@ export function DestinationCard({
     >
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone={d.enabled ? "good" : "neutral"}>{d.enabled ? "enabled" : "disabled"}</Badge>
+        <Badge tone={d.type === "webhook" ? "neutral" : "info"}>{d.type}</Badge>
         {d.source === "config" && <Badge tone="info">from TALLY_FORWARD_URL</Badge>}
         <code className="text-xs text-slate-500">{d.id}</code>
       </div>
       <p className="mt-2 break-all font-mono text-sm">{d.url}</p>
       <p className="mt-1 text-xs text-slate-600">
-        {d.events.join(" · ")} · secret ••••{d.secretLast4}
+        {d.events.join(" · ")}
+        {d.type === "webhook" ? ` · secret ••••${d.secretLast4}` : ""}
       </p>
+      {d.config && <SinkConfigList config={d.config} />}
       <dl className="mt-3 grid grid-cols-2 gap-x-4 gap-y-2 sm:grid-cols-4">
         <div>
           <dt className="text-xs text-slate-600">Success, {h?.windowHours ?? 24} h</dt>

@@ -38,7 +38,7 @@ export function DestinationForm() {
       { url: url.trim(), events: FORWARD_EVENTS.filter((ev) => events.has(ev)), ...(own ? { secret: own } : {}) },
       {
         onSuccess: (d) => {
-          setCreated({ id: d.id, secret: d.secret });
+          setCreated({ id: d.id, secret: d.secret ?? "" });
           setUrl("");
         },
       },

@@ -4,18 +4,26 @@ import type { CreateDestination, DestinationView, ReplayBody, ReplayResult } fro
 import { createDestination, setDestinationEnabled } from "./destinations";
 import { replayDelivery, replayDestinationSince } from "./replay";
 
+function sinkHostOf(config: Record<string, unknown> | undefined): string | null {
+  const raw = config?.url ?? config?.endpoint;
+  return typeof raw === "string" && URL.canParse(raw) ? new URL(raw).host : null;
+}
+
 // What the forwarding routes call: every operator mutation is audited. Audit details carry ids and
 // counts, never a secret or a URL's query string.
 
 export function createDestinationAction(
   input: CreateDestination,
   actor: string,
-): Promise<DestinationView & { secret: string }> {
+): Promise<DestinationView & { secret?: string }> {
+  const type = input.type ?? "webhook";
+  // A sink's host only: its config holds credentials, never written to the audit log.
+  const host = input.url && URL.canParse(input.url) ? new URL(input.url).host : sinkHostOf(input.config);
   return audited(
     {
       actor,
       action: "destinations.create",
-      detail: { events: input.events, secretGiven: input.secret !== undefined, host: new URL(input.url).host },
+      detail: { type, events: input.events, secretGiven: input.secret !== undefined, host },
     },
     () => createDestination(input, actor),
     (d) => ({ id: d.id }),

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { DESTINATION_TYPES, sinkConfigSchemas } from "./sink-config";
 
 // Forwarding's API contracts, shared by the routes, the domain and the Outbound page (no server code
 // here). A destination's secret appears whole in one answer only: the 201 that created it.
@@ -38,22 +39,59 @@ export const destinationUrlSchema = z
     { error: "url must not carry a user name or password" },
   );
 
-export const createDestinationSchema = z.strictObject({
-  url: destinationUrlSchema,
-  events: z
-    .array(z.enum(FORWARD_EVENTS, { error: `each event must be one of ${FORWARD_EVENTS.join(", ")}` }), {
-      error: "events must be a list",
-    })
-    .min(1, { error: "events must name at least one event" })
-    .max(FORWARD_EVENTS.length)
-    .refine((e) => new Set(e).size === e.length, { error: "events must not repeat" }),
-  secret: whsecSchema.optional(),
-});
-export type CreateDestination = z.infer<typeof createDestinationSchema>;
+const eventsSchema = z
+  .array(z.enum(FORWARD_EVENTS, { error: `each event must be one of ${FORWARD_EVENTS.join(", ")}` }), {
+    error: "events must be a list",
+  })
+  .min(1, { error: "events must name at least one event" })
+  .max(FORWARD_EVENTS.length)
+  .refine((e) => new Set(e).size === e.length, { error: "events must not repeat" });
+
+/**
+ * `webhook` (the default) takes `url` and an optional `secret`; every other type takes its `config`
+ * (lib/outbound/sink-config.ts), checked here field by field so a 400 names the field that is wrong.
+ */
+export const createDestinationSchema = z
+  .strictObject({
+    type: z
+      .enum(DESTINATION_TYPES, { error: `type must be one of ${DESTINATION_TYPES.join(", ")}` })
+      .default("webhook"),
+    url: destinationUrlSchema.optional(),
+    events: eventsSchema,
+    secret: whsecSchema.optional(),
+    config: z.record(z.string(), z.unknown(), { error: "config must be an object" }).optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.type === "webhook") {
+      if (v.url === undefined) ctx.addIssue({ code: "custom", path: ["url"], message: "url is required" });
+      if (v.config !== undefined)
+        ctx.addIssue({ code: "custom", path: ["config"], message: "config is for sink types; a webhook takes url" });
+      return;
+    }
+    if (v.url !== undefined || v.secret !== undefined)
+      ctx.addIssue({
+        code: "custom",
+        path: [v.url !== undefined ? "url" : "secret"],
+        message: `a ${v.type} destination takes config, not url or secret`,
+      });
+    if (v.config === undefined) {
+      ctx.addIssue({ code: "custom", path: ["config"], message: `config is required for type ${v.type}` });
+      return;
+    }
+    const parsed = sinkConfigSchemas[v.type].safeParse(v.config);
+    if (!parsed.success)
+      for (const issue of parsed.error.issues)
+        ctx.addIssue({ code: "custom", path: ["config", ...issue.path.map(String)], message: issue.message });
+  });
+export type CreateDestination = z.input<typeof createDestinationSchema>;
 
 export const destinationSchema = z.object({
   id: z.string(),
+  type: z.string(),
+  /** A webhook's URL, or a sink's target; credentials masked either way. */
   url: z.string(),
+  /** A sink's config with every credential masked; null for a webhook. */
+  config: z.record(z.string(), z.unknown()).nullable(),
   events: z.array(z.string()),
   enabled: z.boolean(),
   source: z.string(),
@@ -65,7 +103,10 @@ export type DestinationView = z.infer<typeof destinationSchema>;
 export const destinationListSchema = z.object({ items: z.array(destinationSchema) });
 
 /** POST /api/destinations: the only answer that carries the whole secret. */
-export const createdDestinationSchema = destinationSchema.extend({ secret: z.string().min(1) });
+export const createdDestinationSchema = destinationSchema.extend({
+  /** A webhook's signing secret, whole; a sink has none (its credentials are never returned). */
+  secret: z.string().min(1).optional(),
+});
 
 export const DELIVERY_STATUSES = ["pending", "retrying", "delivered", "dead", "skipped"] as const;
 export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];

@@ -4,7 +4,7 @@ import type { Destination } from "@/generated/prisma/client";
 import { getConfig, redactUrlSecrets, type TallyConfig } from "../config";
 import { checkDestinationUrl, guardFor } from "../http/address-guard";
 import { db } from "../db";
-import { Conflict, NotFound } from "../errors";
+import { BadRequest, Conflict, NotFound } from "../errors";
 import { log } from "../log";
 import {
   FORWARD_EVENTS,
@@ -13,6 +13,8 @@ import {
   type DestinationView,
   type ForwardEvent,
 } from "./contracts";
+import { isSinkType, maskedConfig, sinkConfigSchemas, sinkCredential, sinkTarget, type SinkType } from "./sink-config";
+import { checkSink } from "./sink-send";
 
 // Destinations the team registers. The secret is read only by the sender (lib/db.ts omits it from
 // every other read); an answer carries it whole once, when Tally made or accepted it.
@@ -29,13 +31,26 @@ export function parseEvents(stored: string): ForwardEvent[] {
   return stored.split(",").filter((e): e is ForwardEvent => known.has(e));
 }
 
-type Row = Omit<Destination, "secret">;
+type Row = Omit<Destination, "secret" | "config"> & { config?: string | null };
+
+/** A sink's stored config with every credential masked; null for a webhook (or a config not read). */
+function viewConfig(d: Row): Record<string, unknown> | null {
+  if (!isSinkType(d.type) || !d.config) return null;
+  try {
+    return maskedConfig(d.type, JSON.parse(d.config) as Record<string, unknown>);
+  } catch {
+    return null;
+  }
+}
 
 export function toView(d: Row): DestinationView {
   return {
     id: d.id,
+    type: d.type,
     // A query value or user info in a destination's URL is a credential: never shown after creation.
-    url: redactUrlSecrets(d.url),
+    // A sink's url is its target, masked when it was saved.
+    url: isSinkType(d.type) ? d.url : redactUrlSecrets(d.url),
+    config: viewConfig(d),
     events: parseEvents(d.events),
     enabled: d.enabled,
     source: d.source,
@@ -46,7 +61,10 @@ export function toView(d: Row): DestinationView {
 }
 
 export async function listDestinations(): Promise<DestinationView[]> {
-  const rows = await db().destination.findMany({ orderBy: [{ enabled: "desc" }, { createdAt: "asc" }] });
+  const rows = await db().destination.findMany({
+    orderBy: [{ enabled: "desc" }, { createdAt: "asc" }],
+    omit: { config: false },
+  });
   return rows.map(toView);
 }
 
@@ -54,7 +72,10 @@ export async function listDestinations(): Promise<DestinationView[]> {
 export async function createDestination(
   input: CreateDestination,
   actor: string,
-): Promise<DestinationView & { secret: string }> {
+): Promise<DestinationView & { secret?: string }> {
+  const type = input.type ?? "webhook";
+  if (isSinkType(type)) return createSinkDestination(type, input, actor);
+  if (input.url === undefined) throw new BadRequest("Invalid body: url: url is required");
   // What an operator configures at run time must not reach private addresses, Tally or the simulator.
   await checkDestinationUrl(input.url, guardFor(getConfig()));
   const secret = input.secret ?? generateSecret();
@@ -78,17 +99,55 @@ export async function createDestination(
   return { ...toView(row), secret };
 }
 
+/**
+ * A sink: its config is checked by the sink itself (connect; create or check the table) before anything
+ * is saved, so a bad one is a 400 with the sink's reason. Its credentials are stored, never returned.
+ */
+async function createSinkDestination(type: SinkType, input: CreateDestination, actor: string) {
+  const parsed = sinkConfigSchemas[type].safeParse(input.config);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new BadRequest(`Invalid body: config.${issue?.path.join(".") ?? ""}: ${issue?.message ?? "invalid"}`);
+  }
+  const config = parsed.data as Record<string, unknown>;
+  const target = sinkTarget(type, config);
+  const same = await db().destination.findFirst({ where: { url: target, enabled: true }, select: { id: true } });
+  if (same)
+    throw new Conflict(`An enabled destination already writes to this target (${same.id}); disable it first`, {
+      id: same.id,
+    });
+  const settings = getConfig();
+  await checkSink(type, config, guardFor(settings), settings.TALLY_FORWARD_TIMEOUT_MS);
+  const credential = sinkCredential(type, config);
+  const row = await db().destination.create({
+    data: {
+      id: `dst_${randomBytes(9).toString("base64url")}`,
+      type,
+      url: target,
+      config: JSON.stringify(config),
+      events: (input.events as string[]).join(","),
+      secret: "",
+      secretLast4: credential.length >= 12 ? credential.slice(-4) : "",
+      source: "api",
+      createdBy: actor,
+    },
+    omit: { config: false },
+  });
+  return toView(row);
+}
+
 /** Disable stops new events at once; queued ones are skipped when their turn comes (nothing is sent). */
 export async function setDestinationEnabled(id: string, enabled: boolean, actor: string): Promise<DestinationView> {
   const row = await db().destination.findUnique({ where: { id } });
   if (!row) throw new NotFound(`No destination ${id}`);
   if (enabled && !row.enabled) {
-    if (row.source !== "config") await checkDestinationUrl(row.url, guardFor(getConfig()));
+    if (row.source !== "config" && !isSinkType(row.type)) await checkDestinationUrl(row.url, guardFor(getConfig()));
     const same = await db().destination.findFirst({ where: { url: row.url, enabled: true }, select: { id: true } });
     if (same) throw new Conflict(`Another enabled destination already sends to this URL (${same.id})`, { id: same.id });
   }
   const updated = await db().destination.update({
     where: { id },
+    omit: { config: false },
     data: enabled
       ? { enabled: true, disabledAt: null, disabledBy: null }
       : { enabled: false, disabledAt: row.disabledAt ?? new Date(), disabledBy: actor },

@@ -50,7 +50,7 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
 }
 
 /** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
-export async function buildEventBody(e: EventSource): Promise<string | null> {
+export async function buildEventBody(e: EventSource, opts: { inline?: boolean } = {}): Promise<string | null> {
   if (e.eventType === "run.completed") return runCompletedBody(e);
   const job = await db().job.findUnique({
     where: { id: e.jobId },
@@ -71,7 +71,8 @@ export async function buildEventBody(e: EventSource): Promise<string | null> {
   if (e.outcome === "stored") {
     data.resultCount = job.resultCount;
     data.tokensCharged = job.tokensCharged;
-    const results = await inlineResults(e.jobId, config.TALLY_FORWARD_MAX_BYTES);
+    // Sinks (inline: false) put every result in the event themselves (lib/outbound/sink-send.ts).
+    const results = opts.inline === false ? undefined : await inlineResults(e.jobId, config.TALLY_FORWARD_MAX_BYTES);
     if (results) data.results = results;
     else data.resultsUrl = `${config.publicUrl}/api/jobs/${encodeURIComponent(e.jobId)}/results`;
   } else if (e.outcome === "dead_lettered") {

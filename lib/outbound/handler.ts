@@ -7,6 +7,8 @@ import { buildEventBody } from "./event-body";
 import { FORWARD_EVENT, forwardEventPayload, type ForwardEventPayload } from "./outbox";
 import { guardFor } from "../http/address-guard";
 import { sendEvent, type SendResult } from "./send";
+import { isSinkType } from "./sink-config";
+import { sendToSink } from "./sink-send";
 
 // Sends one delivery. Retries are bounded by time, not by count: a failure returns rescheduleIn (the
 // queue gives the attempt back) with exponential backoff and jitter until retryUntil, and then the
@@ -25,7 +27,9 @@ async function finish(deliveryId: number, data: { status: string; lastError?: st
 export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerContext): Promise<void | Reschedule> {
   const d = await db().outboundDelivery.findUnique({
     where: { id: p.deliveryId },
-    include: { destination: { select: { url: true, enabled: true, secret: true, source: true } } },
+    include: {
+      destination: { select: { type: true, url: true, config: true, enabled: true, secret: true, source: true } },
+    },
   });
   if (!d || d.status === "delivered" || d.status === "skipped") return;
   if (!d.destination.enabled) return finish(d.id, { status: "skipped", lastError: "destination disabled; not sent" });
@@ -38,14 +42,21 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   if (Date.now() > retryUntil.getTime())
     return finish(d.id, { status: "dead", lastError: d.lastError ?? "retry window over" });
 
-  const body = await buildEventBody(d);
+  const type = d.destination.type;
+  const body = await buildEventBody(d, { inline: !isSinkType(type) });
   if (body === null) return finish(d.id, { status: "dead", lastError: `job ${d.jobId} not found` });
-  const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
-    timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
-    signal: ctx.signal,
-    // The environment's destination is the deployer's choice; one registered at run time is guarded.
-    guard: d.destination.source === "config" ? null : guardFor(config),
-  });
+  const result = isSinkType(type)
+    ? await sendToSink({ ...d, type, config: d.destination.config ?? "{}" }, body, {
+        timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
+        signal: ctx.signal,
+        guard: guardFor(config),
+      })
+    : await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
+        timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
+        signal: ctx.signal,
+        // The environment's destination is the deployer's choice; one registered at run time is guarded.
+        guard: d.destination.source === "config" ? null : guardFor(config),
+      });
   // Cut short by the worker's shutdown: not the destination's fault; the queue hands the item back.
   if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");
   return record(d.id, d.destinationId, d.attempts + 1, retryUntil, result);

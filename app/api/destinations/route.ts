@@ -1,4 +1,4 @@
-// GET /api/destinations — forwarding destinations, secrets masked; POST — register one: 201 with its secret, shown this once
+// GET /api/destinations — forwarding destinations, secrets masked; POST — register one (a webhook: 201 with its secret, shown this once; a sink: its config checked by the sink first)
 import { NextResponse } from "next/server";
 import { operatorRoute } from "@/lib/http/operator-route";
 import { createDestinationAction } from "@/lib/outbound/actions";
@@ -15,7 +15,8 @@ export const GET = operatorRoute(
 export const POST = operatorRoute(
   {
     role: "admin",
-    summary: "Register a destination; its secret is in this answer only",
+    summary:
+      "Register a destination: a webhook (`url`, its secret in this answer only) or a sink (`type` and `config`, checked by connecting; 400 with the sink's reason)",
     status: 201,
     answer: createdDestinationSchema,
     errors: [409],

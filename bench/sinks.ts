@@ -1,0 +1,161 @@
+// tsx --conditions=react-server bench/sinks.ts [--events 400] [--result FILE]
+// Events per second into each sink type through Tally (outbox rows already written, then the real
+// worker with TALLY_WORKER_CONCURRENCY draining the forward_event items: claim, build the event, write,
+// record the attempt), next to a bare loop in the same run: the same sink module and client library
+// writing the same rows or messages one after the other, with no queue, outbox or record. Both go to the
+// same target through the same local TCP proxy (test/sink-services.ts). A service that does not answer
+// is left out with a note. Goal: Tally at least 0.5× the bare loop.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { parseConfig, setConfigForTests } from "@/lib/config";
+import { db, dbReady, disconnectAll, transaction } from "@/lib/db";
+import { settleOutcome } from "@/lib/jobs/outcomes";
+import { createDestination } from "@/lib/outbound/destinations";
+import { forwardEventKind } from "@/lib/outbound/handler";
+import { webhookId } from "@/lib/outbound/outbox";
+import { SINK_TYPES, type SinkType } from "@/lib/outbound/sink-config";
+import { openSink, type SinkEvent } from "@/lib/outbound/sinks";
+import { closeAllSinks } from "@/lib/outbound/sinks/pool";
+import { createRegistry } from "@/lib/queue";
+import { createWorker } from "@/lib/worker/worker";
+import { SERVICES, serviceAnswers } from "../test/sink-services";
+import { machine } from "./common";
+
+const { values } = parseArgs({
+  options: { events: { type: "string", default: "400" }, types: { type: "string" }, result: { type: "string" } },
+  strict: true,
+});
+const N = Number(values.events);
+const say = (s: string) => process.stdout.write(`${s}\n`);
+
+async function main(): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-sinks-"));
+  const file = path.join(dir, "tally.db");
+  execFileSync("npx", ["prisma", "migrate", "deploy"], {
+    env: { ...process.env, DATABASE_URL: `file:${file}` },
+    stdio: "pipe",
+  });
+  const config = parseConfig({
+    NODE_ENV: "production",
+    DATABASE_URL: `file:${file}`,
+    TALLY_OPERATOR_PASSWORD: "bench password here",
+    TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef0123",
+    TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
+    TALLY_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+    // The worker's default unless BENCH_CONCURRENCY says otherwise.
+    ...(process.env.BENCH_CONCURRENCY ? { TALLY_WORKER_CONCURRENCY: process.env.BENCH_CONCURRENCY } : {}),
+  });
+  setConfigForTests(config);
+  await dbReady();
+
+  const MARKDOWN = `# A scraped page\n\n${"Some text of a page, about a kilobyte in all. ".repeat(22)}`;
+
+  /** N jobs stored with one result each, their outbox rows written for the enabled destination. */
+  async function settleJobs(prefix: string): Promise<void> {
+    for (let i = 0; i < N; i++) {
+      const id = `${prefix}-${i}`;
+      await db().job.create({ data: { id, kind: "extract", url: `https://example.com/${i}` } });
+      await db().result.create({
+        data: { jobId: id, itemKey: "0", url: `https://example.com/${i}`, format: "markdown", markdown: MARKDOWN },
+      });
+      await transaction((tx) => settleOutcome(tx, id, "stored"));
+    }
+  }
+
+  function bareEvent(jobId: string): SinkEvent {
+    const now = new Date();
+    return {
+      id: webhookId(jobId, "stored"),
+      type: "job.stored",
+      jobId,
+      outcome: "stored",
+      createdAt: now,
+      body: JSON.stringify({ type: "job.stored", timestamp: now.toISOString(), data: { jobId, outcome: "stored" } }),
+      results: [
+        {
+          itemKey: "0",
+          url: `https://example.com/${jobId}`,
+          status: "completed",
+          format: "markdown",
+          markdown: MARKDOWN,
+          html: null,
+          metadata: null,
+          errorCode: null,
+          errorMessage: null,
+          tokensCharged: 0,
+          storedAt: now,
+        },
+      ],
+    };
+  }
+
+  type Row = { type: SinkType; events: number; tallyPerSecond: number; barePerSecond: number; ratio: number };
+  const rows: Row[] = [];
+  const skipped: string[] = [];
+  say(machine());
+  say(
+    `${N} job.stored events (one result of ~1 KB each) per sink type; worker concurrency ${config.TALLY_WORKER_CONCURRENCY}`,
+  );
+
+  const types = values.types ? SINK_TYPES.filter((t) => values.types?.split(",").includes(t)) : SINK_TYPES;
+  for (const type of types) {
+    if (!(await serviceAnswers(type))) {
+      skipped.push(type);
+      continue;
+    }
+    const svc = await SERVICES[type]();
+    try {
+      // RabbitMQ's queue starts unbound (the tests' "refused" state): bind it.
+      if (type === "rabbitmq") await svc.allow();
+      const dest = await createDestination({ type, config: svc.config, events: ["job.stored"] }, "bench");
+      await settleJobs(`${type}-tally`);
+      const worker = createWorker({
+        registry: createRegistry([forwardEventKind()]),
+        concurrency: config.TALLY_WORKER_CONCURRENCY,
+        leaseMs: 30_000,
+        idleMs: 5,
+      });
+      let started = performance.now();
+      await worker.drain();
+      const tallyS = (performance.now() - started) / 1000;
+      const delivered = await db().outboundDelivery.count({ where: { destinationId: dest.id, status: "delivered" } });
+      if (delivered !== N) throw new Error(`${type}: ${delivered} of ${N} delivered`);
+      await db().destination.update({ where: { id: dest.id }, data: { enabled: false } });
+
+      const bare = openSink(type, svc.config, { timeoutMs: 10_000 });
+      const events = Array.from({ length: N }, (_, i) => bareEvent(`${type}-bare-${i}`));
+      await bare.deliver(bareEvent(`${type}-warm`));
+      started = performance.now();
+      for (const e of events) await bare.deliver(e);
+      const bareS = (performance.now() - started) / 1000;
+      await bare.close();
+
+      const row = {
+        type,
+        events: N,
+        tallyPerSecond: Math.round(N / tallyS),
+        barePerSecond: Math.round(N / bareS),
+        ratio: Math.round((bareS / tallyS) * 100) / 100,
+      };
+      rows.push(row);
+      say(
+        `${type.padEnd(9)} Tally ${String(row.tallyPerSecond).padStart(6)} events/s · bare loop ${String(row.barePerSecond).padStart(6)} events/s · ${row.ratio}×`,
+      );
+    } finally {
+      await closeAllSinks();
+      await svc.close();
+    }
+  }
+  if (skipped.length) say(`left out (service not answering): ${skipped.join(", ")}`);
+  if (values.result) writeFileSync(values.result, JSON.stringify({ rows, skipped }));
+  await disconnectAll();
+  rmSync(dir, { recursive: true, force: true });
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});

@@ -1,0 +1,124 @@
+import { z } from "zod";
+
+// The destination types and each sink's `config`, checked with zod; what of a config may be shown
+// (credentials masked) and the one-line target the Outbound page lists. Plain module: no server code,
+// the page and the routes share it.
+
+export const SINK_TYPES = ["postgres", "mysql", "s3", "rabbitmq", "nats", "redis"] as const;
+export type SinkType = (typeof SINK_TYPES)[number];
+export const DESTINATION_TYPES = ["webhook", ...SINK_TYPES] as const;
+export type DestinationType = (typeof DESTINATION_TYPES)[number];
+
+export function isSinkType(t: string): t is SinkType {
+  return (SINK_TYPES as readonly string[]).includes(t);
+}
+
+const text = (name: string, max = 255) =>
+  z
+    .string({ error: `${name} is required` })
+    .trim()
+    .min(1, { error: `${name} must not be empty` })
+    .max(max, { error: `${name} must be at most ${max} characters` });
+
+/** A connection URL with one of `schemes`; user and password in it are credentials (masked when shown). */
+const connUrl = (schemes: string[]) =>
+  text("url", 2048).refine(
+    (u) => URL.canParse(u) && schemes.includes(new URL(u).protocol.slice(0, -1)) && new URL(u).hostname !== "",
+    { error: `url must be a ${schemes.map((s) => `${s}://`).join(" or ")} URL with a host` },
+  );
+
+// A table name goes into SQL as an identifier: letters, digits and underscores only, quoted by the sink.
+const table = z.string({ error: "table is required" }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,54}$/, {
+  error: "table must be letters, digits and underscores (at most 55), not starting with a digit",
+});
+
+export const sinkConfigSchemas = {
+  postgres: z.strictObject({ url: connUrl(["postgres", "postgresql"]), table }),
+  mysql: z.strictObject({ url: connUrl(["mysql"]), table }),
+  s3: z.strictObject({
+    endpoint: text("endpoint", 2048)
+      .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
+        error: "endpoint must be an http:// or https:// URL",
+      })
+      .optional(),
+    region: text("region", 64),
+    bucket: z
+      .string({ error: "bucket is required" })
+      .regex(/^[a-z0-9][a-z0-9.-]{1,61}[a-z0-9]$/, { error: "bucket must be a valid S3 bucket name" }),
+    prefix: z
+      .string({ error: "prefix is required (it may be empty)" })
+      .max(512)
+      .regex(/^[^\u0000-\u001f]*$/, { error: "prefix must not hold control characters" })
+      .transform((p) => p.replace(/^\/+|\/+$/g, "")),
+    accessKeyId: text("accessKeyId", 256),
+    secretAccessKey: text("secretAccessKey", 256),
+    forcePathStyle: z.boolean({ error: "forcePathStyle must be true or false" }).optional(),
+  }),
+  rabbitmq: z.strictObject({
+    url: connUrl(["amqp", "amqps"]),
+    // "" is the default exchange (routing key = queue name).
+    exchange: z.string({ error: 'exchange is required ("" is the default exchange)' }).max(255),
+    routingKey: z.string({ error: "routingKey is required" }).max(255),
+  }),
+  nats: z.strictObject({
+    url: connUrl(["nats", "tls"]),
+    subject: text("subject").regex(/^[^\s*>]+$/, { error: "subject must be a plain subject (no spaces or wildcards)" }),
+  }),
+  redis: z.strictObject({ url: connUrl(["redis", "rediss"]), stream: text("stream", 512) }),
+} satisfies Record<SinkType, z.ZodType>;
+
+export type SinkConfig<T extends SinkType = SinkType> = z.output<(typeof sinkConfigSchemas)[T]>;
+
+const MASK = "••••";
+
+/** A credential shown as its last four characters at most (none when it is short). */
+export function maskSecret(s: string): string {
+  return s.length >= 12 ? `${MASK}${s.slice(-4)}` : MASK;
+}
+
+/** A connection URL with its password (and any query value) masked; the user name stays. */
+export function maskUrl(raw: string): string {
+  if (!URL.canParse(raw)) return MASK;
+  const u = new URL(raw);
+  if (u.password) u.password = MASK;
+  for (const k of [...u.searchParams.keys()]) u.searchParams.set(k, MASK);
+  return decodeURIComponent(u.toString());
+}
+
+/** The config as it may be shown: every credential masked. */
+export function maskedConfig(type: SinkType, config: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = { ...config };
+  if (typeof out.url === "string") out.url = maskUrl(out.url);
+  if (type === "s3") {
+    if (typeof out.secretAccessKey === "string") out.secretAccessKey = maskSecret(out.secretAccessKey);
+    if (typeof out.accessKeyId === "string") out.accessKeyId = maskSecret(out.accessKeyId);
+  }
+  return out;
+}
+
+/** Where a sink writes, in one line without credentials: kept in Destination.url for lists and checks. */
+export function sinkTarget(type: SinkType, config: Record<string, unknown>): string {
+  const c = maskedConfig(type, config);
+  const s = (k: string) => String(c[k] ?? "");
+  switch (type) {
+    case "postgres":
+    case "mysql":
+      return `${s("url")}#${s("table")}`;
+    case "s3":
+      return `s3://${s("bucket")}/${s("prefix")}${c.endpoint ? ` at ${s("endpoint")}` : ""}`;
+    case "rabbitmq":
+      return `${s("url")} exchange "${s("exchange")}" key "${s("routingKey")}"`;
+    case "nats":
+      return `${s("url")} subject ${s("subject")}`;
+    case "redis":
+      return `${s("url")} stream ${s("stream")}`;
+  }
+}
+
+/** The credential whose last four characters the page may show (a URL's password, S3's secret key). */
+export function sinkCredential(type: SinkType, config: Record<string, unknown>): string {
+  if (type === "s3") return String(config.secretAccessKey ?? "");
+  if (typeof config.url === "string" && URL.canParse(config.url))
+    return decodeURIComponent(new URL(config.url).password);
+  return "";
+}

@@ -1,0 +1,80 @@
+import "server-only";
+import { Redis } from "ioredis";
+import type { SinkConfig } from "../sink-config";
+import type { Sink, SinkEvent, SinkOptions } from "./types";
+
+// Redis: XADD to the stream guarded by SET NX of `{stream}:event:{event id}`, both in one atomic step
+// on the server. MULTI alone cannot make XADD depend on SET NX's answer, so the step is a script
+// (Redis runs a script as one transaction, like MULTI/EXEC): a re-delivery finds the key set and adds
+// nothing. A script is not rolled back on error, so an XADD that fails (a key of the wrong type, out of
+// memory) removes the guard it just set: the retry must not find the event "delivered". The key
+// expires after DEDUPE_SECONDS, well past any retry window (docs/sinks.md).
+
+export const DEDUPE_SECONDS = 30 * 24 * 3600;
+
+const SCRIPT = `
+if not redis.call('SET', KEYS[1], ARGV[1], 'NX', 'EX', ARGV[2]) then return false end
+local added = redis.pcall('XADD', KEYS[2], '*', 'id', ARGV[1], 'type', ARGV[3], 'job_id', ARGV[4], 'outcome', ARGV[5], 'body', ARGV[6])
+if type(added) == 'table' and added.err then
+  redis.call('DEL', KEYS[1])
+  return redis.error_reply(added.err)
+end
+return added`;
+
+type WithScript = Redis & {
+  tallyAdd(
+    key: string,
+    stream: string,
+    id: string,
+    ttl: number,
+    type: string,
+    jobId: string,
+    outcome: string,
+    body: string,
+  ): Promise<string | null>;
+};
+
+export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink {
+  const client = new Redis(config.url, {
+    lazyConnect: true,
+    connectTimeout: opts.timeoutMs,
+    commandTimeout: opts.timeoutMs,
+    // A sink that is down fails the attempt at once (the outbox retries it), rather than queueing here.
+    enableOfflineQueue: false,
+    maxRetriesPerRequest: 0,
+    retryStrategy: (n) => Math.min(n * 100, 1_000),
+    connectionName: "tally-sink",
+  }) as WithScript;
+  client.on("error", () => undefined);
+  client.defineCommand("tallyAdd", { numberOfKeys: 2, lua: SCRIPT });
+  // One connect for the deliveries that start together (the others would find it "connecting" and,
+  // with no offline queue, fail); after that, a lost connection fails fast while ioredis reconnects.
+  let connecting: Promise<void> | null = null;
+  const connected = async () => {
+    if (!connecting && (client.status === "wait" || client.status === "end"))
+      connecting = client.connect().finally(() => (connecting = null));
+    if (connecting) await connecting;
+  };
+  return {
+    async check() {
+      await connected();
+      await client.ping();
+    },
+    async deliver(e: SinkEvent) {
+      await connected();
+      await client.tallyAdd(
+        `${config.stream}:event:${e.id}`,
+        config.stream,
+        e.id,
+        DEDUPE_SECONDS,
+        e.type,
+        e.jobId,
+        e.outcome,
+        e.body,
+      );
+    },
+    async close() {
+      client.disconnect();
+    },
+  };
+}

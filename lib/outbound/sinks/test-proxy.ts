@@ -1,0 +1,69 @@
+// A TCP proxy for tests: a sink connects through it, and the test kills every connection (a killed
+// connection, as pg_terminate_backend or a broker closing it does) or stops listening and starts again on
+// the same port (the sink restarting), without touching the service other tests on the machine share.
+import { connect, createServer, type Server, type Socket } from "node:net";
+import type { AddressInfo } from "node:net";
+
+export type Proxy = {
+  port: number;
+  killAll(): void;
+  down(): Promise<void>;
+  up(): Promise<void>;
+  close(): Promise<void>;
+};
+
+export async function startProxy(targetPort: number, targetHost = "127.0.0.1"): Promise<Proxy> {
+  const sockets = new Set<Socket>();
+  let server: Server | null = null;
+  const listen = (port: number) =>
+    new Promise<Server>((resolve, reject) => {
+      const s = createServer((client) => {
+        const upstream = connect(targetPort, targetHost);
+        for (const sock of [client, upstream]) {
+          sockets.add(sock);
+          sock.on("close", () => sockets.delete(sock));
+          sock.on("error", () => undefined);
+        }
+        client.pipe(upstream);
+        upstream.pipe(client);
+        client.on("close", () => upstream.destroy());
+        upstream.on("close", () => client.destroy());
+      });
+      s.once("error", reject);
+      s.listen(port, "127.0.0.1", () => resolve(s));
+    });
+  server = await listen(0);
+  const port = (server.address() as AddressInfo).port;
+  const killAll = () => {
+    for (const s of sockets) s.destroy();
+  };
+  const down = async () => {
+    const s = server;
+    server = null;
+    killAll();
+    if (s) await new Promise<void>((r) => s.close(() => r()));
+  };
+  return {
+    port,
+    killAll,
+    down,
+    async up() {
+      if (!server) server = await listen(port);
+    },
+    close: down,
+  };
+}
+
+/** Whether something answers on a TCP port within a second. */
+export function answers(port: number, host = "127.0.0.1"): Promise<boolean> {
+  return new Promise((resolve) => {
+    const s = connect(port, host);
+    const done = (ok: boolean) => {
+      s.destroy();
+      resolve(ok);
+    };
+    s.setTimeout(1000, () => done(false));
+    s.once("connect", () => done(true));
+    s.once("error", () => done(false));
+  });
+}

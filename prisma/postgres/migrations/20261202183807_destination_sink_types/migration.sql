@@ -1,0 +1,3 @@
+-- AlterTable
+ALTER TABLE "Destination" ADD COLUMN     "config" TEXT,
+ADD COLUMN     "type" TEXT NOT NULL DEFAULT 'webhook';
