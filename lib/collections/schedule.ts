@@ -15,14 +15,15 @@ export function timezoneProblem(tz: string): string | null {
 }
 
 function cronOf(expr: string, tz: string): Cron {
-  return new Cron(expr, { timezone: tz, paused: true, mode: "5-part" });
+  const parts = expr.trim().split(/\s+/).length;
+  return new Cron(expr, { timezone: tz, paused: true, mode: parts === 6 ? "6-part" : "5-part" });
 }
 
-/** Why a cron expression is unusable, or null. Five fields: minute hour day month weekday. */
+/** Why a cron expression is unusable, or null. Five fields (minute hour day month weekday), or six with seconds first. */
 export function scheduleProblem(expr: string, tz: string): string | null {
   const fields = expr.trim().split(/\s+/);
-  if (fields.length !== 5)
-    return `schedule must have five fields (minute hour day-of-month month day-of-week), like "0 2 * * *"; got ${fields.length}`;
+  if (fields.length !== 5 && fields.length !== 6)
+    return `schedule must have five fields (minute hour day-of-month month day-of-week), like "0 2 * * *", or six with seconds first; got ${fields.length}`;
   try {
     const next = cronOf(expr, tz).nextRun(new Date());
     if (!next) return "schedule never fires";
@@ -42,7 +43,9 @@ const DAYS = ["Sunday", "Monday", "Tuesday", "Wednesday", "Thursday", "Friday", 
 
 /** A schedule in words for the pages: the common shapes spelled out, anything else as its expression. */
 export function describeSchedule(expr: string, tz: string): string {
-  const [min, hour, dom, mon, dow] = expr.trim().split(/\s+/);
+  const fields = expr.trim().split(/\s+/);
+  if (fields.length !== 5) return `Cron "${expr}" (${tz})`;
+  const [min, hour, dom, mon, dow] = fields;
   const isNum = (s: string | undefined) => s !== undefined && /^\d+$/.test(s);
   const at = isNum(min) && isNum(hour) ? `${pad(Number(hour))}:${pad(Number(min))}` : null;
   const zone = `(${tz})`;

@@ -183,7 +183,7 @@ async function mapStored(
     const fps = part.map(([pos, fp]) => Prisma.sql`WHEN ${pos} THEN ${fp}`);
     const ids = part.map(([pos, , id]) => Prisma.sql`WHEN ${pos} THEN ${id}`);
     await tx.$executeRaw`UPDATE "RunUrl" SET "fingerprint" = CASE "position" ${Prisma.join(fps, " ")} END,
-      "resultId" = CASE "position" ${Prisma.join(ids, " ")} END
+      "resultId" = CAST(CASE "position" ${Prisma.join(ids, " ")} END AS INTEGER)
       WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
   }
   const now = new Date();

@@ -94,11 +94,13 @@ export function pageContent(opts: {
   // fetch, which a collection's ignorePatterns must remove for the page to count as unchanged.
   const paragraphs = url.includes("volatile") ? [...body, `Fetched at ${new Date().toISOString()}`] : body;
   const links = linksOf(seed, url, 3);
+  // A hostile page is the same attack every time; a later version still reads differently.
+  const revised = (opts.version ?? 0) > 0 ? ` (revision ${opts.version})` : "";
   const markdown = hostile
-    ? hostileMarkdown(title)
+    ? hostileMarkdown(title + revised)
     : [`# ${title}`, ...paragraphs, links.map((l) => `- [${titleOf(l)}](${l})`).join("\n")].join("\n\n");
   const html = hostile
-    ? hostileHtml(title)
+    ? hostileHtml(title + revised)
     : [
         `<html><head><title>${escapeHtml(title)}</title></head><body>`,
         `<h1>${escapeHtml(title)}</h1>`,
