@@ -308,6 +308,12 @@ export const envSchema = z.object({
   TALLY_ALERT_QUEUE_STALLED_MINUTES: int(10, 1, 7 * 24 * 60).describe(
     "`queue_stalled` fires when the oldest due queue item has waited this long, in minutes.",
   ),
+  TALLY_ALERT_OLD_TRANSACTION_MINUTES: int(15, 1, 7 * 24 * 60).describe(
+    "`queue_bloat` fires (PostgreSQL) when a transaction in Tally's database has been open this long, in minutes: it holds back vacuum of the queue table.",
+  ),
+  TALLY_ALERT_QUEUE_DEAD_ROWS: int(200_000, 1_000, 1_000_000_000).describe(
+    "`queue_bloat` also fires (PostgreSQL) when the queue table holds this many dead rows.",
+  ),
   TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100).describe(
     "`platform_errors` fires when this share of platform calls, in percent (at least 5 calls), answered 5xx or not at all within `TALLY_ALERT_PLATFORM_ERROR_MINUTES`.",
   ),

@@ -19,29 +19,120 @@ const omit = {
   apiToken: { hash: true },
 } as const;
 
+type SqliteAdapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
+type SqliteTransaction = Awaited<ReturnType<SqliteAdapter["startTransaction"]>>;
+
+/** How long the app's connection waits for SQLite's write lock (statements; transactions: below). */
+const BUSY_TIMEOUT_MS = 5000;
+/** How long starting a transaction may take, queueing and lock included: under Prisma's maxWait (10 s). */
+const BEGIN_BUDGET_MS = 9000;
+const BUSY = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]);
+
+/** One transaction at a time on the connection, first come first served; a waiter can give up. */
+class TransactionSlot {
+  #held = false;
+  #waiters: Array<() => void> = [];
+
+  async take(deadline: number): Promise<() => void> {
+    if (this.#held) {
+      await new Promise<void>((resolve, reject) => {
+        const granted = () => {
+          clearTimeout(timer);
+          resolve();
+        };
+        const timer = setTimeout(
+          () => {
+            this.#waiters.splice(this.#waiters.indexOf(granted), 1);
+            reject(
+              Object.assign(new Error("database is locked (waited for a transaction slot)"), { code: "SQLITE_BUSY" }),
+            );
+          },
+          Math.max(0, deadline - Date.now()),
+        );
+        this.#waiters.push(granted);
+      });
+    }
+    this.#held = true;
+    let released = false;
+    return () => {
+      if (released) return;
+      released = true;
+      const next = this.#waiters.shift();
+      if (next) next();
+      else this.#held = false;
+    };
+  }
+}
+
 /**
- * The adapter opens transactions with a deferred BEGIN. In WAL mode a deferred transaction that
- * reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another connection (the receiver's,
- * another worker process) committed in between — and busy_timeout cannot help. BEGIN IMMEDIATE
- * takes the write lock up front (waiting up to the busy timeout), so read-then-write is safe.
+ * Transactions begin with BEGIN IMMEDIATE, not the adapter's deferred BEGIN: in WAL mode a deferred
+ * transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another connection
+ * (the receiver's, another worker process) committed in between, and busy_timeout cannot help.
+ * BEGIN IMMEDIATE takes the write lock up front, so read-then-write is safe.
+ *
+ * Starting one is ours rather than the adapter's, for two reasons found by holding the write lock
+ * from another process (test/infra-faults.test.ts): the adapter's own startTransaction keeps its
+ * mutex when BEGIN fails, so one SQLITE_BUSY stopped every later transaction of the process for
+ * good (the worker hung); and a synchronous busy wait blocks the event loop (the receiver, the
+ * pages) for the whole timeout. Here BEGIN IMMEDIATE is tried without a busy wait and retried
+ * asynchronously until BEGIN_BUDGET_MS, and the slot is given back whatever happens.
  */
 class ImmediateTransactions extends PrismaBetterSQLite3 {
   override async connect() {
     const adapter = await super.connect();
     const conn: unknown = Reflect.get(adapter, "client");
-    if (conn instanceof Database) {
-      const prepare = conn.prepare.bind(conn);
-      conn.prepare = ((sql: string) => prepare(sql === "BEGIN" ? "BEGIN IMMEDIATE" : sql)) as typeof conn.prepare;
-    } else {
+    const onError: unknown = Reflect.get(adapter, "onError");
+    if (!(conn instanceof Database) || typeof onError !== "function")
       throw new Error("unexpected SQLite adapter shape: cannot enforce BEGIN IMMEDIATE");
-    }
+    const fail = (err: unknown): never => onError.call(adapter, err) as never;
+    const slot = new TransactionSlot();
+    const original = adapter.startTransaction.bind(adapter);
+    adapter.startTransaction = async (isolationLevel): Promise<SqliteTransaction> => {
+      // The adapter's answer to an isolation level SQLite cannot give (an error), unchanged.
+      if (isolationLevel && isolationLevel !== "SERIALIZABLE") return original(isolationLevel);
+      const deadline = Date.now() + BEGIN_BUDGET_MS;
+      let release: () => void = () => undefined;
+      try {
+        release = await slot.take(deadline);
+        await beginImmediate(conn, deadline);
+      } catch (err) {
+        release();
+        return fail(err);
+      }
+      return {
+        provider: adapter.provider,
+        adapterName: adapter.adapterName,
+        // As the adapter's own: the engine sends COMMIT or ROLLBACK as queries, then calls these.
+        options: { usePhantomQuery: false },
+        queryRaw: (q) => adapter.queryRaw(q),
+        executeRaw: (q) => adapter.executeRaw(q),
+        commit: () => Promise.resolve(release()),
+        rollback: () => Promise.resolve(release()),
+      };
+    };
     return adapter;
+  }
+}
+
+async function beginImmediate(conn: Database.Database, deadline: number): Promise<void> {
+  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
+    conn.pragma("busy_timeout = 0");
+    try {
+      conn.prepare("BEGIN IMMEDIATE").run();
+      return;
+    } catch (err) {
+      const code = (err as { code?: string }).code;
+      if (!code || !BUSY.has(code) || Date.now() >= deadline) throw err;
+    } finally {
+      conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    }
+    await new Promise((r) => setTimeout(r, Math.min(wait * (0.5 + Math.random()), Math.max(1, deadline - Date.now()))));
   }
 }
 
 function createSqlite(url: string) {
   secureSqliteFile(url);
-  const adapter = new ImmediateTransactions({ url, timeout: 5000 });
+  const adapter = new ImmediateTransactions({ url, timeout: BUSY_TIMEOUT_MS });
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.
   const client = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
@@ -49,7 +140,7 @@ function createSqlite(url: string) {
   const ready = (async () => {
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-    await client.$executeRawUnsafe("PRAGMA busy_timeout = 5000");
+    await client.$executeRawUnsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
     await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   })();
   // Callers of dbReady() see a failure; nobody else may, so it must not become an unhandled rejection.

@@ -8,6 +8,7 @@ export const RULE_NAMES = [
   "subscription_drift",
   "stale_pending",
   "queue_stalled",
+  "queue_bloat",
   "platform_errors",
   "safety_net_failed",
 ] as const;

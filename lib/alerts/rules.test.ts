@@ -1,4 +1,4 @@
-// The five alert rules beyond dead_letters and unauthorized_spike (alerts.test.ts), each driven by the
+// The six alert rules beyond dead_letters and unauthorized_spike (alerts.test.ts), each driven by the
 // real thing it watches where it can be: reconciliation runs and platform calls against the simulator
 // over real HTTP, jobs submitted through Tally, the real worker; on a real database (SQLite, and
 // PostgreSQL through vitest.postgres.config.mts). The clock is passed to the evaluation, so the
@@ -9,7 +9,10 @@ import { processJobItem } from "@/lib/jobs/process-job";
 import { submitJob } from "@/lib/jobs/submit";
 import { enqueue } from "@/lib/queue";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import pg from "pg";
 import { createTestDb, type TestDb } from "@/test/db";
+import { TEST_STORE } from "@/test/store";
+import { scrapeMetrics } from "../metrics/scrape";
 import { drain } from "@/test/safety-nets-harness";
 import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
 import { startReconcile } from "../safety-nets/reconcile";
@@ -260,5 +263,67 @@ describe("queue_stalled", () => {
       to: "ok",
       event: "resolved",
     });
+  });
+});
+
+describe("queue_bloat", () => {
+  it("on PostgreSQL, fires for a transaction left open TALLY_ALERT_OLD_TRANSACTION_MINUTES (15) while the queue table's dead rows pile up, and shows both in /api/metrics; on SQLite never", async () => {
+    const now = new Date();
+    if (TEST_STORE === "sqlite") {
+      const r = await rule("queue_bloat", minutes(now, 60));
+      expect(r).toMatchObject({ to: "ok", event: null, summary: "not applicable on SQLite" });
+      const text = (await scrapeMetrics(now)).body;
+      expect(text).toMatch(/^tally_db_oldest_transaction_age_seconds 0$/m);
+      expect(text).toMatch(/^tally_queue_dead_rows 0$/m);
+      return;
+    }
+    // A forgotten session: a transaction open in Tally's database, holding back vacuum.
+    const idle = new pg.Client({ connectionString: t.url, application_name: "forgotten-psql" });
+    await idle.connect();
+    const churn = new pg.Client({ connectionString: t.url });
+    await churn.connect();
+    try {
+      await idle.query("BEGIN");
+      await idle.query("SELECT txid_current()");
+      const openedAt = new Date();
+      // Queue churn while it is open: 5,000 items in and out, so 5,000 dead rows vacuum may not remove.
+      await churn.query(
+        `INSERT INTO "QueueItem" (kind, payload, "updatedAt") SELECT 'bloat', '{}', now() FROM generate_series(1, 5000)`,
+      );
+      await churn.query(`DELETE FROM "QueueItem" WHERE kind = 'bloat'`);
+      await churn.query('VACUUM "QueueItem"');
+      // Statistics reach other sessions when a session flushes them; make that the next statement's end.
+      await churn.query("SELECT pg_stat_force_next_flush()");
+      await churn.query("SELECT 1");
+
+      expect(await rule("queue_bloat", minutes(openedAt, 14))).toMatchObject({ to: "ok", event: null });
+      const fired = await rule("queue_bloat", minutes(openedAt, 16));
+      expect(fired).toMatchObject({ from: "ok", to: "firing", event: "firing" });
+      expect(fired.summary).toMatch(
+        /^oldest open transaction 16\.\d min \(pid \d+, idle in transaction\); [\d,]+ dead rows in the queue table$/,
+      );
+      expect(fired.details).toMatchObject({ oldestTransactionApplication: "forgotten-psql" });
+      expect(Number(fired.details.queueDeadRows)).toBeGreaterThanOrEqual(5000);
+
+      const text = (await scrapeMetrics(minutes(openedAt, 16))).body;
+      const age = Number(/^tally_db_oldest_transaction_age_seconds (\S+)$/m.exec(text)?.[1]);
+      expect(age).toBeGreaterThanOrEqual(16 * 60);
+      expect(Number(/^tally_queue_dead_rows (\S+)$/m.exec(text)?.[1])).toBeGreaterThanOrEqual(5000);
+
+      // The session ends, vacuum can do its work: resolved.
+      await idle.query("ROLLBACK");
+      await churn.query('VACUUM "QueueItem"');
+      await churn.query("SELECT pg_stat_force_next_flush()");
+      await churn.query("SELECT 1");
+      // Checked at the real time now: a clock moved ahead would age Tally's own short transactions too.
+      expect(await rule("queue_bloat", new Date())).toMatchObject({
+        from: "firing",
+        to: "ok",
+        event: "resolved",
+      });
+    } finally {
+      await idle.end();
+      await churn.end();
+    }
   });
 });

@@ -1,10 +1,11 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
+import { queueHealth } from "../metrics/queue-health";
 import type { AnswerClass } from "../platform/purpose";
 import type { RuleName } from "./contracts";
 
-// The seven rules. Each reads the database (shared by every process) at `now` and says whether its
+// The eight rules. Each reads the database (shared by every process) at `now` and says whether its
 // condition holds; thresholds come from configuration. A rule never sends anything: evaluate.ts
 // turns changes of state into events.
 
@@ -199,6 +200,49 @@ const queueStalled: Rule = {
   },
 };
 
+const queueBloat: Rule = {
+  name: "queue_bloat",
+  description:
+    "PostgreSQL: a long-open transaction holds back vacuum, or the queue table has piled up dead rows (claims slow down); never fires on SQLite",
+  page: "/operations",
+  thresholds: (c) => [
+    {
+      setting: "TALLY_ALERT_OLD_TRANSACTION_MINUTES",
+      value: `a transaction open ${c.TALLY_ALERT_OLD_TRANSACTION_MINUTES} min or more`,
+    },
+    {
+      setting: "TALLY_ALERT_QUEUE_DEAD_ROWS",
+      value: `${c.TALLY_ALERT_QUEUE_DEAD_ROWS.toLocaleString("en-US")} dead rows or more`,
+    },
+  ],
+  async check(c, now) {
+    const h = await queueHealth(now);
+    if (!h) return { firing: false, summary: "not applicable on SQLite", details: {} };
+    const minutes = h.oldestTransactionSeconds / 60;
+    const oldTransaction = h.oldestTransaction !== null && minutes >= c.TALLY_ALERT_OLD_TRANSACTION_MINUTES;
+    const bloated = h.queueDeadRows >= c.TALLY_ALERT_QUEUE_DEAD_ROWS;
+    const parts = [
+      h.oldestTransaction
+        ? `oldest open transaction ${minutes.toFixed(1)} min (pid ${h.oldestTransaction.pid}, ${h.oldestTransaction.state ?? "unknown state"})`
+        : "no open transaction",
+      `${plural(h.queueDeadRows, "dead row")} in the queue table`,
+    ];
+    return {
+      firing: oldTransaction || bloated,
+      summary: parts.join("; "),
+      details: {
+        oldestTransactionMinutes: Math.round(minutes * 10) / 10,
+        oldestTransactionPid: h.oldestTransaction?.pid ?? null,
+        oldestTransactionState: h.oldestTransaction?.state ?? null,
+        oldestTransactionApplication: h.oldestTransaction?.application ?? null,
+        queueDeadRows: h.queueDeadRows,
+        queueLiveRows: h.queueLiveRows,
+        lastVacuum: h.lastAutovacuum,
+      },
+    };
+  },
+};
+
 /** Fewer calls than this in the window is no rate to speak of (one failed call of one is not 100%). */
 const MIN_CALLS = 5;
 /** The answers that count as the platform failing; a 4xx or 429 is an answer about the request. */
@@ -283,6 +327,7 @@ export const RULES: readonly Rule[] = [
   subscriptionDrift,
   stalePending,
   queueStalled,
+  queueBloat,
   platformErrors,
   safetyNetFailed,
 ];

@@ -76,6 +76,16 @@ function create() {
       help: "Age of the oldest queue item that is due now (0 when none): how far behind the workers are",
       registers: [registry],
     }),
+    dbOldestTransactionAge: new Gauge({
+      name: "tally_db_oldest_transaction_age_seconds",
+      help: "PostgreSQL: age of the oldest transaction open in Tally's database (0 when none; always 0 on SQLite). A long one holds back vacuum of the queue table",
+      registers: [registry],
+    }),
+    queueDeadRows: new Gauge({
+      name: "tally_queue_dead_rows",
+      help: "PostgreSQL: dead rows in the queue table as the statistics last counted them (always 0 on SQLite); rising while an old transaction is open means bloat",
+      registers: [registry],
+    }),
     deadLettersOpen: new Gauge({
       name: "tally_dead_letters_open",
       help: "Dead letters not yet retried or discarded",

@@ -1,5 +1,6 @@
 import "server-only";
 import { db } from "../db";
+import { queueHealth } from "./queue-health";
 import { metrics } from "./registry";
 
 // GET /api/metrics: shared state read from the database now, then the whole registry as text.
@@ -7,7 +8,7 @@ import { metrics } from "./registry";
 export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const client = db();
-  const [groups, oldest, open] = await Promise.all([
+  const [groups, oldest, open, health] = await Promise.all([
     client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
     client.queueItem.findFirst({
       where: { state: "ready", availableAt: { lte: now } },
@@ -15,11 +16,14 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
       select: { availableAt: true },
     }),
     client.deadLetter.count({ where: { state: "open" } }),
+    queueHealth(now),
   ]);
   const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
   for (const g of groups) byState[g.state] = g._count._all;
   for (const [state, n] of Object.entries(byState)) m.queueItems.set({ state }, n);
   m.queueOldestReadyAge.set(oldest ? Math.max(0, now.getTime() - oldest.availableAt.getTime()) / 1000 : 0);
   m.deadLettersOpen.set(open);
+  m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
+  m.queueDeadRows.set(health?.queueDeadRows ?? 0);
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }

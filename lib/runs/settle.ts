@@ -45,6 +45,8 @@ export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Pr
     return;
   }
   if (chunk.state !== "submitted") return;
+  // Before any URL row is touched (the item keys below are written by a raw UPDATE): see lockRun.
+  await lockRun(tx, chunk.runId);
   const job = await tx.job.findUnique({
     where: { id: jobId },
     select: {
@@ -59,7 +61,6 @@ export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Pr
   if (!job) return;
   if (outcome === "resubmitted") {
     if (!job.resubmittedAsId) return;
-    await lockRun(tx, chunk.runId);
     await tx.runChunk.update({ where: { id: chunk.id }, data: { jobId: job.resubmittedAsId } });
     await tx.runUrl.updateMany({
       where: { runId: chunk.runId, chunkId: chunk.id, state: "submitted" },
