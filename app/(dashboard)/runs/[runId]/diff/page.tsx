@@ -37,14 +37,14 @@ export default async function Page({
     .min(1)
     .max(4096)
     .safeParse((await searchParams).url);
-  if (!runId.success) notFound();
+  // No url, or one the run does not have: 404, with not-found.tsx saying what to open instead.
+  if (!runId.success || !url.success) notFound();
   const refusal = (title: string, message: string) => (
     <div className="min-w-0 space-y-4">
       <PageHeader title="What changed" />
       <ErrorNotice title={title} message={message} />
     </div>
   );
-  if (!url.success) return refusal("Which URL?", "Open this page with ?url=… (a URL of the run).");
   let d;
   try {
     d = await diffUrl(runId.data, url.data);
