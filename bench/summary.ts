@@ -9,6 +9,7 @@ export type Results = {
   dashboard?: unknown;
   polling?: unknown;
   economy?: unknown;
+  collections?: unknown[];
 };
 
 const receiverSchema = z.object({
@@ -56,6 +57,14 @@ const pollingSchema = z.object({
   ),
 });
 
+const collectionsSchema = z.object({
+  store: z.string(),
+  urls: z.number(),
+  classifySeconds: z.number(),
+  fingerprintSeconds20k: z.number(),
+  classifySeconds20k: z.number(),
+  overheadSeconds20k: z.number(),
+});
 const economySchema = z.object({
   results: z.array(
     z.union([
@@ -189,6 +198,25 @@ export function summaryTable(r: Results): string {
           ]);
         }
       }
+    }
+  }
+  for (const [i, raw] of (r.collections ?? []).entries()) {
+    const p = collectionsSchema.safeParse(raw);
+    if (!p.success) missing("Collections");
+    else {
+      const x = p.data;
+      rows.push([
+        "Collections",
+        `classify ${n(x.urls)} URLs against the previous run (${x.store})`,
+        `${x.classifySeconds.toFixed(2)} s`,
+        `goal < 10 s; ${load(r, `collections ${i === 0 ? "sqlite" : "postgres"}`)}`,
+      ]);
+      rows.push([
+        "Collections",
+        `change tracking on a 20,000-URL run (${x.store})`,
+        `${x.overheadSeconds20k.toFixed(2)} s (fingerprints ${x.fingerprintSeconds20k.toFixed(2)} s + classify ${x.classifySeconds20k.toFixed(2)} s)`,
+        `under 5% of any run longer than ${(x.overheadSeconds20k * 20).toFixed(0)} s`,
+      ]);
     }
   }
   return [
