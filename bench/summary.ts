@@ -10,6 +10,7 @@ export type Results = {
   polling?: unknown;
   economy?: unknown;
   sinks?: unknown;
+  collections?: unknown[];
 };
 
 const sinksSchema = z.object({
@@ -70,6 +71,14 @@ const pollingSchema = z.object({
   ),
 });
 
+const collectionsSchema = z.object({
+  store: z.string(),
+  urls: z.number(),
+  classifySeconds: z.number(),
+  fingerprintSeconds20k: z.number(),
+  classifySeconds20k: z.number(),
+  overheadSeconds20k: z.number(),
+});
 const economySchema = z.object({
   results: z.array(
     z.union([
@@ -217,6 +226,25 @@ export function summaryTable(r: Results): string {
           `goal ≥ 0.5×; ${load(r, "sinks")}`,
         ]);
       if (p.data.skipped.length) rows.push(["sinks", "left out", p.data.skipped.join(", "), "service not answering"]);
+    }
+  }
+  for (const [i, raw] of (r.collections ?? []).entries()) {
+    const p = collectionsSchema.safeParse(raw);
+    if (!p.success) missing("Collections");
+    else {
+      const x = p.data;
+      rows.push([
+        "Collections",
+        `classify ${n(x.urls)} URLs against the previous run (${x.store})`,
+        `${x.classifySeconds.toFixed(2)} s`,
+        `goal < 10 s; ${load(r, `collections ${i === 0 ? "sqlite" : "postgres"}`)}`,
+      ]);
+      rows.push([
+        "Collections",
+        `change tracking on a 20,000-URL run (${x.store})`,
+        `${x.overheadSeconds20k.toFixed(2)} s (fingerprints ${x.fingerprintSeconds20k.toFixed(2)} s + classify ${x.classifySeconds20k.toFixed(2)} s)`,
+        `under 5% of any run longer than ${(x.overheadSeconds20k * 20).toFixed(0)} s`,
+      ]);
     }
   }
   return [

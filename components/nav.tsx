@@ -8,6 +8,7 @@ import { useState } from "react";
 export const SECTIONS = [
   { href: "/", label: "Overview" },
   { href: "/runs", label: "Runs" },
+  { href: "/collections", label: "Collections" },
   { href: "/jobs", label: "Jobs" },
   { href: "/deliveries", label: "Deliveries" },
   { href: "/subscriptions", label: "Webhooks & secrets" },

@@ -1,5 +1,6 @@
 import "server-only";
 import { startAlerts } from "./alerts/schedule";
+import { startCollectionSchedule } from "./collections";
 import { ensureBootstrapAdmin } from "./auth/bootstrap";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
@@ -42,6 +43,8 @@ async function start(): Promise<void> {
   if (config.TALLY_SCHEDULER === "on") {
     startSchedules(config);
     startRetention();
+    //    The collections' schedules (a missed tick runs once, at start).
+    startCollectionSchedule(config);
     if (config.TALLY_ALERTS === "on") startAlerts(config);
   }
   printBanner(config);

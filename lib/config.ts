@@ -284,6 +284,9 @@ export const envSchema = z.object({
   TALLY_ALERTS: onOff("on").describe(
     "`off`: the alert schedule does not start in this process (with `TALLY_SCHEDULER=on`).",
   ),
+  TALLY_COLLECTIONS_CHECK_MS: int(5000, 100, 60_000).describe(
+    "How often, in milliseconds, the collections' schedules are checked for a due tick (with `TALLY_SCHEDULER=on`; one process per check across processes). A tick starts at most this late.",
+  ),
   TALLY_ALERT_EVALUATE_SECONDS: int(15, 1, 30).describe(
     "How often the alert rules are evaluated, in seconds (single-flight across processes).",
   ),

@@ -5,6 +5,7 @@ import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
 import { startSchedules } from "../lib/worker/schedules";
 import { startAlerts } from "../lib/alerts/schedule";
+import { startCollectionSchedule } from "../lib/collections";
 import { listenForEnqueuesOnPostgres, workerFor } from "../lib/worker/start";
 import { closeWorkerMetrics, listenWorkerMetrics, MetricsPortError } from "../lib/worker/metrics-server";
 
@@ -53,6 +54,7 @@ async function main() {
   // TALLY_SCHEDULER=on; each is single-flight beside the servers' own (lib/scheduling/lease.ts).
   const schedules = config.TALLY_SCHEDULER === "on" ? startSchedules(config) : null;
   const alerts = config.TALLY_SCHEDULER === "on" && config.TALLY_ALERTS === "on" ? startAlerts(config) : null;
+  const collections = config.TALLY_SCHEDULER === "on" ? startCollectionSchedule(config) : null;
   let stopping = false;
   const stop = async (signal: string) => {
     if (stopping) return;
@@ -60,6 +62,7 @@ async function main() {
     log.info("worker stopping", { signal, inFlight: worker.inFlight() });
     schedules?.stop();
     alerts?.stop();
+    collections?.stop();
     await Promise.all([worker.stop(GRACE_MS), metricsServer ? closeWorkerMetrics(metricsServer) : undefined]);
     await disconnectAll();
     process.exit(0);

@@ -13,7 +13,14 @@ import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const SECRET = "cron-secret-0123456789abcdef";
-const ROUTES = ["/api/cron/poll", "/api/cron/work", "/api/cron/reconcile", "/api/cron/retention", "/api/cron/alerts"];
+const ROUTES = [
+  "/api/cron/poll",
+  "/api/cron/work",
+  "/api/cron/reconcile",
+  "/api/cron/retention",
+  "/api/cron/alerts",
+  "/api/cron/collections",
+];
 
 let t: TestDb;
 let sim: Awaited<ReturnType<typeof startSim>>;

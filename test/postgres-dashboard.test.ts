@@ -40,6 +40,19 @@ beforeAll(async () => {
     }),
   });
   if (created.status !== 201) throw new Error(`POST /api/runs answered ${created.status}: ${await created.text()}`);
+  // A collection, so the collection pages have one to show.
+  const collection = await fetch(`${tally.url}/api/collections`, {
+    method: "POST",
+    headers: { ...auth, "content-type": "application/json" },
+    body: JSON.stringify({
+      name: "pg-collection-check",
+      urls: ["https://example.com/c/1", "https://example.com/c/2"],
+      schedule: "0 2 * * *",
+      timezone: "Asia/Jakarta",
+    }),
+  });
+  if (collection.status !== 201)
+    throw new Error(`POST /api/collections answered ${collection.status}: ${await collection.text()}`);
 }, 90_000);
 afterAll(async () => {
   await tally?.stop();
@@ -58,13 +71,16 @@ async function whatPagesShow(): Promise<Record<string, Shows>> {
   const admin = await db().user.findFirst({ where: { role: "admin" } });
   const run = await db().operationRun.findFirst({ where: { id: { in: runIds } } });
   const urlRun = await db().run.findFirst({ where: { name: "pg-page-check" } });
-  if (!newest?.url || !subscription || !admin || !run || !urlRun)
+  const collection = await db().collection.findFirst({ where: { name: "pg-collection-check" } });
+  if (!newest?.url || !subscription || !admin || !run || !urlRun || !collection)
     throw new Error("the demo run left no job, subscription, admin, operation or run");
   const page = (path: string, heading: string, ...texts: string[]): Shows => ({ path, heading, texts });
   return {
     "/": page("/", "Overview"),
     "/alerts": page("/alerts", "Alerts"),
     "/budget": page("/budget", "API budget"),
+    "/collections": page("/collections", "Collections", collection.name, "Every day at 02:00 (Asia/Jakarta)"),
+    "/collections/x1": page(`/collections/${collection.id}`, collection.name, "https://example.com/c/2"),
     "/dead-letters": page("/dead-letters", "Dead letters"),
     "/deliveries": page("/deliveries", "Deliveries"),
     "/jobs": page("/jobs", "Jobs", newest.id),
@@ -80,6 +96,8 @@ async function whatPagesShow(): Promise<Record<string, Shows>> {
     "/runs": page("/runs", "Runs", urlRun.name),
     "/runs/new": page("/runs/new", "New run"),
     "/runs/x1": page(`/runs/${urlRun.id}`, urlRun.name, urlRun.id),
+    // Not a collection run: the page says so under its heading.
+    "/runs/x1/diff": page(`/runs/${urlRun.id}/diff?url=https://example.com/a`, "What changed", "not a collection run"),
     "/settings": page("/settings", "Settings"),
     "/settings/tokens": page("/settings/tokens", "API tokens"),
     "/settings/users": page("/settings/users", "Users", admin.email),

@@ -114,6 +114,32 @@ async function seedTheRest() {
       completedAt: INSTANT,
     },
   });
+  await d.collection.create({
+    data: {
+      id: "col-a",
+      name: "daily prices",
+      urls: "https://example.com/r/0\nhttps://example.com/r/1",
+      urlCount: 2,
+      schedule: "0 2 * * *",
+      timezone: "Asia/Jakarta",
+      ignorePatterns: JSON.stringify(["Fetched at \\S+"]),
+      nextRunAt: INSTANT,
+      createdBy: "operator",
+    },
+  });
+  await d.collectionTick.create({
+    data: { id: "tick-a", collectionId: "col-a", scheduledFor: INSTANT, outcome: "skipped", reason: "run still going" },
+  });
+  await d.urlChange.create({
+    data: {
+      runId: "run-a",
+      seq: 0,
+      url: "https://example.com/r/0",
+      change: "changed",
+      resultId: 1,
+      previousResultId: 2,
+    },
+  });
   const chunk = await d.runChunk.create({
     data: {
       runId: "run-a",

@@ -73,15 +73,17 @@ describe("route protection", () => {
     }
   });
 
-  it("found the five cron routes, by POST and GET", () => {
+  it("found the six cron routes, by POST and GET", () => {
     const cron = routes.filter((r) => isCron(r.url));
     expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       "GET /api/cron/alerts",
+      "GET /api/cron/collections",
       "GET /api/cron/poll",
       "GET /api/cron/reconcile",
       "GET /api/cron/retention",
       "GET /api/cron/work",
       "POST /api/cron/alerts",
+      "POST /api/cron/collections",
       "POST /api/cron/poll",
       "POST /api/cron/reconcile",
       "POST /api/cron/retention",

@@ -136,6 +136,61 @@ const MUTATIONS: Record<
     role: "operator",
     request: async () => ({ path: "/api/runs", body: { urls: [`https://example.com/run/${unique()}`] } }),
   },
+  "POST /api/collections": {
+    role: "operator",
+    request: async () => ({
+      path: "/api/collections",
+      body: { name: `c ${unique()}`, urls: ["https://example.com/col/1"] },
+    }),
+  },
+  "POST /api/collections/{id}": {
+    role: "operator",
+    request: async (c) => {
+      const id = await adminCreated(
+        "/api/collections",
+        { name: "c", urls: ["https://example.com/col/2"] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      return { path: `/api/collections/${id}`, body: { overlap: "queue" } };
+    },
+  },
+  "POST /api/collections/{id}/run": {
+    role: "operator",
+    request: async (c) => {
+      const id = await adminCreated(
+        "/api/collections",
+        { name: "c", urls: [`https://example.com/col/${unique()}`] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      return { path: `/api/collections/${id}/run` };
+    },
+  },
+  "POST /api/collections/{id}/pause": {
+    role: "operator",
+    request: async (c) => {
+      const id = await adminCreated(
+        "/api/collections",
+        { name: "c", urls: ["https://example.com/col/3"] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      return { path: `/api/collections/${id}/pause` };
+    },
+  },
+  "POST /api/collections/{id}/resume": {
+    role: "operator",
+    request: async (c) => {
+      const id = await adminCreated(
+        "/api/collections",
+        { name: "c", urls: ["https://example.com/col/4"] },
+        (j) => String(j.id),
+        c.admin,
+      );
+      return { path: `/api/collections/${id}/resume` };
+    },
+  },
   "POST /api/runs/{id}/cancel": {
     role: "operator",
     request: async (c) => {

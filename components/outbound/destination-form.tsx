@@ -18,7 +18,10 @@ export function DestinationForm() {
   const id = useId();
   const create = useCreateDestination();
   const [url, setUrl] = useState("");
-  const [events, setEvents] = useState<Set<ForwardEvent>>(new Set(FORWARD_EVENTS));
+  const [events, setEvents] = useState<Set<ForwardEvent>>(
+    // url.changed is one event per changed URL of a collection run: asked for, not on by default.
+    new Set(FORWARD_EVENTS.filter((ev) => ev !== "url.changed")),
+  );
   const [secret, setSecret] = useState("");
   const [created, setCreated] = useState<{ id: string; secret: string } | null>(null);
 

@@ -4,8 +4,14 @@ import { DESTINATION_TYPES, sinkConfigSchemas } from "./sink-config";
 // Forwarding's API contracts, shared by the routes, the domain and the Outbound page (no server code
 // here). A destination's secret appears whole in one answer only: the 201 that created it.
 
-export const FORWARD_EVENTS = ["job.stored", "job.dead_lettered", "job.cancelled", "run.completed"] as const;
-/** The job events: what the default destination (TALLY_FORWARD_URL) has always received; run.completed is asked for. */
+export const FORWARD_EVENTS = [
+  "job.stored",
+  "job.dead_lettered",
+  "job.cancelled",
+  "run.completed",
+  "url.changed",
+] as const;
+/** The job events: what the default destination (TALLY_FORWARD_URL) has always received; run.completed and url.changed are asked for. */
 export const JOB_EVENTS = ["job.stored", "job.dead_lettered", "job.cancelled"] as const;
 export type ForwardEvent = (typeof FORWARD_EVENTS)[number];
 

@@ -52,6 +52,7 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
 /** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
 export async function buildEventBody(e: EventSource, opts: { inline?: boolean } = {}): Promise<string | null> {
   if (e.eventType === "run.completed") return runCompletedBody(e);
+  if (e.eventType === "url.changed") return urlChangedBody(e);
   const job = await db().job.findUnique({
     where: { id: e.jobId },
     select: {
@@ -102,6 +103,28 @@ async function runCompletedBody(e: EventSource): Promise<string | null> {
     failed: run.failed,
     duplicateSubmits: run.duplicateSubmits,
     platformCalls: run.platformCalls,
+  };
+  return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
+}
+
+/** url.changed: one URL of a collection run (OutboundDelivery.jobId holds "<runId>:<seq>", its UrlChange row). */
+async function urlChangedBody(e: EventSource): Promise<string | null> {
+  const cut = e.jobId.lastIndexOf(":");
+  const runId = e.jobId.slice(0, cut);
+  const seq = Number(e.jobId.slice(cut + 1));
+  if (cut < 0 || !Number.isInteger(seq)) return null;
+  const [run, change] = await Promise.all([
+    db().run.findUnique({ where: { id: runId }, select: { collectionId: true } }),
+    db().urlChange.findUnique({ where: { runId_seq: { runId, seq } } }),
+  ]);
+  if (!run?.collectionId || !change) return null;
+  const data = {
+    runId,
+    collectionId: run.collectionId,
+    url: change.url,
+    change: e.outcome,
+    resultId: change.resultId,
+    previousResultId: change.previousResultId,
   };
   return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
 }

@@ -1,4 +1,5 @@
 import "server-only";
+import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
 import type { Tx } from "../db";
@@ -90,4 +91,58 @@ export async function enqueueEvent(
     ids.map((id) => forwardEventItem(id, now)),
   );
   return ids.length;
+}
+
+const BULK_ROWS = 200;
+
+/**
+ * The outbox for many events of one type at once (url.changed: one per changed URL of a run), in the
+ * caller's transaction: one multi-row INSERT per 200 deliveries, the same webhook-ids and the same
+ * "written twice is one delivery" rule as enqueueEvent. Returns how many deliveries were written.
+ */
+export async function enqueueEvents(
+  tx: Tx,
+  eventType: ForwardEvent,
+  subjects: { subjectId: string; outcome: string }[],
+): Promise<number> {
+  if (subjects.length === 0) return 0;
+  const destinations = await tx.destination.findMany({ where: { enabled: true }, select: { id: true, events: true } });
+  const targets = destinations.filter((d) => parseEvents(d.events).includes(eventType));
+  if (targets.length === 0) return 0;
+  const now = new Date();
+  const retryUntil = new Date(now.getTime() + getConfig().TALLY_FORWARD_RETRY_HOURS * 3_600_000);
+  const ids: number[] = [];
+  for (const d of targets) {
+    for (let i = 0; i < subjects.length; i += BULK_ROWS) {
+      const values = subjects
+        .slice(i, i + BULK_ROWS)
+        .map(
+          (s) =>
+            Prisma.sql`(${d.id}, ${webhookId(s.subjectId, s.outcome)}, ${eventType}, ${s.subjectId}, ${s.outcome}, 'pending', 0, 0, ${retryUntil}, ${now}, ${now})`,
+        );
+      const rows = await tx.$queryRaw`
+        INSERT INTO "OutboundDelivery" ("destinationId", "eventId", "eventType", "jobId", "outcome", "status", "attempts", "replays",
+          "retryUntil", "createdAt", "updatedAt")
+        VALUES ${Prisma.join(values)}
+        ON CONFLICT ("destinationId", "eventId") DO NOTHING
+        RETURNING "id"`;
+      ids.push(
+        ...insertedId
+          .array()
+          .parse(rows)
+          .map((r) => r.id),
+      );
+    }
+  }
+  await enqueueMany(
+    tx,
+    ids.map((id) => forwardEventItem(id, now)),
+  );
+  return ids.length;
+}
+
+/** Whether any enabled destination asks for `eventType` (so a producer of many events can skip reading them). */
+export async function hasSubscribers(tx: Tx, eventType: ForwardEvent): Promise<boolean> {
+  const destinations = await tx.destination.findMany({ where: { enabled: true }, select: { events: true } });
+  return destinations.some((d) => parseEvents(d.events).includes(eventType));
 }

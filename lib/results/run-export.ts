@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import { NotFound } from "../errors";
+import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
 import { CSV_PAGE, csvStream, type CsvExport } from "./csv-stream";
 
@@ -27,15 +27,28 @@ type Row = z.infer<typeof rowSchema>;
 
 const iso = (v: Row["storedAt"]) => (v === null ? null : new Date(v).toISOString());
 
-async function page(runId: string, after: number, state: string | undefined): Promise<Row[]> {
-  const rows = state
+/** Which URLs an export holds: one state, or (a collection run) only the new and changed ones. */
+export type RunExportFilter = { state?: string; changesOnly?: boolean };
+
+async function page(runId: string, after: number, filter: RunExportFilter): Promise<Row[]> {
+  const state = filter.state;
+  const rows = filter.changesOnly
     ? await db().$queryRaw`
+      SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
+        u."storedAt", r."format", r."markdown", r."html", r."metadata"
+      FROM "UrlChange" c
+      JOIN "RunUrl" u ON u."runId" = c."runId" AND u."position" = c."seq"
+      LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
+      WHERE c."runId" = ${runId} AND c."change" IN ('new', 'changed') AND c."seq" > ${after}
+      ORDER BY c."seq" LIMIT ${CSV_PAGE}`
+    : state
+      ? await db().$queryRaw`
       SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
         u."storedAt", r."format", r."markdown", r."html", r."metadata"
       FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
       WHERE u."runId" = ${runId} AND u."state" = ${state} AND u."position" > ${after}
       ORDER BY u."position" LIMIT ${CSV_PAGE}`
-    : await db().$queryRaw`
+      : await db().$queryRaw`
       SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
         u."storedAt", r."format", r."markdown", r."html", r."metadata"
       FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
@@ -59,18 +72,20 @@ const HEADER = [
   "html",
 ] as const;
 
-async function requireRun(runId: string) {
-  const run = await db().run.findUnique({ where: { id: runId }, select: { id: true } });
+async function requireRun(runId: string, filter: RunExportFilter) {
+  const run = await db().run.findUnique({ where: { id: runId }, select: { id: true, changesState: true } });
   if (!run) throw new NotFound(`No run ${runId}`);
+  if (filter.changesOnly && run.changesState !== "done")
+    throw new Conflict(`Run ${runId} has no classified changes (a collection run classifies once it completes)`);
 }
 
-export async function exportRunCsv(runId: string, state?: string): Promise<CsvExport> {
-  await requireRun(runId);
+export async function exportRunCsv(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
+  await requireRun(runId, filter);
   return csvStream<number>({
     name: `run-${runId.slice(0, 8)}`,
     header: HEADER,
     nextPage: async (after) => {
-      const rows = await page(runId, after ?? -1, state);
+      const rows = await page(runId, after ?? -1, filter);
       const last = rows[rows.length - 1];
       return {
         rows: rows.map((r) => [
@@ -103,10 +118,10 @@ function parseJson(text: string | null): unknown {
 }
 
 /** The same rows as JSON Lines, one object a line (the result's metadata parsed). */
-export async function exportRunJsonl(runId: string, state?: string): Promise<CsvExport> {
-  await requireRun(runId);
+export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
+  await requireRun(runId, filter);
   const encoder = new TextEncoder();
-  let next: Row[] | null = await page(runId, -1, state);
+  let next: Row[] | null = await page(runId, -1, filter);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -138,7 +153,7 @@ export async function exportRunJsonl(runId: string, state?: string): Promise<Csv
             controller.close();
             return;
           }
-          next = await page(runId, last.position, state);
+          next = await page(runId, last.position, filter);
         } catch (err) {
           log.error("run export failed", { error: String(err) });
           controller.error(err);

@@ -63,6 +63,16 @@ export const runCountsSchema = z.object({
 });
 export type RunCounts = z.infer<typeof runCountsSchema>;
 
+export const CHANGES = ["new", "changed", "unchanged", "gone"] as const;
+export type Change = (typeof CHANGES)[number];
+export const changeCountsSchema = z.object({
+  new: z.number(),
+  changed: z.number(),
+  unchanged: z.number(),
+  gone: z.number(),
+});
+export type ChangeCounts = z.infer<typeof changeCountsSchema>;
+
 export const runViewSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -80,6 +90,10 @@ export const runViewSchema = z.object({
   startedAt: z.string().nullable(),
   completedAt: z.string().nullable(),
   etaSeconds: z.number().nullable(),
+  /** Collection runs (issue 25): the collection, what started the run, and its change counts once classified. */
+  collectionId: z.string().nullable(),
+  trigger: z.enum(["schedule", "manual"]).nullable(),
+  changes: changeCountsSchema.nullable(),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 
@@ -114,6 +128,7 @@ export const runUrlsQuerySchema = z.object({
 export const runExportQuerySchema = z.object({
   format: z.enum(["csv", "jsonl"], { error: "format must be csv or jsonl" }).default("csv"),
   state: z.enum(URL_STATES).optional(),
+  changes: z.enum(["only"], { error: "changes must be only" }).optional(),
 });
 
 /** The body of the outbound event `run.completed`. */

@@ -5,7 +5,9 @@ import "server-only";
 
 export * from "./contracts";
 export { parseText, parseValues, urlProblem, SHOWN_INVALID, type ParsedList, type InvalidLine } from "./parse-list";
-export { createRun, type RunOptions } from "./create";
+export { createRun, insertRun, type RunOptions, type CollectionRunOptions } from "./create";
+export { fingerprint, normalizeContent, patternProblem, compileRules, MAX_IGNORE_PATTERNS } from "./fingerprint";
+export { CLASSIFY_RUN, classifyRunPayload, classifyRunItem, type ClassifyRunPayload } from "./classify-item";
 export { readRunRequest, MAX_LIST_BYTES } from "./request";
 export { createRunSubmitHandler, type JobsPort, type ChunkRequest } from "./submit";
 export { RUN_SUBMIT, runSubmitPayload, runSubmitItem, type RunSubmitPayload } from "./submit-item";

@@ -4,6 +4,7 @@ import { dialect, type Tx } from "../db";
 import { enqueue } from "../queue";
 import { enqueueRunEvent } from "./event";
 import type { UrlState } from "./contracts";
+import { classifyRunItem } from "./classify-item";
 import { runSubmitItem } from "./submit-item";
 
 // Every change of a run URL's state goes through moveUrls: a conditional UPDATE of the URLs (only
@@ -52,13 +53,20 @@ export async function wakeSubmitter(tx: Tx, runId: string): Promise<void> {
 
 /**
  * Completes the run when every URL is stored or failed (and it is not cancelled); the outbound event
- * `run.completed` commits with it. True when this call completed it.
+ * `run.completed` commits with it, and a collection run's classification is queued. True when this call completed it.
  */
 export async function completeIfDone(tx: Tx, runId: string): Promise<boolean> {
   const { count } = await tx.run.updateMany({
     where: { id: runId, state: "active", pending: 0, submitted: 0, retrying: 0 },
     data: { state: "completed", completedAt: new Date() },
   });
-  if (count > 0) await enqueueRunEvent(tx, runId);
-  return count > 0;
+  if (count === 0) return false;
+  await enqueueRunEvent(tx, runId);
+  // A collection run (it has change rules) is compared with the collection's previous run next.
+  const { count: tracked } = await tx.run.updateMany({
+    where: { id: runId, changeRules: { not: null } },
+    data: { changesState: "pending" },
+  });
+  if (tracked > 0) await enqueue(tx, classifyRunItem(runId));
+  return true;
 }

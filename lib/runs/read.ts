@@ -4,7 +4,7 @@ import { db } from "../db";
 import { NotFound } from "../errors";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
-import { URL_STATES, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
+import { URL_STATES, type ChangeCounts, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
 
 const urlState = z.enum(URL_STATES);
 // The cursors of the runs list and of one run's URLs (lib/keyset.ts: one codec, one answer to a bad one).
@@ -30,6 +30,16 @@ function etaOf(r: Run, now: number): number | null {
   return Math.max(0, Math.round(((r.total - done) * elapsed) / done));
 }
 
+function changesOf(r: Run): ChangeCounts | null {
+  if (r.changesState !== "done") return null;
+  return {
+    new: r.changesNew ?? 0,
+    changed: r.changesChanged ?? 0,
+    unchanged: r.changesUnchanged ?? 0,
+    gone: r.changesGone ?? 0,
+  };
+}
+
 export function toRunView(r: Run, now = Date.now()): RunView {
   return {
     id: r.id,
@@ -51,6 +61,9 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     startedAt: r.startedAt?.toISOString() ?? null,
     completedAt: r.completedAt?.toISOString() ?? null,
     etaSeconds: etaOf(r, now),
+    collectionId: r.collectionId,
+    trigger: r.trigger === "schedule" || r.trigger === "manual" ? r.trigger : null,
+    changes: changesOf(r),
   };
 }
 

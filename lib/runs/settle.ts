@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import type { Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform/job-state";
+import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
 
@@ -109,10 +110,25 @@ async function mapStored(
   } catch {
     sent = [];
   }
+  // A collection run's stored URLs get a fingerprint of their content (change tracking, issue 25).
+  const run = await tx.run.findUnique({ where: { id: runId }, select: { changeRules: true } });
+  const rules = run?.changeRules ? compileRules(run.changeRules) : null;
+  const withContent = rules !== null;
   const results = await tx.result.findMany({
     where: { jobId },
-    select: { itemKey: true, url: true, status: true, errorCode: true, errorMessage: true, metadata: true },
+    select: {
+      id: true,
+      itemKey: true,
+      url: true,
+      status: true,
+      errorCode: true,
+      errorMessage: true,
+      metadata: true,
+      markdown: withContent,
+      html: withContent,
+    },
   });
+  const prints: [number, string, number][] = [];
   const keys = new Map<number, string>();
   const stored: number[] = [];
   const retrying = new Map<string, Group>();
@@ -143,8 +159,10 @@ async function mapStored(
     const u = (r.url ? byUrl.get(r.url) : undefined) ?? byUrl.get(sent[Number(r.itemKey)] ?? "");
     if (!u || keys.has(u.position)) continue;
     keys.set(u.position, r.itemKey);
-    if (r.status === "completed") stored.push(u.position);
-    else {
+    if (r.status === "completed") {
+      stored.push(u.position);
+      if (rules) prints.push([u.position, fingerprint(r.markdown ?? null, r.html ?? null, rules), r.id]);
+    } else {
       const status = httpStatusOf(r.metadata);
       const why = status !== null && r.errorMessage ? `${r.errorMessage} (target answered ${status})` : r.errorMessage;
       fail(u, r.errorCode, why, status);
@@ -159,6 +177,14 @@ async function mapStored(
     const part = entries.slice(i, i + PARAMS_PER_STATEMENT);
     const cases = part.map(([pos, key]) => Prisma.sql`WHEN ${pos} THEN ${key}`);
     await tx.$executeRaw`UPDATE "RunUrl" SET "itemKey" = CASE "position" ${Prisma.join(cases, " ")} END, "jobId" = ${jobId}
+      WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
+  }
+  for (let i = 0; i < prints.length; i += PARAMS_PER_STATEMENT) {
+    const part = prints.slice(i, i + PARAMS_PER_STATEMENT);
+    const fps = part.map(([pos, fp]) => Prisma.sql`WHEN ${pos} THEN ${fp}`);
+    const ids = part.map(([pos, , id]) => Prisma.sql`WHEN ${pos} THEN ${id}`);
+    await tx.$executeRaw`UPDATE "RunUrl" SET "fingerprint" = CASE "position" ${Prisma.join(fps, " ")} END,
+      "resultId" = CAST(CASE "position" ${Prisma.join(ids, " ")} END AS INTEGER)
       WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
   }
   const now = new Date();

@@ -30,6 +30,8 @@ const shape = {
   itemFailureRate: rate,
   /** Share of pages with hostile HTML besides every URL containing "hostile". */
   hostileShare: rate,
+  /** Share of URLs whose content differs from the last time the simulator served that URL (collections' changes). */
+  contentChangeRate: rate,
   rateLimitRate: rate,
   /** Retry-After form on 429: alternate between delay-seconds and HTTP-date, one of them, or none. */
   rateLimitForm: z.enum(["alternate", "seconds", "http-date", "none"]),
@@ -75,6 +77,7 @@ export const baseConfig: SimConfig = {
   retryableShare: 0.5,
   itemFailureRate: 0,
   hostileShare: 0.05,
+  contentChangeRate: 0,
   rateLimitRate: 0,
   rateLimitForm: "alternate",
   retryAfterSeconds: 1,
@@ -102,6 +105,7 @@ export const demoOverrides: Partial<SimConfig> = {
   jobDurationMs: [2000, 15000],
   failureRate: 0.1,
   itemFailureRate: 0.05,
+  contentChangeRate: 0.02,
   rateLimitRate: 0.02,
   serverErrorRate: 0.02,
   slowResponseRate: 0.02,

@@ -39,8 +39,9 @@ export function linksOf(seed: number, url: string, count: number): string[] {
   return Array.from({ length: count }, () => `${base.origin}${path}/${rng.pick(WORDS)}-${rng.int(1, 999)}`);
 }
 
-function plain(seed: number, url: string): { title: string; paragraphs: string[] } {
-  const rng = createRng(hashSeed(seed, "content:" + url));
+function plain(seed: number, url: string, version: number): { title: string; paragraphs: string[] } {
+  // Version 0 is the page as it always was; a later version (contentChangeRate) reads differently.
+  const rng = createRng(hashSeed(seed, "content:" + url + (version > 0 ? `#v${version}` : "")));
   const paragraphs = Array.from({ length: rng.int(2, 4) }, () => {
     const words = Array.from({ length: rng.int(12, 30) }, () => rng.pick(WORDS));
     const text = words.join(" ");
@@ -83,16 +84,23 @@ export function pageContent(opts: {
   formats: readonly string[];
   extractLinks: boolean;
   hostileShare: number;
+  /** The content version of this serving (lib/simulator/content-versions.ts); 0 when not tracked. */
+  version?: number;
 }): PageContent {
   const { seed, url, formats } = opts;
   const hostile = isHostile(seed, url, opts.hostileShare);
-  const { title, paragraphs } = plain(seed, url);
+  const { title, paragraphs: body } = plain(seed, url, opts.version ?? 0);
+  // Every URL containing "volatile" carries the moment it was served: a timestamp that changes on every
+  // fetch, which a collection's ignorePatterns must remove for the page to count as unchanged.
+  const paragraphs = url.includes("volatile") ? [...body, `Fetched at ${new Date().toISOString()}`] : body;
   const links = linksOf(seed, url, 3);
+  // A hostile page is the same attack every time; a later version still reads differently.
+  const revised = (opts.version ?? 0) > 0 ? ` (revision ${opts.version})` : "";
   const markdown = hostile
-    ? hostileMarkdown(title)
+    ? hostileMarkdown(title + revised)
     : [`# ${title}`, ...paragraphs, links.map((l) => `- [${titleOf(l)}](${l})`).join("\n")].join("\n\n");
   const html = hostile
-    ? hostileHtml(title)
+    ? hostileHtml(title + revised)
     : [
         `<html><head><title>${escapeHtml(title)}</title></head><body>`,
         `<h1>${escapeHtml(title)}</h1>`,

@@ -1,4 +1,5 @@
 import "server-only";
+import { ContentVersions } from "./content-versions";
 import { initialConfig, mergeConfig, type SimConfig, type SimConfigPatch, type SimMode } from "./config";
 import { DeliveryEngine } from "./deliveries";
 import { JobStore } from "./jobs";
@@ -32,6 +33,7 @@ export function createCore(opts: CoreOptions) {
   let abort = new AbortController();
   const scheduler = new Scheduler(log);
   const webhooks = new WebhookStore();
+  const content = new ContentVersions();
   const deliveries = new DeliveryEngine({
     config: () => config,
     streams: () => streams,
@@ -46,6 +48,7 @@ export function createCore(opts: CoreOptions) {
     scheduler,
     onSettled: (job) => deliveries.dispatch(job),
     onEvicted: (jobId) => deliveries.forgetJob(jobId),
+    content,
   });
   const forcedFaults: ForcedFault[] = [];
   let rateLimitCount = 0;
@@ -59,6 +62,8 @@ export function createCore(opts: CoreOptions) {
     jobs,
     webhooks,
     deliveries,
+    /** Each URL's content version so far (the knob contentChangeRate). */
+    content,
     forcedFaults,
     config: () => config,
     streams: () => streams,
@@ -92,6 +97,7 @@ export function createCore(opts: CoreOptions) {
       forcedFaults.length = 0;
       rateLimitCount = 0;
       apiCalls.length = 0;
+      content.reset();
       streams = createStreams(config.seed);
     },
 

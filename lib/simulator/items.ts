@@ -1,5 +1,6 @@
 import "server-only";
 import type { SimConfig } from "./config";
+import type { ContentVersions } from "./content-versions";
 import { linksOf, pageContent } from "./content";
 import type { ItemResult, JobErrorDoc, SimJob } from "./job-types";
 
@@ -18,6 +19,7 @@ function item(
   index: number,
   outcome: { error: JobErrorDoc | null; cancelled: boolean; lazyContent: boolean },
   place: { inputIndex: number | null; parentUrl: string | null; depth: number; links: string[] },
+  versions?: ContentVersions,
 ): ItemResult {
   // Per-item draws come from a stream derived from (seed, job, index): stable whatever else happens.
   const rng = createRng(hashSeed(cfg.seed, `${job.id}:${index}`));
@@ -25,8 +27,9 @@ function item(
     !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
   const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
+  const version = status === "completed" && versions ? versions.serve(cfg.seed, url, cfg.contentChangeRate) : 0;
   const render = () =>
-    pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare });
+    pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare, version });
   const result: ItemResult = {
     url,
     status,
@@ -74,18 +77,21 @@ export function buildItems(
   error: JobErrorDoc | null,
   cancelled = false,
   lazyContent = false,
+  versions?: ContentVersions,
 ): ItemResult[] {
   const outcome = { error, cancelled, lazyContent };
   if (job.kind === "extract") {
-    return [item(job, cfg, job.request.url, 0, outcome, { inputIndex: null, parentUrl: null, depth: 1, links: [] })];
+    return [
+      item(job, cfg, job.request.url, 0, outcome, { inputIndex: null, parentUrl: null, depth: 1, links: [] }, versions),
+    ];
   }
   if (job.kind === "batch") {
     return job.urls.map((url, i) =>
-      item(job, cfg, url, i, outcome, { inputIndex: i, parentUrl: null, depth: 1, links: [] }),
+      item(job, cfg, url, i, outcome, { inputIndex: i, parentUrl: null, depth: 1, links: [] }, versions),
     );
   }
   // A cancelled or failed crawl only got as far as its seed page.
   const tree = crawlTree(cfg.seed, job.request.url, job.request.depth ?? 2, job.request.limit ?? 100);
   const pages = cancelled || error ? tree.slice(0, 1) : tree;
-  return pages.map((p, i) => item(job, cfg, p.url, i, outcome, { inputIndex: null, ...p }));
+  return pages.map((p, i) => item(job, cfg, p.url, i, outcome, { inputIndex: null, ...p }, versions));
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import type { JobStatus } from "@/lib/platform/schemas";
 import type { SimConfig } from "./config";
+import type { ContentVersions } from "./content-versions";
 import { buildItems } from "./items";
 import type { JobBase, JobErrorDoc, JobKind, NewJob, SimJob, View } from "./job-types";
 
@@ -55,6 +56,8 @@ export class JobStore {
       onSettled: (job: SimJob) => void;
       /** Called when an old settled job is forgotten, so per-job bookkeeping elsewhere goes too. */
       onEvicted: (jobId: string) => void;
+      /** Which version of each URL's content a serving gets (the knob contentChangeRate). */
+      content?: ContentVersions;
     },
   ) {}
 
@@ -132,7 +135,7 @@ export class JobStore {
     const now = Date.now();
     const { fail, early } = job.plan;
     job.error = job.plan.error;
-    job.items = buildItems(job, cfg, fail ? job.error : null);
+    job.items = buildItems(job, cfg, fail ? job.error : null, false, false, this.deps.content);
     job.final = { status: fail ? "failed" : "completed", completedAt: now };
     if (fail)
       this.failedByFingerprint.set(job.fingerprint, [...(this.failedByFingerprint.get(job.fingerprint) ?? []), job.id]);

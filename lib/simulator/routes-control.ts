@@ -44,6 +44,12 @@ export function controlRoutes(core: SimCore): Route[] {
     route("GET", "/_sim/state", () => ({ status: 200, body: core.state() })),
     // Arrival times of the API calls, so a test or the chaos run can check the callers' rate.
     route("GET", "/_sim/calls", () => ({ status: 200, body: { calls: core.apiCalls } })),
+    // Which version of a URL's content the simulator served last (the knob contentChangeRate).
+    route("GET", "/_sim/content", (ctx) => {
+      const url = typeof ctx.query.url === "string" ? ctx.query.url : undefined;
+      if (!url) return { status: 400, body: { error: "url is required" } };
+      return { status: 200, body: { url, ...core.content.get(url) } };
+    }),
     route("POST", "/_sim/reset", () => {
       core.reset();
       return { status: 200, body: { ok: true, config: core.config() } };

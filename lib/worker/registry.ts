@@ -3,7 +3,8 @@ import { forwardEventKind } from "../outbound/handler";
 import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
 import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
 import { createRegistry, defineKind } from "../queue";
-import { createRunSubmitHandler, RUN_SUBMIT, runSubmitPayload } from "../runs";
+import { classifyRun } from "../collections";
+import { CLASSIFY_RUN, classifyRunPayload, createRunSubmitHandler, RUN_SUBMIT, runSubmitPayload } from "../runs";
 import { sendToPlatform } from "../jobs/requests";
 import { recordSubmission } from "../jobs/submit";
 
@@ -24,4 +25,20 @@ export function runSubmitKind() {
   return defineKind({ name: RUN_SUBMIT, schema: runSubmitPayload, handle });
 }
 
-export const workerRegistry = createRegistry([processJobKind(), forwardEventKind(), runSubmitKind()]);
+/** Compare a completed collection run with the collection's previous one (new / changed / unchanged / gone). */
+export function classifyRunKind() {
+  return defineKind({
+    name: CLASSIFY_RUN,
+    schema: classifyRunPayload,
+    handle: async ({ runId }) => {
+      await classifyRun(runId);
+    },
+  });
+}
+
+export const workerRegistry = createRegistry([
+  processJobKind(),
+  forwardEventKind(),
+  runSubmitKind(),
+  classifyRunKind(),
+]);

@@ -5,6 +5,7 @@ import { Can } from "@/components/auth/role-context";
 import { PageHeader } from "@/components/empty-state";
 import { RunActions } from "@/components/runs/run-actions";
 import { etaText, RunProgress, runStateTone } from "@/components/runs/run-progress";
+import { RunChanges } from "@/components/runs/run-changes";
 import { RunUrls } from "@/components/runs/run-urls";
 import { useRun } from "@/components/runs/use-runs";
 import { Badge } from "@/components/ui/badge";
@@ -76,6 +77,23 @@ export function RunDetailClient({ runId }: { runId: string }) {
           )}
         </p>
       </Card>
+      {run.collectionId && (
+        <Card title="Changes since the previous run">
+          {run.changes ? (
+            <RunChanges runId={run.id} counts={run.changes} />
+          ) : (
+            <p className="text-sm text-slate-600">
+              Compared with the collection&apos;s previous run once this run completes.
+            </p>
+          )}
+          <p className="mt-2 text-xs text-slate-600">
+            <Link href={`/collections/${run.collectionId}`} className="underline">
+              The collection
+            </Link>{" "}
+            · started by {run.trigger === "schedule" ? "its schedule" : "hand"}
+          </p>
+        </Card>
+      )}
       <div className="flex flex-wrap items-start justify-between gap-3">
         <Can role="operator">
           <RunActions run={run} />

@@ -13,15 +13,17 @@ export const GET = operatorRoute(
   {
     role: "viewer",
     summary: "One row per URL with its state and stored result, streamed (CSV or JSON Lines)",
+    description:
+      "`?changes=only` (a collection run): only the URLs that are new or changed since the collection's previous run; 409 before the run is classified.",
+    errors: [404, 409],
     params,
     query: runExportQuerySchema,
     produces: "jsonl-or-csv",
-    errors: [404],
   },
   async ({ params, query }) =>
     csvResponse(
       query.format === "jsonl"
-        ? await exportRunJsonl(params.runId, query.state)
-        : await exportRunCsv(params.runId, query.state),
+        ? await exportRunJsonl(params.runId, { state: query.state, changesOnly: query.changes === "only" })
+        : await exportRunCsv(params.runId, { state: query.state, changesOnly: query.changes === "only" }),
     ),
 );

@@ -1,0 +1,79 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { notFound } from "next/navigation";
+import { z } from "zod";
+import { PageHeader } from "@/components/empty-state";
+import { Badge } from "@/components/ui/badge";
+import { Card } from "@/components/ui/card";
+import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { diffUrl } from "@/lib/collections";
+import { Conflict, NotFound } from "@/lib/errors";
+
+export const metadata: Metadata = { title: "What changed" };
+export const dynamic = "force-dynamic";
+
+const STYLE = {
+  added: "bg-emerald-50 text-emerald-900",
+  removed: "bg-red-50 text-red-900",
+  same: "text-slate-700",
+} as const;
+const MARK = { added: "+", removed: "-", same: " " } as const;
+
+// Scraped content is untrusted: every line is React text inside <pre>, never HTML.
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ runId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
+  const runId = z
+    .string()
+    .min(1)
+    .max(100)
+    .safeParse((await params).runId);
+  const url = z
+    .string()
+    .min(1)
+    .max(4096)
+    .safeParse((await searchParams).url);
+  // No url, or one the run does not have: 404, with not-found.tsx saying what to open instead.
+  if (!runId.success || !url.success) notFound();
+  const refusal = (title: string, message: string) => (
+    <div className="min-w-0 space-y-4">
+      <PageHeader title="What changed" />
+      <ErrorNotice title={title} message={message} />
+    </div>
+  );
+  let d;
+  try {
+    d = await diffUrl(runId.data, url.data);
+  } catch (err) {
+    if (err instanceof NotFound) notFound();
+    if (err instanceof Conflict) return refusal("No changes to show", err.message);
+    throw err;
+  }
+  return (
+    <div className="min-w-0 space-y-4">
+      <Link href={`/runs/${d.runId}`} className="text-sm text-brand-600 underline">
+        ← Run
+      </Link>
+      <PageHeader title="What changed">
+        <Badge tone={d.change === "unchanged" ? "neutral" : "warn"}>{d.change}</Badge>
+      </PageHeader>
+      <p className="break-all text-sm text-slate-700">{d.url}</p>
+      {d.truncated && (
+        <Notice tone="warn">A version is longer than 200,000 characters: the diff compares the start.</Notice>
+      )}
+      <Card title={`Line diff (result ${d.previousResultId ?? "—"} → ${d.resultId ?? "—"})`}>
+        <pre className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs" data-testid="diff">
+          {d.lines.map((l, i) => (
+            <div key={i} className={STYLE[l.kind]}>
+              {MARK[l.kind]} {l.text}
+            </div>
+          ))}
+        </pre>
+      </Card>
+    </div>
+  );
+}

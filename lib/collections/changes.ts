@@ -1,0 +1,111 @@
+import "server-only";
+import { diffLines } from "diff";
+import { z } from "zod";
+import { db } from "../db";
+import { Conflict, NotFound } from "../errors";
+import { decodeCursor, encodeCursor } from "../keyset";
+import { CHANGES, type ChangeCounts } from "../runs";
+import type { ChangePage } from "./contracts";
+
+// A collection run's changes (GET /api/runs/{id}/changes) keyset-paged on the URL's place, and one
+// URL's two versions as a line diff (/runs/{id}/diff?url=…). Scraped content stays text: the page
+// renders the lines inertly.
+
+const CHANGES_CURSOR = "ch1";
+const seqPosition = z.tuple([z.number().int().min(0)]);
+const change = z.enum(CHANGES);
+
+async function classifiedRun(runId: string) {
+  const run = await db().run.findUnique({
+    where: { id: runId },
+    select: {
+      collectionId: true,
+      changesState: true,
+      changesNew: true,
+      changesChanged: true,
+      changesUnchanged: true,
+      changesGone: true,
+    },
+  });
+  if (!run) throw new NotFound(`No run ${runId}`);
+  if (!run.collectionId) throw new Conflict(`Run ${runId} is not a collection run: it has no changes`);
+  if (run.changesState !== "done")
+    throw new Conflict(`Run ${runId}'s changes are not classified yet (it classifies once it completes)`, {
+      changesState: run.changesState,
+    });
+  const counts: ChangeCounts = {
+    new: run.changesNew ?? 0,
+    changed: run.changesChanged ?? 0,
+    unchanged: run.changesUnchanged ?? 0,
+    gone: run.changesGone ?? 0,
+  };
+  return counts;
+}
+
+export async function listChanges(
+  runId: string,
+  q: { change?: string; cursor?: string; limit: number },
+): Promise<ChangePage> {
+  const counts = await classifiedRun(runId);
+  const after = decodeCursor(CHANGES_CURSOR, q.cursor, seqPosition)?.[0] ?? -1;
+  const rows = await db().urlChange.findMany({
+    where: { runId, seq: { gt: after }, ...(q.change ? { change: q.change } : {}) },
+    orderBy: { seq: "asc" },
+    take: q.limit + 1,
+  });
+  const items = rows.slice(0, q.limit);
+  const last = items[items.length - 1];
+  return {
+    items: items.map((r) => ({
+      url: r.url,
+      change: change.parse(r.change),
+      resultId: r.resultId,
+      previousResultId: r.previousResultId,
+    })),
+    counts,
+    nextCursor: rows.length > q.limit && last ? encodeCursor(CHANGES_CURSOR, [last.seq]) : null,
+  };
+}
+
+/** The most of each version the diff compares: a page bigger than this is cut (and says so). */
+const MAX_DIFF_CHARS = 200_000;
+
+export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
+export type UrlDiff = {
+  runId: string;
+  url: string;
+  change: (typeof CHANGES)[number];
+  resultId: number | null;
+  previousResultId: number | null;
+  truncated: boolean;
+  lines: DiffLine[];
+};
+
+async function contentOf(resultId: number | null): Promise<string> {
+  if (resultId === null) return "";
+  const r = await db().result.findUnique({ where: { id: resultId }, select: { markdown: true, html: true } });
+  return r?.markdown ?? r?.html ?? "";
+}
+
+export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
+  await classifiedRun(runId);
+  const row = await db().urlChange.findFirst({ where: { runId, url } });
+  if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
+  const [before, after] = await Promise.all([contentOf(row.previousResultId), contentOf(row.resultId)]);
+  const truncated = before.length > MAX_DIFF_CHARS || after.length > MAX_DIFF_CHARS;
+  const parts = diffLines(before.slice(0, MAX_DIFF_CHARS), after.slice(0, MAX_DIFF_CHARS));
+  const lines: DiffLine[] = [];
+  for (const p of parts) {
+    const kind = p.added ? "added" : p.removed ? "removed" : "same";
+    for (const text of p.value.replace(/\n$/, "").split("\n")) lines.push({ kind, text });
+  }
+  return {
+    runId,
+    url,
+    change: change.parse(row.change),
+    resultId: row.resultId,
+    previousResultId: row.previousResultId,
+    truncated,
+    lines,
+  };
+}

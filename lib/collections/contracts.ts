@@ -1,0 +1,157 @@
+import { z } from "zod";
+import { changeCountsSchema, CHANGES, RUN_STATES, runCountsSchema } from "../runs/contracts";
+
+// The collections API's contracts (issue 25), shared by the routes, the domain and the pages (no
+// server code here). Field names and values are the issue's: they are a contract.
+
+export const OVERLAPS = ["skip", "queue"] as const;
+export type Overlap = (typeof OVERLAPS)[number];
+export const TRIGGERS = ["schedule", "manual"] as const;
+export const TICK_OUTCOMES = ["started", "skipped", "queued"] as const;
+
+const formats = z
+  .array(z.enum(["markdown", "html"], { error: "each format must be markdown or html" }))
+  .min(1, { error: "formats must name at least one format" })
+  .max(2)
+  .refine((f) => new Set(f).size === f.length, { error: "formats must not repeat" });
+
+/** The settings a collection's JSON body may carry (create: name and urls required; update: any). */
+const settings = {
+  schedule: z.string().trim().max(100, { error: "schedule must be at most 100 characters" }).nullable().optional(),
+  timezone: z.string().trim().min(1).max(64, { error: "timezone must be at most 64 characters" }).optional(),
+  formats: formats.optional(),
+  renderJs: z.boolean().optional(),
+  ignorePatterns: z.array(z.string(), { error: "ignorePatterns must be a list of regular expressions" }).optional(),
+  overlap: z.enum(OVERLAPS, { error: "overlap must be skip or queue" }).optional(),
+};
+
+export const createCollectionBodySchema = z.strictObject({
+  name: z.string().trim().min(1, { error: "name is required" }).max(200),
+  urls: z.array(z.string().max(100_000), { error: "urls must be a list of strings" }),
+  ...settings,
+});
+export type CreateCollectionBody = z.infer<typeof createCollectionBodySchema>;
+
+export const updateCollectionBodySchema = z.strictObject({
+  name: z.string().trim().min(1).max(200).optional(),
+  urls: z.array(z.string().max(100_000), { error: "urls must be a list of strings" }).optional(),
+  ...settings,
+});
+export type UpdateCollectionBody = z.infer<typeof updateCollectionBodySchema>;
+
+/** Query of a text/plain or text/csv body: the settings a JSON body would carry. */
+export const collectionTextQuerySchema = z.object({
+  name: z.string().trim().min(1).max(200).optional(),
+  schedule: z.string().trim().max(100).optional(),
+  timezone: z.string().trim().min(1).max(64).optional(),
+  overlap: z.enum(OVERLAPS, { error: "overlap must be skip or queue" }).optional(),
+  renderJs: z.enum(["true", "false", "1", "0"]).optional(),
+  formats: z
+    .string()
+    .regex(/^(markdown|html)(,(markdown|html))?$/, { error: "formats must be markdown, html or markdown,html" })
+    .optional(),
+});
+
+export const collectionSummarySchema = z.object({
+  id: z.string(),
+  name: z.string(),
+  urlCount: z.number(),
+  schedule: z.string().nullable(),
+  timezone: z.string(),
+  nextRunAt: z.string().nullable(),
+  paused: z.boolean(),
+});
+export type CollectionSummary = z.infer<typeof collectionSummarySchema>;
+
+export const collectionRunSchema = z.object({
+  id: z.string(),
+  state: z.enum(RUN_STATES),
+  trigger: z.enum(TRIGGERS),
+  counts: runCountsSchema,
+  changes: changeCountsSchema.nullable(),
+  createdAt: z.string(),
+});
+export type CollectionRun = z.infer<typeof collectionRunSchema>;
+
+export const collectionTickSchema = z.object({
+  scheduledFor: z.string(),
+  outcome: z.enum(TICK_OUTCOMES),
+  runId: z.string().nullable(),
+  reason: z.string().nullable(),
+});
+
+export const collectionListItemSchema = collectionSummarySchema.extend({
+  scheduleText: z.string().nullable(),
+  lastRun: collectionRunSchema.nullable(),
+});
+export type CollectionListItem = z.infer<typeof collectionListItemSchema>;
+
+export const collectionListSchema = z.object({
+  items: z.array(collectionListItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type CollectionList = z.infer<typeof collectionListSchema>;
+
+export const collectionListQuerySchema = z.object({
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const collectionDetailSchema = collectionSummarySchema.extend({
+  scheduleText: z.string().nullable(),
+  formats: z.array(z.enum(["markdown", "html"])),
+  renderJs: z.boolean(),
+  ignorePatterns: z.array(z.string()),
+  overlap: z.enum(OVERLAPS),
+  queuedFor: z.string().nullable(),
+  createdBy: z.string(),
+  createdAt: z.string(),
+  /** Its last 20 runs, newest first. */
+  runs: z.array(collectionRunSchema),
+  /** Its last 20 scheduled ticks (started, skipped with the reason, queued), newest first. */
+  ticks: z.array(collectionTickSchema),
+  /** The list, one URL a line (for the edit form); only on GET /api/collections/{id}?urls=1. */
+  urls: z.string().optional(),
+});
+export type CollectionDetail = z.infer<typeof collectionDetailSchema>;
+
+export const collectionDetailQuerySchema = z.object({
+  urls: z.enum(["0", "1", "true", "false"]).optional(),
+});
+
+export const startedRunSchema = z.object({ runId: z.string() });
+
+// --- a run's changes ---
+
+export const changeItemSchema = z.object({
+  url: z.string(),
+  change: z.enum(CHANGES),
+  resultId: z.number().nullable(),
+  previousResultId: z.number().nullable(),
+});
+export type ChangeItem = z.infer<typeof changeItemSchema>;
+
+export const changePageSchema = z.object({
+  items: z.array(changeItemSchema),
+  counts: changeCountsSchema,
+  nextCursor: z.string().nullable(),
+});
+export type ChangePage = z.infer<typeof changePageSchema>;
+
+export const changesQuerySchema = z.object({
+  change: z.enum(CHANGES, { error: `change must be one of ${CHANGES.join(", ")}` }).optional(),
+  cursor: z.string().max(100).optional(),
+  limit: z.coerce.number().int().min(1).max(1000).default(100),
+});
+
+export const diffQuerySchema = z.object({ url: z.string().min(1).max(4096) });
+
+/** The body of the outbound event `url.changed`. */
+export type UrlChangedData = {
+  runId: string;
+  collectionId: string;
+  url: string;
+  change: "new" | "changed";
+  resultId: number | null;
+  previousResultId: number | null;
+};

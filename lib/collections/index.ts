@@ -1,0 +1,14 @@
+import "server-only";
+
+// The collections capability's public surface (issue 25): a named, saved URL list with run settings,
+// a schedule, and what changed since the previous run. Other folders import it from here.
+
+export * from "./contracts";
+export { readCollectionRequest, type CollectionInput } from "./request";
+export { createCollection, updateCollection, setPaused } from "./save";
+export { getCollection, listCollections } from "./read";
+export { runCollectionNow, runDueCollections, type TickResult } from "./start-run";
+export { startCollectionSchedule, cronCollections } from "./scheduler";
+export { classifyRun, URL_CHANGED } from "./classify";
+export { listChanges, diffUrl, type UrlDiff, type DiffLine } from "./changes";
+export { describeSchedule, nextTick, scheduleProblem, timezoneProblem } from "./schedule";

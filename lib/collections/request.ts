@@ -1,0 +1,58 @@
+import "server-only";
+import { BadRequest } from "../errors";
+import { parseJsonBody, refuseBadText } from "../http/json-body";
+import { MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
+import {
+  collectionTextQuerySchema,
+  createCollectionBodySchema,
+  updateCollectionBodySchema,
+  type UpdateCollectionBody,
+} from "./contracts";
+
+// The body of POST /api/collections and POST /api/collections/{id}: JSON {"name","urls",…settings}, or
+// a text/plain (one URL a line) or text/csv body (the list) with the name and settings in the query.
+
+export type CollectionInput = Omit<UpdateCollectionBody, "urls"> & { list?: ParsedList };
+
+function firstIssue(prefix: string, issues: { path: PropertyKey[]; message: string }[]): BadRequest {
+  const list = issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
+  const first = list[0];
+  return new BadRequest(`${prefix}${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`, list);
+}
+
+const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
+
+export async function readCollectionRequest(req: Request, mode: "create" | "update"): Promise<CollectionInput> {
+  const type = (req.headers.get("content-type") ?? "").toLowerCase();
+  const declared = Number(req.headers.get("content-length") ?? "0");
+  if (declared > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  const text = await req.text();
+  if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  if (type.startsWith("application/json")) {
+    const json = parseJsonBody(text);
+    const parsed = (mode === "create" ? createCollectionBodySchema : updateCollectionBodySchema).safeParse(json);
+    if (!parsed.success) throw firstIssue("Invalid body", parsed.error.issues);
+    const { urls, ...rest } = parsed.data;
+    return { ...rest, list: urls === undefined ? undefined : parseValues(urls) };
+  }
+  const csv = type.startsWith("text/csv");
+  if (!csv && !type.startsWith("text/plain"))
+    throw new BadRequest(
+      "Send the collection as application/json, or its list as text/plain (one URL a line) or text/csv with the settings in the query",
+    );
+  if (text.includes("\u0000")) throw new BadRequest("The list contains a NUL character");
+  const query = Object.fromEntries(new URL(req.url).searchParams);
+  refuseBadText(query, "query");
+  const q = collectionTextQuerySchema.safeParse(query);
+  if (!q.success) throw firstIssue("Invalid query", q.error.issues);
+  if (mode === "create" && !q.data.name) throw new BadRequest("name is required (?name=… with a text body)");
+  return {
+    name: q.data.name,
+    schedule: q.data.schedule === undefined ? undefined : q.data.schedule || null,
+    timezone: q.data.timezone,
+    overlap: q.data.overlap,
+    renderJs: flag(q.data.renderJs),
+    formats: q.data.formats?.split(",").filter((f): f is "markdown" | "html" => f === "markdown" || f === "html"),
+    list: parseText(text, csv ? "csv" : "lines"),
+  };
+}

@@ -1,0 +1,175 @@
+import "server-only";
+import { randomUUID } from "node:crypto";
+import { z } from "zod";
+import { audit } from "../audit/audit";
+import { getConfig } from "../config";
+import { db, transaction } from "../db";
+import { BadRequest, NotFound } from "../errors";
+import type { ParsedList } from "../runs";
+import type { Collection } from "@/generated/prisma/client";
+import { OVERLAPS, type CollectionSummary } from "./contracts";
+import type { CollectionInput } from "./request";
+import { checkSettings, nextRunOf, type CollectionSettings } from "./settings";
+
+// Saving a collection: the list checked line by line (invalid lines are a 400 with their line numbers,
+// like a run's), the settings checked as a whole, then one row. An update replaces what it names; the
+// next run uses it. Every change is audited.
+
+const formatList = z.array(z.enum(["markdown", "html"]));
+const patternList = z.array(z.string());
+
+export function settingsOf(c: Collection): CollectionSettings {
+  const formats = formatList.safeParse(c.formats.split(",").filter(Boolean));
+  let patterns: string[] = [];
+  try {
+    patterns = patternList.parse(JSON.parse(c.ignorePatterns));
+  } catch {
+    patterns = [];
+  }
+  return {
+    schedule: c.schedule,
+    timezone: c.timezone,
+    formats: formats.success && formats.data.length > 0 ? formats.data : ["markdown"],
+    renderJs: c.renderJs,
+    ignorePatterns: patterns,
+    overlap: OVERLAPS.find((o) => o === c.overlap) ?? "skip",
+  };
+}
+
+export function toSummary(c: Collection): CollectionSummary {
+  return {
+    id: c.id,
+    name: c.name,
+    urlCount: c.urlCount,
+    schedule: c.schedule,
+    timezone: c.timezone,
+    nextRunAt: c.nextRunAt?.toISOString() ?? null,
+    paused: c.paused,
+  };
+}
+
+function checkList(list: ParsedList): string {
+  if (list.invalid > 0) {
+    const shown = list.invalidLines.map((l) => `line ${l.line}: ${l.reason}`).join("; ");
+    throw new BadRequest(
+      `${list.invalid} invalid line${list.invalid === 1 ? "" : "s"} (an absolute http:// or https:// URL per line): ${shown}`,
+      { invalid: list.invalid, invalidLines: list.invalidLines },
+    );
+  }
+  if (list.urls.length === 0) throw new BadRequest("The list holds no URL (blank lines are skipped)");
+  const max = getConfig().TALLY_RUN_MAX_URLS;
+  if (list.urls.length > max)
+    throw new BadRequest(
+      `The list holds ${list.urls.length} URLs; a collection takes at most ${max} (TALLY_RUN_MAX_URLS)`,
+    );
+  return list.urls.join("\n");
+}
+
+function merged(input: CollectionInput, base: CollectionSettings): CollectionSettings {
+  const schedule = input.schedule === undefined ? base.schedule : input.schedule === "" ? null : input.schedule;
+  return {
+    schedule,
+    timezone: input.timezone ?? base.timezone,
+    formats: input.formats ?? base.formats,
+    renderJs: input.renderJs ?? base.renderJs,
+    ignorePatterns: input.ignorePatterns ?? base.ignorePatterns,
+    overlap: input.overlap ?? base.overlap,
+  };
+}
+
+const DEFAULTS: CollectionSettings = {
+  schedule: null,
+  timezone: "UTC",
+  formats: ["markdown"],
+  renderJs: false,
+  ignorePatterns: [],
+  overlap: "skip",
+};
+
+export async function createCollection(input: CollectionInput, actor: string): Promise<CollectionSummary> {
+  if (!input.name) throw new BadRequest("name is required");
+  if (!input.list) throw new BadRequest("urls is required");
+  const urls = checkList(input.list);
+  const s = merged(input, DEFAULTS);
+  checkSettings(s);
+  const now = new Date();
+  const row = await db().collection.create({
+    data: {
+      id: randomUUID(),
+      name: input.name,
+      urls,
+      urlCount: input.list.urls.length,
+      schedule: s.schedule,
+      timezone: s.timezone,
+      formats: s.formats.join(","),
+      renderJs: s.renderJs,
+      ignorePatterns: JSON.stringify(s.ignorePatterns),
+      overlap: s.overlap,
+      nextRunAt: nextRunOf({ ...s, paused: false }, now),
+      createdBy: actor,
+      createdAt: now,
+    },
+  });
+  await audit({
+    actor,
+    action: "collection.create",
+    target: row.id,
+    detail: { name: row.name, urlCount: row.urlCount, schedule: row.schedule, timezone: row.timezone },
+  });
+  return toSummary(row);
+}
+
+export async function updateCollection(id: string, input: CollectionInput, actor: string): Promise<CollectionSummary> {
+  const current = await db().collection.findUnique({ where: { id } });
+  if (!current) throw new NotFound(`No collection ${id}`);
+  const urls = input.list ? checkList(input.list) : undefined;
+  const s = merged(input, settingsOf(current));
+  checkSettings(s);
+  const scheduleChanged = s.schedule !== current.schedule || s.timezone !== current.timezone;
+  const row = await transaction(async (tx) => {
+    const fresh = await tx.collection.findUnique({ where: { id }, select: { paused: true, nextRunAt: true } });
+    if (!fresh) throw new NotFound(`No collection ${id}`);
+    return tx.collection.update({
+      where: { id },
+      data: {
+        ...(input.name ? { name: input.name } : {}),
+        ...(urls !== undefined && input.list ? { urls, urlCount: input.list.urls.length } : {}),
+        schedule: s.schedule,
+        timezone: s.timezone,
+        formats: s.formats.join(","),
+        renderJs: s.renderJs,
+        ignorePatterns: JSON.stringify(s.ignorePatterns),
+        overlap: s.overlap,
+        // A new schedule counts from now; an unchanged one keeps its next tick (a missed one still runs).
+        ...(scheduleChanged ? { nextRunAt: nextRunOf({ ...s, paused: fresh.paused }, new Date()) } : {}),
+        ...(s.overlap === "skip" ? { queuedFor: null } : {}),
+      },
+    });
+  });
+  await audit({
+    actor,
+    action: "collection.update",
+    target: id,
+    detail: {
+      changed: Object.keys(input).filter((k) => k !== "list"),
+      ...(input.list ? { urlCount: input.list.urls.length } : {}),
+    },
+  });
+  return toSummary(row);
+}
+
+/** Pause stops the schedule (a manual run still works); resume counts the next tick from now, missed ones are not run. */
+export async function setPaused(id: string, paused: boolean, actor: string): Promise<CollectionSummary> {
+  const current = await db().collection.findUnique({ where: { id } });
+  if (!current) throw new NotFound(`No collection ${id}`);
+  const row = await db().collection.update({
+    where: { id },
+    data: {
+      paused,
+      nextRunAt: nextRunOf({ schedule: current.schedule, timezone: current.timezone, paused }, new Date()),
+      ...(paused ? { queuedFor: null } : {}),
+    },
+  });
+  await audit({ actor, action: paused ? "collection.pause" : "collection.resume", target: id });
+  return toSummary(row);
+}

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "RunUrl_runId_url_idx" ON "RunUrl"("runId", "url");
