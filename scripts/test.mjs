@@ -1,7 +1,7 @@
-// The whole suite, stopping at the first failure: the static checks side by side (types, lint,
-// layering, migration drift on SQLite and PostgreSQL: each is one process on one core, so two cores
-// do two at a time), then in order the build, unit and integration tests (vitest) on SQLite and then
-// on PostgreSQL, then end-to-end tests (Playwright in Chromium).
+// The whole suite, stopping at the first failing step: the static checks side by side (types, lint,
+// layering, migration drift on SQLite and PostgreSQL, Chromium for the browser tests: each is one
+// process on one core, so two cores do two at a time), then the build, then the unit and integration
+// tests (vitest) on SQLite and on PostgreSQL side by side, then end-to-end tests (Playwright).
 //
 // The PostgreSQL steps run when a server answers at TALLY_TEST_POSTGRES_URL (default: the local
 // server at 127.0.0.1:5432); without one they are skipped and the summary says so in capitals, unless
@@ -47,6 +47,8 @@ if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
 
 const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
+  // Installs Debian's Chromium for the end-to-end tests if it is missing (network and disk, little CPU).
+  ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
   ["format", "npx", ["prettier", "--check", "--log-level", "warn", "."]],
   [
@@ -59,20 +61,32 @@ const checks = [
     ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]]
     : []),
 ];
+// Steps run in order; a step that is a list runs its parts side by side (each line prefixed with
+// the part's name). The two vitest runs wait mostly on servers, sockets and databases, not the CPU,
+// so side by side they take little longer than the slower one alone.
+const vitestWorkers = ["--maxWorkers", postgres ? "2" : "3"];
 const steps = [
   ["build", "npm", ["run", "build"]],
-  ["unit and integration tests (SQLite)", "npx", ["vitest", "run"], { TALLY_TEST_STORE: "sqlite" }],
-  ...(postgres
-    ? [
-        [
-          "integration tests (PostgreSQL)",
-          "npx",
-          ["vitest", "run", "--config", "vitest.postgres.config.mts"],
-          { TALLY_TEST_POSTGRES_URL: POSTGRES_URL },
-        ],
-      ]
-    : []),
-  ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
+  [
+    [
+      "sqlite",
+      "unit and integration tests (SQLite)",
+      "npx",
+      ["vitest", "run", ...vitestWorkers],
+      { TALLY_TEST_STORE: "sqlite" },
+    ],
+    ...(postgres
+      ? [
+          [
+            "postgres",
+            "integration tests (PostgreSQL)",
+            "npx",
+            ["vitest", "run", "--config", "vitest.postgres.config.mts", ...vitestWorkers],
+            { TALLY_TEST_POSTGRES_URL: POSTGRES_URL },
+          ],
+        ]
+      : []),
+  ],
   ["end-to-end tests", "npx", ["playwright", "test"]],
 ];
 
@@ -111,8 +125,36 @@ if (failedChecks.length > 0) {
   console.error(`\n✗ ${failedChecks.join(", ")} failed`);
   process.exit(1);
 }
-for (const [name, cmd, args, env = {}] of steps) {
+/** Runs one command with its output prefixed by `tag`, line by line; resolves with its exit code. */
+function prefixed(tag, cmd, args, env) {
+  const child = spawn(cmd, args, { env: envOf(env), stdio: ["ignore", "pipe", "pipe"] });
+  for (const stream of [child.stdout, child.stderr]) {
+    let rest = "";
+    stream.on("data", (d) => {
+      const lines = (rest + d).split("\n");
+      rest = lines.pop() ?? "";
+      for (const line of lines) process.stdout.write(`[${tag}] ${line}\n`);
+    });
+    stream.on("end", () => rest && process.stdout.write(`[${tag}] ${rest}\n`));
+  }
+  return new Promise((resolve) => child.on("close", (c, signal) => resolve(c ?? signal)));
+}
+
+for (const step of steps) {
   const t = Date.now();
+  if (Array.isArray(step[0])) {
+    for (const [tag, name, cmd, args] of step) console.log(`\n▶ [${tag}] ${name}: ${cmd} ${args.join(" ")}`);
+    const codes = await Promise.all(step.map(([tag, , cmd, args, env = {}]) => prefixed(tag, cmd, args, env)));
+    const failed = step.flatMap(([, name], i) => (codes[i] === 0 ? [] : [`${name} (exit ${codes[i]})`]));
+    for (const [i, [, name]] of step.entries()) if (codes[i] === 0) console.log(`✓ ${name}`);
+    if (failed.length > 0) {
+      console.error(`\n✗ ${failed.join(", ")} failed`);
+      process.exit(1);
+    }
+    console.log(`✓ side by side in ${seconds(t)}`);
+    continue;
+  }
+  const [name, cmd, args, env = {}] = step;
   console.log(`\n▶ ${name}: ${cmd} ${args.join(" ")}`);
   const res = spawnSync(cmd, args, { stdio: "inherit", env: envOf(env) });
   if (res.status !== 0) {
