@@ -112,7 +112,15 @@ describe("stopping", () => {
       await new Promise((r) => setTimeout(r, 10));
     expect(tally.output()).toContain("Tally stopping (SIGTERM)");
     await new Promise((r) => setTimeout(r, 50));
-    await expect(fetch(`${tally.url}/api/health`)).rejects.toThrow();
+    // A new connection (not one of fetch's pooled keep-alive ones) is refused: the listener is closed.
+    const refused = await new Promise<string>((resolve) => {
+      const probe = http.get({ host: "127.0.0.1", port, path: "/api/health", agent: false }, (res) => {
+        res.resume();
+        resolve(`answered ${res.statusCode}`);
+      });
+      probe.on("error", (err: NodeJS.ErrnoException) => resolve(err.code ?? err.message));
+    });
+    expect(refused).toBe("ECONNREFUSED");
     expect(await answer).toEqual({ status: 200, text: JSON.stringify({ status: "accepted" }) });
     expect(await exit).toBe(0);
     expect(await receipts("job-in-flight")).toBe(1);
