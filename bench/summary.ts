@@ -9,6 +9,7 @@ export type Results = {
   dashboard?: unknown;
   polling?: unknown;
   economy?: unknown;
+  runs?: unknown;
 };
 
 const receiverSchema = z.object({
@@ -77,6 +78,34 @@ const economySchema = z.object({
             byKind: z.record(z.string(), z.object({ pages: z.number() })),
           }),
         ),
+      }),
+    ]),
+  ),
+});
+
+const runsSchema = z.object({
+  results: z.array(
+    z.union([
+      z.object({
+        part: z.enum(["webhook", "polling"]),
+        urls: z.number(),
+        callsPerUrl: z.number(),
+        goalCallsPerUrl: z.number(),
+        wallSeconds: z.number(),
+        platformSeconds: z.number(),
+        overheadSeconds: z.number(),
+        stored: z.number(),
+        failed: z.number(),
+        readsNotAddingUp: z.number(),
+      }),
+      z.object({
+        part: z.string(),
+        store: z.string(),
+        urls: z.number(),
+        createMs: z.number(),
+        apiMs: z.object({ p95: z.number() }),
+        pageMs: z.object({ p95: z.number() }),
+        rssMb: z.object({ min: z.number(), max: z.number() }),
       }),
     ]),
   ),
@@ -188,6 +217,28 @@ export function summaryTable(r: Results): string {
             `submits excluded; peak ${n(x.peakCallsPerMinute)} calls/min of 600`,
           ]);
         }
+      }
+    }
+  }
+  if (r.runs !== undefined) {
+    const p = runsSchema.safeParse(r.runs);
+    if (!p.success) missing("Runs");
+    else {
+      for (const x of p.data.results) {
+        if ("callsPerUrl" in x)
+          rows.push([
+            "Runs",
+            `${n(x.urls)} URLs, ${x.part}`,
+            `${x.callsPerUrl} calls per URL (goal ≤ ${x.goalCallsPerUrl}) · wall ${n(x.wallSeconds)} s vs platform ${n(x.platformSeconds)} s`,
+            `${n(x.stored)} stored, ${n(x.failed)} failed; ${x.readsNotAddingUp} reads not adding up; ${load(r, "runs")}`,
+          ]);
+        else
+          rows.push([
+            "Runs",
+            `${n(x.urls)} URLs in one run, ${x.store}`,
+            `created in ${ms(x.createMs)} ms · GET /api/runs/{id} p95 ${ms(x.apiMs.p95)} ms · run page p95 ${ms(x.pageMs.p95)} ms`,
+            `server RSS ${x.rssMb.min}–${x.rssMb.max} MB while it ran`,
+          ]);
       }
     }
   }

@@ -78,7 +78,13 @@ export async function startSimulator(seed: number): Promise<Proc> {
   };
 }
 
-export type TallyProc = Proc & { port: number; kill(): Promise<void>; restart(): Promise<void> };
+export type TallyProc = Proc & {
+  port: number;
+  /** The server process's id now (a restart gives a new one). */
+  pid(): number | undefined;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+};
 
 /** Tally's server as `npm start` runs it, with the given environment; kill() is SIGKILL, as in a crash. */
 export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
@@ -100,6 +106,7 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
     url,
     port,
     output: () => out,
+    pid: () => child.pid,
     async kill() {
       child.kill("SIGKILL");
       await exited(child);
