@@ -20,7 +20,11 @@ const claimable = (now: Date) =>
 
 export type ClaimOptions = { owner: string; limit: number; leaseMs: number; now?: Date };
 
-/** Leases up to `limit` due items (ready and due, or leased with an expired lease), oldest first. */
+/**
+ * Leases up to `limit` due items (ready and due, or leased with an expired lease): fresh work before a
+ * backlog (`priority`, lib/queue/types.ts), oldest first within each, so a reconciliation that finds
+ * 30,000 unknown jobs never delays today's webhooks and submits.
+ */
 export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<ClaimedItem[]> {
   if (opts.limit <= 0) return [];
   const now = opts.now ?? new Date();
@@ -32,7 +36,7 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   // previous one locked, so a claim for 2 items could lease 3 (seen in lib/worker/worker.test.ts).
   const rows = await tx.$queryRaw`
     WITH "picked" AS ${dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty} (
-      SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
+      SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "priority", "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
     )
     UPDATE "QueueItem"
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
