@@ -10,6 +10,7 @@ export type Results = {
   polling?: unknown;
   economy?: unknown;
   runs?: unknown;
+  queue?: unknown;
 };
 
 const receiverSchema = z.object({
@@ -69,6 +70,17 @@ const economySchema = z.object({
         peakCallsPerMinute: z.number(),
       }),
       z.object({
+        part: z.literal("backlog"),
+        historyJobs: z.number(),
+        runs: z.array(z.object({ label: z.string(), pages: z.record(z.string(), z.number()) })),
+        fresh: z.object({
+          jobs: z.number(),
+          stored: z.number(),
+          submitMs: z.object({ p95: z.number(), max: z.number() }),
+          submittedToStoredMs: z.object({ p50: z.number(), p95: z.number() }),
+        }),
+      }),
+      z.object({
         part: z.literal("reconcile"),
         historyJobs: z.number(),
         runs: z.array(
@@ -80,6 +92,18 @@ const economySchema = z.object({
         ),
       }),
     ]),
+  ),
+});
+
+const queueSchema = z.object({
+  ratio: z.number(),
+  results: z.array(
+    z.object({
+      engine: z.string(),
+      store: z.string(),
+      itemsPerSecond: z.number(),
+      latencyMs: z.object({ p50: z.number(), p99: z.number() }),
+    }),
   ),
 });
 
@@ -199,7 +223,17 @@ export function summaryTable(r: Results): string {
     if (!p.success) missing("API economy");
     else {
       for (const x of p.data.results) {
-        if ("runs" in x) {
+        if ("fresh" in x) {
+          const pages = x.runs
+            .map((run) => `${run.label}: ${["extract", "batch", "crawl"].map((k) => run.pages[k] ?? 0).join("/")}`)
+            .join("; ");
+          rows.push([
+            "API economy",
+            `backlog of ${n(x.historyJobs)} unknown settled jobs draining at 50 calls/s`,
+            `list pages per run (extract/batch/crawl) ${pages}`,
+            `fresh submits at 1/s: ${x.fresh.stored} of ${x.fresh.jobs} stored, POST p95 ${n(x.fresh.submitMs.p95)} ms, submitted → stored p50 ${n(x.fresh.submittedToStoredMs.p50)} ms, p95 ${n(x.fresh.submittedToStoredMs.p95)} ms`,
+          ]);
+        } else if ("runs" in x) {
           for (const run of x.runs) {
             const pages = ["extract", "batch", "crawl"].map((k) => run.byKind[k]?.pages ?? 0).join(" / ");
             rows.push([
@@ -218,6 +252,20 @@ export function summaryTable(r: Results): string {
           ]);
         }
       }
+    }
+  }
+  if (r.queue !== undefined) {
+    const p = queueSchema.safeParse(r.queue);
+    if (!p.success) missing("Queue");
+    else {
+      for (const x of p.data.results)
+        rows.push([
+          "Queue",
+          `${x.engine} on ${x.store}, no-op items`,
+          `${n(x.itemsPerSecond)} items/s · add → start p50 ${ms(x.latencyMs.p50)} ms, p99 ${ms(x.latencyMs.p99)} ms`,
+          `${load(r, "queue")}`,
+        ]);
+      rows.push(["Queue", "Tally ÷ graphile-worker on PostgreSQL", `${p.data.ratio}× the items/s`, "goal ≥ 0.5"]);
     }
   }
   if (r.runs !== undefined) {
