@@ -126,9 +126,10 @@ export function afterCommit(tx: Tx, hook: () => void): void {
 }
 
 // On SQLite the process's one connection runs a whole interactive transaction at a time (the adapter
-// holds it from BEGIN to COMMIT), so a read waits behind a worker's transaction: a run's page read
-// its one row in 750 ms p95 while 1,000-item batches were settled (bench/runs.ts). Reads that may be
-// a commit behind and must not wait use a second connection; WAL lets it read beside the writer.
+// holds it from BEGIN to COMMIT), so a read waits behind a worker's transaction (a run settling a
+// 1,000-item batch). Reads that may be a commit behind and must not wait use a second connection; WAL
+// lets it read beside the writer. (It cannot help while a statement blocks the one thread: see
+// docs/runs.md, "Measured".)
 const readers = () => singleton("db.readers", () => new Map<string, Db>());
 
 function createSqliteReader(url: string): Db {

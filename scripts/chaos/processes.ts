@@ -92,7 +92,9 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
   let out = "";
   let child: ChildProcess;
   const launch = () => {
-    child = spawn(process.execPath, [serverBundle], {
+    // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof), for looking into a figure.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    child = spawn(process.execPath, [...nodeArgs, serverBundle], {
       env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });

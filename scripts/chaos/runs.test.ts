@@ -16,6 +16,8 @@ const good: RunFacts = {
   platformResubmissions: 1,
   chunksPosted: 2,
   unlinkedPlatformJobs: 0,
+  chunksLookedFor: 1,
+  chunksAdopted: 1,
   failedByReason: { TARGET_NOT_FOUND: 3 },
   reads: 40,
   readsNotAddingUp: 0,

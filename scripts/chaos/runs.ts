@@ -53,6 +53,9 @@ export type RunFacts = {
   platformResubmissions: number;
   /** Chunks that reached the platform (a job id was recorded for them). */
   chunksPosted: number;
+  /** Chunks whose POST had to be looked for (a lost answer, a crash while posting), and those adopted. */
+  chunksLookedFor: number;
+  chunksAdopted: number;
   /** The run's batch jobs on the platform that are neither a chunk's job nor linked to one by resubmission. */
   unlinkedPlatformJobs: number;
   failedByReason: Record<string, number>;
@@ -315,6 +318,15 @@ async function readFacts(
       if (page >= doc.page_count) break;
     }
   }
+  const [lookedFor] = await store.all<{ n: unknown }>(
+    `SELECT COUNT(*) n FROM "RunChunk" WHERE "runId" = ? AND "postAttempts" > 1`,
+    runId,
+  );
+  const [adopted] = await store.all<{ n: unknown }>(
+    `SELECT COUNT(*) n FROM "JobEvent" WHERE "type" = 'note' AND "detail" LIKE ? AND "detail" LIKE ?`,
+    `%"run":"${runId}"%`,
+    "%adopted%",
+  );
   const platformResubmissions = [...jobs].filter((id) => state.perJob[id]?.resubmittedFrom).length;
   // The jobs Tally accounts for: its chunks' jobs and, both ways along the platform's resubmission
   // links, the jobs they came from or became. Any other is a submission made twice.
@@ -356,6 +368,8 @@ async function readFacts(
     platformBatchJobs: jobs.size,
     platformResubmissions,
     unlinkedPlatformJobs,
+    chunksLookedFor: num(lookedFor?.n),
+    chunksAdopted: num(adopted?.n),
     chunksPosted: num(posted?.n),
     failedByReason,
   };
@@ -375,6 +389,9 @@ export function printRunsLedger(facts: RunFacts, v: RunVerdict, log: (s: string)
   log(`  URLs stored twice                  ${v.storedTwice}`);
   log(
     `  platform batch jobs with run URLs  ${facts.platformBatchJobs} (chunks posted ${facts.chunksPosted}, resubmissions ${facts.platformResubmissions})`,
+  );
+  log(
+    `  chunks posted more than once       ${facts.chunksLookedFor} (a lost answer or a crash while posting; ${facts.chunksAdopted} adopted from the platform's list)`,
   );
   log(`  submissions made twice (platform)  ${v.extraSubmissions}`);
   log(`  duplicateSubmits (Tally's count)   ${facts.duplicateSubmits}`);
