@@ -1,4 +1,5 @@
-// tsx --conditions=react-server bench/queue.ts [--items 20000] [--concurrency 8] [--rate 500] [--seconds 10] [--result FILE]
+// tsx --conditions=react-server bench/queue.ts [--items 20000] [--concurrency 8] [--rate 500] [--seconds 10]
+//                                              [--only tally-postgres,graphile,tally-sqlite] [--result FILE]
 // Tally's durable queue beside graphile-worker (issue 28), no-op items, one worker in this process with
 // the same concurrency for each engine:
 //   drain    `--items` added in batches of 100 (one transaction each), then worked to the end: items/s
@@ -9,7 +10,7 @@
 // by this file only.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from "graphile-worker";
+import { Logger, makeWorkerUtils, run as runGraphile, type Runner, type WorkerUtils } from "graphile-worker";
 import { z } from "zod";
 import { parseConfig, setConfigForTests } from "@/lib/config";
 import { db, dbReady, disconnectAll } from "@/lib/db";
@@ -25,6 +26,7 @@ const { values } = parseArgs({
     concurrency: { type: "string", default: "8" },
     rate: { type: "string", default: "500" },
     seconds: { type: "string", default: "10" },
+    only: { type: "string", default: "tally-postgres,graphile,tally-sqlite" },
     result: { type: "string" },
   },
   strict: true,
@@ -34,6 +36,7 @@ const CONCURRENCY = Number(values.concurrency);
 const RATE = Number(values.rate);
 const SECONDS = Number(values.seconds);
 const BATCH = 100;
+const ONLY = new Set(values.only.split(",").map((x) => x.trim()));
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const round = (v: number, d = 1) => Math.round(v * 10 ** d) / 10 ** d;
@@ -153,6 +156,9 @@ function tallyEngine(url: string): Engine {
   };
 }
 
+// graphile-worker logs a line per job by default: that would be measured too.
+const quiet = new Logger(() => () => undefined);
+
 function graphileEngine(url: string, utils: WorkerUtils): Engine {
   let runner: Runner | undefined;
   let onSeen: ((stamp: number) => void) | undefined;
@@ -163,7 +169,7 @@ function graphileEngine(url: string, utils: WorkerUtils): Engine {
       await utils.withPgClient(async (client) => {
         await client.query("BEGIN");
         await client.query(
-          `SELECT graphile_worker.add_jobs(ARRAY(SELECT ROW('bench_noop', json_build_object('t', $1::bigint), NULL, NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec FROM generate_series(1, $2)))`,
+          `SELECT graphile_worker.add_jobs(ARRAY(SELECT ROW('bench_noop', json_build_object('t', $1::bigint), NULL, NULL, NULL, NULL, NULL, NULL)::graphile_worker.job_spec FROM generate_series(1, $2)))`,
           [t, n],
         );
         await client.query("COMMIT");
@@ -175,6 +181,7 @@ function graphileEngine(url: string, utils: WorkerUtils): Engine {
         connectionString: url,
         concurrency: CONCURRENCY,
         noHandleSignals: true,
+        logger: quiet,
         pollInterval: 500,
         taskList: {
           bench_noop: async (payload) => {
@@ -211,15 +218,16 @@ async function main() {
   try {
     configure(pg.url);
     await dbReady();
-    const utils = await makeWorkerUtils({ connectionString: pg.url });
+    const utils = await makeWorkerUtils({ connectionString: pg.url, logger: quiet });
     await utils.migrate();
-    results.push(await measure(tallyEngine(pg.url), "postgres"));
-    results.push(await measure(graphileEngine(pg.url, utils), "postgres"));
+    if (ONLY.has("tally-postgres")) results.push(await measure(tallyEngine(pg.url), "postgres"));
+    if (ONLY.has("graphile")) results.push(await measure(graphileEngine(pg.url, utils), "postgres"));
     await utils.release();
     await disconnectAll();
   } finally {
     await pg.dispose();
   }
+  if (!ONLY.has("tally-sqlite")) return report(results);
   const lite = await createChaosStore("sqlite");
   try {
     configure(lite.url);
@@ -229,6 +237,10 @@ async function main() {
   } finally {
     await lite.dispose();
   }
+  report(results);
+}
+
+function report(results: Figures[]) {
   const tally = results.find((r) => r.engine === "Tally's queue" && r.store === "postgres");
   const graphile = results.find((r) => r.engine === "graphile-worker");
   const ratio = tally && graphile ? round(tally.itemsPerSecond / graphile.itemsPerSecond, 2) : NaN;

@@ -23,7 +23,7 @@ INSERT INTO "new_QueueItem" ("attempts", "availableAt", "createdAt", "dedupeKey"
 DROP TABLE "QueueItem";
 ALTER TABLE "new_QueueItem" RENAME TO "QueueItem";
 CREATE UNIQUE INDEX "QueueItem_dedupeKey_key" ON "QueueItem"("dedupeKey");
-CREATE INDEX "QueueItem_state_priority_availableAt_idx" ON "QueueItem"("state", "priority", "availableAt");
+CREATE INDEX "QueueItem_state_priority_availableAt_id_idx" ON "QueueItem"("state", "priority", "availableAt", "id");
 CREATE INDEX "QueueItem_state_leaseExpiresAt_idx" ON "QueueItem"("state", "leaseExpiresAt");
 CREATE INDEX "QueueItem_jobId_idx" ON "QueueItem"("jobId");
 PRAGMA foreign_keys=ON;
