@@ -53,7 +53,7 @@ export type RunFacts = {
   platformResubmissions: number;
   /** Chunks that reached the platform (a job id was recorded for them). */
   chunksPosted: number;
-  /** Chunks whose POST had to be looked for (a lost answer, a crash while posting), and those adopted. */
+  /** Chunks POSTed more than once (nothing found on the platform after a lost answer), and lost answers adopted. */
   chunksLookedFor: number;
   chunksAdopted: number;
   /** The run's batch jobs on the platform that are neither a chunk's job nor linked to one by resubmission. */
@@ -391,7 +391,7 @@ export function printRunsLedger(facts: RunFacts, v: RunVerdict, log: (s: string)
     `  platform batch jobs with run URLs  ${facts.platformBatchJobs} (chunks posted ${facts.chunksPosted}, resubmissions ${facts.platformResubmissions})`,
   );
   log(
-    `  chunks posted more than once       ${facts.chunksLookedFor} (a lost answer or a crash while posting; ${facts.chunksAdopted} adopted from the platform's list)`,
+    `  lost answers adopted               ${facts.chunksAdopted} (found on the platform's list, not posted again); chunks POSTed twice: ${facts.chunksLookedFor}`,
   );
   log(`  submissions made twice (platform)  ${v.extraSubmissions}`);
   log(`  duplicateSubmits (Tally's count)   ${facts.duplicateSubmits}`);
