@@ -10,6 +10,9 @@
 //   polling1000  the same with 1,000 jobs (submitted at 50/s, then polled within the default budget)
 //   reconcile    100,000 settled jobs in the platform's history, all accounted for: the pages of the
 //                first (full) scheduled reconciliation and of the next one (recent)
+//   backlog      30,000 settled jobs Tally never heard of, TALLY_API_RPS 50, reconciliation every minute
+//                (issue 28): pages per kind of each scheduled run while the backlog drains, and jobs
+//                submitted through Tally at 1 a second meanwhile: submit time, submitted → stored p50/p95
 import { copyFileSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { execFileSync, spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -33,7 +36,15 @@ import { startSchedules } from "@/lib/worker/schedules";
 import { createWorker } from "@/lib/worker/worker";
 import { machine } from "./common";
 
-const PARTS = ["webhook", "steady", "steady-tally-submits", "polling200", "polling1000", "reconcile"] as const;
+const PARTS = [
+  "webhook",
+  "steady",
+  "steady-tally-submits",
+  "polling200",
+  "polling1000",
+  "reconcile",
+  "backlog",
+] as const;
 const { values } = parseArgs({
   options: { only: { type: "string" }, result: { type: "string" }, scenario: { type: "string" } },
   strict: true,
@@ -280,7 +291,114 @@ async function reconcileRun(total: number) {
   return { part: "reconcile", historyJobs: jobs.length, runs };
 }
 
-type Scenario = () => Promise<DeliveryResult | Awaited<ReturnType<typeof reconcileRun>>>;
+/** 30,000 unknown settled jobs draining at TALLY_API_RPS 50 while fresh jobs are submitted at 1 a second. */
+async function backlogRun(total = 30_000, freshJobs = 150) {
+  const sim = await startSim({ retainJobs: total + 10_000 });
+  const receiver = createReceiverServer();
+  await new Promise<void>((r) => receiver.listen(0, "127.0.0.1", () => r()));
+  const address = receiver.address();
+  const port = address !== null && typeof address === "object" ? address.port : 0;
+  const week = 7 * 86_400;
+  for (const m of MIX.filter((x) => x.status === "completed")) {
+    const count = Math.round(total * (m.share / 0.95));
+    sim.sim.seedJobs({ count, kind: m.kind, status: m.status, ageSeconds: 3600, spacingSeconds: week / count });
+  }
+  const config = freshConfig({
+    SCRAPER_API_BASE_URL: sim.url,
+    TALLY_API_RPS: "50",
+    TALLY_DELIVERY_MODE: "webhooks",
+    TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+  });
+  await dbReady();
+  resetPlatformClients();
+  await registerSubscriptions("bench");
+  const worker = createWorker({
+    registry: workerRegistry,
+    concurrency: config.TALLY_WORKER_CONCURRENCY,
+    leaseMs: 30_000,
+    idleMs: 50,
+    owner: "bench",
+  });
+  worker.start();
+  const runs: { label: string; seconds: number; enqueued: number; pages: Record<string, number> }[] = [];
+  const reconcileOnce = async (label: string) => {
+    const started = Date.now();
+    const run = await (await startReconcile({}, "scheduler bench")).done;
+    if (run.state !== "succeeded") throw new Error(`reconcile failed: ${run.error}`);
+    const sum = run.summary as { enqueued: number; byKind: Record<string, { pages: number }> };
+    runs.push({
+      label,
+      seconds: Math.round((Date.now() - started) / 100) / 10,
+      enqueued: sum.enqueued,
+      pages: Object.fromEntries(Object.entries(sum.byKind).map(([k, v]) => [k, v.pages])),
+    });
+    say(`  backlog: ${label} reconciliation: ${sum.enqueued} enqueued, pages ${JSON.stringify(runs.at(-1)?.pages)}`);
+  };
+  await reconcileOnce("first (scheduled)");
+  // Fresh work at 1 a second while the backlog drains, and the scheduled runs every minute beside it.
+  const t0 = Date.now();
+  const submitMs: number[] = [];
+  const ids: string[] = [];
+  const schedule = (async () => {
+    for (let i = 2; i <= 3; i++) {
+      await sleep(t0 + (i - 1) * 60_000 - Date.now());
+      await reconcileOnce(i === 2 ? "second (scheduled)" : "third (scheduled)");
+    }
+  })();
+  for (let i = 0; i < freshJobs; i++) {
+    const due = t0 + i * 1000;
+    if (due > Date.now()) await sleep(due - Date.now());
+    const s0 = performance.now();
+    void submitJob({ kind: "extract", url: `https://example.com/fresh/${i}` }).then((j) => {
+      submitMs.push(performance.now() - s0);
+      ids.push(j.jobId);
+    });
+  }
+  await schedule;
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const open = await db().job.count({ where: { id: { in: ids }, outcome: "pending" } });
+    if ((open === 0 && ids.length === freshJobs) || Date.now() > deadline) break;
+    await sleep(250);
+  }
+  const fresh = await db().job.findMany({
+    where: { id: { in: ids } },
+    select: { createdAt: true, outcomeAt: true, outcome: true },
+  });
+  const lat = fresh.filter((j) => j.outcomeAt).map((j) => j.outcomeAt!.getTime() - j.createdAt.getTime());
+  const backlogStored = await db().job.count({ where: { origin: "reconcile", outcome: { not: "pending" } } });
+  const seconds = Math.round((Date.now() - t0) / 1000);
+  await worker.stop(1000);
+  await new Promise<void>((r) => receiver.close(() => r()));
+  await sim.close();
+  await closeReceiverStore();
+  await disconnectAll();
+  return {
+    part: "backlog",
+    historyJobs: total,
+    runs,
+    fresh: {
+      jobs: freshJobs,
+      stored: lat.length,
+      submitMs: {
+        p50: Math.round(pct(submitMs, 50)),
+        p95: Math.round(pct(submitMs, 95)),
+        max: Math.round(Math.max(...submitMs)),
+      },
+      submittedToStoredMs: {
+        p50: Math.round(pct(lat, 50)),
+        p95: Math.round(pct(lat, 95)),
+        max: Math.round(Math.max(...lat)),
+      },
+    },
+    backlogFinishedMeanwhile: backlogStored,
+    seconds,
+  };
+}
+
+type Scenario = () => Promise<
+  DeliveryResult | Awaited<ReturnType<typeof reconcileRun>> | Awaited<ReturnType<typeof backlogRun>>
+>;
 const SCENARIOS: Record<string, Scenario> = {
   webhook: () => deliveryRun({ part: "webhook", mode: "webhooks", jobs: 200, durationMs: [200, 1000] }),
   steady: () =>
@@ -304,6 +422,7 @@ const SCENARIOS: Record<string, Scenario> = {
   polling1000: () =>
     deliveryRun({ part: "polling1000", mode: "polling", jobs: 1000, durationMs: [20_000, 60_000], submitRps: 50 }),
   reconcile: () => reconcileRun(100_000),
+  backlog: () => backlogRun(),
 };
 
 /** One scenario in this process (the parent runs each in a fresh process: module state and timers stay apart). */
@@ -343,6 +462,22 @@ async function main() {
       continue;
     }
     results.push(r);
+    if (name === "backlog") {
+      const x = r as Awaited<ReturnType<typeof backlogRun>>;
+      const lines = [
+        "| scheduled run | enqueued | pages extract / batch / crawl | seconds |",
+        "|---|---|---|---|",
+        ...x.runs.map(
+          (run) =>
+            `| ${run.label} | ${run.enqueued} | ${run.pages.extract ?? 0} / ${run.pages.batch ?? 0} / ${run.pages.crawl ?? 0} | ${run.seconds} |`,
+        ),
+      ];
+      say(
+        `Backlog of ${x.historyJobs.toLocaleString("en-US")} unknown settled jobs at TALLY_API_RPS 50, reconciliation every minute:\n${lines.join("\n")}\n` +
+          `Fresh jobs submitted through Tally at 1/s meanwhile: ${x.fresh.stored} of ${x.fresh.jobs} stored; submit p50 ${x.fresh.submitMs.p50} ms, p95 ${x.fresh.submitMs.p95} ms, max ${x.fresh.submitMs.max} ms; submitted → stored p50 ${x.fresh.submittedToStoredMs.p50} ms, p95 ${x.fresh.submittedToStoredMs.p95} ms, max ${x.fresh.submittedToStoredMs.max} ms; ${x.backlogFinishedMeanwhile} backlog jobs finished in the ${x.seconds} s\n`,
+      );
+      continue;
+    }
     if (name === "reconcile") {
       const x = r as Awaited<ReturnType<typeof reconcileRun>>;
       const lines = [

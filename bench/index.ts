@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,runs,queue]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
@@ -11,7 +11,17 @@ import { z } from "zod";
 import { machine } from "./common";
 import { summaryTable, type Results } from "./summary";
 
-const PARTS = ["receiver", "reconcile", "dashboard", "polling", "economy", "sinks", "collections"] as const;
+const PARTS = [
+  "receiver",
+  "reconcile",
+  "dashboard",
+  "polling",
+  "economy",
+  "sinks",
+  "collections",
+  "runs",
+  "queue",
+] as const;
 type Part = (typeof PARTS)[number];
 
 const { values } = parseArgs({ options: { only: { type: "string" } }, strict: true });
@@ -67,6 +77,8 @@ if (wanted("collections"))
   results.collections = ["sqlite", "postgres"].map((store) =>
     runPart(`collections ${store}`, tsx("bench/collections.ts", "--store", store)),
   );
+if (wanted("runs")) results.runs = runPart("runs", tsx("bench/runs.ts"));
+if (wanted("queue")) results.queue = runPart("queue", tsx("bench/queue.ts"));
 
 console.log(`\n${machine()}\n`);
 console.log(summaryTable(results));

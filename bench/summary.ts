@@ -11,6 +11,8 @@ export type Results = {
   economy?: unknown;
   sinks?: unknown;
   collections?: unknown[];
+  runs?: unknown;
+  queue?: unknown;
 };
 
 const sinksSchema = z.object({
@@ -91,6 +93,17 @@ const economySchema = z.object({
         peakCallsPerMinute: z.number(),
       }),
       z.object({
+        part: z.literal("backlog"),
+        historyJobs: z.number(),
+        runs: z.array(z.object({ label: z.string(), pages: z.record(z.string(), z.number()) })),
+        fresh: z.object({
+          jobs: z.number(),
+          stored: z.number(),
+          submitMs: z.object({ p95: z.number(), max: z.number() }),
+          submittedToStoredMs: z.object({ p50: z.number(), p95: z.number() }),
+        }),
+      }),
+      z.object({
         part: z.literal("reconcile"),
         historyJobs: z.number(),
         runs: z.array(
@@ -100,6 +113,46 @@ const economySchema = z.object({
             byKind: z.record(z.string(), z.object({ pages: z.number() })),
           }),
         ),
+      }),
+    ]),
+  ),
+});
+
+const queueSchema = z.object({
+  ratio: z.number(),
+  results: z.array(
+    z.object({
+      engine: z.string(),
+      store: z.string(),
+      itemsPerSecond: z.number(),
+      latencyMs: z.object({ p50: z.number(), p99: z.number() }),
+    }),
+  ),
+});
+
+const runsSchema = z.object({
+  results: z.array(
+    z.union([
+      z.object({
+        part: z.enum(["webhook", "polling"]),
+        urls: z.number(),
+        callsPerUrl: z.number(),
+        goalCallsPerUrl: z.number(),
+        wallSeconds: z.number(),
+        platformSeconds: z.number(),
+        overheadSeconds: z.number(),
+        stored: z.number(),
+        failed: z.number(),
+        readsNotAddingUp: z.number(),
+      }),
+      z.object({
+        part: z.string(),
+        store: z.string(),
+        urls: z.number(),
+        createMs: z.number(),
+        apiMs: z.object({ p95: z.number() }),
+        pageMs: z.object({ p95: z.number() }),
+        rssMb: z.object({ min: z.number(), max: z.number() }),
       }),
     ]),
   ),
@@ -193,7 +246,17 @@ export function summaryTable(r: Results): string {
     if (!p.success) missing("API economy");
     else {
       for (const x of p.data.results) {
-        if ("runs" in x) {
+        if ("fresh" in x) {
+          const pages = x.runs
+            .map((run) => `${run.label}: ${["extract", "batch", "crawl"].map((k) => run.pages[k] ?? 0).join("/")}`)
+            .join("; ");
+          rows.push([
+            "API economy",
+            `backlog of ${n(x.historyJobs)} unknown settled jobs draining at 50 calls/s`,
+            `list pages per run (extract/batch/crawl) ${pages}`,
+            `fresh submits at 1/s: ${x.fresh.stored} of ${x.fresh.jobs} stored, POST p95 ${n(x.fresh.submitMs.p95)} ms, submitted → stored p50 ${n(x.fresh.submittedToStoredMs.p50)} ms, p95 ${n(x.fresh.submittedToStoredMs.p95)} ms`,
+          ]);
+        } else if ("runs" in x) {
           for (const run of x.runs) {
             const pages = ["extract", "batch", "crawl"].map((k) => run.byKind[k]?.pages ?? 0).join(" / ");
             rows.push([
@@ -245,6 +308,42 @@ export function summaryTable(r: Results): string {
         `${x.overheadSeconds20k.toFixed(2)} s (fingerprints ${x.fingerprintSeconds20k.toFixed(2)} s + classify ${x.classifySeconds20k.toFixed(2)} s)`,
         `under 5% of any run longer than ${(x.overheadSeconds20k * 20).toFixed(0)} s`,
       ]);
+    }
+  }
+  if (r.queue !== undefined) {
+    const p = queueSchema.safeParse(r.queue);
+    if (!p.success) missing("Queue");
+    else {
+      for (const x of p.data.results)
+        rows.push([
+          "Queue",
+          `${x.engine} on ${x.store}, no-op items`,
+          `${n(x.itemsPerSecond)} items/s · add → start p50 ${ms(x.latencyMs.p50)} ms, p99 ${ms(x.latencyMs.p99)} ms`,
+          `${load(r, "queue")}`,
+        ]);
+      rows.push(["Queue", "Tally ÷ graphile-worker on PostgreSQL", `${p.data.ratio}× the items/s`, "goal ≥ 0.5"]);
+    }
+  }
+  if (r.runs !== undefined) {
+    const p = runsSchema.safeParse(r.runs);
+    if (!p.success) missing("Runs");
+    else {
+      for (const x of p.data.results) {
+        if ("callsPerUrl" in x)
+          rows.push([
+            "Runs",
+            `${n(x.urls)} URLs, ${x.part}`,
+            `${x.callsPerUrl} calls per URL (goal ≤ ${x.goalCallsPerUrl}) · wall ${n(x.wallSeconds)} s vs platform ${n(x.platformSeconds)} s`,
+            `${n(x.stored)} stored, ${n(x.failed)} failed; ${x.readsNotAddingUp} reads not adding up; ${load(r, "runs")}`,
+          ]);
+        else
+          rows.push([
+            "Runs",
+            `${n(x.urls)} URLs in one run, ${x.store}`,
+            `created in ${ms(x.createMs)} ms · GET /api/runs/{id} p95 ${ms(x.apiMs.p95)} ms · run page p95 ${ms(x.pageMs.p95)} ms`,
+            `server RSS ${x.rssMb.min}–${x.rssMb.max} MB while it ran`,
+          ]);
+      }
     }
   }
   return [

@@ -216,6 +216,35 @@ export function afterCommit(tx: Tx, hook: () => void): void {
   hooks.push(hook);
 }
 
+// On SQLite the process's one connection runs a whole interactive transaction at a time (the adapter
+// holds it from BEGIN to COMMIT), so a read waits behind a worker's transaction (a run settling a
+// 1,000-item batch). Reads that may be a commit behind and must not wait use a second connection; WAL
+// lets it read beside the writer. (It cannot help while a statement blocks the one thread: see
+// docs/runs.md, "Measured".)
+const readers = () => singleton("db.readers", () => new Map<string, Db>());
+
+function createSqliteReader(url: string): Db {
+  const client = new PrismaClient({ adapter: new PrismaBetterSQLite3({ url, timeout: 5000 }), omit });
+  void client.$executeRawUnsafe("PRAGMA busy_timeout = 5000").catch(() => undefined);
+  return client;
+}
+
+/**
+ * A client for reads that need no transaction and may see the state one commit old (a run's counters,
+ * a list page): on SQLite its own connection, never queued behind a writer's transaction; on
+ * PostgreSQL the pool of db().
+ */
+export function readDb(): Db {
+  const url = getConfig().DATABASE_URL;
+  if (storeOf(url) === "postgres") return db();
+  let r = readers().get(url);
+  if (!r) {
+    r = createSqliteReader(url);
+    readers().set(url, r);
+  }
+  return r;
+}
+
 /** Resolves once the connection's pragmas are set; await it at start-up. */
 export async function dbReady(): Promise<Db> {
   const e = entry();
@@ -225,7 +254,9 @@ export async function dbReady(): Promise<Db> {
 
 /** Closes every client (tests, scripts, graceful shutdown). */
 export async function disconnectAll(): Promise<void> {
-  const all = [...clients().values()];
+  const all = [...clients().values()].map((e) => e.client);
+  const reading = [...readers().values()];
   clients().clear();
-  await Promise.all(all.map((e) => e.client.$disconnect()));
+  readers().clear();
+  await Promise.all([...all, ...reading].map((c) => c.$disconnect()));
 }

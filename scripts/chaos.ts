@@ -1,8 +1,11 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
 //                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
 //                  [--delivery webhooks|polling]
+// npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window; exits non-zero otherwise.
+// --runs N: the runs mode (scripts/chaos/runs.ts): one run of N URLs under faults and kills during
+// submission and fetching; every URL final, counts adding up, none stored twice, duplicates reported.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
 // and drops it at the end.
 import { existsSync } from "node:fs";
@@ -10,6 +13,7 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
+import { printRunsLedger, runRunsChaos } from "./chaos/runs";
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
 import { serverBundle } from "./server-bundle.mjs";
 
@@ -25,6 +29,8 @@ const { values } = parseArgs({
     "api-rps": { type: "string", default: "200" },
     "postgres-url": { type: "string", default: DEFAULT_POSTGRES_ADMIN_URL },
     delivery: { type: "string", default: "webhooks" },
+    runs: { type: "string" },
+    "batch-size": { type: "string", default: "100" },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -56,40 +62,70 @@ if (delivery !== "webhooks" && delivery !== "polling") {
 
 // The servers run `npm start`'s bundle: build it first if it is missing.
 if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-runChaos({
-  jobs,
-  kills,
-  seed,
-  timeoutMs,
-  store,
-  servers,
-  workers,
-  apiRps,
-  delivery,
-  postgres: { adminUrl: values["postgres-url"] },
-})
-  .then((ledger) => {
-    console.log("\nLedger (Tally's database against the simulator's truth):");
-    printLedger(ledger);
-    const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
-    const forwarded = ledger.forwarded?.ok ?? false;
-    const withinBudget = ledger.calls?.ok ?? false;
-    console.log(
-      ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.",
-    );
-    console.log(
-      forwarded
-        ? "OK: every outcome forwarded, signed, once per webhook-id."
-        : "FAILED: outcome events missing, unexpected or badly signed at the sink.",
-    );
-    console.log(
-      withinBudget
-        ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
-        : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
-    );
-    process.exit(ok && forwarded && withinBudget ? 0 : 1);
+if (values.runs !== undefined) {
+  const urls = int("runs", values.runs, 1);
+  const batchSize = int("batch-size", values["batch-size"], 1);
+  runRunsChaos({
+    urls,
+    batchSize,
+    kills,
+    seed,
+    timeoutMs,
+    store,
+    servers,
+    workers,
+    apiRps,
+    postgres: { adminUrl: values["postgres-url"] },
   })
-  .catch((err) => {
-    console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
-    process.exit(1);
-  });
+    .then(({ facts, verdict }) => {
+      console.log("\nRun ledger (Tally's database against the simulator's truth):");
+      printRunsLedger(facts, verdict);
+      console.log(
+        verdict.ok
+          ? `\nOK: every URL final, counts add up, none stored twice, ${verdict.extraSubmissions} duplicate submission(s) on the platform and ${facts.duplicateSubmits} reported.`
+          : "\nFAILED: see the run ledger above.",
+      );
+      process.exit(verdict.ok ? 0 : 1);
+    })
+    .catch((err) => {
+      console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });
+} else
+  runChaos({
+    jobs,
+    kills,
+    seed,
+    timeoutMs,
+    store,
+    servers,
+    workers,
+    apiRps,
+    delivery,
+    postgres: { adminUrl: values["postgres-url"] },
+  })
+    .then((ledger) => {
+      console.log("\nLedger (Tally's database against the simulator's truth):");
+      printLedger(ledger);
+      const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
+      const forwarded = ledger.forwarded?.ok ?? false;
+      const withinBudget = ledger.calls?.ok ?? false;
+      console.log(
+        ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.",
+      );
+      console.log(
+        forwarded
+          ? "OK: every outcome forwarded, signed, once per webhook-id."
+          : "FAILED: outcome events missing, unexpected or badly signed at the sink.",
+      );
+      console.log(
+        withinBudget
+          ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
+          : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
+      );
+      process.exit(ok && forwarded && withinBudget ? 0 : 1);
+    })
+    .catch((err) => {
+      console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+      process.exit(1);
+    });

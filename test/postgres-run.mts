@@ -17,6 +17,8 @@ export const SQLITE_ONLY: Record<string, string> = {
     "tests SQLite's BEGIN IMMEDIATE (lib/db.ts) with a second better-sqlite3 connection on the same file; PostgreSQL has no such lock",
   "test/results-feed-concurrency.test.ts":
     "writer processes commit into one SQLite file (test/results-writer.mjs); the PostgreSQL twin is test/postgres-results-feed.test.ts",
+  "test/chaos-runs.test.ts":
+    "chooses its store itself (SQLite, one process); the runs mode takes --store postgres --servers N --workers M from npm run chaos",
   "test/chaos-polling.test.ts":
     "chooses its store itself (SQLite); a second several-minute chaos run on PostgreSQL would add minutes to npm test",
 };

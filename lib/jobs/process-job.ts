@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { EVENT_TYPES, JOB_KINDS } from "../platform/events";
-import type { EnqueueItem } from "../queue/types";
+import { PRIORITY_BACKLOG, PRIORITY_FRESH, type EnqueueItem } from "../queue/types";
 
 // The process_job queue item, written once: its name, its payload and its dedupe key. Every producer
 // (the receiver, polling, replay, reconciliation, a dead letter's retry) builds its item here, so no
@@ -37,5 +37,14 @@ export function processJobItem(
   opts: { availableAt?: Date } = {},
 ): ProcessJobItem {
   const payload = processJobPayload.parse(p);
-  return { kind: PROCESS_JOB, payload, jobId: payload.jobId, dedupeKey: jobDedupeKey(payload.jobId), ...opts };
+  // Jobs found by reconciliation are a backlog (history, an outage): fetched after today's work.
+  const priority = payload.source === "reconcile" ? PRIORITY_BACKLOG : PRIORITY_FRESH;
+  return {
+    kind: PROCESS_JOB,
+    payload,
+    jobId: payload.jobId,
+    dedupeKey: jobDedupeKey(payload.jobId),
+    priority,
+    ...opts,
+  };
 }

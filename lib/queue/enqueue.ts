@@ -3,25 +3,25 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { dialect } from "../db";
 import { QUEUE_CHANNEL } from "./wake";
-import type { DbOrTx, EnqueueItem } from "./types";
+import { PRIORITY_FRESH, type DbOrTx, type EnqueueItem } from "./types";
 
 // Every producer enqueues through here, inside its own transaction, with an item built by its kind's
 // typed producer (e.g. lib/jobs/process-job.ts); the receiver's prepared statement writes the same row.
 // Raw, portable SQL: ON CONFLICT on the dedupe key works on SQLite and PostgreSQL, and a conflict is "already queued", not an error. Timestamps are bound as Dates so they are stored
 // in the same text format Prisma uses, which keeps text comparisons on them correct.
 
-const CHUNK = 100; // rows per INSERT: 9 parameters each, far below SQLite's limit
+const CHUNK = 100; // rows per INSERT: 10 parameters each, far below SQLite's limit
 
 function row(item: EnqueueItem, now: Date, defaultMax: number): Prisma.Sql {
   const payload = JSON.stringify(item.payload ?? {});
   return Prisma.sql`(${item.kind}, ${payload}, ${item.jobId ?? null}, ${item.dedupeKey ?? null}, 'ready', 0,
-    ${item.maxAttempts ?? defaultMax}, ${item.availableAt ?? now}, ${now}, ${now})`;
+    ${item.maxAttempts ?? defaultMax}, ${item.priority ?? PRIORITY_FRESH}, ${item.availableAt ?? now}, ${now}, ${now})`;
 }
 
 async function insert(tx: DbOrTx, rows: Prisma.Sql[]): Promise<number> {
   const n = await tx.$executeRaw`
     INSERT INTO "QueueItem" ("kind", "payload", "jobId", "dedupeKey", "state", "attempts",
-      "maxAttempts", "availableAt", "createdAt", "updatedAt")
+      "maxAttempts", "priority", "availableAt", "createdAt", "updatedAt")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("dedupeKey") DO NOTHING`;
   // Workers in other processes wake when the caller's transaction commits (lib/queue/wake.ts).

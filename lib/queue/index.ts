@@ -26,4 +26,5 @@ export {
 } from "./registry";
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
 export { queueStats, type QueueStats } from "./stats";
+export { PRIORITY_BACKLOG, PRIORITY_FRESH } from "./types";
 export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, QueueState } from "./types";

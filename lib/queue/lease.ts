@@ -20,19 +20,36 @@ const claimable = (now: Date) =>
 
 export type ClaimOptions = { owner: string; limit: number; leaseMs: number; now?: Date };
 
-/** Leases up to `limit` due items (ready and due, or leased with an expired lease), oldest first. */
+/**
+ * Leases up to `limit` due items (leased with an expired lease first, then ready and due): fresh work before a
+ * backlog (`priority`, lib/queue/types.ts), oldest first within each, so a reconciliation that finds
+ * 30,000 unknown jobs never delays today's webhooks and submits.
+ */
 export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<ClaimedItem[]> {
   if (opts.limit <= 0) return [];
   const now = opts.now ?? new Date();
   const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
   const expires = new Date(now.getTime() + opts.leaseMs);
   const skipLocked = dialect() === "postgres" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
-  // The candidates are picked once, in a materialized CTE: PostgreSQL may run an `IN (SELECT … LIMIT n
+  // The candidates are picked once, in materialized CTEs: PostgreSQL may run an `IN (SELECT … LIMIT n
   // FOR UPDATE SKIP LOCKED)` subquery more than once per statement, and each run skips the rows the
   // previous one locked, so a claim for 2 items could lease 3 (seen in lib/worker/worker.test.ts).
+  // Expired leases and due ready items are two index range scans (state, leaseExpiresAt) and (state,
+  // priority, availableAt, id), each stopping at `limit`: one condition with an OR between them read
+  // and sorted every claimable row, 26 ms a claim with 20,000 items waiting (bench/queue.ts).
+  const materialized = dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty;
   const rows = await tx.$queryRaw`
-    WITH "picked" AS ${dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty} (
-      SELECT "id" FROM "QueueItem" WHERE ${claimable(now)} ORDER BY "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
+    WITH "expired" AS ${materialized} (
+      SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
+      ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}
+    ), "due" AS ${materialized} (
+      SELECT "id", "priority", "availableAt" FROM "QueueItem" WHERE "state" = 'ready' AND "availableAt" <= ${now}
+      ORDER BY "priority", "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
+    ), "picked" AS ${materialized} (
+      SELECT "id" FROM (
+        SELECT "id", 0 AS "o", 0 AS "p", NULL AS "a" FROM "expired"
+        UNION ALL SELECT "id", 1, "priority", "availableAt" FROM "due"
+      ) AS "c" ORDER BY "o", "p", "a", "id" LIMIT ${opts.limit}
     )
     UPDATE "QueueItem"
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}

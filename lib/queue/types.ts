@@ -33,6 +33,13 @@ export type EnqueueOptions = {
   jobId?: string | null;
   /** Defaults to TALLY_QUEUE_MAX_ATTEMPTS. */
   maxAttempts?: number;
+  /** Claim order: PRIORITY_FRESH (default) before PRIORITY_BACKLOG; oldest first within each. */
+  priority?: number;
 };
+
+/** Today's work: webhooks, submits, polls, runs, retries. */
+export const PRIORITY_FRESH = 0;
+/** A backlog found by reconciliation (history Tally never heard of): drained after fresh work. */
+export const PRIORITY_BACKLOG = 1;
 
 export type EnqueueItem = EnqueueOptions & { kind: string; payload: unknown };

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import { readDb } from "../db";
 import { NotFound } from "../errors";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
@@ -12,7 +12,8 @@ const RUNS_CURSOR = "rn1";
 const RUN_URLS_CURSOR = "ru1";
 const position = z.tuple([z.number().int().min(0)]);
 
-// What a run says about itself: one indexed row read (the counters are on it), whatever its size.
+// What a run says about itself: one indexed row read (the counters are on it), whatever its size, on the
+// reading connection (lib/db.ts readDb): never queued behind the worker settling a 1,000-item batch.
 
 /** submitting while URLs wait to go out or a chunk is on its way; running while only results are awaited. */
 function stateOf(r: Run): RunState {
@@ -68,7 +69,7 @@ export function toRunView(r: Run, now = Date.now()): RunView {
 }
 
 export async function getRun(id: string): Promise<RunView> {
-  const r = await db().run.findUnique({ where: { id } });
+  const r = await readDb().run.findUnique({ where: { id } });
   if (!r) throw new NotFound(`No run ${id}`);
   return toRunView(r);
 }
@@ -76,7 +77,7 @@ export async function getRun(id: string): Promise<RunView> {
 /** Runs, newest first, keyset-paged on (createdAt, id). */
 export async function listRuns(q: { cursor?: string; limit: number }): Promise<RunList> {
   const c = decodeKeyset(RUNS_CURSOR, q.cursor, textId);
-  const rows = await db().run.findMany({
+  const rows = await readDb().run.findMany({
     where: c ? { createdAt: { lte: c.at }, OR: [{ createdAt: { lt: c.at } }, { id: { lt: c.id } }] } : {},
     orderBy: [{ createdAt: "desc" }, { id: "desc" }],
     take: q.limit + 1,
@@ -90,10 +91,10 @@ export async function listRunUrls(
   runId: string,
   q: { state?: string; cursor?: string; limit: number },
 ): Promise<{ items: RunUrlView[]; nextCursor: string | null }> {
-  const exists = await db().run.findUnique({ where: { id: runId }, select: { id: true } });
+  const exists = await readDb().run.findUnique({ where: { id: runId }, select: { id: true } });
   if (!exists) throw new NotFound(`No run ${runId}`);
   const from = decodeCursor(RUN_URLS_CURSOR, q.cursor, position)?.[0] ?? -1;
-  const rows = await db().runUrl.findMany({
+  const rows = await readDb().runUrl.findMany({
     where: { runId, ...(q.state ? { state: q.state } : {}), position: { gt: from } },
     orderBy: { position: "asc" },
     take: q.limit + 1,

@@ -49,15 +49,17 @@ export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult
   };
 }
 
-/** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. `pendingIds`: the
- * candidates with no outcome yet (queued now or before), which a watermark must not pass. */
+/** Enqueues every candidate whose outcome is missing; at most a page (≈100) per call. `unqueuedIds`: the
+ * candidates with no outcome that are not in the durable queue either after this call, which a watermark
+ * must not pass. A candidate in the queue is accounted for: the queue keeps it until it has an outcome
+ * or a dead letter (issue 28: holding the watermark for queued jobs re-listed a whole backlog each run). */
 export async function feedQueue(
   candidates: Candidate[],
   source: FeedSource,
   runId: string | null,
-): Promise<FeedResult & { pendingIds: string[] }> {
+): Promise<FeedResult & { unqueuedIds: string[] }> {
   const byId = new Map(candidates.map((c) => [c.jobId, c]));
-  if (byId.size === 0) return { ...emptyFeed(), pendingIds: [] };
+  if (byId.size === 0) return { ...emptyFeed(), unqueuedIds: [] };
   const ids = [...byId.keys()];
   const known = await db().job.findMany({ where: { id: { in: ids } }, select: { id: true, outcome: true } });
   const outcome = new Map(known.map((j) => [j.id, j.outcome]));
@@ -122,6 +124,8 @@ export async function feedQueue(
     created: unknown.length,
     // The ids sent to the queue (a racing producer may have won a few of them; harmless either way).
     enqueuedIds: todo.map((c) => c.jobId),
-    pendingIds: pending,
+    // Every pending candidate was queued before (live item) or is now (this transaction, or a racing
+    // producer's item that won the dedupe key): none is left outside the queue.
+    unqueuedIds: pending.filter((id) => !queued.has(id) && !todo.some((c) => c.jobId === id)),
   };
 }

@@ -14,7 +14,8 @@ import { OVERLAP_MS, readWatermarks, saveWatermark, WindowTracker, type Watermar
 // its webhook to have come, whose OUTCOME is missing here: a dropped or early webhook, a crashed
 // worker, a job Tally never heard of. One outcome query per page. Its cost follows new work, not
 // history: a "recent" run lists only jobs created since the kind's watermark minus an overlap
-// (`start_date`), and moves the watermark only past jobs that are all settled and accounted for; a
+// (`start_date`), and moves the watermark only past jobs that are all settled and accounted for (an
+// outcome, or an item in the durable queue, which keeps it until it has one); a
 // "full" run lists everything, at most every TALLY_RECONCILE_FULL_SCAN_HOURS or when asked.
 
 export type ReconcileScope = "recent" | "full";
@@ -128,7 +129,8 @@ async function reconcile(ctx: RunContext, params: ReconcileParams): Promise<Json
           }
         }
         const r = await feedQueue(candidates, "reconcile", ctx.runId);
-        for (const id of r.pendingIds) window.notDone(createdOf.get(id) ?? now);
+        // Queued jobs do not hold the watermark: the durable queue keeps them until they have an outcome.
+        for (const id of r.unqueuedIds) window.notDone(createdOf.get(id) ?? now);
         fed = addFeed(fed, r);
         counts.listed += page.items.length;
         counts.pages++;

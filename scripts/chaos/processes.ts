@@ -78,7 +78,13 @@ export async function startSimulator(seed: number): Promise<Proc> {
   };
 }
 
-export type TallyProc = Proc & { port: number; kill(): Promise<void>; restart(): Promise<void> };
+export type TallyProc = Proc & {
+  port: number;
+  /** The server process's id now (a restart gives a new one). */
+  pid(): number | undefined;
+  kill(): Promise<void>;
+  restart(): Promise<void>;
+};
 
 /** Tally's server as `npm start` runs it, with the given environment; kill() is SIGKILL, as in a crash. */
 export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
@@ -86,7 +92,9 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
   let out = "";
   let child: ChildProcess;
   const launch = () => {
-    child = spawn(process.execPath, [serverBundle], {
+    // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof), for looking into a figure.
+    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    child = spawn(process.execPath, [...nodeArgs, serverBundle], {
       env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
     });
@@ -100,6 +108,7 @@ export async function startTallyProcess(env: Record<string, string>): Promise<Ta
     url,
     port,
     output: () => out,
+    pid: () => child.pid,
     async kill() {
       child.kill("SIGKILL");
       await exited(child);
