@@ -6,10 +6,9 @@
 // the receiver answers 503 (never a 2xx for what it did not store) while the database is gone, the
 // processes recover by themselves, and the ledger against the simulator's truth ends 0 lost, 0 twice.
 import Database from "better-sqlite3";
-import pg from "pg";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import { computeLedger, printLedger, simStateSchema } from "../scripts/chaos/ledger";
-import type { ChaosStore } from "../scripts/chaos/store";
+import { postgresReader, sqliteReader, type ChaosStore } from "../scripts/chaos/store";
 import { API_KEY, sleepMs, startSim } from "@/lib/simulator/test-harness.test-util";
 import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
 import { startCable, type Cable } from "./tcp-cable";
@@ -101,22 +100,8 @@ describe.runIf(TEST_STORE === "postgres")("the database goes away (PostgreSQL, t
     await adminQuery(`CREATE DATABASE "${name}" TEMPLATE "${inject("templateDb")}"`);
     cleanups.push(() => adminQuery(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`));
     const direct = postgresUrl(name);
-    const pool = new pg.Pool({ connectionString: direct, max: 2 });
-    cleanups.push(() => pool.end());
-    const store: ChaosStore = {
-      kind: "postgres",
-      url: direct,
-      async all<T>(sql: string, ...params: unknown[]) {
-        let n = 0;
-        return (
-          await pool.query(
-            sql.replace(/\?/g, () => `$${++n}`),
-            params,
-          )
-        ).rows as T[];
-      },
-      dispose: async () => undefined,
-    };
+    const store = postgresReader(direct);
+    cleanups.push(() => store.dispose());
     const target = new URL(direct);
     const cable: Cable = await startCable(Number(target.port || 5432), target.hostname);
     cleanups.push(() => cable.close());
@@ -141,9 +126,9 @@ describe.runIf(TEST_STORE === "postgres")("the database goes away (PostgreSQL, t
     await submit(a, 12, "before");
     await submit(b, 12, "before-b");
     // Every connection of Tally's, killed by the server.
-    await pool.query(
-      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-      [name],
+    await store.all(
+      "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = ? AND pid <> pg_backend_pid()",
+      name,
     );
     // Then the database unreachable for 10 s.
     await cable.cut();
@@ -203,19 +188,7 @@ describe.runIf(TEST_STORE === "sqlite")("the database is busy longer than the bu
       const tally = await startTally(tallyEnv(sim.url));
       cleanups.push(() => tally.stop());
       const file = tally.dbUrl.replace(/^file:/, "");
-      const store: ChaosStore = {
-        kind: "sqlite",
-        url: tally.dbUrl,
-        async all<T>(sql: string, ...params: unknown[]) {
-          const db = new Database(file, { readonly: true });
-          try {
-            return db.prepare(sql).all(...params) as T[];
-          } finally {
-            db.close();
-          }
-        },
-        dispose: async () => undefined,
-      };
+      const store = sqliteReader(tally.dbUrl);
       const subs = await register(tally);
       const sub = subs.find((s) => s.eventType === "extract_completed");
       if (!sub) throw new Error("no extract subscription");
@@ -284,20 +257,7 @@ describe.runIf(TEST_STORE === "sqlite")("the platform goes away", () => {
         TALLY_ALERT_PLATFORM_ERROR_MINUTES: "1",
       });
       cleanups.push(() => tally.stop());
-      const file = tally.dbUrl.replace(/^file:/, "");
-      const store: ChaosStore = {
-        kind: "sqlite",
-        url: tally.dbUrl,
-        async all<T>(sql: string, ...params: unknown[]) {
-          const db = new Database(file, { readonly: true });
-          try {
-            return db.prepare(sql).all(...params) as T[];
-          } finally {
-            db.close();
-          }
-        },
-        dispose: async () => undefined,
-      };
+      const store = sqliteReader(tally.dbUrl);
       await register(tally);
       await submit(tally, 20, "before-outage");
 

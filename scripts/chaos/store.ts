@@ -52,6 +52,18 @@ function createSqliteStore(): ChaosStore {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+  const reader = sqliteReader(url);
+  return {
+    ...reader,
+    async dispose() {
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Reads an existing SQLite database (`file:` URL); dispose() leaves the file alone. */
+export function sqliteReader(url: string): ChaosStore {
+  const file = url.replace(/^file:/, "");
   return {
     kind: "sqlite",
     url,
@@ -64,8 +76,26 @@ function createSqliteStore(): ChaosStore {
         db.close();
       }
     },
+    async dispose() {},
+  };
+}
+
+/** Reads an existing PostgreSQL database through a small pool; dispose() closes the pool only. */
+export function postgresReader(url: string): ChaosStore {
+  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  return {
+    kind: "postgres",
+    url,
+    async all<T>(sql: string, ...params: unknown[]) {
+      let n = 0;
+      const res = await pool.query(
+        sql.replace(/\?/g, () => `$${++n}`),
+        params,
+      );
+      return res.rows as T[];
+    },
     async dispose() {
-      rmSync(dir, { recursive: true, force: true });
+      await pool.end();
     },
   };
 }
@@ -96,20 +126,11 @@ async function createPostgresStore(o: PostgresOptions): Promise<ChaosStore> {
     await drop();
     throw err;
   }
-  const pool = new pg.Pool({ connectionString: url, max: 2 });
+  const reader = postgresReader(url);
   return {
-    kind: "postgres",
-    url,
-    async all<T>(sql: string, ...params: unknown[]) {
-      let n = 0;
-      const res = await pool.query(
-        sql.replace(/\?/g, () => `$${++n}`),
-        params,
-      );
-      return res.rows as T[];
-    },
+    ...reader,
     async dispose() {
-      await pool.end();
+      await reader.dispose();
       await drop();
     },
   };
