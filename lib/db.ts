@@ -4,6 +4,7 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
+import { withBusyRetry } from "./runtime/sqlite-busy";
 import { secureSqliteFile } from "./runtime/sqlite-file";
 import { getConfig, storeOf, type Store } from "./config";
 import { singleton } from "./runtime/singleton";
@@ -26,7 +27,6 @@ type SqliteTransaction = Awaited<ReturnType<SqliteAdapter["startTransaction"]>>;
 const BUSY_TIMEOUT_MS = 5000;
 /** How long starting a transaction may take, queueing and lock included: under Prisma's maxWait (10 s). */
 const BEGIN_BUDGET_MS = 9000;
-const BUSY = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]);
 
 /** One transaction at a time on the connection, first come first served; a waiter can give up. */
 class TransactionSlot {
@@ -114,20 +114,16 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
   }
 }
 
-async function beginImmediate(conn: Database.Database, deadline: number): Promise<void> {
-  for (let wait = 2; ; wait = Math.min(wait * 2, 100)) {
+/** BEGIN IMMEDIATE without a synchronous busy wait, retried asynchronously until `deadline`. */
+function beginImmediate(conn: Database.Database, deadline: number): Promise<void> {
+  return withBusyRetry(() => {
     conn.pragma("busy_timeout = 0");
     try {
       conn.prepare("BEGIN IMMEDIATE").run();
-      return;
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (!code || !BUSY.has(code) || Date.now() >= deadline) throw err;
     } finally {
       conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
     }
-    await new Promise((r) => setTimeout(r, Math.min(wait * (0.5 + Math.random()), Math.max(1, deadline - Date.now()))));
-  }
+  }, deadline - Date.now());
 }
 
 function createSqlite(url: string) {

@@ -1,6 +1,7 @@
 import "server-only";
 import Database from "better-sqlite3";
 import { processJobItem } from "../jobs/process-job";
+import { withBusyRetry } from "../runtime/sqlite-busy";
 import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's own SQLite connection with prepared statements: one small synchronous transaction
@@ -133,20 +134,4 @@ function groupCommit(conn: Database.Database) {
         setImmediate(flush);
       }
     });
-}
-
-const BUSY = new Set(["SQLITE_BUSY", "SQLITE_BUSY_SNAPSHOT", "SQLITE_LOCKED"]);
-
-/** Runs a write, retrying asynchronously while another connection holds the write lock. */
-export async function withBusyRetry<T>(fn: () => T, budgetMs = 5000): Promise<T> {
-  const deadline = Date.now() + budgetMs;
-  for (let wait = 1; ; wait = Math.min(wait * 2, 50)) {
-    try {
-      return fn();
-    } catch (err) {
-      const code = (err as { code?: string }).code;
-      if (!code || !BUSY.has(code) || Date.now() >= deadline) throw err;
-      await new Promise((r) => setTimeout(r, wait * (0.5 + Math.random())));
-    }
-  }
 }
