@@ -11,7 +11,7 @@ import { computeLedger, printLedger, simStateSchema } from "../scripts/chaos/led
 import { postgresReader, sqliteReader, type ChaosStore } from "../scripts/chaos/store";
 import { API_KEY, sleepMs, startSim } from "@/lib/simulator/test-harness.test-util";
 import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
-import { startCable, type Cable } from "./tcp-cable";
+import { startProxy } from "./tcp-proxy";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 
@@ -103,7 +103,7 @@ describe.runIf(TEST_STORE === "postgres")("the database goes away (PostgreSQL, t
     const store = postgresReader(direct);
     cleanups.push(() => store.dispose());
     const target = new URL(direct);
-    const cable: Cable = await startCable(Number(target.port || 5432), target.hostname);
+    const cable = await startProxy(Number(target.port || 5432), target.hostname);
     cleanups.push(() => cable.close());
     const viaCable = new URL(direct);
     viaCable.port = String(cable.port);
@@ -131,13 +131,13 @@ describe.runIf(TEST_STORE === "postgres")("the database goes away (PostgreSQL, t
       name,
     );
     // Then the database unreachable for 10 s.
-    await cable.cut();
+    await cable.down();
     const cutAt = Date.now();
     let gone = true;
     const probing = probeWhile(receiver, secret, () => gone, "outage");
     const health = await fetch(`${b.url}/api/health`);
     await sleepMs(10_000);
-    await cable.mend();
+    await cable.up();
     gone = false;
     const probes = await probing;
     const back = Date.now();
@@ -248,7 +248,7 @@ describe.runIf(TEST_STORE === "sqlite")("the platform goes away", () => {
     async () => {
       const sim = await simulator();
       const simPort = Number(new URL(sim.url).port);
-      const cable = await startCable(simPort);
+      const cable = await startProxy(simPort);
       cleanups.push(() => cable.close());
       const tally = await startTally({
         ...tallyEnv(`http://127.0.0.1:${cable.port}`),
@@ -267,7 +267,7 @@ describe.runIf(TEST_STORE === "sqlite")("the platform goes away", () => {
         process.stderr.write(`[platform outage +${((Date.now() - startedAt) / 1000).toFixed(0)} s] ${what}\n`);
       const before = (await calls()).length;
       // First half: nothing listens where the platform was (connections refused).
-      await cable.cut();
+      await cable.down();
       progress("connections refused");
       const submits: number[] = [];
       const submitDuring = async () => {
@@ -284,7 +284,7 @@ describe.runIf(TEST_STORE === "sqlite")("the platform goes away", () => {
       await sleepMs(outageMs / 2);
       // Second half: it answers again, but every API call gets a 5xx.
       await sim.control("/_sim/config", { serverErrorRate: 1 });
-      await cable.mend();
+      await cable.up();
       progress("answering 5xx");
       const errorsFrom = Date.now();
       const callsBefore503s = (await calls()).length;

@@ -14,7 +14,7 @@ import pg from "pg";
 import S3rver from "s3rver";
 import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
 import type { SinkType } from "@/lib/outbound/sink-config";
-import { answers, startProxy, type Proxy } from "@/lib/outbound/sinks/test-proxy";
+import { answers, startProxy, type Proxy } from "./tcp-proxy";
 import { POSTGRES_ADMIN_URL, testDatabaseName } from "./store";
 
 export const REQUIRE_SERVICES = process.env.TALLY_REQUIRE_POSTGRES === "1";

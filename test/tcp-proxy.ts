@@ -1,6 +1,7 @@
-// A TCP proxy for tests: a sink connects through it, and the test kills every connection (a killed
-// connection, as pg_terminate_backend or a broker closing it does) or stops listening and starts again on
-// the same port (the sink restarting), without touching the service other tests on the machine share.
+// A TCP proxy for tests: Tally (or a sink) connects to a service through it, and the test kills every
+// connection (as pg_terminate_backend or a broker closing it does) or stops listening and starts again
+// on the same port (connections refused, as while the service restarts), without touching the service
+// other tests on the machine share.
 import { connect, createServer, type Server, type Socket } from "node:net";
 import type { AddressInfo } from "node:net";
 
