@@ -166,3 +166,43 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProc {
     },
   };
 }
+
+/** The credentials every chaos process and the harness share. */
+export const CHAOS_TOKEN = "chaos-token-0123456789abcdef";
+export const CHAOS_API_KEY = "chaos-api-key";
+
+/** The environment every process of a chaos run shares (a mode adds its own settings on top). */
+export function chaosEnv(o: { storeUrl: string; simUrl: string; publicUrl: string; apiRps: number }) {
+  return {
+    DATABASE_URL: o.storeUrl,
+    GEONODE_SCRAPER_API_KEY: CHAOS_API_KEY,
+    SCRAPER_API_BASE_URL: o.simUrl,
+    TALLY_OPERATOR_PASSWORD: "chaos operator password",
+    TALLY_SESSION_SECRET: "chaos-session-secret-0123456789abcdef012345",
+    TALLY_API_TOKEN: CHAOS_TOKEN,
+    TALLY_PUBLIC_URL: o.publicUrl,
+    TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+    TALLY_API_RPS: String(o.apiRps),
+    TALLY_WORKER_CONCURRENCY: "8",
+    TALLY_LEASE_SECONDS: "5",
+    TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
+    TALLY_LOG_LEVEL: "warn",
+  };
+}
+
+/**
+ * The servers on `ports` and `workerCount` `npm run worker` processes. With workers, the reference
+ * deployment: servers with the worker off (and the schedules on: single-flight), workers without schedules.
+ */
+export async function startFleet(
+  common: Record<string, string>,
+  ports: number[],
+  workerCount: number,
+): Promise<{ servers: TallyProc[]; workers: WorkerProc[] }> {
+  const serverRoles: Record<string, string> = workerCount > 0 ? { TALLY_WORKER: "off", TALLY_SCHEDULER: "on" } : {};
+  const servers = await Promise.all(
+    ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })),
+  );
+  const workers = Array.from({ length: workerCount }, () => startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
+  return { servers, workers };
+}

@@ -12,10 +12,12 @@ import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import {
+  CHAOS_API_KEY,
+  CHAOS_TOKEN,
+  chaosEnv,
   freePort,
+  startFleet,
   startSimulator,
-  startTallyProcess,
-  startWorkerProcess,
   type TallyProc,
   type WorkerProc,
 } from "./processes";
@@ -46,8 +48,6 @@ export type ChaosOptions = {
 
 export type DeliveryMode = "webhooks" | "polling";
 
-const TOKEN = "chaos-token-0123456789abcdef";
-const API_KEY = "chaos-api-key";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export const CHAOS_FAULTS = {
@@ -96,41 +96,30 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     if (serverCount > 1) balancer = await startBalancer(ports.map((p) => `http://127.0.0.1:${p}`));
     // Every process shares these; the platform's webhooks go to the balancer when there is one.
     const common = {
-      DATABASE_URL: store.url,
-      GEONODE_SCRAPER_API_KEY: API_KEY,
-      SCRAPER_API_BASE_URL: sim.url,
-      TALLY_OPERATOR_PASSWORD: "chaos operator password",
-      TALLY_SESSION_SECRET: "chaos-session-secret-0123456789abcdef012345",
-      TALLY_API_TOKEN: TOKEN,
+      ...chaosEnv({
+        storeUrl: store.url,
+        simUrl: sim.url,
+        publicUrl: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
+        apiRps,
+      }),
       // The run's sinks listen on 127.0.0.1; destinations registered through the API may use it only when allowed.
       TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
-      TALLY_PUBLIC_URL: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
-      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
       TALLY_ROTATION_SETTLE_SECONDS: "2",
-      TALLY_API_RPS: String(apiRps),
       TALLY_DELIVERY_MODE: delivery,
-      TALLY_WORKER_CONCURRENCY: "8",
-      TALLY_LEASE_SECONDS: "5",
-      TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
-      TALLY_LOG_LEVEL: "warn",
       // Outbound retries short enough that a 15 s outage is over well before the run ends.
       TALLY_FORWARD_RETRY_INITIAL_MS: "200",
       TALLY_FORWARD_RETRY_MAX_MS: "2000",
       TALLY_FORWARD_TIMEOUT_MS: "3000",
     };
-    // The reference deployment: servers with the worker off (and the schedules on: single-flight)
-    // when worker processes run beside them.
-    const serverRoles: Record<string, string> = workerCount > 0 ? { TALLY_WORKER: "off", TALLY_SCHEDULER: "on" } : {};
-    servers.push(
-      ...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...serverRoles, PORT: String(port) })))),
-    );
-    for (let i = 0; i < workerCount; i++) workers.push(startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
+    const fleet = await startFleet(common, ports, workerCount);
+    servers.push(...fleet.servers);
+    workers.push(...fleet.workers);
     const entry = balancer?.url ?? servers[0]!.url;
     const ownCalls: OwnCall[] = [];
     const api = async (method: string, p: string, body?: unknown) => {
       const res = await fetch(entry + p, {
         method,
-        headers: { authorization: `Bearer ${TOKEN}`, "content-type": "application/json" },
+        headers: { authorization: `Bearer ${CHAOS_TOKEN}`, "content-type": "application/json" },
         body: body === undefined ? undefined : JSON.stringify(body),
       });
       const json: unknown = await res.json().catch(() => null);
@@ -144,7 +133,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         const from = Date.now();
         const res = await fetch(sim.url + p, {
           method,
-          headers: { "x-api-key": API_KEY, "content-type": "application/json" },
+          headers: { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" },
           body: body === undefined ? undefined : JSON.stringify(body),
         });
         if (p.startsWith("/v1/")) ownCalls.push({ from, to: Date.now(), status: res.status });

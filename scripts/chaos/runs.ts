@@ -9,10 +9,12 @@ import { mulberry32 } from "../../lib/simulator/rng";
 import { startBalancer, type Balancer } from "./balancer";
 import { simStateSchema } from "./ledger";
 import {
+  CHAOS_API_KEY,
+  CHAOS_TOKEN,
+  chaosEnv,
   freePort,
+  startFleet,
   startSimulator,
-  startTallyProcess,
-  startWorkerProcess,
   type TallyProc,
   type WorkerProc,
 } from "./processes";
@@ -98,8 +100,6 @@ export function runVerdict(f: RunFacts): RunVerdict {
   };
 }
 
-const TOKEN = "chaos-token-0123456789abcdef";
-const API_KEY = "chaos-api-key";
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 export async function runRunsChaos(o: RunsChaosOptions): Promise<{ facts: RunFacts; verdict: RunVerdict }> {
@@ -126,33 +126,22 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
   try {
     const ports = await Promise.all(Array.from({ length: serverCount }, () => freePort()));
     if (serverCount > 1) balancer = await startBalancer(ports.map((p) => `http://127.0.0.1:${p}`));
-    const common = {
-      DATABASE_URL: store.url,
-      GEONODE_SCRAPER_API_KEY: API_KEY,
-      SCRAPER_API_BASE_URL: sim.url,
-      TALLY_OPERATOR_PASSWORD: "chaos operator password",
-      TALLY_SESSION_SECRET: "chaos-session-secret-0123456789abcdef012345",
-      TALLY_API_TOKEN: TOKEN,
-      TALLY_PUBLIC_URL: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
-      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-      TALLY_API_RPS: String(o.apiRps ?? 200),
-      TALLY_WORKER_CONCURRENCY: "8",
-      TALLY_LEASE_SECONDS: "5",
-      TALLY_POLL_NO_WEBHOOK_SECONDS: "20",
-      TALLY_LOG_LEVEL: "warn",
-    };
-    const roles: Record<string, string> = workerCount > 0 ? { TALLY_WORKER: "off", TALLY_SCHEDULER: "on" } : {};
-    servers.push(
-      ...(await Promise.all(ports.map((port) => startTallyProcess({ ...common, ...roles, PORT: String(port) })))),
-    );
-    for (let i = 0; i < workerCount; i++) workers.push(startWorkerProcess({ ...common, TALLY_SCHEDULER: "off" }));
+    const common = chaosEnv({
+      storeUrl: store.url,
+      simUrl: sim.url,
+      publicUrl: balancer?.url ?? `http://127.0.0.1:${ports[0]}`,
+      apiRps: o.apiRps ?? 200,
+    });
+    const fleet = await startFleet(common, ports, workerCount);
+    servers.push(...fleet.servers);
+    workers.push(...fleet.workers);
     const entry = balancer?.url ?? servers[0]!.url;
     const api = async (method: string, p: string, body?: string, type = "application/json") => {
       for (let attempt = 1; ; attempt++) {
         try {
           const res = await fetch(entry + p, {
             method,
-            headers: { authorization: `Bearer ${TOKEN}`, "content-type": type },
+            headers: { authorization: `Bearer ${CHAOS_TOKEN}`, "content-type": type },
             body,
           });
           const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
@@ -168,7 +157,7 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
     };
     const simGet = async (p: string) => {
       for (let attempt = 1; ; attempt++) {
-        const res = await fetch(sim.url + p, { headers: { "x-api-key": API_KEY } });
+        const res = await fetch(sim.url + p, { headers: { "x-api-key": CHAOS_API_KEY } });
         if (res.ok) return (await res.json()) as unknown;
         if (attempt >= 30 || (res.status !== 429 && res.status < 500))
           throw new Error(`simulator GET ${p} → ${res.status}`);
