@@ -1,4 +1,5 @@
 import "server-only";
+import { parseMetadata } from "../results/rows";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
@@ -12,15 +13,6 @@ export type EventSource = { eventType: string; jobId: string; outcome: string; c
 
 // Drivers return counts and sums as number, bigint or (PostgreSQL numeric) string; NULL when no rows.
 const sizeRow = z.object({ n: z.coerce.number(), chars: z.coerce.number() });
-
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
 
 /** The results inline when their JSON fits in maxBytes; undefined when it does not. */
 export async function inlineResults(jobId: string, maxBytes: number): Promise<ResultItem[] | undefined> {
@@ -40,7 +32,7 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
     format: r.format,
     markdown: r.markdown,
     html: r.html,
-    metadata: parseJson(r.metadata),
+    metadata: parseMetadata(r.metadata),
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,
     tokensCharged: r.tokensCharged,

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseMetadata } from "../results/rows";
 import { db } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../http/address-guard";
@@ -22,15 +23,6 @@ export type SinkDelivery = {
   createdAt: Date;
 };
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 async function resultRows(jobId: string): Promise<SinkResultRow[]> {
   const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
   return rows.map((r) => ({
@@ -40,7 +32,7 @@ async function resultRows(jobId: string): Promise<SinkResultRow[]> {
     format: r.format,
     markdown: r.markdown,
     html: r.html,
-    metadata: parseJson(r.metadata),
+    metadata: parseMetadata(r.metadata),
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,
     tokensCharged: r.tokensCharged,

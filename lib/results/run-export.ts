@@ -1,4 +1,5 @@
 import "server-only";
+import { parseMetadata } from "./rows";
 import { z } from "zod";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
@@ -108,15 +109,6 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
   });
 }
 
-function parseJson(text: string | null): unknown {
-  if (text === null) return null;
-  try {
-    return JSON.parse(text);
-  } catch {
-    return text;
-  }
-}
-
 /** The same rows as JSON Lines, one object a line (the result's metadata parsed). */
 export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
   await requireRun(runId, filter);
@@ -131,7 +123,7 @@ export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}
           for (const r of rows) {
             const result =
               r.state === "stored" && r.format !== null
-                ? { format: r.format, markdown: r.markdown, html: r.html, metadata: parseJson(r.metadata) }
+                ? { format: r.format, markdown: r.markdown, html: r.html, metadata: parseMetadata(r.metadata) }
                 : null;
             text +=
               JSON.stringify({
