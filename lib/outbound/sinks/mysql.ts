@@ -1,7 +1,7 @@
 import "server-only";
 import mysql from "mysql2/promise";
 import type { SinkConfig } from "../sink-config";
-import type { Sink, SinkEvent, SinkOptions } from "./types";
+import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // MySQL and MariaDB: the PostgreSQL sink's tables in MySQL's words. Rows are upserted on
 // (job_id, item_key) with INSERT … ON DUPLICATE KEY UPDATE; other events go to `{table}_events` with
@@ -50,24 +50,9 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
     async deliver(e: SinkEvent) {
       await ensureTables();
       if (e.results && e.results.length > 0) {
-        const rows = e.results.map((r) => [
-          e.jobId,
-          r.itemKey,
-          r.url,
-          r.status,
-          r.format,
-          r.markdown,
-          r.html,
-          r.metadata === null ? null : JSON.stringify(r.metadata),
-          r.errorCode,
-          r.errorMessage,
-          r.tokensCharged,
-          r.storedAt,
-          e.id,
-        ]);
+        const rows = e.results.map((r) => resultValues(e, r));
         await pool.query(
-          `INSERT INTO \`${t}\` (job_id, item_key, url, status, format, markdown, html, metadata, error_code,
-             error_message, tokens_charged, stored_at, event_id) VALUES ?
+          `INSERT INTO \`${t}\` (${RESULT_COLUMNS.join(", ")}) VALUES ?
            ON DUPLICATE KEY UPDATE url = VALUES(url), status = VALUES(status), format = VALUES(format),
              markdown = VALUES(markdown), html = VALUES(html), metadata = VALUES(metadata),
              error_code = VALUES(error_code), error_message = VALUES(error_message),

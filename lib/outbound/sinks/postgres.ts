@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import type { SinkConfig } from "../sink-config";
-import type { Sink, SinkEvent, SinkOptions } from "./types";
+import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // PostgreSQL: one row per result, upserted on (job_id, item_key), so a re-delivery rewrites the same
 // row; events without results (dead-lettered, cancelled, run.completed, a job stored with none) go to
@@ -20,7 +20,7 @@ export function postgresDdl(table: string): string[] {
   ];
 }
 
-const COLUMNS = 13;
+const COLUMNS = RESULT_COLUMNS.length;
 
 export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions): Sink {
   const t = config.table;
@@ -53,27 +53,12 @@ export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions):
       if (e.results && e.results.length > 0) {
         const values: unknown[] = [];
         const rows = e.results.map((r, i) => {
-          values.push(
-            e.jobId,
-            r.itemKey,
-            r.url,
-            r.status,
-            r.format,
-            r.markdown,
-            r.html,
-            r.metadata === null ? null : JSON.stringify(r.metadata),
-            r.errorCode,
-            r.errorMessage,
-            r.tokensCharged,
-            r.storedAt,
-            e.id,
-          );
+          values.push(...resultValues(e, r));
           return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(",")})`;
         });
         // One statement: all of a job's rows commit together or not at all.
         await pool.query(
-          `INSERT INTO "${t}" (job_id, item_key, url, status, format, markdown, html, metadata, error_code,
-             error_message, tokens_charged, stored_at, event_id)
+          `INSERT INTO "${t}" (${RESULT_COLUMNS.join(", ")})
            VALUES ${rows.join(",")}
            ON CONFLICT (job_id, item_key) DO UPDATE SET url = EXCLUDED.url, status = EXCLUDED.status,
              format = EXCLUDED.format, markdown = EXCLUDED.markdown, html = EXCLUDED.html,

@@ -18,6 +18,42 @@ export type SinkResultRow = {
   storedAt: Date;
 };
 
+/** The result table's columns the database sinks write (the documented DDL), in insert order. */
+export const RESULT_COLUMNS = [
+  "job_id",
+  "item_key",
+  "url",
+  "status",
+  "format",
+  "markdown",
+  "html",
+  "metadata",
+  "error_code",
+  "error_message",
+  "tokens_charged",
+  "stored_at",
+  "event_id",
+] as const;
+
+/** One result's values in RESULT_COLUMNS order (metadata as JSON text). */
+export function resultValues(e: SinkEvent, r: SinkResultRow): unknown[] {
+  return [
+    e.jobId,
+    r.itemKey,
+    r.url,
+    r.status,
+    r.format,
+    r.markdown,
+    r.html,
+    r.metadata === null ? null : JSON.stringify(r.metadata),
+    r.errorCode,
+    r.errorMessage,
+    r.tokensCharged,
+    r.storedAt,
+    e.id,
+  ];
+}
+
 /** One event as a sink receives it: its stable id, the webhook body, and for job.stored every result. */
 export type SinkEvent = {
   /** The webhook-id: stable per job (or run) and outcome, the key that makes a re-delivery a no-op. */
