@@ -77,7 +77,12 @@ if (wanted("collections"))
   results.collections = ["sqlite", "postgres"].map((store) =>
     runPart(`collections ${store}`, tsx("bench/collections.ts", "--store", store)),
   );
-if (wanted("runs")) results.runs = runPart("runs", tsx("bench/runs.ts"));
+// The runs part reads the server's live heap over the inspector's WebSocket (global on Node 22).
+if (wanted("runs"))
+  results.runs = runPart("runs", (file) => [
+    "node_modules/.bin/tsx",
+    ["--experimental-websocket", "--conditions=react-server", "bench/runs.ts", "--result", file],
+  ]);
 if (wanted("queue")) results.queue = runPart("queue", tsx("bench/queue.ts"));
 
 console.log(`\n${machine()}\n`);

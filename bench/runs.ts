@@ -1,5 +1,5 @@
-// tsx --conditions=react-server bench/runs.ts [--only webhook,polling,large-sqlite,large-postgres]
-//                                             [--urls 20000] [--large-urls 100000] [--watch-seconds 90] [--result FILE]
+// tsx --experimental-websocket --conditions=react-server bench/runs.ts [--only webhook,polling,large-sqlite,large-postgres]
+//                                                                    [--urls 20000] [--large-urls 100000] [--watch-seconds 90] [--result FILE]
 // Runs (issue 24) end to end: the simulator and Tally's built server (`npm start`'s bundle) as
 // separate processes, a run created through POST /api/runs, the platform's calls counted by the
 // simulator itself (GET /_sim/calls), Tally's memory read from /proc.
@@ -22,6 +22,7 @@ import { freePort, startSimulator, startTallyProcess, type Proc, type TallyProc 
 import { createChaosStore, type ChaosStore, type StoreKind } from "../scripts/chaos/store";
 import { serverBundle } from "../scripts/server-bundle.mjs";
 import { machine } from "./common";
+import { canProbeHeap, openHeapProbe } from "./live-heap";
 
 const PARTS = ["webhook", "polling", "large-sqlite", "large-postgres"] as const;
 const { values } = parseArgs({
@@ -38,6 +39,7 @@ const only = values.only ? values.only.split(",").map((s) => s.trim()) : [...PAR
 const URLS = Number(values.urls);
 const LARGE = Number(values["large-urls"]);
 const WATCH_MS = Number(values["watch-seconds"]) * 1000;
+const HEAP_EVERY_MS = 10_000;
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const TOKEN = "bench-token-0123456789abcdef0123";
@@ -64,23 +66,27 @@ function rssMb(pid: number | undefined): number | null {
 type Setup = { sim: Proc; tally: TallyProc; store: ChaosStore; api: Api; stop(): Promise<void> };
 type Api = (method: string, p: string, body?: string, type?: string) => Promise<{ status: number; json: unknown }>;
 
-async function setup(kind: StoreKind, delivery: "webhooks" | "polling"): Promise<Setup> {
+async function setup(kind: StoreKind, delivery: "webhooks" | "polling", inspectPort?: number): Promise<Setup> {
   const store = await createChaosStore(kind);
   const sim = await startSimulator(24);
   const port = await freePort();
-  const tally = await startTallyProcess({
-    PORT: String(port),
-    DATABASE_URL: store.url,
-    GEONODE_SCRAPER_API_KEY: API_KEY,
-    SCRAPER_API_BASE_URL: sim.url,
-    TALLY_OPERATOR_PASSWORD: "bench operator password",
-    TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef012345",
-    TALLY_API_TOKEN: TOKEN,
-    TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
-    TALLY_DELIVERY_MODE: delivery,
-    TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-    TALLY_LOG_LEVEL: "warn",
-  });
+  const nodeArgs = inspectPort ? [`--inspect=127.0.0.1:${inspectPort}`] : [];
+  const tally = await startTallyProcess(
+    {
+      PORT: String(port),
+      DATABASE_URL: store.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      SCRAPER_API_BASE_URL: sim.url,
+      TALLY_OPERATOR_PASSWORD: "bench operator password",
+      TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef012345",
+      TALLY_API_TOKEN: TOKEN,
+      TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+      TALLY_DELIVERY_MODE: delivery,
+      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      TALLY_LOG_LEVEL: "warn",
+    },
+    { nodeArgs },
+  );
   const api: Api = async (method, p, body, type = "application/json") => {
     const res = await fetch(tally.url + p, {
       method,
@@ -231,9 +237,16 @@ async function timed(f: () => Promise<{ status: number }>): Promise<number> {
 
 /** 100,000 URLs in one run: create time, reads while it runs, the server's memory. */
 async function largeRun(kind: StoreKind) {
-  const s = await setup(kind, "webhooks");
+  const inspectPort = canProbeHeap() ? await freePort() : undefined;
+  const s = await setup(kind, "webhooks", inspectPort);
+  const heap = inspectPort ? await openHeapProbe(inspectPort) : null;
+  if (!heap) say("  (no global WebSocket: the live heap is not read; run with --experimental-websocket on Node 20)");
   try {
     const before = rssMb(s.tally.pid());
+    // Warm the routes first, so the live heap before the run holds what serving them keeps.
+    await s.api("GET", `/api/runs`);
+    await s.api("GET", `/runs`, undefined, "text/html");
+    const heapBefore = heap ? await heap.liveMb() : null;
     const { id, createMs } = await createRun(s.api, LARGE, `large-${kind}`);
     say(`  large-${kind}: run of ${LARGE} URLs created in ${round(createMs)} ms (RSS before ${before} MB)`);
     const times: Record<string, number[]> = { api: [], page: [], failed: [] };
@@ -246,7 +259,10 @@ async function largeRun(kind: StoreKind) {
       await s.api("GET", `/runs/${id}`, undefined, "text/html");
       await s.api("GET", `/api/runs/${id}/urls?state=failed&limit=50`);
     }
+    // The live heap after a full collection, every HEAP_EVERY_MS: what the process holds, unlike RSS.
+    const live: { s: number; mb: number }[] = [];
     const t0 = Date.now();
+    if (heap) live.push({ s: 0, mb: await heap.liveMb() });
     while (Date.now() - t0 < WATCH_MS) {
       times.api!.push(
         await timed(async () => {
@@ -260,6 +276,8 @@ async function largeRun(kind: StoreKind) {
       times.failed!.push(await timed(() => s.api("GET", `/api/runs/${id}/urls?state=failed&limit=50`)));
       const m = rssMb(s.tally.pid());
       if (m !== null) rss.push({ s: Math.round((Date.now() - t0) / 1000), mb: m });
+      if (heap && Date.now() - t0 >= live.length * HEAP_EVERY_MS)
+        live.push({ s: Math.round((Date.now() - t0) / 1000), mb: await heap.liveMb() });
       await sleep(500);
     }
     const run = last!;
@@ -285,13 +303,28 @@ async function largeRun(kind: StoreKind) {
         firstQuarterMean: round(firstQ.reduce((a, b) => a + b, 0) / firstQ.length, 1),
         lastQuarterMean: round(lastQ.reduce((a, b) => a + b, 0) / lastQ.length, 1),
       },
+      liveHeapMb:
+        live.length > 0
+          ? {
+              samples: live,
+              beforeRun: heapBefore,
+              first: live[0]!.mb,
+              last: live.at(-1)!.mb,
+              max: Math.max(...live.map((l) => l.mb)),
+            }
+          : null,
     };
     say(
       `  large-${kind}: created in ${result.createMs} ms (goal < 10,000); over ${result.watchSeconds} s (stored ${run.counts.stored}, submitted ${run.counts.submitted}): GET /api/runs/{id} p50 ${result.apiMs.p50} p95 ${result.apiMs.p95} ms, run page p50 ${result.pageMs.p50} p95 ${result.pageMs.p95} ms, failed URLs p95 ${result.failedUrlsMs.p95} ms (goal p95 < 300); RSS ${result.rssMb.min}–${result.rssMb.max} MB (first quarter ${result.rssMb.firstQuarterMean}, last ${result.rssMb.lastQuarterMean}); ${bad} reads not adding up`,
     );
+    if (result.liveHeapMb)
+      say(
+        `  large-${kind}: live heap after a full collection: ${result.liveHeapMb.beforeRun} MB before the run; ${result.liveHeapMb.first} → ${result.liveHeapMb.last} MB (max ${result.liveHeapMb.max}; every ${HEAP_EVERY_MS / 1000} s: ${live.map((l) => l.mb).join(", ")})`,
+      );
     await s.api("POST", `/api/runs/${id}/cancel`);
     return result;
   } finally {
+    heap?.close();
     await s.stop();
   }
 }

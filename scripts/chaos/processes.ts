@@ -87,13 +87,19 @@ export type TallyProc = Proc & {
 };
 
 /** Tally's server as `npm start` runs it, with the given environment; kill() is SIGKILL, as in a crash. */
-export async function startTallyProcess(env: Record<string, string>): Promise<TallyProc> {
+export async function startTallyProcess(
+  env: Record<string, string>,
+  opts: { nodeArgs?: string[] } = {},
+): Promise<TallyProc> {
   const port = Number(env.PORT);
   let out = "";
   let child: ChildProcess;
   const launch = () => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof), for looking into a figure.
-    const nodeArgs = process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    const nodeArgs = [
+      ...(opts.nodeArgs ?? []),
+      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+    ];
     child = spawn(process.execPath, [...nodeArgs, serverBundle], {
       env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
