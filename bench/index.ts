@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,runs,queue]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,runs,queue,pipeline]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
@@ -21,6 +21,7 @@ const PARTS = [
   "collections",
   "runs",
   "queue",
+  "pipeline",
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -84,6 +85,7 @@ if (wanted("runs"))
     ["--experimental-websocket", "--conditions=react-server", "bench/runs.ts", "--result", file],
   ]);
 if (wanted("queue")) results.queue = runPart("queue", tsx("bench/queue.ts"));
+if (wanted("pipeline")) results.pipeline = runPart("pipeline", tsx("bench/pipeline.ts"));
 
 console.log(`\n${machine()}\n`);
 console.log(summaryTable(results));

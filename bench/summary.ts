@@ -13,7 +13,24 @@ export type Results = {
   collections?: unknown[];
   runs?: unknown;
   queue?: unknown;
+  pipeline?: unknown;
 };
+
+const pipelineSchema = z.object({
+  rows: z.array(
+    z.object({
+      store: z.string(),
+      tally: z.object({
+        jobs: z.number(),
+        jobsPerSecond: z.number(),
+        steadyJobsPerSecond: z.number(),
+        settledToStoredMs: z.object({ p50: z.number(), p95: z.number(), p99: z.number() }),
+      }),
+      bare: z.object({ jobsPerSecond: z.number() }),
+      ratio: z.number(),
+    }),
+  ),
+});
 
 const sinksSchema = z.object({
   rows: z.array(
@@ -345,6 +362,18 @@ export function summaryTable(r: Results): string {
           ]);
       }
     }
+  }
+  if (r.pipeline !== undefined) {
+    const p = pipelineSchema.safeParse(r.pipeline);
+    if (!p.success) missing("Pipeline");
+    else
+      for (const x of p.data.rows)
+        rows.push([
+          "Pipeline",
+          `${n(x.tally.jobs)} extract jobs by webhook, platform not the limit (${x.store})`,
+          `${n(x.tally.jobsPerSecond)} jobs/s end to end · settled → stored p50 ${ms(x.tally.settledToStoredMs.p50)} p95 ${ms(x.tally.settledToStoredMs.p95)} p99 ${ms(x.tally.settledToStoredMs.p99)} ms`,
+          `the store's bare loop ${n(x.bare.jobsPerSecond)} jobs/s: ${x.ratio}× (goal ≥ 0.5); ${load(r, "pipeline")}`,
+        ]);
   }
   return [
     "| area | measured | figure | notes |",

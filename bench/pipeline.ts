@@ -1,0 +1,301 @@
+// tsx --conditions=react-server bench/pipeline.ts [--jobs 10000] [--stores sqlite,postgres] [--result FILE]
+// The whole pipeline when the platform is not the limit (issue 28, part 3): the simulator fast (jobs of
+// 50–200 ms, no faults), TALLY_API_RPS=1000, N extract jobs submitted to the simulator directly and
+// delivered by webhook to one Tally server (`npm start`'s bundle). Tally's figures: jobs stored per
+// second end to end (first submit → last stored, and first stored → last stored) and settled → stored
+// p50/p95/p99 (the platform's completedAt to Tally's outcomeAt, one clock: the same machine).
+// Beside it, in the same run, the store's own rate for the same writes: a bare loop on the store's
+// driver (better-sqlite3 or pg, one connection), per job the receiver's transaction (receipt, queue
+// item, delivery log row), the claim, and the worker's transaction (job row, result row, outcome,
+// timeline entry, queue item done), one job after another, no HTTP, no queue, no platform.
+// Needs `npm run build` (built on first use).
+import { execFileSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { existsSync, writeFileSync } from "node:fs";
+import { parseArgs } from "node:util";
+import Database from "better-sqlite3";
+import pg from "pg";
+import { CHAOS_API_KEY, CHAOS_TOKEN, freePort, startSimulator, startTallyProcess } from "../scripts/chaos/processes";
+import { createChaosStore, type ChaosStore, type StoreKind } from "../scripts/chaos/store";
+import { serverBundle } from "../scripts/server-bundle.mjs";
+import { machine } from "./common";
+
+const { values } = parseArgs({
+  options: {
+    jobs: { type: "string", default: "10000" },
+    stores: { type: "string", default: "sqlite,postgres" },
+    concurrency: { type: "string" },
+    result: { type: "string" },
+  },
+  strict: true,
+});
+const N = Number(values.jobs);
+const STORES = values.stores.split(",").map((s) => s.trim()) as StoreKind[];
+const say = (s: string) => process.stdout.write(`${s}\n`);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (v: number, d = 0) => Math.round(v * 10 ** d) / 10 ** d;
+const pct = (sorted: number[], p: number) =>
+  sorted.length === 0 ? NaN : (sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? NaN);
+/** A DateTime as either store keeps it: a Date (pg), epoch milliseconds or text (SQLite). */
+const ms = (v: unknown) => (v instanceof Date ? v.getTime() : typeof v === "number" ? v : Date.parse(String(v)));
+
+const SIM = {
+  jobDurationMs: [50, 200],
+  hostileShare: 0,
+  retainJobs: 1_000_000,
+  retainDeliveries: 1_000_000,
+};
+const MARKDOWN = `# A page\n\n${"Some text of a page, about a kilobyte in all. ".repeat(22)}`;
+
+type TallyFigures = {
+  jobs: number;
+  submitSeconds: number;
+  endToEndSeconds: number;
+  jobsPerSecond: number;
+  steadyJobsPerSecond: number;
+  settledToStoredMs: { p50: number; p95: number; p99: number; max: number };
+  settledToReceivedMs: { p50: number; p95: number };
+  receivedToStoredMs: { p50: number; p95: number };
+};
+
+async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
+  const store = await createChaosStore(kind);
+  const sim = await startSimulator(28);
+  const port = await freePort();
+  const tally = await startTallyProcess({
+    PORT: String(port),
+    DATABASE_URL: store.url,
+    GEONODE_SCRAPER_API_KEY: CHAOS_API_KEY,
+    SCRAPER_API_BASE_URL: sim.url,
+    TALLY_OPERATOR_PASSWORD: "bench operator password",
+    TALLY_SESSION_SECRET: "bench-session-secret-0123456789abcdef012345",
+    TALLY_API_TOKEN: CHAOS_TOKEN,
+    TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
+    TALLY_DELIVERY_MODE: "webhooks",
+    TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+    TALLY_API_RPS: "1000",
+    TALLY_LOG_LEVEL: "warn",
+    ...(values.concurrency ? { TALLY_WORKER_CONCURRENCY: values.concurrency } : {}),
+  });
+  try {
+    const cfg = await fetch(`${sim.url}/_sim/config`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify(SIM),
+    });
+    if (!cfg.ok) throw new Error(`simulator config → ${cfg.status} ${await cfg.text()}`);
+    const reg = await fetch(`${tally.url}/api/subscriptions/register`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${CHAOS_TOKEN}` },
+    });
+    if (!reg.ok) throw new Error(`register → ${reg.status} ${await reg.text()}`);
+
+    // Submitted straight to the platform, 32 at a time: Tally hears of each job by its webhook only.
+    const t0 = Date.now();
+    let next = 0;
+    await Promise.all(
+      Array.from({ length: 32 }, async () => {
+        while (next < N) {
+          const i = next++;
+          const res = await fetch(`${sim.url}/v1/extract`, {
+            method: "POST",
+            headers: { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" },
+            body: JSON.stringify({
+              url: `https://pipeline.example/${i}`,
+              formats: ["markdown"],
+              processing_mode: "async",
+            }),
+          });
+          if (res.status !== 202) throw new Error(`submit → ${res.status} ${await res.text()}`);
+          await res.arrayBuffer();
+        }
+      }),
+    );
+    const submitSeconds = (Date.now() - t0) / 1000;
+    say(`  ${kind}: ${N} jobs submitted to the simulator in ${round(submitSeconds, 1)} s`);
+
+    // Until every job has an outcome; a minute without progress ends the wait with what is where.
+    let stored = 0;
+    let settled = 0;
+    let lastSay = Date.now();
+    let lastProgress = { at: Date.now(), settled: 0 };
+    while (settled < N) {
+      await sleep(500);
+      const counts = await store.all<{ outcome: string; n: number | string }>(
+        `SELECT "outcome", COUNT(*) AS "n" FROM "Job" GROUP BY "outcome"`,
+      );
+      const by = Object.fromEntries(counts.map((c) => [c.outcome, Number(c.n)]));
+      stored = by.stored ?? 0;
+      settled = Object.entries(by).reduce((a, [k, v]) => (k === "pending" ? a : a + v), 0);
+      if (settled > lastProgress.settled) lastProgress = { at: Date.now(), settled };
+      if (Date.now() - lastSay > 10_000) {
+        say(`    ${Math.round((Date.now() - t0) / 1000)} s: ${JSON.stringify(by)}`);
+        lastSay = Date.now();
+      }
+      if (Date.now() - lastProgress.at > 60_000) {
+        const queue = await store.all(
+          `SELECT "kind", "state", COUNT(*) AS "n" FROM "QueueItem" GROUP BY "kind", "state"`,
+        );
+        const pending = await store.all(
+          `SELECT "id", "platformStatus", "origin", "attempts", "errorMessage" FROM "Job" WHERE "outcome" = 'pending' LIMIT 5`,
+        );
+        throw new Error(
+          `${kind}: no progress for a minute at ${JSON.stringify(by)}; queue ${JSON.stringify(queue)}; pending ${JSON.stringify(pending)}; ${N - settled - Number(by.pending ?? 0)} jobs Tally has not heard of`,
+        );
+      }
+    }
+    if (stored < N) say(`  ${kind}: ${N - stored} jobs ended without being stored`);
+    const rows = await store.all<{ settledAt: unknown; outcomeAt: unknown; receivedAt: unknown }>(
+      `SELECT j."settledAt", j."outcomeAt", r."receivedAt" FROM "Job" j LEFT JOIN "Receipt" r ON r."jobId" = j."id" WHERE j."outcome" = 'stored'`,
+    );
+    const outcomeAts = rows.map((r) => ms(r.outcomeAt)).sort((a, b) => a - b);
+    const lags = rows.map((r) => ms(r.outcomeAt) - ms(r.settledAt)).sort((a, b) => a - b);
+    // Where the time goes: the platform's webhook (settled → received) and Tally's fetch and store (received → stored).
+    const heard = rows.filter((r) => r.receivedAt != null);
+    const toReceipt = heard.map((r) => ms(r.receivedAt) - ms(r.settledAt)).sort((a, b) => a - b);
+    const toStored = heard.map((r) => ms(r.outcomeAt) - ms(r.receivedAt)).sort((a, b) => a - b);
+    const first = outcomeAts[0]!;
+    const last = outcomeAts.at(-1)!;
+    const endToEndSeconds = (last - t0) / 1000;
+    return {
+      jobs: N,
+      submitSeconds: round(submitSeconds, 1),
+      endToEndSeconds: round(endToEndSeconds, 1),
+      jobsPerSecond: round(N / endToEndSeconds),
+      steadyJobsPerSecond: round(N / Math.max(0.001, (last - first) / 1000)),
+      settledToStoredMs: { p50: pct(lags, 50), p95: pct(lags, 95), p99: pct(lags, 99), max: lags.at(-1)! },
+      settledToReceivedMs: { p50: pct(toReceipt, 50), p95: pct(toReceipt, 95) },
+      receivedToStoredMs: { p50: pct(toStored, 50), p95: pct(toStored, 95) },
+    };
+  } finally {
+    await tally.stop().catch(() => undefined);
+    await sim.stop().catch(() => undefined);
+    await store.dispose().catch(() => undefined);
+  }
+}
+
+/** The same writes per job, one job after another on one connection of the store's own driver. */
+type Bare = { exec(sql: string, params: unknown[]): Promise<unknown[]>; close(): Promise<void> };
+
+function bareSqlite(url: string): Bare {
+  const conn = new Database(url.replace(/^file:/, ""));
+  conn.pragma("journal_mode = WAL");
+  conn.pragma("synchronous = NORMAL");
+  const cache = new Map<string, Database.Statement>();
+  return {
+    async exec(sql, params) {
+      let st = cache.get(sql);
+      if (!st) cache.set(sql, (st = conn.prepare(sql)));
+      const p = params.map((v) => (v instanceof Date ? v.getTime() : v));
+      return st.reader ? (st.all(...p) as unknown[]) : (st.run(...p), []);
+    },
+    async close() {
+      conn.close();
+    },
+  };
+}
+
+async function barePostgres(url: string): Promise<Bare> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  return {
+    async exec(sql, params) {
+      let i = 0;
+      const text = sql.replace(/\?/g, () => `$${++i}`);
+      return (await client.query(text, params)).rows;
+    },
+    async close() {
+      await client.end();
+    },
+  };
+}
+
+async function bareLoop(kind: StoreKind): Promise<{ jobs: number; seconds: number; jobsPerSecond: number }> {
+  const store: ChaosStore = await createChaosStore(kind);
+  const bare = kind === "sqlite" ? bareSqlite(store.url) : await barePostgres(store.url);
+  try {
+    const started = performance.now();
+    for (let i = 0; i < N; i++) {
+      const jobId = randomUUID();
+      const now = new Date();
+      const payload = JSON.stringify({ jobId });
+      // The receiver's transaction: receipt, queue item, delivery log row.
+      await bare.exec("BEGIN", []);
+      await bare.exec(
+        `INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt")
+         VALUES (?,?,?,?,'webhook',?) ON CONFLICT ("jobId") DO NOTHING`,
+        [jobId, "extract.completed", randomUUID(), "sub", now],
+      );
+      const [item] = (await bare.exec(
+        `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
+         VALUES ('process_job',?,?,?,'ready',0,10,?,?,?) RETURNING "id"`,
+        [payload, jobId, `job:${jobId}`, now, now, now],
+      )) as { id: number }[];
+      await bare.exec(
+        `INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
+         VALUES (?,?,?,?,?,?,?,?,?)`,
+        [now, "sub", randomUUID(), "extract.completed", jobId, 200, null, 1, 300],
+      );
+      await bare.exec("COMMIT", []);
+      // The claim.
+      await bare.exec(
+        `UPDATE "QueueItem" SET "state" = 'leased', "leaseOwner" = ?, "leaseExpiresAt" = ?, "attempts" = "attempts" + 1, "updatedAt" = ?
+         WHERE "id" = ? AND "state" = 'ready'`,
+        ["bare", new Date(now.getTime() + 30_000), now, item!.id],
+      );
+      // The worker's transaction: the job and its result stored, the outcome, the timeline, the item done.
+      await bare.exec("BEGIN", []);
+      await bare.exec(
+        `INSERT INTO "Job" ("id","kind","url","platformStatus","outcome","origin","resultCount","settledAt","outcomeAt","createdAt","updatedAt")
+         VALUES (?,'extract',?,'completed','stored','webhook',1,?,?,?,?)`,
+        [jobId, `https://pipeline.example/${i}`, now, now, now, now],
+      );
+      await bare.exec(
+        `INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","html","metadata","errorCode","errorMessage","tokensCharged","createdAt")
+         VALUES (?,'0',?,'completed','markdown',?,NULL,NULL,NULL,NULL,1,?) ON CONFLICT ("jobId","itemKey") DO NOTHING`,
+        [jobId, `https://pipeline.example/${i}`, MARKDOWN, now],
+      );
+      await bare.exec(`INSERT INTO "JobEvent" ("jobId","at","type","detail") VALUES (?,?,'outcome','stored')`, [
+        jobId,
+        now,
+      ]);
+      await bare.exec(
+        `UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "doneAt" = ?, "updatedAt" = ?
+         WHERE "id" = ? AND "leaseOwner" = ?`,
+        [now, now, item!.id, "bare"],
+      );
+      await bare.exec("COMMIT", []);
+    }
+    const seconds = (performance.now() - started) / 1000;
+    return { jobs: N, seconds: round(seconds, 1), jobsPerSecond: round(N / seconds) };
+  } finally {
+    await bare.close();
+    await store.dispose();
+  }
+}
+
+async function main() {
+  if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+  say(machine());
+  say(
+    `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=1000, webhooks to one Tally server`,
+  );
+  const rows: { store: StoreKind; tally: TallyFigures; bare: Awaited<ReturnType<typeof bareLoop>>; ratio: number }[] =
+    [];
+  for (const kind of STORES) {
+    const tally = await tallyRun(kind);
+    const bare = await bareLoop(kind);
+    const ratio = round(tally.jobsPerSecond / bare.jobsPerSecond, 2);
+    rows.push({ store: kind, tally, bare, ratio });
+    const l = tally.settledToStoredMs;
+    say(
+      `  ${kind}: Tally ${tally.jobsPerSecond} jobs/s end to end (${N} in ${tally.endToEndSeconds} s from the first submit; ${tally.steadyJobsPerSecond}/s first stored → last), settled → stored p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms (settled → webhook received p50 ${tally.settledToReceivedMs.p50} p95 ${tally.settledToReceivedMs.p95}, received → stored p50 ${tally.receivedToStoredMs.p50} p95 ${tally.receivedToStoredMs.p95}); the store's bare loop ${bare.jobsPerSecond} jobs/s; ratio ${ratio}× (goal ≥ 0.5)`,
+    );
+  }
+  if (values.result) writeFileSync(values.result, JSON.stringify({ rows }));
+}
+
+main().catch((err: unknown) => {
+  console.error(err);
+  process.exit(1);
+});
