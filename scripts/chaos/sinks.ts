@@ -195,7 +195,7 @@ export function printSinks(sinks: SinkTally[], log: (s: string) => void = consol
     const kept = s.type === "postgres" ? "rows" : "messages";
     log(
       `    ${s.type.padEnd(9)} ${n(s.present)} of ${n(s.events)} events in effect (${n(s.held)} ${kept} read back` +
-        `${s.repeats ? `, ${n(s.repeats)} repeats the consumer drops by messageId` : ""}), ` +
+        `${s.repeats ? `, ${n(s.repeats)} repeat${s.repeats === 1 ? "" : "s"} the consumer drops by messageId` : ""}), ` +
         `${n(s.failedAttempts)} failed attempts; MISSING ${s.missing}, DOUBLED ${s.doubled}, UNEXPECTED ${s.unexpected}`,
     );
     if (s.missingIds.length)
