@@ -1,9 +1,10 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
 //                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
-//                  [--delivery webhooks|polling]
+//                  [--delivery webhooks|polling] [--broker nats|redis|rabbitmq|none]
 // npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
-// saw more than TALLY_API_RPS × 5 calls in any 5-second window; exits non-zero otherwise.
+// saw more than TALLY_API_RPS × 5 calls in any 5-second window, and that a postgres sink and a broker
+// sink (--broker, default nats) hold every outcome event once in effect; exits non-zero otherwise.
 // --runs N: the runs mode (scripts/chaos/runs.ts): one run of N URLs under faults and kills during
 // submission and fetching; every URL final, counts adding up, none stored twice, duplicates reported.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
@@ -13,6 +14,7 @@ import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
+import { BROKERS, type Broker } from "./chaos/sinks";
 import { printRunsLedger, runRunsChaos } from "./chaos/runs";
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
 import { serverBundle } from "./server-bundle.mjs";
@@ -29,6 +31,7 @@ const { values } = parseArgs({
     "api-rps": { type: "string", default: "200" },
     "postgres-url": { type: "string", default: DEFAULT_POSTGRES_ADMIN_URL },
     delivery: { type: "string", default: "webhooks" },
+    broker: { type: "string", default: "nats" },
     runs: { type: "string" },
     "batch-size": { type: "string", default: "100" },
   },
@@ -57,6 +60,12 @@ if (store !== "sqlite" && store !== "postgres") {
 const delivery = values.delivery;
 if (delivery !== "webhooks" && delivery !== "polling") {
   console.error('chaos: --delivery must be "webhooks" or "polling"');
+  process.exit(2);
+}
+
+const broker = values.broker as Broker;
+if (!BROKERS.includes(broker)) {
+  console.error(`chaos: --broker must be one of ${BROKERS.join(", ")}`);
   process.exit(2);
 }
 
@@ -102,6 +111,7 @@ if (values.runs !== undefined) {
     workers,
     apiRps,
     delivery,
+    broker,
     postgres: { adminUrl: values["postgres-url"] },
   })
     .then((ledger) => {
@@ -123,7 +133,18 @@ if (values.runs !== undefined) {
           ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
           : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
       );
-      process.exit(ok && forwarded && withinBudget ? 0 : 1);
+      const sinks = ledger.sinks ?? [];
+      const sinksOk = sinks.every((s) => s.ok);
+      const ran = sinks.filter((s) => !s.skipped).map((s) => s.type);
+      console.log(
+        sinksOk
+          ? `OK: every outcome event once in effect in ${ran.join(" and ") || "no sink"}${sinks.some((s) => s.skipped) ? " (A SINK WAS SKIPPED: see above)" : ""}.`
+          : `FAILED: outcome events missing, doubled or unexpected in ${sinks
+              .filter((s) => !s.ok)
+              .map((s) => s.type)
+              .join(" and ")}.`,
+      );
+      process.exit(ok && forwarded && withinBudget && sinksOk ? 0 : 1);
     })
     .catch((err) => {
       console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);

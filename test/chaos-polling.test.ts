@@ -1,9 +1,11 @@
 // The small chaos run in polling mode (TALLY_DELIVERY_MODE=polling): no webhook is registered and no
 // secret rotated, so polling alone must notice every job, at Tally's default budget of 10 calls a
-// second, with one SIGKILL and the full fault mix. The webhook run is test/chaos.test.ts.
+// second, with one SIGKILL and the full fault mix; the outcome events reach a postgres sink and a RabbitMQ
+// sink once in effect. The webhook run is test/chaos.test.ts.
 import { describe, expect, it } from "vitest";
 import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
+import { expectSinksOnceEach } from "./chaos-sinks";
 
 describe("chaos (small), polling", () => {
   it(
@@ -18,6 +20,7 @@ describe("chaos (small), polling", () => {
         timeoutMs: 360_000,
         delivery: "polling",
         apiRps: 10,
+        broker: "rabbitmq",
         log: (s) => lines.push(s),
       });
       printLedger(ledger, (s) => lines.push(s));
@@ -34,6 +37,7 @@ describe("chaos (small), polling", () => {
       expect(ledger.noticedBy.webhook ?? 0).toBe(0);
       expect(ledger.noticedBy.poll ?? 0).toBeGreaterThanOrEqual(ledger.platformJobs - 5);
       expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
+      expectSinksOnceEach(ledger, ["postgres", "rabbitmq"]);
       expect(ledger.calls?.limit).toBe(50);
       expect(ledger.calls?.worstWindow).toBeLessThanOrEqual(50);
     },

@@ -1,11 +1,13 @@
 // The small chaos run inside npm test: a few hundred jobs, one SIGKILL, the full fault mix, a
-// rotation by Tally and one elsewhere, and a forwarding sink that fails 20% and goes down for 15 s;
-// the platform's calls within the rate budget. The full run is `npm run chaos` (2,000 jobs, three
+// rotation by Tally and one elsewhere, a forwarding sink that fails 20% and goes down for 15 s, and a
+// postgres sink and a NATS sink refusing connections for 10 s meanwhile; the platform's calls within
+// the rate budget. The full run is `npm run chaos` (2,000 jobs, three
 // kills); on PostgreSQL with several processes, test/postgres-chaos.test.ts; without webhooks,
 // test/chaos-polling.test.ts (a file of its own so the two runs, mostly waiting, overlap).
 import { describe, expect, it } from "vitest";
 import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
+import { expectSinksOnceEach } from "./chaos-sinks";
 
 describe("chaos (small)", () => {
   it("loses nothing and doubles nothing under faults, a crash and a rotation", { timeout: 420_000 }, async () => {
@@ -27,6 +29,9 @@ describe("chaos (small)", () => {
     expect(ledger.forwarded?.uniqueIds).toBe(ledger.forwarded?.outcomes);
     expect(ledger.forwarded?.answered500).toBeGreaterThan(0);
     expect(ledger.forwarded?.refusedAttempts).toBeGreaterThan(0);
+    // The database and broker sinks: every outcome event once in effect, across their outage.
+    const sinks = expectSinksOnceEach(ledger, ["postgres", "nats"]);
+    for (const s of sinks) expect(s.failedAttempts).toBeGreaterThan(0);
     // The platform never saw more than TALLY_API_RPS × 5 calls in any 5 s.
     expect(ledger.calls?.calls).toBeGreaterThan(300);
     expect(ledger.calls?.worstWindow).toBeLessThanOrEqual(ledger.calls?.limit ?? 0);

@@ -1,12 +1,14 @@
 // The small chaos run on PostgreSQL with several processes (the reference deployment in miniature):
 // two servers with the worker off behind a round-robin balancer, two `npm run worker` processes, one
 // database; SIGKILLs hit a server and a worker, a rotation happens, the forwarding sink fails and goes
-// down. The ledger must show nothing lost, doubled or wrong, every outcome forwarded, and the platform
+// down, a postgres sink and a Redis sink refuse connections for a while. The ledger must show nothing
+// lost, doubled or wrong, every outcome forwarded (each sink holding it once in effect), and the platform
 // must never see more than TALLY_API_RPS × 5 calls in any 5-second window. The budget here is low
 // enough that the run presses against it. The full run: `npm run chaos -- --store postgres --servers 2 --workers 2`.
 import { describe, expect, inject, it } from "vitest";
 import { printLedger } from "../scripts/chaos/ledger";
 import { runChaos } from "../scripts/chaos/run";
+import { expectSinksOnceEach } from "./chaos-sinks";
 import { POSTGRES_ADMIN_URL } from "./store";
 
 describe("chaos on PostgreSQL (small): 2 servers, 2 workers", () => {
@@ -25,6 +27,7 @@ describe("chaos on PostgreSQL (small): 2 servers, 2 workers", () => {
         servers: 2,
         workers: 2,
         apiRps: 10,
+        broker: "redis",
         log: (s) => lines.push(s),
       });
       printLedger(ledger, (s) => lines.push(s));
@@ -45,6 +48,7 @@ describe("chaos on PostgreSQL (small): 2 servers, 2 workers", () => {
       expect(ledger.unauthorizedJobsUnrecovered).toBe(0);
       expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
       expect(ledger.forwarded?.uniqueIds).toBe(ledger.forwarded?.outcomes);
+      expectSinksOnceEach(ledger, ["postgres", "redis"]);
       // The platform's view: never more than 10 × 5 calls in any 5 s (Tally's default budget).
       expect(ledger.calls?.calls).toBeGreaterThan(400);
       expect(ledger.calls?.limit).toBe(50);

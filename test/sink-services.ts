@@ -36,7 +36,8 @@ export type SinkService = {
   close(): Promise<void>;
 };
 
-const PORTS: Record<Exclude<SinkType, "s3">, number> = {
+/** Where each service listens on this machine (s3 is started by the test itself). */
+export const SERVICE_PORTS: Record<Exclude<SinkType, "s3">, number> = {
   postgres: 5432,
   mysql: 3306,
   redis: 6379,
@@ -47,32 +48,42 @@ const PORTS: Record<Exclude<SinkType, "s3">, number> = {
 /** Whether the type's service answers on this machine (s3 is started by the test itself). */
 export async function serviceAnswers(type: SinkType): Promise<boolean> {
   if (type === "s3") return true;
-  const up = await answers(PORTS[type]);
+  const up = await answers(SERVICE_PORTS[type]);
   if (!up && !REQUIRE_SERVICES)
     console.warn(
-      `\n${type.toUpperCase()} DOES NOT ANSWER AT 127.0.0.1:${PORTS[type]}: ITS SINK TESTS ARE SKIPPED (TALLY_REQUIRE_POSTGRES=1 MAKES THIS A FAILURE)\n`,
+      `\n${type.toUpperCase()} DOES NOT ANSWER AT 127.0.0.1:${SERVICE_PORTS[type]}: ITS SINK TESTS ARE SKIPPED (TALLY_REQUIRE_POSTGRES=1 MAKES THIS A FAILURE)\n`,
     );
   return up || REQUIRE_SERVICES;
 }
 
 const uniq = (p: string) => testDatabaseName(p);
 
-async function postgresService(): Promise<SinkService> {
+/** Where a service runs when not on this machine's default (the chaos run's --postgres-url). */
+export type ServiceOptions = { postgresAdminUrl?: string };
+
+async function postgresService(o: ServiceOptions = {}): Promise<SinkService> {
+  const adminUrl = o.postgresAdminUrl ?? POSTGRES_ADMIN_URL;
   const database = uniq("tally_sink");
-  const admin = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+  const admin = new pg.Client({ connectionString: adminUrl });
   await admin.connect();
   await admin.query(`CREATE DATABASE "${database}"`);
   await admin.end();
-  const direct = new pg.Client({ connectionString: POSTGRES_ADMIN_URL.replace(/\/[^/]*$/, `/${database}`) });
+  const at = new URL(adminUrl);
+  at.pathname = `/${database}`;
+  const direct = new pg.Client({ connectionString: at.toString() });
   await direct.connect();
-  const proxy = await startProxy(5432);
+  const proxy = await startProxy(Number(at.port || 5432), at.hostname);
+  // The sink connects through the proxy with the admin URL's own credentials.
+  const sinkUrl = new URL(at);
+  sinkUrl.hostname = "127.0.0.1";
+  sinkUrl.port = String(proxy.port);
   const table = "results";
   return {
     type: "postgres",
     keeps: "rows",
     consumerDedupes: false,
     proxy,
-    config: { url: `postgresql://postgres@127.0.0.1:${proxy.port}/${database}`, table },
+    config: { url: sinkUrl.toString(), table },
     refusal: /refuse/,
     async refuse() {
       for (const t of [table, `${table}_events`])
@@ -90,7 +101,7 @@ async function postgresService(): Promise<SinkService> {
     async close() {
       await proxy.close();
       await direct.end();
-      const a = new pg.Client({ connectionString: POSTGRES_ADMIN_URL });
+      const a = new pg.Client({ connectionString: adminUrl });
       await a.connect();
       await a.query(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);
       await a.end();
@@ -170,6 +181,7 @@ async function rabbitmqService(): Promise<SinkService> {
   const ch = await conn.createChannel();
   await ch.assertExchange(name, "direct", { durable: false, autoDelete: false });
   await ch.assertQueue(name, { durable: true });
+  await ch.bindQueue(name, name, "results");
   const seen: string[] = [];
   const proxy = await startProxy(5672);
   return {
@@ -206,7 +218,8 @@ async function natsService(): Promise<SinkService> {
   const stream = subject.replaceAll(".", "_");
   const nc = await natsConnect({ servers: "127.0.0.1:4222" });
   const jsm = await nc.jetstreamManager();
-  const create = () => jsm.streams.add({ name: stream, subjects: [subject], duplicate_window: 120_000_000_000 });
+  // A duplicate window (1 h, in ns) longer than any retry here: a repeat in the stream is a real double.
+  const create = () => jsm.streams.add({ name: stream, subjects: [subject], duplicate_window: 3_600_000_000_000 });
   await create();
   const proxy = await startProxy(4222);
   return {
@@ -288,7 +301,7 @@ async function s3Service(): Promise<SinkService> {
   };
 }
 
-export const SERVICES: Record<SinkType, () => Promise<SinkService>> = {
+export const SERVICES: Record<SinkType, (o?: ServiceOptions) => Promise<SinkService>> = {
   postgres: postgresService,
   mysql: mysqlService,
   redis: redisService,

@@ -6,9 +6,9 @@ import { BlockList, isIP, type LookupFunction } from "node:net";
 import { BadRequest } from "../errors";
 
 // Where Tally may connect on an operator's say-so (destinations registered through the API and pages,
-// later the sinks of other types): never to a private, loopback, link-local, unspecified, multicast or
-// cloud-metadata address unless TALLY_ALLOW_PRIVATE_DESTINATIONS allows it, never to Tally itself and
-// never to the simulator's control routes. The check runs twice: on the URL when it is saved (a clear
+// and the sinks of other types: lib/outbound/sinks/guard.ts): never to a private, loopback, link-local,
+// unspecified, multicast or cloud-metadata address unless TALLY_ALLOW_PRIVATE_DESTINATIONS allows it,
+// never to Tally itself and never to the simulator's control routes. The check runs twice: on the URL when it is saved (a clear
 // 400), and on the address actually connected to (a DNS answer that changes later, a rebinding name),
 // through the `lookup` hook of the connection, so what is checked is what is connected. Addresses the
 // deployer wrote in the environment are not checked here: they are the deployer's choice.

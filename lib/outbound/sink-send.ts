@@ -71,7 +71,7 @@ export async function sendToSink(
       const why = await sinkHostRefusal(d.type, sinkConfigSchemas[d.type].parse(JSON.parse(d.config)), opts.guard);
       if (why) return { ok: false, statusCode: null, error: `refused: ${why}`.slice(0, 500), latencyMs: 0 };
     }
-    const sink = sinkFor(d.destinationId, d.type, d.config, opts.timeoutMs);
+    const sink = sinkFor(d.destinationId, d.type, d.config, opts.timeoutMs, opts.guard);
     const results = d.eventType === "job.stored" ? await resultRows(d.jobId) : null;
     const event: SinkEvent = {
       id: d.eventId,
@@ -94,7 +94,7 @@ export async function checkSink(type: SinkType, config: unknown, guard: GuardCon
   const parsed = sinkConfigSchemas[type].parse(config);
   const why = await sinkHostRefusal(type, parsed, guard);
   if (why) throw new BadRequest(`Refused ${type} destination: ${why}`);
-  const sink = openSink(type, parsed, { timeoutMs });
+  const sink = openSink(type, parsed, { timeoutMs, guard });
   const never = new AbortController().signal;
   try {
     await within(sink.check(), timeoutMs, never);

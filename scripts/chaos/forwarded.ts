@@ -51,15 +51,22 @@ export function signatureOk(r: SinkRequest, secret: string): boolean {
     });
 }
 
-export async function computeForwarded(store: ChaosStore, sink: ChaosSink, secret: string): Promise<Forwarded> {
-  const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql))[0]?.n ?? 0);
+export async function computeForwarded(
+  store: ChaosStore,
+  sink: ChaosSink,
+  secret: string,
+  destinationId: string,
+): Promise<Forwarded> {
+  const count = async (sql: string) => Number((await store.all<{ n: number | string }>(sql, destinationId))[0]?.n ?? 0);
   const settled = await store.all<{ id: string; outcome: string }>(
     `SELECT "id", "outcome" FROM "Job" WHERE "outcome" IN ('stored','dead_lettered','cancelled')`,
   );
   const refusedAttempts = await count(
-    `SELECT COUNT(*) n FROM "OutboundAttempt" WHERE NOT "ok" AND "statusCode" IS NULL`,
+    `SELECT COUNT(*) n FROM "OutboundAttempt" WHERE "destinationId" = ? AND NOT "ok" AND "statusCode" IS NULL`,
   );
-  const outboundDeadLetters = await count(`SELECT COUNT(*) n FROM "OutboundDelivery" WHERE "status" = 'dead'`);
+  const outboundDeadLetters = await count(
+    `SELECT COUNT(*) n FROM "OutboundDelivery" WHERE "destinationId" = ? AND "status" = 'dead'`,
+  );
   const expected = new Set(settled.map((j) => webhookId(j.id, j.outcome)));
   const good = sink.requests.filter((r) => signatureOk(r, secret));
   const received = new Set(good.map((r) => String(r.headers["webhook-id"])));

@@ -2,6 +2,7 @@
 import { z } from "zod";
 import { printForwarded, type Forwarded } from "./forwarded";
 import { printCallRate, type CallRate } from "./rate";
+import { printSinks, type SinkTally } from "./sinks";
 import type { ChaosStore } from "./store";
 
 export const simStateSchema = z.object({
@@ -53,6 +54,8 @@ export type Ledger = {
   doubledIds: string[];
   /** The outlet: outcome events at the forwarding sink (set by the chaos run). */
   forwarded?: Forwarded;
+  /** The database and broker sinks: each outcome event once in effect (set by the chaos run). */
+  sinks?: SinkTally[];
   /** The platform calls the simulator saw, against the budget (set by the chaos run). */
   calls?: CallRate;
 };
@@ -192,5 +195,6 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
   for (const d of l.lostDetails) log(`    ${d}`);
   if (l.doubledIds.length) log(`  doubled: ${l.doubledIds.slice(0, 10).join(", ")}`);
   if (l.forwarded) printForwarded(l.forwarded, log);
+  if (l.sinks) printSinks(l.sinks, log);
   if (l.calls) printCallRate(l.calls, log);
 }

@@ -1,8 +1,9 @@
 // The chaos run: simulator and Tally as separate processes, N jobs under injected faults, some
 // cancelled on the platform, SIGKILLs of Tally's processes at random moments, a secret rotated
 // mid-run (one by Tally, one "elsewhere"), a forwarding destination whose sink fails a share of
-// requests and goes down for 15 s, reconciliation at the end, then the ledger against the
-// simulator's truth and the sink's record, and the platform calls against the rate budget.
+// requests and goes down for 15 s, a database sink and a broker sink whose connections are refused
+// for 10 s meanwhile (scripts/chaos/sinks.ts), reconciliation at the end, then the ledger against the
+// simulator's truth and each sink's record, and the platform calls against the rate budget.
 // Default: one server (its own worker inside) on SQLite. With --servers N --workers M (e.g. on
 // PostgreSQL): N servers with the worker off behind a round-robin balancer (the platform's webhooks
 // and the harness's API calls both go through it), M `npm run worker` processes, and the kills
@@ -22,7 +23,14 @@ import {
   type WorkerProc,
 } from "./processes";
 import { fetchCallRate, type OwnCall } from "./rate";
-import { createChaosStore, type ChaosStore, type PostgresOptions, type StoreKind } from "./store";
+import { startChaosSinks, type Broker } from "./sinks";
+import {
+  createChaosStore,
+  DEFAULT_POSTGRES_ADMIN_URL,
+  type ChaosStore,
+  type PostgresOptions,
+  type StoreKind,
+} from "./store";
 
 export type ChaosOptions = {
   jobs: number;
@@ -43,6 +51,8 @@ export type ChaosOptions = {
    * registered (so there is nothing to rotate): Tally must notice every job by polling alone.
    */
   delivery?: DeliveryMode;
+  /** The broker sink beside the postgres sink (default nats); `none` for the postgres sink alone. */
+  broker?: Broker;
   log?: (s: string) => void;
 };
 
@@ -87,7 +97,13 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
   const deadline = started + o.timeoutMs;
   const sim = await startSimulator(o.seed);
   const sink = await startChaosSink(mulberry32(o.seed + 1));
-  let outage: Promise<void> | null = null;
+  // The sinks' targets live where the run's PostgreSQL and brokers do (the maintenance database's server).
+  const sinks = await startChaosSinks({
+    broker: o.broker ?? "nats",
+    postgresAdminUrl: o.postgres?.adminUrl ?? DEFAULT_POSTGRES_ADMIN_URL,
+    log,
+  });
+  let outage: Promise<unknown> | null = null;
   const servers: TallyProc[] = [];
   const workers: WorkerProc[] = [];
   let balancer: Balancer | undefined;
@@ -150,6 +166,14 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       events: ["job.stored", "job.dead_lettered", "job.cancelled"],
     });
     const secret = String(destination.secret);
+    for (const d of sinks.destinations) {
+      const made = await api("POST", "/api/destinations", {
+        type: d.type,
+        config: d.config,
+        events: ["job.stored", "job.dead_lettered", "job.cancelled"],
+      });
+      sinks.registered(d.type, String(made.id));
+    }
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
     log(
       `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}, ${delivery}; simulator ${sim.url}, Tally ${entry}` +
@@ -232,8 +256,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
           }
           if (i === rotateAt && delivery === "webhooks") void rotate();
           if (i === Math.floor(o.jobs * 0.3)) {
-            log("chaos: forwarding sink down for 15 s (connections refused)");
-            outage = sink.outage(15_000);
+            log("chaos: forwarding sink down for 15 s, the database and broker sinks for 10 s (connections refused)");
+            outage = Promise.all([sink.outage(15_000), sinks.outage(10_000)]);
           }
           await submitOne(i);
         }
@@ -312,7 +336,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
     const ledger = await computeLedger(store, state);
-    ledger.forwarded = await computeForwarded(store, sink, secret);
+    ledger.forwarded = await computeForwarded(store, sink, secret, String(destination.id));
+    ledger.sinks = await sinks.tally(store);
     ledger.calls = await fetchCallRate(sim.url, apiRps, ownCalls);
     if (balancer) log(`chaos: requests through the balancer per server: ${balancer.served.join(", ")}`);
     log(`chaos: finished in ${((Date.now() - started) / 1000).toFixed(1)} s`);
@@ -322,6 +347,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     await balancer?.close().catch(() => undefined);
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
+    await sinks.close();
   }
 }
 

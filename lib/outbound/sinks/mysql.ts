@@ -1,6 +1,7 @@
 import "server-only";
 import mysql from "mysql2/promise";
 import type { SinkConfig } from "../sink-config";
+import { mysqlGuardedStream } from "./guard";
 import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // MySQL and MariaDB: the PostgreSQL sink's tables in MySQL's words. Rows are upserted on
@@ -31,6 +32,7 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
     timezone: "Z",
     // A killed or restarted server's connections fail once and leave the pool; the next query opens anew.
     enableKeepAlive: true,
+    ...mysqlGuardedStream(opts.guard),
   });
   pool.on("connection", (c) => c.on("error", () => undefined));
   let ready: Promise<void> | null = null;

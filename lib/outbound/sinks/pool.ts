@@ -1,6 +1,7 @@
 import "server-only";
 import { onShutdown } from "../../runtime/shutdown";
 import { singleton } from "../../runtime/singleton";
+import type { GuardContext } from "../../http/address-guard";
 import type { SinkType } from "../sink-config";
 import { openSink, type Sink } from "./index";
 
@@ -16,13 +17,19 @@ const state = () =>
     return { open };
   });
 
-export function sinkFor(destinationId: string, type: SinkType, configJson: string, timeoutMs: number): Sink {
+export function sinkFor(
+  destinationId: string,
+  type: SinkType,
+  configJson: string,
+  timeoutMs: number,
+  guard?: GuardContext,
+): Sink {
   const { open } = state();
   const key = `${type}\u0000${configJson}\u0000${timeoutMs}`;
   const cur = open.get(destinationId);
   if (cur && cur.key === key) return cur.sink;
   if (cur) void cur.sink.close().catch(() => undefined);
-  const sink = openSink(type, JSON.parse(configJson), { timeoutMs });
+  const sink = openSink(type, JSON.parse(configJson), { timeoutMs, guard });
   open.set(destinationId, { key, sink });
   return sink;
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import pg from "pg";
 import type { SinkConfig } from "../sink-config";
+import { pgGuardedStream } from "./guard";
 import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // PostgreSQL: one row per result, upserted on (job_id, item_key), so a re-delivery rewrites the same
@@ -31,6 +32,7 @@ export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions):
     idleTimeoutMillis: 30_000,
     statement_timeout: opts.timeoutMs,
     application_name: "tally-sink",
+    ...pgGuardedStream(opts.guard),
   });
   // A connection killed while idle (a restart, pg_terminate_backend) is dropped from the pool, not thrown.
   pool.on("error", () => undefined);

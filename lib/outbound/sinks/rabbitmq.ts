@@ -1,6 +1,7 @@
 import "server-only";
 import amqp, { type ChannelModel, type ConfirmChannel } from "amqplib";
 import type { SinkConfig } from "../sink-config";
+import { amqpGuardedLookup } from "./guard";
 import type { Sink, SinkEvent, SinkOptions } from "./types";
 
 // RabbitMQ: a persistent message per event with messageId = the event id, published mandatory on a
@@ -17,7 +18,7 @@ export function rabbitmqSink(config: SinkConfig<"rabbitmq">, opts: SinkOptions):
 
   const open = () =>
     (live ??= (async () => {
-      const model = await amqp.connect(config.url, { timeout: opts.timeoutMs });
+      const model = await amqp.connect(config.url, { timeout: opts.timeoutMs, ...amqpGuardedLookup(opts.guard) });
       const drop = () => {
         live = null;
       };

@@ -1,6 +1,7 @@
 import "server-only";
 import { Redis } from "ioredis";
 import type { SinkConfig } from "../sink-config";
+import { redisGuardedConnector } from "./guard";
 import type { Sink, SinkEvent, SinkOptions } from "./types";
 
 // Redis: XADD to the stream guarded by SET NX of `{stream}:event:{event id}`, both in one atomic step
@@ -44,15 +45,25 @@ export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink 
     maxRetriesPerRequest: 0,
     retryStrategy: (n) => Math.min(n * 100, 1_000),
     connectionName: "tally-sink",
+    ...redisGuardedConnector(opts.guard),
   }) as WithScript;
-  client.on("error", () => undefined);
+  // ioredis rejects a failed connect with "Connection is closed."; the attempt records why it closed.
+  let lastError: Error | null = null;
+  client.on("error", (err: Error) => (lastError = err));
   client.defineCommand("tallyAdd", { numberOfKeys: 2, lua: SCRIPT });
   // One connect for the deliveries that start together (the others would find it "connecting" and,
   // with no offline queue, fail); after that, a lost connection fails fast while ioredis reconnects.
   let connecting: Promise<void> | null = null;
   const connected = async () => {
-    if (!connecting && (client.status === "wait" || client.status === "end"))
-      connecting = client.connect().finally(() => (connecting = null));
+    if (!connecting && (client.status === "wait" || client.status === "end")) {
+      lastError = null;
+      connecting = client
+        .connect()
+        .catch((err: unknown) => {
+          throw lastError ?? err;
+        })
+        .finally(() => (connecting = null));
+    }
     if (connecting) await connecting;
   };
   return {

@@ -1,6 +1,7 @@
 import "server-only";
 import { HeadBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { SinkConfig } from "../sink-config";
+import { s3GuardedAgents } from "./guard";
 import type { Sink, SinkEvent, SinkOptions } from "./types";
 
 // S3 and S3-compatible stores: one object per event under a key made only of the event's own facts,
@@ -20,7 +21,12 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
     forcePathStyle: config.forcePathStyle ?? false,
     credentials: { accessKeyId: config.accessKeyId, secretAccessKey: config.secretAccessKey },
     maxAttempts: 1,
-    requestHandler: { connectionTimeout: opts.timeoutMs, requestTimeout: opts.timeoutMs, throwOnRequestTimeout: true },
+    requestHandler: {
+      connectionTimeout: opts.timeoutMs,
+      requestTimeout: opts.timeoutMs,
+      throwOnRequestTimeout: true,
+      ...s3GuardedAgents(opts.guard),
+    },
   });
   return {
     async check() {

@@ -1,3 +1,5 @@
+import type { GuardContext } from "../../http/address-guard";
+
 // What every sink type implements, beside the webhook sender (../send.ts). A sink is opened once per
 // destination and kept (./pool.ts): its connections are pooled, re-opened by the client or on the next
 // delivery after the service restarts, and closed on shutdown.
@@ -77,7 +79,8 @@ export interface Sink {
   close(): Promise<void>;
 }
 
-export type SinkOptions = { timeoutMs: number };
+/** `guard`: the private-address rule on every connection the sink's client makes (./guard.ts). */
+export type SinkOptions = { timeoutMs: number; guard?: GuardContext };
 
 /** The error message of anything a client throws, short and without a stack. */
 export function reason(err: unknown): string {

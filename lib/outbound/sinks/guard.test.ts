@@ -1,0 +1,90 @@
+// The private-address rule on the address a sink's client actually connects to. A name that answers a
+// public address when the sink is checked and loopback when the client connects (DNS rebinding) is
+// refused by the connection's own lookup, for every client that lets Tally pass one (all but NATS:
+// docs/operations/security.md). With loopback allowed, the same name connects through the same lookup to
+// the real service: the hook is what the client uses. Options in a URL that point a client elsewhere
+// (PostgreSQL's ?host=, MySQL's ?socketPath=, Redis's ?path=) are caught the same way.
+import type { LookupAddress } from "node:dns";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseAllowance, type GuardContext } from "@/lib/http/address-guard";
+import { checkSink } from "@/lib/outbound/sink-send";
+import type { SinkType } from "@/lib/outbound/sink-config";
+import { SERVICES, serviceAnswers, type SinkService } from "@/test/sink-services";
+
+const NAME = "sink.rebind.test";
+// s3rver takes a host name it does not know for a bucket's (virtual-host style): S3's own shape of name.
+const S3_NAME = "s3.rebind.amazonaws.com";
+const PUBLIC = "93.184.215.14";
+
+/** A DNS whose first answer for each check is public and every later one loopback. */
+function rebinding(allow?: string): GuardContext {
+  let calls = 0;
+  return {
+    allowance: parseAllowance(allow),
+    selfOrigins: [],
+    selfPort: 0,
+    resolve: async (): Promise<LookupAddress[]> => [{ address: calls++ === 0 ? PUBLIC : "127.0.0.1", family: 4 }],
+  };
+}
+
+/** The service's config with its address replaced by the rebinding name. */
+function renamed(svc: SinkService, extra = ""): Record<string, unknown> {
+  const c = { ...svc.config };
+  for (const k of ["url", "endpoint"] as const)
+    if (typeof c[k] === "string") c[k] = (c[k] as string).replace("127.0.0.1", nameOf(svc.type)) + extra;
+  return c;
+}
+
+const nameOf = (type: SinkType) => (type === "s3" ? S3_NAME : NAME);
+
+const refusal = (type: SinkType, config: unknown, guard: GuardContext) =>
+  checkSink(type, config, guard, 3000).then(
+    () => "accepted",
+    (e: unknown) => (e as Error).message,
+  );
+
+for (const type of ["postgres", "mysql", "rabbitmq", "redis", "s3"] as const) {
+  const up = await serviceAnswers(type);
+  describe.skipIf(!up)(`the ${type} sink's connections`, () => {
+    let svc: SinkService;
+    beforeAll(async () => {
+      svc = await SERVICES[type]();
+    });
+    afterAll(() => svc?.close());
+
+    it("refuse a name that turns to loopback after the check, and connect through the same lookup when allowed", async () => {
+      expect(await refusal(type, renamed(svc), rebinding())).toMatch(
+        new RegExp(
+          `The ${type} sink refused its config: .*${nameOf(type).replaceAll(".", "\\.")} resolves to 127\\.0\\.0\\.1 is a private`,
+        ),
+      );
+      expect(await refusal(type, renamed(svc), rebinding("127.0.0.1"))).toBe("accepted");
+    });
+  });
+}
+
+describe("options in a sink's URL that point its client elsewhere", async () => {
+  const cases: [SinkType, string, RegExp][] = [
+    ["postgres", "?host=127.0.0.1", /127\.0\.0\.1 is a private/],
+    ["mysql", "?socketPath=/run/mysqld/mysqld.sock", /a Unix socket .* is the local machine/],
+    ["redis", "?path=/run/redis/redis.sock", /a Unix socket .* is the local machine/],
+  ];
+  for (const [type, query, expected] of cases) {
+    const up = await serviceAnswers(type);
+    it.skipIf(!up)(`${type} ${query} is refused on connecting`, async () => {
+      const svc = await SERVICES[type]();
+      try {
+        // The name answers a public address every time: only the option leads to this machine.
+        const guard: GuardContext = {
+          allowance: parseAllowance(undefined),
+          selfOrigins: [],
+          selfPort: 0,
+          resolve: async () => [{ address: PUBLIC, family: 4 }],
+        };
+        expect(await refusal(type, renamed(svc, query), guard)).toMatch(expected);
+      } finally {
+        await svc.close();
+      }
+    });
+  }
+});
