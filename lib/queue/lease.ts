@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db, dialect } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
@@ -80,6 +81,29 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
     WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
   return n > 0;
 }
+
+/**
+ * ack() for many items in one statement: each is still a compare-and-set on its own lease owner (the
+ * items of one claim share a token; the others each keep theirs). Returns the ids acked; an item left
+ * out had lost its lease.
+ */
+export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const byOwner = new Map<string, number[]>();
+  for (const item of items) byOwner.set(item.leaseOwner, [...(byOwner.get(item.leaseOwner) ?? []), item.id]);
+  const owned = [...byOwner].map(
+    ([owner, ids]) => Prisma.sql`("leaseOwner" = ${owner} AND "id" IN (${Prisma.join(ids)}))`,
+  );
+  const now = new Date();
+  const rows = await tx.$queryRaw`
+    UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+      "doneAt" = ${now}, "updatedAt" = ${now}
+    WHERE "id" IN (${Prisma.join(items.map((i) => i.id))}) AND "state" = 'leased' AND (${Prisma.join(owned, " OR ")})
+    RETURNING "id"`;
+  return new Set(idRows.parse(rows).map((r) => r.id));
+}
+
+const idRows = z.array(z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) }));
 
 /** Exponential backoff with equal jitter: never zero, never above the cap. */
 export function backoffMs(attempt: number, baseMs = 1000, capMs = 5 * 60_000, random = Math.random): number {

@@ -2,7 +2,7 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { log } from "../log";
-import { claim, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
+import { claim, createAckBatch, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
 import { flushApiCalls } from "../platform/shared-client";
 import { onQueueWake } from "../queue/wake";
 
@@ -40,7 +40,15 @@ export function createWorker(opts: WorkerOptions): Worker {
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
-  const nudge = () => wake?.();
+  // Set by every nudge, cleared before each claim: a nudge that comes while a claim is in flight (an
+  // enqueue committed just after the claim's snapshot, a slot freed meanwhile) makes the loop claim
+  // again instead of sleeping through it.
+  let nudged = false;
+  const nudge = () => {
+    nudged = true;
+    wake?.();
+  };
+  const acks = createAckBatch();
   let unsubscribe = () => {};
 
   function launch(item: ClaimedItem) {
@@ -49,6 +57,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       heartbeat: { leaseMs: opts.leaseMs },
       signal: shutdown.signal,
       onAbortedByShutdown: (i) => release(i),
+      ack: acks.ack,
     })
       .then((outcome) => opts.onOutcome?.(item, outcome))
       .catch((err) =>
@@ -73,14 +82,17 @@ export function createWorker(opts: WorkerOptions): Worker {
   async function run() {
     while (!stopping) {
       let took = 0;
+      let failed = false;
+      nudged = false;
       try {
         took = await fill();
       } catch (err) {
+        failed = true;
         log.warn("queue claim failed; trying again", { error: String(err) });
       }
       if (stopping) break;
       // Full, or nothing due: sleep until a slot frees, the idle time passes, or stop() is called.
-      if (took === 0 || running.size >= opts.concurrency) {
+      if ((took === 0 && (!nudged || failed)) || running.size >= opts.concurrency) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, running.size >= opts.concurrency ? 60_000 : idleMs);
           wake = () => {
