@@ -72,8 +72,13 @@ type Figures = {
   latencyMs: { p50: number; p99: number; n: number };
 };
 
-/** `analyze`: refreshes the planner's statistics once the items are in (see main). */
-async function measure(engine: Engine, store: StoreKind, analyze?: () => Promise<unknown>): Promise<Figures> {
+/** `analyze` once the items are in, `vacuum` once they are worked off: what autovacuum would do (see main). */
+async function measure(
+  engine: Engine,
+  store: StoreKind,
+  autovacuum?: { analyze: () => Promise<unknown>; vacuum: () => Promise<unknown> },
+): Promise<Figures> {
+  const { analyze, vacuum } = autovacuum ?? {};
   // Drain: everything added first (timed too), then worked off.
   let done = 0;
   let finished: () => void = () => undefined;
@@ -90,6 +95,7 @@ async function measure(engine: Engine, store: StoreKind, analyze?: () => Promise
   await all;
   const drainSeconds = (performance.now() - t0) / 1000;
   const cpu = process.cpuUsage(cpu0);
+  await vacuum?.();
   // Latency: the worker is idle and listening; batches of 10 arrive at RATE items/s.
   const lat: number[] = [];
   const expected = RATE * SECONDS;
@@ -236,10 +242,13 @@ async function main() {
   const pool = new pg.Pool({ connectionString: pgStore.url, max: 10 });
   pool.on("error", () => undefined);
   // This machine's server runs with autovacuum off, so nothing would ever give the planner statistics
-  // of the fresh tables: with none it can pick a plan for a few rows (Tally's claim then read every
-  // row version in the ready range, add → start p50 0.9 s instead of 12 ms in a first round). Each
-  // engine gets one ANALYZE after its items are in, as autovacuum would give a busy table.
-  const analyze = () => pool.query("ANALYZE");
+  // of the fresh tables or clear the row versions a drain leaves behind: with no statistics the
+  // planner can pick a plan for a few rows (Tally's claim then read every row version in the ready
+  // range: add → start p50 0.9 s instead of 12 ms in a first round), and each later claim walks past
+  // all the versions earlier rounds left (two per item for Tally's queue, which updates a row at
+  // claim and at ack and keeps it; one for graphile-worker, which deletes it). Each engine gets what
+  // autovacuum would give a busy table: ANALYZE once its items are in, VACUUM ANALYZE after the drain.
+  const autovacuum = { analyze: () => pool.query("ANALYZE"), vacuum: () => pool.query("VACUUM ANALYZE") };
   try {
     configure(pgStore.url);
     await dbReady();
@@ -247,10 +256,10 @@ async function main() {
     await utils.migrate();
     for (let r = 0; r < ROUNDS; r++) {
       const round: Figures[] = [];
-      if (ONLY.has("tally-postgres")) round.push(await measure(tallyEngine(pgStore.url), "postgres", analyze));
-      if (ONLY.has("graphile")) round.push(await measure(graphileEngine(pool, utils, false), "postgres", analyze));
+      if (ONLY.has("tally-postgres")) round.push(await measure(tallyEngine(pgStore.url), "postgres", autovacuum));
+      if (ONLY.has("graphile")) round.push(await measure(graphileEngine(pool, utils, false), "postgres", autovacuum));
       if (ONLY.has("graphile-batched"))
-        round.push(await measure(graphileEngine(pool, utils, true), "postgres", analyze));
+        round.push(await measure(graphileEngine(pool, utils, true), "postgres", autovacuum));
       rounds.push(round);
     }
     await utils.release();

@@ -19,7 +19,18 @@ import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 const claimable = (now: Date) =>
   Prisma.sql`(("state" = 'ready' AND "availableAt" <= ${now}) OR ("state" = 'leased' AND "leaseExpiresAt" <= ${now}))`;
 
-export type ClaimOptions = { owner: string; limit: number; leaseMs: number; now?: Date };
+export type ClaimOptions = {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  now?: Date;
+  /**
+   * Also take items whose lease expired (their worker died); default true. A worker looks for them
+   * now and then rather than in every claim (lib/worker/worker.ts): the look walks the lease index
+   * past every row version earlier claims left there until VACUUM removes them.
+   */
+  expired?: boolean;
+};
 
 /**
  * Leases up to `limit` due items (leased with an expired lease first, then ready and due): fresh work before a
@@ -39,10 +50,14 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   // priority, availableAt, id), each stopping at `limit`: one condition with an OR between them read
   // and sorted every claimable row, 26 ms a claim with 20,000 items waiting (bench/queue.ts).
   const materialized = dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty;
+  const expired =
+    opts.expired === false
+      ? Prisma.sql`SELECT "id" FROM "QueueItem" WHERE 1 = 0`
+      : Prisma.sql`SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
+      ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}`;
   const rows = await tx.$queryRaw`
     WITH "expired" AS ${materialized} (
-      SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
-      ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}
+      ${expired}
     ), "due" AS ${materialized} (
       SELECT "id", "priority", "availableAt" FROM "QueueItem" WHERE "state" = 'ready' AND "availableAt" <= ${now}
       ORDER BY "priority", "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}

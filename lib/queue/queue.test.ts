@@ -135,6 +135,8 @@ describe("claim, retry, dead letter", () => {
     await enqueue(db(), { kind: "k", payload: {} });
     const [a] = await claim({ owner: "crashed", limit: 1, leaseMs: 1000 });
     expect(await claim({ owner: "other", limit: 1, leaseMs: 1000 })).toHaveLength(0);
+    // A claim that does not look for expired leases (a worker's, most of the time) leaves it.
+    expect(await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500), expired: false })).toHaveLength(0);
     const [b] = await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500) });
     expect(b.id).toBe(a.id);
     expect(b.attempts).toBe(2);

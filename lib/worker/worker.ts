@@ -6,6 +6,8 @@ import { claim, createAckBatch, release, runItem, type ClaimedItem, type ItemOut
 import { flushApiCalls } from "../platform/shared-client";
 import { onQueueWake } from "../queue/wake";
 
+const EXPIRED_EVERY_MS = 1000;
+
 export type WorkerOptions = {
   registry: Registry;
   concurrency: number;
@@ -49,6 +51,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     wake?.();
   };
   const acks = createAckBatch();
+  let expiredLookedAt = -Infinity;
   let unsubscribe = () => {};
 
   function launch(item: ClaimedItem) {
@@ -70,11 +73,19 @@ export function createWorker(opts: WorkerOptions): Worker {
     running.set(item.id, task);
   }
 
+  /** Expired leases (a worker that died) at most once a second: they come back a lease late anyway. */
+  function timeForExpired(): boolean {
+    if (Date.now() - expiredLookedAt < EXPIRED_EVERY_MS) return false;
+    expiredLookedAt = Date.now();
+    return true;
+  }
+
   /** One claim for the free slots; the number of items taken. */
-  async function fill(): Promise<number> {
+  async function fill(alwaysExpired = false): Promise<number> {
     const free = opts.concurrency - running.size;
     if (free <= 0 || stopping || opts.paused?.()) return 0;
-    const items = await claim({ owner, limit: free, leaseMs: opts.leaseMs });
+    const expired = alwaysExpired || timeForExpired();
+    const items = await claim({ owner, limit: free, leaseMs: opts.leaseMs, expired });
     for (const item of items) launch(item);
     return items.length;
   }
@@ -135,7 +146,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     },
     async drain() {
       for (;;) {
-        const took = await fill();
+        const took = await fill(true);
         if (took === 0 && running.size === 0) return;
         if (took === 0) await Promise.race(running.values());
       }
