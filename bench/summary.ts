@@ -137,6 +137,7 @@ const economySchema = z.object({
 
 const queueSchema = z.object({
   ratio: z.number(),
+  rounds: z.number().optional(),
   results: z.array(
     z.object({
       engine: z.string(),
@@ -338,7 +339,8 @@ export function summaryTable(r: Results): string {
           `${n(x.itemsPerSecond)} items/s · add → start p50 ${ms(x.latencyMs.p50)} ms, p99 ${ms(x.latencyMs.p99)} ms`,
           `${load(r, "queue")}`,
         ]);
-      rows.push(["Queue", "Tally ÷ graphile-worker on PostgreSQL", `${p.data.ratio}× the items/s`, "goal ≥ 0.5"]);
+      const of = p.data.rounds === undefined ? "" : ` (medians of ${p.data.rounds} rounds)`;
+      rows.push(["Queue", "Tally ÷ graphile-worker on PostgreSQL", `${p.data.ratio}× the items/s${of}`, "goal ≥ 0.5"]);
     }
   }
   if (r.runs !== undefined) {

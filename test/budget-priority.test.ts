@@ -1,15 +1,18 @@
-// Drain before fill: within one process, a result fetch (purpose "worker refetch" or "result pages")
-// is not queued behind the submits already waiting for the shared rate budget. Real simulator over
-// HTTP, the real budget on this file's own database (SQLite, or PostgreSQL with TALLY_TEST_STORE).
+// Callers by rank in the shared rate budget, within one process: a result fetch (purpose "worker
+// refetch" or "result pages") is not queued behind the submits already waiting (drain before fill),
+// and a submit is not queued behind a backlog's fetches (asBacklog: jobs found by reconciliation).
+// Real simulator over HTTP, the real budget on this file's own database (SQLite, or PostgreSQL with
+// TALLY_TEST_STORE).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { withPurpose } from "@/lib/platform/purpose";
+import type { PlatformClient } from "@/lib/platform";
+import { asBacklog, withPurpose, type CallPurpose } from "@/lib/platform/purpose";
 import { SharedBudget } from "@/lib/platform/shared-budget";
 import { startSim } from "@/lib/simulator/test-harness.test-util";
 import { createTestDb, type TestDb } from "./db";
 
 const RPS = 5;
-const SUBMITS = 40; // eight seconds of budget
-const FETCHES = 5;
+const CROWD = 40; // eight seconds of budget
+const PROBES = 5;
 
 let testDb: TestDb;
 let sim: Awaited<ReturnType<typeof startSim>>;
@@ -23,36 +26,44 @@ afterAll(async () => {
   await testDb?.cleanup();
 });
 
+type Call = (client: PlatformClient, settledJobId: string, i: number) => Promise<unknown>;
+
 /**
- * SUBMITS submits queue at once; then every 800 ms a fetch of a settled job arrives under `purpose`.
- * For each fetch: how many submits finished between its arrival and its answer.
+ * CROWD calls queue at once; then every 800 ms a probe call arrives. For each probe: how many calls
+ * of the crowd finished between its arrival and its answer.
  */
-async function overtaken(key: string, purpose: "worker refetch" | "result pages") {
+async function overtaken(key: string, crowd: Call, probe: Call) {
   const client = sim.client({ limiter: new SharedBudget({ key, requestsPerSecond: RPS }) });
   const { job_id } = await client.submitExtract({ url: "https://example.com/settled" });
-  let submitted = 0;
-  const submits = Array.from({ length: SUBMITS }, (_, i) =>
-    withPurpose("submit", () => client.submitExtract({ url: `https://example.com/${key}/${i}` })).then(
-      () => submitted++,
-    ),
-  );
+  let finished = 0;
+  const queued = Array.from({ length: CROWD }, (_, i) => crowd(client, job_id, i).then(() => finished++));
   const passedBy: number[] = [];
-  for (let f = 0; f < FETCHES; f++) {
+  for (let p = 0; p < PROBES; p++) {
     await new Promise((r) => setTimeout(r, 800));
-    const before = submitted;
-    const job = await withPurpose(purpose, () => client.getExtractJob(job_id));
-    expect(job.status).toBe("completed");
-    passedBy.push(submitted - before);
+    const before = finished;
+    await probe(client, job_id, p);
+    passedBy.push(finished - before);
   }
-  await Promise.all(submits);
+  await Promise.all(queued);
   return passedBy;
 }
 
-describe("the shared budget serves result fetches before queued submits", () => {
-  // Without the priority a fetch draws its place among the ~30 waiting submits (the budget's waiters
-  // are not served in order): some fetches would see 10 or 20 submits go first.
+const submit =
+  (key: string): Call =>
+  (client, _, i) =>
+    withPurpose("submit", () => client.submitExtract({ url: `https://example.com/${key}/${i}` }));
+const fetchAs =
+  (purpose: CallPurpose): Call =>
+  async (client, jobId) => {
+    const job = await withPurpose(purpose, () => client.getExtractJob(jobId));
+    expect(job.status).toBe("completed");
+  };
+
+describe("the shared budget serves callers by rank", () => {
+  // Without the ranks a probe draws its place among the ~30 waiting calls (the budget's waiters are
+  // not served in order): some probes would see 10 or 20 of the crowd go first.
   it("a worker's refetch is passed only by the submits already holding leased slots", { timeout: 60_000 }, async () => {
-    const passedBy = await overtaken("priority refetch", "worker refetch");
+    const passedBy = await overtaken("priority refetch", submit("refetch"), fetchAs("worker refetch"));
     console.log(`submits that went before each refetch: ${passedBy.join(", ")}`);
     // A lease is at most half a horizon (2 slots at 5 rps) and a busy process leases the next while
     // it uses one: a handful at most.
@@ -60,8 +71,19 @@ describe("the shared budget serves result fetches before queued submits", () => 
   });
 
   it("result pages count as urgent too", { timeout: 60_000 }, async () => {
-    const passedBy = await overtaken("priority pages", "result pages");
+    const passedBy = await overtaken("priority pages", submit("pages"), fetchAs("result pages"));
     console.log(`submits that went before each result page: ${passedBy.join(", ")}`);
+    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
+  });
+
+  it("a submit is passed only by the backlog fetches already holding leased slots", { timeout: 60_000 }, async () => {
+    const backlogFetch = fetchAs("worker refetch");
+    const passedBy = await overtaken(
+      "priority backlog",
+      (client, jobId, i) => asBacklog(() => backlogFetch(client, jobId, i)),
+      submit("over-backlog"),
+    );
+    console.log(`backlog fetches that went before each submit: ${passedBy.join(", ")}`);
     for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
   });
 });

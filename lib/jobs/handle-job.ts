@@ -7,8 +7,8 @@ import { getPlatformClient } from "../platform/shared-client";
 import { asPlatformError } from "../platform/error-fields";
 import { fetchState, stateUrl, type PlatformState } from "../platform/job-state";
 import { isJobKind, KIND_FOR_EVENT } from "../platform/events";
-import { withPurpose } from "../platform/purpose";
-import type { ProcessJobPayload } from "./process-job";
+import { asBacklog, withPurpose } from "../platform/purpose";
+import { isBacklog, type ProcessJobPayload } from "./process-job";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
 
@@ -26,7 +26,8 @@ export type JobHandlerOptions = {
 };
 
 export function createJobHandler(opts: JobHandlerOptions = {}) {
-  return (p: ProcessJobPayload, ctx: HandlerContext) => handleJob(p, ctx, opts.resultPageSize);
+  return (p: ProcessJobPayload, ctx: HandlerContext) =>
+    isBacklog(p) ? asBacklog(() => handleJob(p, ctx, opts.resultPageSize)) : handleJob(p, ctx, opts.resultPageSize);
 }
 
 async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: number): Promise<void | Reschedule> {

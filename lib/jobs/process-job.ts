@@ -21,6 +21,12 @@ export const processJobPayload = z.object({
 });
 export type ProcessJobPayload = z.infer<typeof processJobPayload>;
 
+/**
+ * Jobs found by reconciliation are a backlog (history, an outage): claimed after today's work, and
+ * their platform calls rank after everyone else's in the rate budget (lib/platform/purpose.ts).
+ */
+export const isBacklog = (p: ProcessJobPayload): boolean => p.source === "reconcile";
+
 /** At most one live item per job: a second producer's insert for the same job is "already queued". */
 export const jobDedupeKey = (jobId: string): string => `job:${jobId}`;
 
@@ -37,8 +43,7 @@ export function processJobItem(
   opts: { availableAt?: Date } = {},
 ): ProcessJobItem {
   const payload = processJobPayload.parse(p);
-  // Jobs found by reconciliation are a backlog (history, an outage): fetched after today's work.
-  const priority = payload.source === "reconcile" ? PRIORITY_BACKLOG : PRIORITY_FRESH;
+  const priority = isBacklog(payload) ? PRIORITY_BACKLOG : PRIORITY_FRESH;
   return {
     kind: PROCESS_JOB,
     payload,

@@ -38,10 +38,15 @@ export function parseRetryAfter(value: string | null, nowMs: number): number | n
 }
 
 /**
- * `urgent`: a call that fetches the results of a settled job; a limiter that queues callers serves
- * these first (the shared budget does; the in-memory bucket, used only by one-off clients, ignores it).
+ * Who goes first while callers wait for the budget, in this order: "urgent" fetches the results of a
+ * job that has settled; "normal" is everything else (submits, polls, listings); "backlog" is work for
+ * a backlog (jobs found by reconciliation), after all of that. A limiter that queues callers serves
+ * them so (the shared budget does; the in-memory bucket, used only by one-off clients, ignores it).
  */
-export type AcquireOptions = { signal?: AbortSignal; deadline?: number; urgent?: boolean };
+export const CALL_RANKS = ["urgent", "normal", "backlog"] as const;
+export type CallRank = (typeof CALL_RANKS)[number];
+
+export type AcquireOptions = { signal?: AbortSignal; deadline?: number; rank?: CallRank };
 
 /**
  * What the client needs of a rate budget. RateLimiter keeps it in this process's memory; a shared

@@ -2,7 +2,7 @@ import "server-only";
 import type { z } from "zod";
 import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream } from "./errors";
 import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type Sleep } from "./rate-limit";
-import { answerClass, currentPurpose, isUrgentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
+import { answerClass, callRank, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
 
 export type ClientOptions = {
@@ -256,7 +256,7 @@ export function createTransport(opts: ClientOptions): Transport {
         await limiter.acquire({
           signal: call.signal,
           deadline: call.deadline,
-          urgent: isUrgentPurpose(call.purpose ?? currentPurpose()),
+          rank: callRank(call.purpose ?? currentPurpose()),
         });
         return await attempt(spec, call, rateLimitRetries);
       } catch (err) {

@@ -2,7 +2,7 @@ import "server-only";
 import { countRateLimitedMs } from "../metrics/count";
 import { log } from "../log";
 import { RateLimited } from "./errors";
-import { realSleep, type AcquireOptions, type Limiter, type Sleep } from "./rate-limit";
+import { CALL_RANKS, realSleep, type AcquireOptions, type Limiter, type Sleep } from "./rate-limit";
 import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
 
 /*
@@ -44,15 +44,16 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * round trip (and leases the next batch while using the last); a process calling below the budget
  * leases one or two at a time and wastes little.
  *
- * PRIORITY. Urgent callers (results of settled jobs: lib/platform/purpose.ts) go first within a
- * process: an ordinary caller takes a leased slot only while more slots are left than urgent callers
- * wait for, and otherwise waits for the next lease like a caller that found none. So 200 submits
- * queued in a server do not hold up the result fetch of a job that settled meanwhile by their whole
- * queue, only by the slots already leased to callers (a lease and the one prefetched beside it: about
- * one horizon, 1 s; test/budget-priority.test.ts). Ordinary callers are not served in order of
- * arrival (all that wait for a lease race for its slots). Across processes the schedule stays first
- * come, first served: a worker process's fetches do not queue behind a server's submits anyway,
- * they lease slots of their own.
+ * PRIORITY. Within a process callers go by rank (lib/platform/purpose.ts): urgent (results of settled
+ * jobs), then normal (submits, polls, listings), then backlog (work for jobs found by reconciliation).
+ * A caller takes a leased slot only while more slots are left than callers of higher ranks wait for,
+ * and otherwise waits for the next lease like a caller that found none. So 200 submits queued in a
+ * server do not hold up the result fetch of a job that settled meanwhile by their whole queue, and the
+ * fetches of a 30,000-job backlog do not hold up a submit, only by the slots already leased to callers
+ * (a lease and the one prefetched beside it: about one horizon, 1 s; test/budget-priority.test.ts).
+ * Callers of one rank are not served in order of arrival (all that wait for a lease race for its
+ * slots). Across processes the schedule stays first come, first served: a worker process's fetches
+ * do not queue behind a server's submits anyway, they lease slots of their own.
  *
  * COST. One lease per lease size calls (1 below the budget, up to MAX_LEASE = half the horizon's
  * slots when saturated), plus one pause read per PAUSE_CACHE_MS when no lease refreshed it (in the
@@ -90,8 +91,8 @@ export class SharedBudget implements Limiter {
   private pauseReading: Promise<void> | null = null;
   /** Callers that hold a slot and sleep until it. */
   private holding = 0;
-  /** Urgent callers that hold no slot yet: ordinary callers leave them the slots. */
-  private urgentNeedy = 0;
+  /** Callers that hold no slot yet, by rank (CALL_RANKS order): a caller leaves the slots to those of higher ranks. */
+  private readonly needy = CALL_RANKS.map(() => 0);
   /** Adaptive lease size, and how the slots of the last lease fared. */
   private size = 1;
   private lastLease = { granted: 0, expired: 0 };
@@ -125,15 +126,16 @@ export class SharedBudget implements Limiter {
     return Math.max(0, this.pausedUntil - this.now());
   }
 
-  async acquire({ signal, deadline, urgent = false }: AcquireOptions = {}): Promise<void> {
+  async acquire({ signal, deadline, rank = "normal" }: AcquireOptions = {}): Promise<void> {
     this.waiting++;
-    // Whether this caller is counted in urgentNeedy: from arrival until it holds a slot.
-    let needy = urgent;
+    const r = CALL_RANKS.indexOf(rank);
+    // Whether this caller is counted in needy: from arrival until it holds a slot.
+    let needy = true;
     const setNeedy = (v: boolean) => {
-      if (urgent && v !== needy) this.urgentNeedy += v ? 1 : -1;
-      needy = urgent && v;
+      if (v !== needy) this.needy[r] += v ? 1 : -1;
+      needy = v;
     };
-    if (urgent) this.urgentNeedy++;
+    this.needy[r]++;
     try {
       // Only the very first call waits for the pause to be read; later ones use the cached value and
       // refresh it in the background, so a read never makes a call miss its slot.
@@ -150,8 +152,10 @@ export class SharedBudget implements Limiter {
           this.slots.shift();
           this.lastLease.expired++;
         }
-        // An ordinary caller leaves the slots to urgent callers still without one.
-        const mayTake = urgent || this.slots.length > this.urgentNeedy;
+        // A caller leaves the slots to callers of higher ranks still without one.
+        let ahead = 0;
+        for (let i = 0; i < r; i++) ahead += this.needy[i];
+        const mayTake = this.slots.length > ahead;
         const slot = mayTake ? this.slots.shift() : undefined;
         if (slot === undefined) {
           if (this.retryAt > now) await this.wait(this.retryAt - now, now, deadline, signal);

@@ -1,8 +1,10 @@
 import "server-only";
 
+export { createAckBatch, type AckBatch } from "./ack-batch";
 export { enqueue, enqueueMany } from "./enqueue";
 export {
   ack,
+  ackMany,
   backoffMs,
   claim,
   deadLetter,

@@ -1,5 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
+import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db, dialect } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
@@ -18,7 +19,18 @@ import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 const claimable = (now: Date) =>
   Prisma.sql`(("state" = 'ready' AND "availableAt" <= ${now}) OR ("state" = 'leased' AND "leaseExpiresAt" <= ${now}))`;
 
-export type ClaimOptions = { owner: string; limit: number; leaseMs: number; now?: Date };
+export type ClaimOptions = {
+  owner: string;
+  limit: number;
+  leaseMs: number;
+  now?: Date;
+  /**
+   * Also take items whose lease expired (their worker died); default true. A worker looks for them
+   * now and then rather than in every claim (lib/worker/worker.ts): the look walks the lease index
+   * past every row version earlier claims left there until VACUUM removes them.
+   */
+  expired?: boolean;
+};
 
 /**
  * Leases up to `limit` due items (leased with an expired lease first, then ready and due): fresh work before a
@@ -38,10 +50,14 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   // priority, availableAt, id), each stopping at `limit`: one condition with an OR between them read
   // and sorted every claimable row, 26 ms a claim with 20,000 items waiting (bench/queue.ts).
   const materialized = dialect() === "postgres" ? Prisma.sql`MATERIALIZED` : Prisma.empty;
+  const expired =
+    opts.expired === false
+      ? Prisma.sql`SELECT "id" FROM "QueueItem" WHERE 1 = 0`
+      : Prisma.sql`SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
+      ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}`;
   const rows = await tx.$queryRaw`
     WITH "expired" AS ${materialized} (
-      SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
-      ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}
+      ${expired}
     ), "due" AS ${materialized} (
       SELECT "id", "priority", "availableAt" FROM "QueueItem" WHERE "state" = 'ready' AND "availableAt" <= ${now}
       ORDER BY "priority", "availableAt", "id" LIMIT ${opts.limit} ${skipLocked}
@@ -80,6 +96,29 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
     WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
   return n > 0;
 }
+
+/**
+ * ack() for many items in one statement: each is still a compare-and-set on its own lease owner (the
+ * items of one claim share a token; the others each keep theirs). Returns the ids acked; an item left
+ * out had lost its lease.
+ */
+export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()): Promise<Set<number>> {
+  if (items.length === 0) return new Set();
+  const byOwner = new Map<string, number[]>();
+  for (const item of items) byOwner.set(item.leaseOwner, [...(byOwner.get(item.leaseOwner) ?? []), item.id]);
+  const owned = [...byOwner].map(
+    ([owner, ids]) => Prisma.sql`("leaseOwner" = ${owner} AND "id" IN (${Prisma.join(ids)}))`,
+  );
+  const now = new Date();
+  const rows = await tx.$queryRaw`
+    UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
+      "doneAt" = ${now}, "updatedAt" = ${now}
+    WHERE "id" IN (${Prisma.join(items.map((i) => i.id))}) AND "state" = 'leased' AND (${Prisma.join(owned, " OR ")})
+    RETURNING "id"`;
+  return new Set(idRows.parse(rows).map((r) => r.id));
+}
+
+const idRows = z.array(z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) }));
 
 /** Exponential backoff with equal jitter: never zero, never above the cap. */
 export function backoffMs(attempt: number, baseMs = 1000, capMs = 5 * 60_000, random = Math.random): number {

@@ -7,8 +7,10 @@ import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
 import {
   ack,
+  ackMany,
   backoffMs,
   claim,
+  createAckBatch,
   createRegistry,
   defineKind,
   enqueue,
@@ -133,6 +135,8 @@ describe("claim, retry, dead letter", () => {
     await enqueue(db(), { kind: "k", payload: {} });
     const [a] = await claim({ owner: "crashed", limit: 1, leaseMs: 1000 });
     expect(await claim({ owner: "other", limit: 1, leaseMs: 1000 })).toHaveLength(0);
+    // A claim that does not look for expired leases (a worker's, most of the time) leaves it.
+    expect(await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500), expired: false })).toHaveLength(0);
     const [b] = await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500) });
     expect(b.id).toBe(a.id);
     expect(b.attempts).toBe(2);
@@ -140,6 +144,42 @@ describe("claim, retry, dead letter", () => {
     expect(await ack(a)).toBe(false);
     expect(await retry(a, new Error("late"))).toBe("lost");
     expect(await ack(b)).toBe(true);
+  });
+
+  it("acks many items in one statement, each only by its own lease owner", async () => {
+    await enqueueMany(
+      db(),
+      Array.from({ length: 5 }, (_, i) => ({ kind: "k", payload: { i }, dedupeKey: `many:${i}` })),
+    );
+    const first = await claim({ owner: "w", limit: 3, leaseMs: 1000 });
+    const second = await claim({ owner: "w", limit: 2, leaseMs: 1000 });
+    // One of the first claim's items expired and went to another worker; one was settled meanwhile.
+    const [taken] = await claim({ owner: "other", limit: 1, leaseMs: 1000, now: later(1500) });
+    expect(taken.id).toBe(first[0].id);
+    expect(await retry(first[1], new Error("failed"))).toBe("retried");
+    const acked = await ackMany([...first, ...second]);
+    expect([...acked].sort((a, b) => a - b)).toEqual([first[2].id, ...second.map((i) => i.id)]);
+    expect(await row(taken.id)).toMatchObject({ state: "leased", leaseOwner: taken.leaseOwner });
+    expect(await row(first[1].id)).toMatchObject({ state: "ready", leaseOwner: null });
+    for (const i of [first[2], ...second])
+      expect(await row(i.id)).toMatchObject({ state: "done", dedupeKey: null, leaseOwner: null });
+    expect(await ackMany([])).toEqual(new Set());
+  });
+
+  it("a worker's ack batch answers each ack: true once committed, false when the lease was lost", async () => {
+    await enqueueMany(
+      db(),
+      Array.from({ length: 4 }, (_, i) => ({ kind: "k", payload: { i } })),
+    );
+    const items = await claim({ owner: "w", limit: 4, leaseMs: 1000 });
+    await db().queueItem.update({ where: { id: items[3].id }, data: { leaseOwner: "b:taken" } });
+    const batch = createAckBatch();
+    expect(await Promise.all(items.map((i) => batch.ack(i)))).toEqual([true, true, true, false]);
+    expect((await queueStats()).byState).toMatchObject({ done: 3, leased: 1 });
+    // Acks that arrive while a statement is in flight go in the next one.
+    await enqueue(db(), { kind: "k", payload: {} });
+    const [late] = await claim({ owner: "w", limit: 1, leaseMs: 1000 });
+    expect(await batch.ack(late)).toBe(true);
   });
 });
 

@@ -18,6 +18,8 @@ export type RunItemOptions = {
   signal?: AbortSignal;
   /** Called instead of retry() when the worker is shutting down and the handler was cut short. */
   onAbortedByShutdown?: (item: ClaimedItem) => Promise<boolean>;
+  /** How a finished item is acked: a worker's group commit (ack-batch.ts); ack() on its own by default. */
+  ack?: (item: ClaimedItem) => Promise<boolean>;
 };
 
 // A wait the callee asked for (the platform's 429 Retry-After) or an outage of the platform itself
@@ -87,7 +89,7 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     const result = await def.handle(payload, { item, signal });
     if (lost) return "lost";
     if (result) return settle(reschedule(item, result.reschedule.delayMs), "rescheduled");
-    return settle(ack(item), "acked");
+    return settle((opts.ack ?? ack)(item), "acked");
   } catch (err) {
     if (lost) {
       itemLog.warn("queue item's lease was taken over; left to its new holder");

@@ -2,9 +2,11 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { log } from "../log";
-import { claim, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
+import { claim, createAckBatch, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
 import { flushApiCalls } from "../platform/shared-client";
 import { onQueueWake } from "../queue/wake";
+
+const EXPIRED_EVERY_MS = 1000;
 
 export type WorkerOptions = {
   registry: Registry;
@@ -40,7 +42,16 @@ export function createWorker(opts: WorkerOptions): Worker {
   let loop: Promise<void> | null = null;
   let stopping = false;
   let wake: (() => void) | null = null;
-  const nudge = () => wake?.();
+  // Set by every nudge, cleared before each claim: a nudge that comes while a claim is in flight (an
+  // enqueue committed just after the claim's snapshot, a slot freed meanwhile) makes the loop claim
+  // again instead of sleeping through it.
+  let nudged = false;
+  const nudge = () => {
+    nudged = true;
+    wake?.();
+  };
+  const acks = createAckBatch();
+  let expiredLookedAt = -Infinity;
   let unsubscribe = () => {};
 
   function launch(item: ClaimedItem) {
@@ -49,6 +60,7 @@ export function createWorker(opts: WorkerOptions): Worker {
       heartbeat: { leaseMs: opts.leaseMs },
       signal: shutdown.signal,
       onAbortedByShutdown: (i) => release(i),
+      ack: acks.ack,
     })
       .then((outcome) => opts.onOutcome?.(item, outcome))
       .catch((err) =>
@@ -61,11 +73,19 @@ export function createWorker(opts: WorkerOptions): Worker {
     running.set(item.id, task);
   }
 
+  /** Expired leases (a worker that died) at most once a second: they come back a lease late anyway. */
+  function timeForExpired(): boolean {
+    if (Date.now() - expiredLookedAt < EXPIRED_EVERY_MS) return false;
+    expiredLookedAt = Date.now();
+    return true;
+  }
+
   /** One claim for the free slots; the number of items taken. */
-  async function fill(): Promise<number> {
+  async function fill(alwaysExpired = false): Promise<number> {
     const free = opts.concurrency - running.size;
     if (free <= 0 || stopping || opts.paused?.()) return 0;
-    const items = await claim({ owner, limit: free, leaseMs: opts.leaseMs });
+    const expired = alwaysExpired || timeForExpired();
+    const items = await claim({ owner, limit: free, leaseMs: opts.leaseMs, expired });
     for (const item of items) launch(item);
     return items.length;
   }
@@ -73,14 +93,17 @@ export function createWorker(opts: WorkerOptions): Worker {
   async function run() {
     while (!stopping) {
       let took = 0;
+      let failed = false;
+      nudged = false;
       try {
         took = await fill();
       } catch (err) {
+        failed = true;
         log.warn("queue claim failed; trying again", { error: String(err) });
       }
       if (stopping) break;
       // Full, or nothing due: sleep until a slot frees, the idle time passes, or stop() is called.
-      if (took === 0 || running.size >= opts.concurrency) {
+      if ((took === 0 && (!nudged || failed)) || running.size >= opts.concurrency) {
         await new Promise<void>((resolve) => {
           const timer = setTimeout(resolve, running.size >= opts.concurrency ? 60_000 : idleMs);
           wake = () => {
@@ -123,7 +146,7 @@ export function createWorker(opts: WorkerOptions): Worker {
     },
     async drain() {
       for (;;) {
-        const took = await fill();
+        const took = await fill(true);
         if (took === 0 && running.size === 0) return;
         if (took === 0) await Promise.race(running.values());
       }
