@@ -6,6 +6,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
 import { withBusyRetry } from "./runtime/sqlite-busy";
 import { secureSqliteFile } from "./runtime/sqlite-file";
+import { cachePreparedStatements } from "./runtime/sqlite-statements";
 import { getConfig, storeOf, type Store } from "./config";
 import { singleton } from "./runtime/singleton";
 
@@ -84,6 +85,7 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
     const onError: unknown = Reflect.get(adapter, "onError");
     if (!(conn instanceof Database) || typeof onError !== "function")
       throw new Error("unexpected SQLite adapter shape: cannot enforce BEGIN IMMEDIATE");
+    cachePreparedStatements(conn);
     const fail = (err: unknown): never => onError.call(adapter, err) as never;
     const slot = new TransactionSlot();
     const original = adapter.startTransaction.bind(adapter);
