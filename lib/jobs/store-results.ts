@@ -1,9 +1,11 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { db, transaction } from "../db";
+import { db, directSqliteTransaction, transaction } from "../db";
+import { countJobOutcome } from "../metrics/count";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import type { DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
+import { storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
 import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
 
@@ -100,12 +102,26 @@ export async function storeCompleted(
 ): Promise<void> {
   const jobId = state.jobId;
   if (state.kind === "extract") {
-    // One result row: the attempt, the row and the outcome commit together, in one transaction that
-    // writes first (the upsert), so it holds SQLite's write lock from its first statement.
+    // One result row: the attempt, the row and the outcome commit together. On SQLite as prepared
+    // statements in one synchronous transaction unless the outbox has to be written (null on
+    // PostgreSQL, "outbox"): then through the ORM, in a transaction that writes first (the upsert).
     const doc = state.doc;
+    const row = extractRow(doc);
+    const sqlite = await directSqliteTransaction((conn) =>
+      storeExtractNow(conn, state, attempt, {
+        url: row.url,
+        format: formatOf(row, "html"),
+        markdown: row.markdown,
+        html: row.html,
+        metadata: JSON.stringify(row.metadata),
+        tokensCharged: row.tokensCharged,
+      }),
+    );
+    if (sqlite?.kind === "stored") countJobOutcome("extract", "stored", sqlite.settledAt);
+    if (sqlite && sqlite.kind !== "outbox") return;
     await transaction(async (tx) => {
       await recordState(tx, state, attempt);
-      await insertRows(tx, jobId, [extractRow(doc)], "html");
+      await insertRows(tx, jobId, [row], "html");
       await settleOutcome(tx, jobId, "stored", { resultCount: 1, tokensCharged: doc.tokens_charged ?? 0 }, {});
     });
     return;

@@ -40,7 +40,14 @@ export function cachePreparedStatements(conn: Database.Database): void {
     }
     cache.set(sql, st);
     const statement = st;
-    return { ...bound(statement, []), bind: (args: unknown[]) => bound(statement, args) };
+    // Used directly too (BEGIN IMMEDIATE, lib/jobs/store-extract-sqlite.ts): arguments at run time.
+    return {
+      reader: statement.reader,
+      run: (...args: unknown[]) => statement.run(...args),
+      all: (...args: unknown[]) => statement.raw(false).all(...args),
+      columns: () => statement.columns(),
+      bind: (args: unknown[]) => bound(statement, args),
+    };
   };
   conn.prepare = stand as unknown as typeof conn.prepare;
 }
