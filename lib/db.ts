@@ -6,6 +6,7 @@ import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
 import { withBusyRetry } from "./runtime/sqlite-busy";
 import { secureSqliteFile } from "./runtime/sqlite-file";
+import { cachePreparedStatements } from "./runtime/sqlite-statements";
 import { getConfig, storeOf, type Store } from "./config";
 import { singleton } from "./runtime/singleton";
 
@@ -78,14 +79,19 @@ class TransactionSlot {
  * asynchronously until BEGIN_BUDGET_MS, and the slot is given back whatever happens.
  */
 class ImmediateTransactions extends PrismaBetterSQLite3 {
+  /** The connection and its transaction slot, once connected: for directSqliteTransaction(). */
+  direct: { conn: Database.Database; slot: TransactionSlot } | null = null;
+
   override async connect() {
     const adapter = await super.connect();
     const conn: unknown = Reflect.get(adapter, "client");
     const onError: unknown = Reflect.get(adapter, "onError");
     if (!(conn instanceof Database) || typeof onError !== "function")
       throw new Error("unexpected SQLite adapter shape: cannot enforce BEGIN IMMEDIATE");
+    cachePreparedStatements(conn);
     const fail = (err: unknown): never => onError.call(adapter, err) as never;
     const slot = new TransactionSlot();
+    this.direct = { conn, slot };
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel): Promise<SqliteTransaction> => {
       // The adapter's answer to an isolation level SQLite cannot give (an error), unchanged.
@@ -141,7 +147,7 @@ function createSqlite(url: string) {
   })();
   // Callers of dbReady() see a failure; nobody else may, so it must not become an unhandled rejection.
   ready.catch(() => undefined);
-  return { client, ready };
+  return { client, ready, adapter };
 }
 
 const POOL_SIZE = 10;
@@ -155,7 +161,7 @@ function createPostgres(url: string) {
   const client = pg as unknown as ReturnType<typeof createSqlite>["client"];
   const ready = client.$queryRawUnsafe("SELECT 1").then(() => undefined);
   ready.catch(() => undefined);
-  return { client, ready };
+  return { client, ready, adapter: null };
 }
 
 function create(url: string) {
@@ -184,6 +190,36 @@ export function dialect(): Store {
 /** The process's Prisma client for the configured database. */
 export function db(): Db {
   return entry().client;
+}
+
+/**
+ * SQLite only (null on PostgreSQL): runs `fn` synchronously between BEGIN IMMEDIATE and COMMIT on
+ * the app's connection, in its turn among the ORM's transactions (the same slot). Synchronous, so
+ * nothing else runs on the connection or holds the lock meanwhile: for the worker's per-job writes,
+ * where the ORM's overhead (a wasm compile and an interpreter per statement) is most of the cost.
+ * `fn` throwing rolls everything back.
+ */
+export async function directSqliteTransaction<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
+  const e = entry();
+  if (!e.adapter) return null;
+  await e.ready;
+  const direct = e.adapter.direct;
+  if (!direct) return null;
+  const deadline = Date.now() + BEGIN_BUDGET_MS;
+  const release = await direct.slot.take(deadline);
+  try {
+    await beginImmediate(direct.conn, deadline);
+    try {
+      const result = fn(direct.conn);
+      direct.conn.prepare("COMMIT").run();
+      return result;
+    } catch (err) {
+      if (direct.conn.inTransaction) direct.conn.prepare("ROLLBACK").run();
+      throw err;
+    }
+  } finally {
+    release();
+  }
 }
 
 // What must happen only once a transaction has committed (counting an outcome in the metrics): a

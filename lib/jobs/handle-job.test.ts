@@ -35,6 +35,49 @@ describe("completed jobs", () => {
     expect(await db().queueItem.count({ where: { jobId, state: "done" } })).toBe(2);
   });
 
+  it("extract: the same rows, timeline and outbox whether or not a destination asks for job.stored", async () => {
+    // On SQLite a stored extract is written by prepared statements unless the outbox must be written
+    // (lib/jobs/store-extract-sqlite.ts); both ways must leave the same job, result and timeline.
+    const store = async (url: string) => {
+      const { jobId } = await submitJob({ kind: "extract", url, formats: ["markdown"] });
+      const job = await p.settleAndProcess("extract", jobId);
+      const [row] = await results(jobId);
+      const timeline = (await events(jobId)).map((e) => ({ type: e.type, detail: JSON.parse(e.detail ?? "null") }));
+      const outbox = await db().outboundDelivery.findMany({ where: { jobId } });
+      return { jobId, job, row, timeline, outbox };
+    };
+    const plain = await store("https://example.com/plain");
+    await db().destination.create({
+      data: {
+        id: "dest-stored",
+        url: "https://receiver.example/hook",
+        events: "job.stored",
+        secret: "s",
+        secretLast4: "0000",
+      },
+    });
+    const forwarded = await store("https://example.com/forwarded");
+    await db().destination.delete({ where: { id: "dest-stored" } });
+
+    for (const r of [plain, forwarded]) {
+      expect(r.job).toMatchObject({ outcome: "stored", platformStatus: "completed", resultCount: 1, attempts: 1 });
+      expect(r.job.settledAt).toBeInstanceOf(Date);
+      expect(r.job.outcomeAt!.getTime()).toBeGreaterThanOrEqual(r.job.settledAt!.getTime());
+      expect(r.job.lastWebhookAt).toBeInstanceOf(Date);
+      expect(r.job.tokensCharged).toBe(r.row.tokensCharged);
+      expect(r.row).toMatchObject({ itemKey: "0", format: "markdown", status: "completed" });
+      expect(JSON.parse(r.row.metadata ?? "{}")).toMatchObject({ url: expect.stringContaining("example.com") });
+      expect(r.timeline.slice(-2)).toEqual([
+        { type: "attempt", detail: { source: "webhook", queueAttempt: 1, status: "completed" } },
+        { type: "outcome", detail: { outcome: "stored" } },
+      ]);
+    }
+    expect(plain.outbox).toHaveLength(0);
+    expect(forwarded.outbox).toMatchObject([
+      { destinationId: "dest-stored", eventType: "job.stored", outcome: "stored" },
+    ]);
+  });
+
   it("batch: every result page, one row per input index", async () => {
     const urls = Array.from({ length: 3 * PAGE_SIZE + 1 }, (_, i) => `https://example.com/b/${i}`);
     const { jobId } = await submitJob({ kind: "batch", urls });

@@ -1,14 +1,15 @@
 import "server-only";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import { backoffMs, PermanentFailure, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import type { JobKind } from "../platform";
 import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
 import { getPlatformClient } from "../platform/shared-client";
 import { asPlatformError } from "../platform/error-fields";
-import { fetchState, stateUrl, type PlatformState } from "../platform/job-state";
+import { fetchState } from "../platform/job-state";
 import { isJobKind, KIND_FOR_EVENT } from "../platform/events";
 import { asBacklog, withPurpose } from "../platform/purpose";
 import { isBacklog, type ProcessJobPayload } from "./process-job";
+import { findJobHead, recordState, type Attempt } from "./job-rows";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
 
@@ -31,7 +32,7 @@ export function createJobHandler(opts: JobHandlerOptions = {}) {
 }
 
 async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: number): Promise<void | Reschedule> {
-  const existing = await db().job.findUnique({ where: { id: p.jobId } });
+  const existing = await findJobHead(p.jobId);
   if (existing && existing.outcome !== "pending") {
     // A duplicate, replayed or reconciled event for a finished job: nothing to fetch, nothing to do.
     await addEvent(db(), p.jobId, "note", { ignored: `${p.source} event; outcome already ${existing.outcome}` });
@@ -54,50 +55,31 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
     }
     throw err;
   });
-  const job = await recordState(state, p, ctx.item.attempts, !existing?.url);
+  const attempt: Attempt = {
+    source: p.source,
+    deliveryId: p.deliveryId,
+    queueAttempt: ctx.item.attempts,
+    needsUrl: !existing?.url,
+  };
+  // Completed: the attempt is recorded in the transaction that stores the result (an extract's).
+  if (state.status === "completed")
+    return withPurpose("result pages", () => storeCompleted(client, state, attempt, ctx.signal, pageSize));
+  const job = await transaction((tx) => recordState(tx, state, attempt));
 
   switch (state.status) {
-    case "completed":
-      return withPurpose("result pages", () => storeCompleted(client, state, ctx.signal, pageSize));
     case "cancelled":
       await markCancelled(job.id);
       return;
     case "failed": {
       const error = state.error ?? { code: "UNKNOWN", message: "failed without an error object", retryable: false };
-      if (error.retryable) return withPurpose("submit", () => resubmitJob(client, job, error, ctx.item, ctx.signal));
+      if (error.retryable) {
+        const row = await db().job.findUniqueOrThrow({ where: { id: job.id } });
+        return withPurpose("submit", () => resubmitJob(client, row, error, ctx.item, ctx.signal));
+      }
       await deadLetterJob(job.id, ctx.item, { code: error.code, message: error.message });
       return;
     }
     default:
       return rescheduleIn(backoffMs(job.attempts, NOT_SETTLED_BASE_MS, NOT_SETTLED_CAP_MS), `job is ${state.status}`);
   }
-}
-
-/** Upserts the Job row with what the platform says now, counts the attempt, and logs it on the timeline. */
-async function recordState(state: PlatformState, p: ProcessJobPayload, queueAttempt: number, needsUrl: boolean) {
-  const settled = state.status === "completed" || state.status === "failed" || state.status === "cancelled";
-  const fields = {
-    platformStatus: state.status,
-    platformCreatedAt: new Date(state.createdAt),
-    settledAt: settled ? new Date(state.completedAt ?? Date.now()) : null,
-    errorCode: state.error?.code ?? null,
-    errorMessage: state.error?.message ?? null,
-    errorRetryable: state.error?.retryable ?? null,
-    ...(p.source === "webhook" ? { lastWebhookAt: new Date() } : {}),
-  };
-  return db().$transaction(async (tx) => {
-    const job = await tx.job.upsert({
-      where: { id: state.jobId },
-      create: { id: state.jobId, kind: state.kind, url: stateUrl(state), origin: p.source, attempts: 1, ...fields },
-      // Rows made by replay/reconcile may lack the URL; the platform's document has it.
-      update: { ...fields, attempts: { increment: 1 }, ...(needsUrl ? { url: stateUrl(state) } : {}) },
-    });
-    await addEvent(tx, job.id, "attempt", {
-      source: p.source,
-      deliveryId: p.deliveryId ?? undefined,
-      queueAttempt,
-      status: state.status,
-    });
-    return job;
-  });
 }

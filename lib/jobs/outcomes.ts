@@ -6,6 +6,7 @@ import { countJobOutcome } from "../metrics/count";
 // The runs' one hook into the pipeline, imported from its file rather than lib/runs/index.ts: runs
 // build on jobs (they submit through lib/jobs), so the index would close an import cycle.
 import { settleChunkJob } from "../runs/settle";
+import { insertEvent, setOutcomeOnce } from "./job-rows";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and
 // only the call that changed the row writes the timeline event or dead letter that goes with it, so
@@ -20,7 +21,7 @@ export async function addEvent(
   type: JobEventType,
   detail?: unknown,
 ): Promise<void> {
-  await tx.jobEvent.create({ data: { jobId, type, detail: detail === undefined ? null : JSON.stringify(detail) } });
+  await insertEvent(tx, jobId, type, detail);
 }
 
 /**
@@ -34,21 +35,17 @@ export async function settleOutcome(
   extra: { resultCount?: number; tokensCharged?: number | null; resubmittedAsId?: string } = {},
   detail: Record<string, unknown> = {},
 ): Promise<boolean> {
-  const { count } = await tx.job.updateMany({
-    where: { id: jobId, outcome: "pending" },
-    data: { outcome, outcomeAt: new Date(), ...extra },
-  });
-  if (count > 0) {
-    await addEvent(tx, jobId, "outcome", { outcome, ...detail });
-    // The outbox: the outbound event commits with the outcome, or neither does.
-    await enqueueOutcomeEvents(tx, jobId, outcome);
-    // A run's URLs follow the outcome of the batch job that carried them, in this transaction.
-    await settleChunkJob(tx, jobId, outcome);
-    const job = await tx.job.findUnique({ where: { id: jobId }, select: { kind: true, settledAt: true } });
-    // Counted once committed: a rolled-back outcome (the caller then retries) must not count twice.
-    if (job) afterCommit(tx, () => countJobOutcome(job.kind, outcome, job.settledAt));
-  }
-  return count > 0;
+  const job = await setOutcomeOnce(tx, jobId, outcome, extra);
+  if (!job) return false;
+  await insertEvent(tx, jobId, "outcome", { outcome, ...detail });
+  // The outbox: the outbound event commits with the outcome, or neither does.
+  await enqueueOutcomeEvents(tx, jobId, outcome);
+  // A run's URLs follow the outcome of the batch job that carried them, in this transaction. Runs
+  // submit batch jobs only (lib/runs/submit.ts), and a resubmission keeps the kind.
+  if (job.kind === "batch") await settleChunkJob(tx, jobId, outcome);
+  // Counted once committed: a rolled-back outcome (the caller then retries) must not count twice.
+  afterCommit(tx, () => countJobOutcome(job.kind, outcome, job.settledAt));
+  return true;
 }
 
 export async function markCancelled(jobId: string): Promise<boolean> {

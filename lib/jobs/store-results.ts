@@ -1,7 +1,11 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { db, transaction } from "../db";
+import { db, directSqliteTransaction, transaction } from "../db";
+import { countJobOutcome } from "../metrics/count";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
+import type { DbOrTx } from "../queue";
+import { recordState, type Attempt } from "./job-rows";
+import { storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
 import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
 
@@ -24,7 +28,7 @@ type Row = {
 const formatOf = (r: Row, fallback: string) =>
   r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback;
 
-async function insertRows(jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
+async function insertRows(tx: DbOrTx, jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
   const now = new Date();
   for (let i = 0; i < rows.length; i += 50) {
     const values = rows.slice(i, i + 50).map(
@@ -33,7 +37,7 @@ async function insertRows(jobId: string, rows: Row[], fallbackFormat: string): P
       ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
         ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged}, ${now})`,
     );
-    await db().$executeRaw`
+    await tx.$executeRaw`
       INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
         "errorCode", "errorMessage", "tokensCharged", "createdAt")
       VALUES ${Prisma.join(values)}
@@ -85,26 +89,55 @@ async function eachPage<I>(
   }
 }
 
-/** Stores every result of a completed job, then sets its outcome to stored (once). */
+/**
+ * Stores every result of a completed job, then sets its outcome to stored (once). `attempt` is the
+ * worker's attempt, recorded on the Job row and the timeline with the platform's state.
+ */
 export async function storeCompleted(
   client: PlatformClient,
   state: PlatformState,
+  attempt: Attempt,
   signal: AbortSignal,
   pageSize = DEFAULT_RESULT_PAGE_SIZE,
 ): Promise<void> {
   const jobId = state.jobId;
-  const call = { signal };
-  let tokens: number | null = null;
   if (state.kind === "extract") {
-    await insertRows(jobId, [extractRow(state.doc)], "html");
-    tokens = state.doc.tokens_charged ?? null;
-  } else if (state.kind === "batch") {
+    // One result row: the attempt, the row and the outcome commit together. On SQLite as prepared
+    // statements in one synchronous transaction unless the outbox has to be written (null on
+    // PostgreSQL, "outbox"): then through the ORM, in a transaction that writes first (the upsert).
+    const doc = state.doc;
+    const row = extractRow(doc);
+    const sqlite = await directSqliteTransaction((conn) =>
+      storeExtractNow(conn, state, attempt, {
+        url: row.url,
+        format: formatOf(row, "html"),
+        markdown: row.markdown,
+        html: row.html,
+        metadata: JSON.stringify(row.metadata),
+        tokensCharged: row.tokensCharged,
+      }),
+    );
+    if (sqlite?.kind === "stored") countJobOutcome("extract", "stored", sqlite.settledAt);
+    if (sqlite && sqlite.kind !== "outbox") return;
+    await transaction(async (tx) => {
+      await recordState(tx, state, attempt);
+      await insertRows(tx, jobId, [row], "html");
+      await settleOutcome(tx, jobId, "stored", { resultCount: 1, tokensCharged: doc.tokens_charged ?? 0 }, {});
+    });
+    return;
+  }
+  // Batch and crawl: the attempt first, then page by page, each page committed on its own.
+  await transaction((tx) => recordState(tx, state, attempt));
+  const call = { signal };
+  let tokens: number | null;
+  if (state.kind === "batch") {
     await eachPage(
       state.doc,
       pageSize,
       (page) => client.getBatch(jobId, { page, pageSize }, call),
       (items, page) =>
         insertRows(
+          db(),
           jobId,
           items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
           "markdown",
@@ -118,6 +151,7 @@ export async function storeCompleted(
       (page) => client.getCrawl(jobId, { page, pageSize }, call),
       (items) =>
         insertRows(
+          db(),
           jobId,
           items.map((it) =>
             itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
@@ -134,7 +168,7 @@ export async function storeCompleted(
     const agg = await tx.result.aggregate({ where: { jobId }, _count: { _all: true }, _sum: { tokensCharged: true } });
     const resultCount = agg._count._all;
     // Items the platform reported failed: a stored batch or crawl can hold them (issue 24, point 7).
-    const itemsFailed = state.kind === "extract" ? 0 : await tx.result.count({ where: { jobId, status: "failed" } });
+    const itemsFailed = await tx.result.count({ where: { jobId, status: "failed" } });
     await tx.job.update({
       where: { id: jobId },
       data: { resultCount, itemsFailed, tokensCharged: tokens ?? agg._sum.tokensCharged ?? 0 },
