@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
-import { ack, ackAll, claim, claimByDedupeKeys, enqueueMany, releaseAll } from "./index";
+import { ack, ackAll, claim, claimByDedupeKeys, enqueueMany, releaseAll, rescheduleAll } from "./index";
 
 let t: TestDb;
 beforeAll(async () => {
@@ -100,7 +100,19 @@ describe("claimByDedupeKeys", () => {
   });
 });
 
-describe("ackAll and releaseAll", () => {
+describe("ackAll, rescheduleAll and releaseAll", () => {
+  it("give a claim's items back later or now without spending their attempts", async () => {
+    await enqueueMany(db(), items(keys(3)));
+    const got = await claimByDedupeKeys({ kind: "fwd", dedupeKeys: keys(3), owner: "batch", limit: 3, leaseMs: 5_000 });
+    expect(await rescheduleAll(got.slice(0, 2), 60_000)).toEqual([got[0].id, got[1].id]);
+    const rows = await keyed();
+    expect(rows.get("fwd:0")).toMatchObject({ state: "ready", attempts: 0, leaseOwner: null });
+    expect(rows.get("fwd:1")?.availableAt.getTime()).toBeGreaterThan(Date.now() + 50_000);
+    // Not due: neither a worker nor a batch takes them; the third is still the batch's.
+    expect(await claim({ owner: "w", limit: 10, leaseMs: 1_000 })).toEqual([]);
+    expect(await rescheduleAll(got.slice(0, 2), 0)).toEqual([]);
+  });
+
   it("settle the items still held and leave an item whose lease was lost to its new holder", async () => {
     await enqueueMany(db(), items(keys(4)));
     const got = await claimByDedupeKeys({ kind: "fwd", dedupeKeys: keys(4), owner: "batch", limit: 4, leaseMs: 200 });
@@ -114,8 +126,8 @@ describe("ackAll and releaseAll", () => {
       leaseMs: 5_000,
     });
     expect(stolen.dedupeKey).toBe("fwd:3");
-    expect(await releaseAll(got.slice(0, 1))).toBe(1);
-    expect(await ackAll(got.slice(1))).toBe(2);
+    expect(await releaseAll(got.slice(0, 1))).toEqual([got[0].id]);
+    expect(await ackAll(got.slice(1))).toEqual([got[1].id, got[2].id]);
     const rows = await keyed();
     expect(rows.get("fwd:0")).toMatchObject({ state: "ready", attempts: 0, leaseOwner: null });
     const done = (await db().queueItem.findMany({ where: { state: "done" } })).map((r) => r.id).sort();

@@ -1,6 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
 import { db, dialect } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
@@ -11,7 +12,8 @@ import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 // on PostgreSQL skips rows another claim has locked), so an item leased by someone else is never taken;
 // attempts counted at claim time. An item whose attempts are used up is left for the worker, which
 // dead-letters it (lib/queue/run-item.ts). All items of one claim share one lease token, so they are
-// settled together: ackAll, releaseAll, or one by one with lease.ts's functions.
+// settled together (ackAll, rescheduleAll, releaseAll: each returns the ids it still held) or one by
+// one with lease.ts's functions.
 
 // The same condition as claim()'s in lease.ts (kept there, in a file this one does not change).
 const claimable = (now: Date) =>
@@ -59,27 +61,51 @@ function byOwner(items: ClaimedItem[]): Map<string, number[]> {
   return groups;
 }
 
-/** ack() for many items at once; returns how many were still held (a lost lease is not acked). */
-export async function ackAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<number> {
-  let n = 0;
+const idRow = z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) });
+
+/** ack() for many items at once; returns the ids still held and now done (a lost lease is left alone). */
+export async function ackAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<number[]> {
+  const ids: number[] = [];
   const now = new Date();
-  for (const [owner, ids] of byOwner(items))
-    n += await tx.$executeRaw`
+  for (const [owner, group] of byOwner(items)) {
+    const rows = await tx.$queryRaw`
       UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
         "doneAt" = ${now}, "updatedAt" = ${now}
-      WHERE "id" IN (${Prisma.join(ids)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}`;
-  return n;
+      WHERE "id" IN (${Prisma.join(group)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}
+      RETURNING "id"`;
+    ids.push(
+      ...idRow
+        .array()
+        .parse(rows)
+        .map((r) => r.id),
+    );
+  }
+  return ids.sort((a, b) => a - b);
 }
 
-/** release() for many items at once: back to ready now, the attempt not counted. */
-export async function releaseAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<number> {
-  let n = 0;
+/** reschedule() for many items at once: ready again after `delayMs`, the attempt not counted; the ids still held. */
+export async function rescheduleAll(items: ClaimedItem[], delayMs: number, tx: DbOrTx = db()): Promise<number[]> {
+  const ids: number[] = [];
   const now = new Date();
-  for (const [owner, ids] of byOwner(items))
-    n += await tx.$executeRaw`
-      UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${now},
+  const at = new Date(now.getTime() + Math.max(0, delayMs));
+  for (const [owner, group] of byOwner(items)) {
+    const rows = await tx.$queryRaw`
+      UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at},
         "attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END,
         "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}
-      WHERE "id" IN (${Prisma.join(ids)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}`;
-  return n;
+      WHERE "id" IN (${Prisma.join(group)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}
+      RETURNING "id"`;
+    ids.push(
+      ...idRow
+        .array()
+        .parse(rows)
+        .map((r) => r.id),
+    );
+  }
+  return ids.sort((a, b) => a - b);
+}
+
+/** release() for many items at once: back to ready now, the attempt not counted; the ids still held. */
+export function releaseAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<number[]> {
+  return rescheduleAll(items, 0, tx);
 }
