@@ -1,11 +1,14 @@
 import "server-only";
 import { HeadBucketCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import type { SinkConfig } from "../sink-config";
-import type { Sink, SinkEvent, SinkOptions } from "./types";
+import { asError, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // S3 and S3-compatible stores: one object per event under a key made only of the event's own facts,
 // `{prefix}/{yyyy}/{mm}/{dd}/{type}/{webhook-id}.json` (the date is the event's, in UTC), so a
 // re-delivery overwrites the same object with the same bytes. Delivered once the PUT answered 200.
+
+/** PUTs of one batch in flight at once. */
+const PARALLEL = 8;
 
 export function objectKey(prefix: string, e: Pick<SinkEvent, "id" | "type" | "createdAt">): string {
   const d = e.createdAt.toISOString();
@@ -31,16 +34,28 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
         throw err;
       });
     },
-    async deliver(e: SinkEvent) {
-      await client.send(
-        new PutObjectCommand({
-          Bucket: config.bucket,
-          Key: objectKey(config.prefix, e),
-          Body: e.body,
-          ContentType: "application/json",
-          Metadata: { "webhook-id": e.id, "job-id": e.jobId },
-        }),
-      );
+    async deliverMany(events: SinkEvent[]) {
+      // PUTs in parallel, at most PARALLEL at a time, each delivered once it answered 200.
+      const out: Array<Error | null> = events.map(() => null);
+      let next = 0;
+      const lane = async () => {
+        for (let i = next++; i < events.length; i = next++) {
+          const e = events[i];
+          out[i] = await client
+            .send(
+              new PutObjectCommand({
+                Bucket: config.bucket,
+                Key: objectKey(config.prefix, e),
+                Body: e.body,
+                ContentType: "application/json",
+                Metadata: { "webhook-id": e.id, "job-id": e.jobId },
+              }),
+            )
+            .then(() => null, asError);
+        }
+      };
+      await Promise.all(Array.from({ length: Math.min(PARALLEL, events.length) }, lane));
+      return out;
     },
     async close() {
       client.destroy();
