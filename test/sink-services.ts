@@ -12,7 +12,13 @@ import mysql from "mysql2/promise";
 import { connect as natsConnect } from "nats";
 import pg from "pg";
 import S3rver from "s3rver";
-import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import type { SinkType } from "@/lib/outbound/sink-config";
 import { answers, startProxy, type Proxy } from "./tcp-proxy";
 import { POSTGRES_ADMIN_URL, testDatabaseName } from "./store";
@@ -29,8 +35,13 @@ export type SinkService = {
   config: Record<string, unknown>;
   /** Words the sink's error carries while it refuses writes. */
   refusal: RegExp;
+  /** True when refuse() empties the sink (the stream, the bucket): what it held is gone for good. */
+  refuseEmpties: boolean;
   refuse(): Promise<void>;
   allow(): Promise<void>;
+  /** Databases: refuse one job's rows only (a constraint `refuse_one`), until allowJob(). */
+  refuseJob?(jobId: string): Promise<void>;
+  allowJob?(): Promise<void>;
   /** What is in the sink now: row keys `job|item` and event ids (databases), or event ids. */
   effect(): Promise<string[]>;
   close(): Promise<void>;
@@ -71,6 +82,7 @@ async function postgresService(): Promise<SinkService> {
     type: "postgres",
     keeps: "rows",
     consumerDedupes: false,
+    refuseEmpties: false,
     proxy,
     config: { url: `postgresql://postgres@127.0.0.1:${proxy.port}/${database}`, table },
     refusal: /refuse/,
@@ -80,6 +92,12 @@ async function postgresService(): Promise<SinkService> {
     },
     async allow() {
       for (const t of [table, `${table}_events`]) await direct.query(`ALTER TABLE "${t}" DROP CONSTRAINT refuse`);
+    },
+    async refuseJob(jobId) {
+      await direct.query(`ALTER TABLE "${table}" ADD CONSTRAINT refuse_one CHECK (job_id <> '${jobId}') NOT VALID`);
+    },
+    async allowJob() {
+      await direct.query(`ALTER TABLE "${table}" DROP CONSTRAINT refuse_one`);
     },
     async effect() {
       const rows = await direct.query<{ k: string }>(
@@ -109,15 +127,28 @@ async function mysqlService(): Promise<SinkService> {
     type: "mysql",
     keeps: "rows",
     consumerDedupes: false,
+    refuseEmpties: false,
     proxy,
     config: { url: `mysql://root@127.0.0.1:${proxy.port}/${database}`, table },
     refusal: /refuse/i,
     async refuse() {
-      for (const t of [table, `${table}_events`])
-        await direct.query(`ALTER TABLE \`${t}\` ADD CONSTRAINT refuse CHECK (job_id = 'refused')`);
+      // MariaDB checks the rows already there when a constraint is added: not those (they were delivered).
+      await direct.query("SET SESSION check_constraint_checks = 0");
+      try {
+        for (const t of [table, `${table}_events`])
+          await direct.query(`ALTER TABLE \`${t}\` ADD CONSTRAINT refuse CHECK (job_id = 'refused')`);
+      } finally {
+        await direct.query("SET SESSION check_constraint_checks = 1");
+      }
     },
     async allow() {
       for (const t of [table, `${table}_events`]) await direct.query(`ALTER TABLE \`${t}\` DROP CONSTRAINT refuse`);
+    },
+    async refuseJob(jobId) {
+      await direct.query(`ALTER TABLE \`${table}\` ADD CONSTRAINT refuse_one CHECK (job_id <> '${jobId}')`);
+    },
+    async allowJob() {
+      await direct.query(`ALTER TABLE \`${table}\` DROP CONSTRAINT refuse_one`);
     },
     async effect() {
       const [rows] = await direct.query(
@@ -142,6 +173,7 @@ async function redisService(): Promise<SinkService> {
     type: "redis",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: { url: `redis://127.0.0.1:${proxy.port}`, stream },
     refusal: /WRONGTYPE/,
@@ -176,6 +208,7 @@ async function rabbitmqService(): Promise<SinkService> {
     type: "rabbitmq",
     keeps: "events",
     consumerDedupes: true,
+    refuseEmpties: false,
     proxy,
     config: { url: `amqp://guest:guest@127.0.0.1:${proxy.port}`, exchange: name, routingKey: "results" },
     refusal: /unroutable/,
@@ -213,6 +246,7 @@ async function natsService(): Promise<SinkService> {
     type: "nats",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: { url: `nats://127.0.0.1:${proxy.port}`, subject },
     refusal: /no responders|503|timeout|TIMEOUT/i,
@@ -258,6 +292,7 @@ async function s3Service(): Promise<SinkService> {
     type: "s3",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: {
       endpoint: `http://127.0.0.1:${proxy.port}`,
@@ -270,6 +305,11 @@ async function s3Service(): Promise<SinkService> {
     },
     refusal: /bucket/i,
     async refuse() {
+      // A bucket must be empty to be deleted.
+      const listed = await direct.send(new ListObjectsV2Command({ Bucket: bucket }));
+      const objects = (listed.Contents ?? []).map((o) => ({ Key: String(o.Key) }));
+      if (objects.length > 0)
+        await direct.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }));
       await direct.send(new DeleteBucketCommand({ Bucket: bucket }));
     },
     async allow() {

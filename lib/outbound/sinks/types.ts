@@ -137,8 +137,10 @@ export function resultChunks(events: SinkEvent[]): unknown[][][] {
 }
 
 /**
- * A database's batch: `write` puts it in one transaction. When the server refuses it, each event is
- * written on its own, so one bad event fails alone and the others are delivered.
+ * A database's batch: `write` puts it in one transaction. When the server refuses it, the events are
+ * written one by one, so one bad event fails alone and the others are delivered; once two in a row
+ * fail too, the server is taken to refuse them all (a table that takes no writes), and the rest fail
+ * with that reason without a statement each, to be tried again on their next attempt.
  */
 export async function writeBatch(
   events: SinkEvent[],
@@ -150,7 +152,12 @@ export async function writeBatch(
   } catch (err) {
     if (events.length === 1 || !refusedByServer(err)) throw err;
     const out: Array<Error | null> = [];
-    for (const e of events) out.push(await write([e]).then(() => null, asError));
+    let failing = 0;
+    for (const e of events) {
+      const failed: Error | null = failing >= 2 ? asError(err) : await write([e]).then(() => null, asError);
+      failing = failed ? failing + 1 : 0;
+      out.push(failed);
+    }
     return out;
   }
 }
