@@ -9,7 +9,7 @@ import { planDelivery, type Finish, type LoadedDelivery } from "./delivery";
 import { buildEventBodies } from "./event-body";
 import { FORWARD_EVENT, forwardDedupeKey } from "./outbox";
 import type { SendResult } from "./send";
-import type { SinkType } from "./sink-config";
+import { isSinkType } from "./sink-config";
 import { BATCH_TIMED_OUT, sendToSink, type SinkTarget } from "./sink-send";
 
 // Deliveries to a sink go in batches. Each keeps its own delivery row and queue item (retries,
@@ -61,11 +61,9 @@ export async function takeBatch(
   claimed: ClaimedItem,
   leaseMs: number,
 ): Promise<Batch> {
-  const target = {
-    destinationId: primary.destinationId,
-    type: primary.destination.type as SinkType,
-    config: primary.destination.config ?? "{}",
-  };
+  const type = primary.destination.type;
+  if (!isSinkType(type)) throw new Error(`destination ${primary.destinationId} is a ${type}, not a sink`);
+  const target = { destinationId: primary.destinationId, type, config: primary.destination.config ?? "{}" };
   const batch: Batch = {
     target,
     members: [{ delivery: primary, retryUntil, item: null }],
