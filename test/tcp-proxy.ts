@@ -28,6 +28,8 @@ export async function startProxy(targetPort: number, targetHost = "127.0.0.1"): 
       const s = createServer((client) => {
         const upstream = connect(targetPort, targetHost);
         for (const sock of [client, upstream]) {
+          // As the clients themselves do: no Nagle delay on small writes, or the proxy holds a batch's tail.
+          sock.setNoDelay(true);
           sockets.add(sock);
           sock.on("close", () => sockets.delete(sock));
           sock.on("error", () => undefined);

@@ -10,9 +10,9 @@ import type { SendResult } from "./send";
 // What an attempt leaves behind: an OutboundAttempt row, and its delivery's new state: delivered;
 // retrying after a backoff (exponential, with jitter) while the retry window lasts; dead (an outbound
 // dead letter) once the next try would fall after it. Written in the caller's transaction, for one
-// webhook attempt or a whole sink batch alike: the attempt rows in one statement, the delivery rows in
-// one per distinct change. Attempts of the same number recorded together share one backoff, so a
-// batch that failed together comes due together and goes as a batch again.
+// webhook attempt or a whole sink batch alike, in two statements per group of equal outcome. Attempts
+// of the same number recorded together share one backoff, so a batch that failed together comes due
+// together and goes as a batch again.
 
 export type Attempt = {
   deliveryId: number;
@@ -41,69 +41,69 @@ export function decide(attempts: Attempt[], now: number): Decided[] {
   });
 }
 
-/** Rows given the same change, in one UPDATE each (raw: Prisma's updateMany costs more than the write here). */
-async function updateGrouped(tx: Tx, changes: Array<{ id: number; data: Record<string, unknown> }>): Promise<void> {
-  const groups = new Map<string, { ids: number[]; data: Record<string, unknown> }>();
-  for (const c of changes) {
-    const key = JSON.stringify(c.data);
-    const g = groups.get(key) ?? { ids: [], data: c.data };
-    g.ids.push(c.id);
-    groups.set(key, g);
+/** The items in groups of equal key, in first-seen order. */
+function grouped<T>(items: T[], key: (item: T) => string): T[][] {
+  const groups = new Map<string, T[]>();
+  for (const item of items) {
+    const k = key(item);
+    const group = groups.get(k);
+    if (group) group.push(item);
+    else groups.set(k, [item]);
   }
-  const now = new Date();
-  for (const g of groups.values()) {
-    // Column names come from this file only, never from input.
-    const set = Object.entries({ ...g.data, updatedAt: now }).map(
-      ([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`,
-    );
-    await tx.$executeRaw`UPDATE "OutboundDelivery" SET ${Prisma.join(set)} WHERE "id" IN (${Prisma.join(g.ids)})`;
-  }
+  return [...groups.values()];
 }
 
-const INSERT_ROWS = 500;
+/** One change to many delivery rows. Column names come from this file only, never from input. */
+async function update(tx: Tx, ids: number[], data: Record<string, unknown>): Promise<void> {
+  const set = Object.entries({ ...data, updatedAt: new Date() }).map(
+    ([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`,
+  );
+  await tx.$executeRaw`UPDATE "OutboundDelivery" SET ${Prisma.join(set)} WHERE "id" IN (${Prisma.join(ids)})`;
+}
 
-/** Records decided attempts: one attempt row each, and their deliveries' new state. */
+/** What an attempt changes in its delivery row. */
+function change(d: Decided, now: number): Record<string, unknown> {
+  return {
+    status: d.status,
+    attempts: d.before + 1,
+    // Set on the first attempt (lib/outbound/delivery.ts); the same value on every later one.
+    ...(d.before === 0 ? { retryUntil: d.retryUntil } : {}),
+    lastStatusCode: d.result.statusCode,
+    lastLatencyMs: d.result.latencyMs,
+    lastError: d.result.ok ? null : d.result.error,
+    nextAttemptAt: d.status === "retrying" ? new Date(now + d.delayMs) : null,
+    ...(d.result.ok ? { deliveredAt: new Date(now) } : {}),
+  };
+}
+
+/**
+ * Records decided attempts: an attempt row each and their deliveries' new state, two statements per
+ * group of equal outcome (raw SQL, the attempt rows copied from the delivery rows: a batch's hundred
+ * rows of bound values cost Prisma more than the write itself).
+ */
 export async function writeAttempts(tx: Tx, decided: Decided[], now: number): Promise<void> {
   const at = new Date(now);
-  for (let i = 0; i < decided.length; i += INSERT_ROWS) {
-    const values = decided
-      .slice(i, i + INSERT_ROWS)
-      .map(
-        (d) =>
-          Prisma.sql`(${d.deliveryId}, ${d.destinationId}, ${d.before + 1}, ${d.result.ok}, ${d.result.statusCode}, ${d.result.error}, ${d.result.latencyMs}, ${at})`,
-      );
+  for (const group of grouped(decided, (d) => JSON.stringify(change(d, now)))) {
+    const [d] = group;
+    const ids = group.map((x) => x.deliveryId);
     await tx.$executeRaw`
       INSERT INTO "OutboundAttempt" ("deliveryId", "destinationId", "attempt", "ok", "statusCode", "error", "latencyMs", "at")
-      VALUES ${Prisma.join(values)}`;
+      SELECT "id", "destinationId", ${d.before + 1}, ${d.result.ok}, ${d.result.statusCode}, ${d.result.error}, ${d.result.latencyMs}, ${at}
+      FROM "OutboundDelivery" WHERE "id" IN (${Prisma.join(ids)})`;
+    await update(tx, ids, change(d, now));
   }
-  await updateGrouped(
-    tx,
-    decided.map((d) => ({
-      id: d.deliveryId,
-      data: {
-        status: d.status,
-        attempts: d.before + 1,
-        // Set on the first attempt (lib/outbound/delivery.ts); the same value on every later one.
-        ...(d.before === 0 ? { retryUntil: d.retryUntil } : {}),
-        lastStatusCode: d.result.statusCode,
-        lastLatencyMs: d.result.latencyMs,
-        lastError: d.result.ok ? null : d.result.error,
-        nextAttemptAt: d.status === "retrying" ? new Date(now + d.delayMs) : null,
-        ...(d.result.ok ? { deliveredAt: new Date(now) } : {}),
-      },
-    })),
-  );
 }
 
 /** Deliveries that end without an attempt (window over, destination disabled, job gone). */
 export async function writeFinishes(tx: Tx, finishes: Finish[]): Promise<void> {
-  await updateGrouped(
-    tx,
-    finishes.map((f) => ({
-      id: f.deliveryId,
-      data: { status: f.status, lastError: f.lastError, nextAttemptAt: null },
-    })),
-  );
+  for (const group of grouped(finishes, (f) => `${f.status}\u0000${f.lastError}`)) {
+    const [f] = group;
+    await update(
+      tx,
+      group.map((x) => x.deliveryId),
+      { status: f.status, lastError: f.lastError, nextAttemptAt: null },
+    );
+  }
 }
 
 /** Once committed: the deliveries that just became outbound dead letters, said in the log. */

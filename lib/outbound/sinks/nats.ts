@@ -20,6 +20,8 @@ function connectOptions(url: string, timeoutMs: number) {
     maxReconnectAttempts: -1,
     reconnectTimeWait: 500,
     name: "tally-sink",
+    // No stack captured per request: a failed attempt records the error's message, not where it began.
+    noAsyncTraces: true,
   };
 }
 
