@@ -5,10 +5,28 @@ import { asError, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // S3 and S3-compatible stores: one object per event under a key made only of the event's own facts,
 // `{prefix}/{yyyy}/{mm}/{dd}/{type}/{webhook-id}.json` (the date is the event's, in UTC), so a
-// re-delivery overwrites the same object with the same bytes. Delivered once the PUT answered 200.
+// re-delivery overwrites the same object with the same bytes. Delivered once the PUT answered 200. A
+// batch's PUTs go out in parallel, bounded per destination.
 
-/** PUTs of one batch in flight at once. */
+/** PUTs in flight at once per destination, however many batches run side by side. */
 const PARALLEL = 8;
+
+/** Runs jobs with at most `max` of them at once, the others waiting their turn in order. */
+function limiter(max: number) {
+  let active = 0;
+  const waiting: Array<() => void> = [];
+  return async <T>(job: () => Promise<T>): Promise<T> => {
+    if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+    else active++;
+    try {
+      return await job();
+    } finally {
+      const next = waiting.shift();
+      if (next) next();
+      else active--;
+    }
+  };
+}
 
 export function objectKey(prefix: string, e: Pick<SinkEvent, "id" | "type" | "createdAt">): string {
   const d = e.createdAt.toISOString();
@@ -25,6 +43,7 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
     maxAttempts: 1,
     requestHandler: { connectionTimeout: opts.timeoutMs, requestTimeout: opts.timeoutMs, throwOnRequestTimeout: true },
   });
+  const limit = limiter(PARALLEL);
   return {
     async check() {
       await client.send(new HeadBucketCommand({ Bucket: config.bucket })).catch((err: unknown) => {
@@ -35,14 +54,11 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
       });
     },
     async deliverMany(events: SinkEvent[]) {
-      // PUTs in parallel, at most PARALLEL at a time, each delivered once it answered 200.
-      const out: Array<Error | null> = events.map(() => null);
-      let next = 0;
-      const lane = async () => {
-        for (let i = next++; i < events.length; i = next++) {
-          const e = events[i];
-          out[i] = await client
-            .send(
+      // Each PUT delivered once it answered 200; at most PARALLEL in flight for the destination.
+      return Promise.all(
+        events.map((e) =>
+          limit(() =>
+            client.send(
               new PutObjectCommand({
                 Bucket: config.bucket,
                 Key: objectKey(config.prefix, e),
@@ -50,12 +66,10 @@ export function s3Sink(config: SinkConfig<"s3">, opts: SinkOptions): Sink {
                 ContentType: "application/json",
                 Metadata: { "webhook-id": e.id, "job-id": e.jobId },
               }),
-            )
-            .then(() => null, asError);
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(PARALLEL, events.length) }, lane));
-      return out;
+            ),
+          ).then(() => null, asError),
+        ),
+      );
     },
     async close() {
       client.destroy();
