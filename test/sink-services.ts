@@ -3,7 +3,8 @@
 // of the test's own (a database, a stream, an exchange and queue, a bucket), a way to make the sink
 // refuse writes and to read back what is in effect. A service that does not answer skips its tests with
 // a note in capitals, unless TALLY_REQUIRE_POSTGRES=1 (CI), which makes that a failure.
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import amqp from "amqplib";
@@ -11,7 +12,6 @@ import { Redis } from "ioredis";
 import mysql from "mysql2/promise";
 import { connect as natsConnect } from "nats";
 import pg from "pg";
-import S3rver from "s3rver";
 import {
   CreateBucketCommand,
   DeleteBucketCommand,
@@ -274,9 +274,14 @@ async function natsService(): Promise<SinkService> {
 }
 
 async function s3Service(): Promise<SinkService> {
-  const dir = mkdtempSync(path.join(tmpdir(), "tally-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir });
-  const { port } = await server.run();
+  // In memory where the machine has it, like an S3 that is not this machine's disk: on disk, the
+  // server's thousands of small files wait on the same disk as everything else the machine runs.
+  const dir = mkdtempSync(path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "tally-s3-"));
+  const server = spawn(process.execPath, ["test/s3-server.mjs", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+    server.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
+  });
   const bucket = "tally-sink";
   const endpoint = `http://127.0.0.1:${port}`;
   const direct = new S3Client({
@@ -322,7 +327,11 @@ async function s3Service(): Promise<SinkService> {
     async close() {
       await proxy.close();
       direct.destroy();
-      await server.close();
+      if (server.exitCode === null)
+        await new Promise<void>((resolve) => {
+          server.once("exit", () => resolve());
+          server.kill("SIGTERM");
+        });
       rmSync(dir, { recursive: true, force: true });
     },
   };
