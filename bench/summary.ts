@@ -40,6 +40,7 @@ const sinksSchema = z.object({
       tallyPerSecond: z.number(),
       barePerSecond: z.number(),
       ratio: z.number(),
+      bareBatchedPerSecond: z.number().optional(),
     }),
   ),
   skipped: z.array(z.string()),
@@ -303,7 +304,8 @@ export function summaryTable(r: Results): string {
         rows.push([
           "sinks",
           `${x.type}: ${n(x.events)} job.stored events through Tally's outbox and worker, and a bare loop of the client`,
-          `Tally ${n(x.tallyPerSecond)} events/s · bare loop ${n(x.barePerSecond)} events/s · ${x.ratio}×`,
+          `Tally ${n(x.tallyPerSecond)} events/s · bare loop ${n(x.barePerSecond)} events/s · ${x.ratio}×` +
+            (x.bareBatchedPerSecond === undefined ? "" : ` · bare batched ${n(x.bareBatchedPerSecond)} events/s`),
           `goal ≥ 0.5×; ${load(r, "sinks")}`,
         ]);
       if (p.data.skipped.length) rows.push(["sinks", "left out", p.data.skipped.join(", "), "service not answering"]);

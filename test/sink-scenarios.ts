@@ -1,6 +1,7 @@
 // The same promises for every sink type, through Tally's own outbox, queue and handler: every event
 // once in effect across a refused write and its retries, a killed connection, the sink going down and
-// coming back, and a worker killed between the write and its record (the same event delivered again).
+// coming back, and a worker killed between the write and its record (the same event delivered again);
+// then the same for batches of many events (test/sink-batch-scenarios.ts).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db, transaction } from "@/lib/db";
 import { settleOutcome } from "@/lib/jobs/outcomes";
@@ -10,6 +11,7 @@ import { forwardEventItem, webhookId } from "@/lib/outbound/outbox";
 import type { SinkType } from "@/lib/outbound/sink-config";
 import { closeAllSinks } from "@/lib/outbound/sinks/pool";
 import { claim, createRegistry, enqueueMany, runItem } from "@/lib/queue";
+import { batchScenarios } from "./sink-batch-scenarios";
 import { SERVICES, serviceAnswers, type SinkService } from "./sink-services";
 
 const registry = createRegistry([forwardEventKind()]);
@@ -144,6 +146,16 @@ export async function describeSink(type: SinkType): Promise<void> {
       expect(after.every((d) => d.status === "delivered")).toBe(true);
       expect(after.reduce((a, d) => a + d.attempts, 0)).toBeGreaterThan(done.reduce((a, d) => a + d.attempts, 0));
       await expectOnceEach();
+    });
+
+    batchScenarios({
+      type,
+      svc: () => svc,
+      destinationId: () => destinationId,
+      expected,
+      settle: (outcome) => settle(type, outcome, svc.keeps),
+      drain,
+      expectOnceEach,
     });
   });
 }

@@ -3,7 +3,8 @@
 // of the test's own (a database, a stream, an exchange and queue, a bucket), a way to make the sink
 // refuse writes and to read back what is in effect. A service that does not answer skips its tests with
 // a note in capitals, unless TALLY_REQUIRE_POSTGRES=1 (CI), which makes that a failure.
-import { mkdtempSync, rmSync } from "node:fs";
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import amqp from "amqplib";
@@ -11,8 +12,13 @@ import { Redis } from "ioredis";
 import mysql from "mysql2/promise";
 import { connect as natsConnect } from "nats";
 import pg from "pg";
-import S3rver from "s3rver";
-import { CreateBucketCommand, DeleteBucketCommand, ListObjectsV2Command, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  DeleteBucketCommand,
+  DeleteObjectsCommand,
+  ListObjectsV2Command,
+  S3Client,
+} from "@aws-sdk/client-s3";
 import type { SinkType } from "@/lib/outbound/sink-config";
 import { answers, startProxy, type Proxy } from "./tcp-proxy";
 import { POSTGRES_ADMIN_URL, testDatabaseName } from "./store";
@@ -29,8 +35,13 @@ export type SinkService = {
   config: Record<string, unknown>;
   /** Words the sink's error carries while it refuses writes. */
   refusal: RegExp;
+  /** True when refuse() empties the sink (the stream, the bucket): what it held is gone for good. */
+  refuseEmpties: boolean;
   refuse(): Promise<void>;
   allow(): Promise<void>;
+  /** Databases: refuse one job's rows only (a constraint `refuse_one`), until allowJob(). */
+  refuseJob?(jobId: string): Promise<void>;
+  allowJob?(): Promise<void>;
   /** What is in the sink now: row keys `job|item` and event ids (databases), or event ids. */
   effect(): Promise<string[]>;
   close(): Promise<void>;
@@ -82,6 +93,7 @@ async function postgresService(o: ServiceOptions = {}): Promise<SinkService> {
     type: "postgres",
     keeps: "rows",
     consumerDedupes: false,
+    refuseEmpties: false,
     proxy,
     config: { url: sinkUrl.toString(), table },
     refusal: /refuse/,
@@ -91,6 +103,12 @@ async function postgresService(o: ServiceOptions = {}): Promise<SinkService> {
     },
     async allow() {
       for (const t of [table, `${table}_events`]) await direct.query(`ALTER TABLE "${t}" DROP CONSTRAINT refuse`);
+    },
+    async refuseJob(jobId) {
+      await direct.query(`ALTER TABLE "${table}" ADD CONSTRAINT refuse_one CHECK (job_id <> '${jobId}') NOT VALID`);
+    },
+    async allowJob() {
+      await direct.query(`ALTER TABLE "${table}" DROP CONSTRAINT refuse_one`);
     },
     async effect() {
       const rows = await direct.query<{ k: string }>(
@@ -120,15 +138,28 @@ async function mysqlService(): Promise<SinkService> {
     type: "mysql",
     keeps: "rows",
     consumerDedupes: false,
+    refuseEmpties: false,
     proxy,
     config: { url: `mysql://root@127.0.0.1:${proxy.port}/${database}`, table },
     refusal: /refuse/i,
     async refuse() {
-      for (const t of [table, `${table}_events`])
-        await direct.query(`ALTER TABLE \`${t}\` ADD CONSTRAINT refuse CHECK (job_id = 'refused')`);
+      // MariaDB checks the rows already there when a constraint is added: not those (they were delivered).
+      await direct.query("SET SESSION check_constraint_checks = 0");
+      try {
+        for (const t of [table, `${table}_events`])
+          await direct.query(`ALTER TABLE \`${t}\` ADD CONSTRAINT refuse CHECK (job_id = 'refused')`);
+      } finally {
+        await direct.query("SET SESSION check_constraint_checks = 1");
+      }
     },
     async allow() {
       for (const t of [table, `${table}_events`]) await direct.query(`ALTER TABLE \`${t}\` DROP CONSTRAINT refuse`);
+    },
+    async refuseJob(jobId) {
+      await direct.query(`ALTER TABLE \`${table}\` ADD CONSTRAINT refuse_one CHECK (job_id <> '${jobId}')`);
+    },
+    async allowJob() {
+      await direct.query(`ALTER TABLE \`${table}\` DROP CONSTRAINT refuse_one`);
     },
     async effect() {
       const [rows] = await direct.query(
@@ -153,6 +184,7 @@ async function redisService(): Promise<SinkService> {
     type: "redis",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: { url: `redis://127.0.0.1:${proxy.port}`, stream },
     refusal: /WRONGTYPE/,
@@ -188,6 +220,7 @@ async function rabbitmqService(): Promise<SinkService> {
     type: "rabbitmq",
     keeps: "events",
     consumerDedupes: true,
+    refuseEmpties: false,
     proxy,
     config: { url: `amqp://guest:guest@127.0.0.1:${proxy.port}`, exchange: name, routingKey: "results" },
     refusal: /unroutable/,
@@ -226,6 +259,7 @@ async function natsService(): Promise<SinkService> {
     type: "nats",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: { url: `nats://127.0.0.1:${proxy.port}`, subject },
     refusal: /no responders|503|timeout|TIMEOUT/i,
@@ -253,9 +287,14 @@ async function natsService(): Promise<SinkService> {
 }
 
 async function s3Service(): Promise<SinkService> {
-  const dir = mkdtempSync(path.join(tmpdir(), "tally-s3-"));
-  const server = new S3rver({ port: 0, address: "127.0.0.1", silent: true, directory: dir });
-  const { port } = await server.run();
+  // In memory where the machine has it, like an S3 that is not this machine's disk: on disk, the
+  // server's thousands of small files wait on the same disk as everything else the machine runs.
+  const dir = mkdtempSync(path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "tally-s3-"));
+  const server = spawn(process.execPath, ["test/s3-server.mjs", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  const port = await new Promise<number>((resolve, reject) => {
+    server.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+    server.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
+  });
   const bucket = "tally-sink";
   const endpoint = `http://127.0.0.1:${port}`;
   const direct = new S3Client({
@@ -271,6 +310,7 @@ async function s3Service(): Promise<SinkService> {
     type: "s3",
     keeps: "events",
     consumerDedupes: false,
+    refuseEmpties: true,
     proxy,
     config: {
       endpoint: `http://127.0.0.1:${proxy.port}`,
@@ -283,6 +323,11 @@ async function s3Service(): Promise<SinkService> {
     },
     refusal: /bucket/i,
     async refuse() {
+      // A bucket must be empty to be deleted.
+      const listed = await direct.send(new ListObjectsV2Command({ Bucket: bucket }));
+      const objects = (listed.Contents ?? []).map((o) => ({ Key: String(o.Key) }));
+      if (objects.length > 0)
+        await direct.send(new DeleteObjectsCommand({ Bucket: bucket, Delete: { Objects: objects } }));
       await direct.send(new DeleteBucketCommand({ Bucket: bucket }));
     },
     async allow() {
@@ -295,7 +340,11 @@ async function s3Service(): Promise<SinkService> {
     async close() {
       await proxy.close();
       direct.destroy();
-      await server.close();
+      if (server.exitCode === null)
+        await new Promise<void>((resolve) => {
+          server.once("exit", () => resolve());
+          server.kill("SIGTERM");
+        });
       rmSync(dir, { recursive: true, force: true });
     },
   };

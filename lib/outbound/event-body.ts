@@ -1,8 +1,9 @@
 import "server-only";
 import { parseMetadata } from "../results/rows";
+import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db } from "../db";
+import { db, readDb } from "../db";
 import type { ResultItem } from "../results/contracts";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
@@ -41,23 +42,79 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
   return Buffer.byteLength(JSON.stringify(items)) <= maxBytes ? items : undefined;
 }
 
+const int = z.union([z.number(), z.bigint()]).transform(Number);
+const jobRow = z.object({
+  id: z.string(),
+  kind: z.string(),
+  url: z.string().nullable(),
+  resultCount: int,
+  tokensCharged: int.nullable(),
+  resubmittedFromId: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+});
+type JobRow = z.infer<typeof jobRow>;
+
+/** The jobs of many events in one raw read (Prisma's findMany cost more than building the bodies). */
+async function jobsOf(ids: string[]): Promise<JobRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await readDb().$queryRaw`
+    SELECT "id", "kind", "url", "resultCount", "tokensCharged", "resubmittedFromId", "errorCode", "errorMessage"
+    FROM "Job" WHERE "id" IN (${Prisma.join(ids)})`;
+  return jobRow.array().parse(rows);
+}
+
+const isJobEvent = (e: EventSource) => e.eventType !== "run.completed" && e.eventType !== "url.changed";
+
 /** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
 export async function buildEventBody(e: EventSource, opts: { inline?: boolean } = {}): Promise<string | null> {
-  if (e.eventType === "run.completed") return runCompletedBody(e);
-  if (e.eventType === "url.changed") return urlChangedBody(e);
-  const job = await db().job.findUnique({
-    where: { id: e.jobId },
-    select: {
-      kind: true,
-      url: true,
-      resultCount: true,
-      tokensCharged: true,
-      resubmittedFromId: true,
-      errorCode: true,
-      errorMessage: true,
-    },
-  });
-  if (!job) return null;
+  const [body] = await buildEventBodies([e], opts);
+  return body;
+}
+
+/**
+ * The bodies of many events (a sink's batch), in order: their jobs and dead letters read in one query
+ * each, not one per event, on readDb() (both were committed with the outcome, before its event).
+ */
+export async function buildEventBodies(
+  events: EventSource[],
+  opts: { inline?: boolean } = {},
+): Promise<Array<string | null>> {
+  const jobIds = [...new Set(events.filter(isJobEvent).map((e) => e.jobId))];
+  const deadIds = [
+    ...new Set(events.filter((e) => isJobEvent(e) && e.outcome === "dead_lettered").map((e) => e.jobId)),
+  ];
+  const [jobs, deadLetters] = await Promise.all([
+    jobsOf(jobIds),
+    deadIds.length > 0
+      ? readDb().deadLetter.findMany({
+          where: { jobId: { in: deadIds } },
+          orderBy: { id: "desc" },
+          select: { jobId: true, createdAt: true, errorCode: true, errorMessage: true },
+        })
+      : [],
+  ]);
+  const jobOf = new Map(jobs.map((j) => [j.id, j]));
+  return Promise.all(
+    events.map((e) => {
+      if (e.eventType === "run.completed") return runCompletedBody(e);
+      if (e.eventType === "url.changed") return urlChangedBody(e);
+      const job = jobOf.get(e.jobId);
+      if (!job) return null;
+      // The dead letter written with this outcome (a later one may belong to an operator's retry).
+      const bound = e.createdAt.getTime() + 5_000;
+      const dl = deadLetters.find((d) => d.jobId === e.jobId && d.createdAt.getTime() <= bound);
+      return jobEventBody(e, job, dl, opts);
+    }),
+  );
+}
+
+async function jobEventBody(
+  e: EventSource,
+  job: JobRow,
+  dl: { errorCode: string | null; errorMessage: string } | undefined,
+  opts: { inline?: boolean },
+): Promise<string> {
   const config = getConfig();
   const data: Record<string, unknown> = { jobId: e.jobId, kind: job.kind, outcome: e.outcome, url: job.url };
   if (job.resubmittedFromId) data.resubmittedFromId = job.resubmittedFromId;
@@ -69,12 +126,6 @@ export async function buildEventBody(e: EventSource, opts: { inline?: boolean } 
     if (results) data.results = results;
     else data.resultsUrl = `${config.publicUrl}/api/jobs/${encodeURIComponent(e.jobId)}/results`;
   } else if (e.outcome === "dead_lettered") {
-    // The dead letter written with this outcome (a later one may belong to an operator's retry).
-    const dl = await db().deadLetter.findFirst({
-      where: { jobId: e.jobId, createdAt: { lte: new Date(e.createdAt.getTime() + 5_000) } },
-      orderBy: { id: "desc" },
-      select: { errorCode: true, errorMessage: true },
-    });
     data.error = {
       code: dl?.errorCode ?? job.errorCode ?? null,
       message: dl?.errorMessage ?? job.errorMessage ?? null,

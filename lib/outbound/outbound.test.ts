@@ -132,6 +132,17 @@ describe("forwarding to a sink", () => {
     }
   });
 
+  it("sends a webhook's deliveries one per item, never as a sink batch", async () => {
+    await createDestination({ url: sink.url, events: ["job.stored"] }, "test");
+    for (let i = 0; i < 5; i++) await settle("stored");
+    const [item] = await claim({ owner: "test", limit: 1, leaseMs: 10_000 });
+    expect(await runItem(registry, item, { timeoutMs: 10_000 })).toBe("acked");
+    expect(sink.requests).toHaveLength(1);
+    const rows = await db().outboundDelivery.findMany({ orderBy: { id: "asc" } });
+    expect(rows.map((d) => d.status)).toEqual(["delivered", "pending", "pending", "pending", "pending"]);
+    expect(await db().queueItem.count({ where: { state: "ready" } })).toBe(4);
+  });
+
   it("loses nothing while the sink is down, and delivers once it is back", async () => {
     const dest = await createDestination({ url: sink.url, events: ["job.stored", "job.cancelled"] }, "test");
     await sink.down();

@@ -18,12 +18,17 @@ export const FORWARD_EVENT = "forward_event";
 export const forwardEventPayload = z.object({ deliveryId: z.number().int().positive() });
 export type ForwardEventPayload = z.infer<typeof forwardEventPayload>;
 
-/** The enqueue item for one delivery: at most one live item per delivery. */
+/** The dedupe key of a delivery's item: at most one live item per delivery. */
+export function forwardDedupeKey(deliveryId: number): string {
+  return `forward:${deliveryId}`;
+}
+
+/** The enqueue item for one delivery. */
 export function forwardEventItem(deliveryId: number, availableAt?: Date): EnqueueItem {
   return {
     kind: FORWARD_EVENT,
     payload: { deliveryId } satisfies ForwardEventPayload,
-    dedupeKey: `forward:${deliveryId}`,
+    dedupeKey: forwardDedupeKey(deliveryId),
     availableAt,
   };
 }

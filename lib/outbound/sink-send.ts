@@ -1,6 +1,8 @@
 import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
 import { parseMetadata } from "../results/rows";
-import { db } from "../db";
+import { readDb } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../http/address-guard";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
@@ -9,35 +11,67 @@ import { isOpen, sinkFor } from "./sinks/pool";
 import type { SendResult } from "./send";
 
 // Delivery to a sink, recorded like a webhook attempt: ok once the sink durably accepted the event,
-// otherwise the sink's own reason. Bounded by TALLY_FORWARD_TIMEOUT_MS, so a sink that hangs holds one
-// worker slot no longer than a webhook that hangs; a sink that is down fails fast and the outbox retries.
+// otherwise the sink's own reason. A batch of one destination's events goes in one deliverMany, bounded
+// as a whole by TALLY_FORWARD_TIMEOUT_MS, so a sink that hangs holds one worker slot no longer than a
+// webhook that hangs; a sink that is down fails fast and the outbox retries.
 
+/** The destination a batch goes to. */
+export type SinkTarget = { destinationId: string; type: SinkType; config: string };
+
+/** One event of a batch: its delivery row's facts and the body built for it. */
 export type SinkDelivery = {
-  destinationId: string;
-  type: SinkType;
-  config: string;
   eventId: string;
   eventType: string;
   jobId: string;
   outcome: string;
   createdAt: Date;
+  body: string;
 };
 
-async function resultRows(jobId: string): Promise<SinkResultRow[]> {
-  const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
-  return rows.map((r) => ({
-    itemKey: r.itemKey,
-    url: r.url,
-    status: r.status,
-    format: r.format,
-    markdown: r.markdown,
-    html: r.html,
-    metadata: parseMetadata(r.metadata),
-    errorCode: r.errorCode,
-    errorMessage: r.errorMessage,
-    tokensCharged: r.tokensCharged,
-    storedAt: r.createdAt,
-  }));
+/** What an attempt records when the whole batch ran out of time (lib/outbound/sink-batch.ts shrinks the next one). */
+export const BATCH_TIMED_OUT = "timed out after";
+
+const resultRow = z.object({
+  jobId: z.string(),
+  itemKey: z.string(),
+  url: z.string().nullable(),
+  status: z.string(),
+  format: z.string(),
+  markdown: z.string().nullable(),
+  html: z.string().nullable(),
+  metadata: z.string().nullable(),
+  errorCode: z.string().nullable(),
+  errorMessage: z.string().nullable(),
+  tokensCharged: z.union([z.number(), z.bigint()]).transform(Number),
+  createdAt: z.coerce.date(),
+});
+
+/** Every result of the stored jobs, in one raw read (on readDb: stored before the outcome's event), by job. */
+async function resultRows(jobIds: string[]): Promise<Map<string, SinkResultRow[]>> {
+  const byJob = new Map<string, SinkResultRow[]>();
+  if (jobIds.length === 0) return byJob;
+  const rows = await readDb().$queryRaw`
+    SELECT "jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage",
+      "tokensCharged", "createdAt"
+    FROM "Result" WHERE "jobId" IN (${Prisma.join(jobIds)}) ORDER BY "jobId", "id"`;
+  for (const r of resultRow.array().parse(rows)) {
+    const list = byJob.get(r.jobId) ?? [];
+    list.push({
+      itemKey: r.itemKey,
+      url: r.url,
+      status: r.status,
+      format: r.format,
+      markdown: r.markdown,
+      html: r.html,
+      metadata: parseMetadata(r.metadata),
+      errorCode: r.errorCode,
+      errorMessage: r.errorMessage,
+      tokensCharged: r.tokensCharged,
+      storedAt: r.createdAt,
+    });
+    byJob.set(r.jobId, list);
+  }
+  return byJob;
 }
 
 /** The webhook body with every result in `data.results` (a webhook's may carry a resultsUrl instead). */
@@ -50,7 +84,7 @@ function withAllResults(body: string, results: SinkResultRow[]): string {
 
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
   return new Promise<T>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+    const timer = setTimeout(() => reject(new Error(`${BATCH_TIMED_OUT} ${ms} ms`)), ms);
     const abort = () => reject(new Error("aborted by shutdown"));
     signal.addEventListener("abort", abort, { once: true });
     p.then(resolve, reject).finally(() => {
@@ -60,32 +94,45 @@ function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
   });
 }
 
+/** Sends a batch to one sink; a result per delivery, in order. */
 export async function sendToSink(
-  d: SinkDelivery,
-  body: string,
+  target: SinkTarget,
+  deliveries: SinkDelivery[],
   opts: { timeoutMs: number; signal: AbortSignal; guard: GuardContext },
-): Promise<SendResult> {
+): Promise<SendResult[]> {
   const started = Date.now();
+  const all = (error: string, latencyMs: number): SendResult[] =>
+    deliveries.map(() => ({ ok: false, statusCode: null, error, latencyMs }));
   try {
-    if (!isOpen(d.destinationId)) {
-      const why = await sinkHostRefusal(d.type, sinkConfigSchemas[d.type].parse(JSON.parse(d.config)), opts.guard);
-      if (why) return { ok: false, statusCode: null, error: `refused: ${why}`.slice(0, 500), latencyMs: 0 };
+    if (!isOpen(target.destinationId)) {
+      const config = sinkConfigSchemas[target.type].parse(JSON.parse(target.config));
+      const why = await sinkHostRefusal(target.type, config, opts.guard);
+      if (why) return all(`refused: ${why}`.slice(0, 500), 0);
     }
-    const sink = sinkFor(d.destinationId, d.type, d.config, opts.timeoutMs, opts.guard);
-    const results = d.eventType === "job.stored" ? await resultRows(d.jobId) : null;
-    const event: SinkEvent = {
-      id: d.eventId,
-      type: d.eventType,
-      jobId: d.jobId,
-      outcome: d.outcome,
-      createdAt: d.createdAt,
-      body: results ? withAllResults(body, results) : body,
-      results,
-    };
-    await within(sink.deliver(event), opts.timeoutMs, opts.signal);
-    return { ok: true, statusCode: null, error: null, latencyMs: Date.now() - started };
+    const sink = sinkFor(target.destinationId, target.type, target.config, opts.timeoutMs, opts.guard);
+    const stored = deliveries.filter((d) => d.eventType === "job.stored").map((d) => d.jobId);
+    const results = await resultRows([...new Set(stored)]);
+    const events = deliveries.map((d): SinkEvent => {
+      const rows = d.eventType === "job.stored" ? (results.get(d.jobId) ?? []) : null;
+      return {
+        id: d.eventId,
+        type: d.eventType,
+        jobId: d.jobId,
+        outcome: d.outcome,
+        createdAt: d.createdAt,
+        body: rows ? withAllResults(d.body, rows) : d.body,
+        results: rows,
+      };
+    });
+    const outcomes = await within(sink.deliverMany(events), opts.timeoutMs, opts.signal);
+    const latencyMs = Date.now() - started;
+    return outcomes.map((err) =>
+      err
+        ? { ok: false, statusCode: null, error: reason(err), latencyMs }
+        : { ok: true, statusCode: null, error: null, latencyMs },
+    );
   } catch (err) {
-    return { ok: false, statusCode: null, error: reason(err), latencyMs: Date.now() - started };
+    return all(reason(err), Date.now() - started);
   }
 }
 

@@ -27,6 +27,7 @@ export {
   type Reschedule,
 } from "./registry";
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
+export { ackAll, claimByDedupeKeys, releaseAll, rescheduleAll, type ClaimByKeysOptions } from "./siblings";
 export { queueStats, type QueueStats } from "./stats";
 export { PRIORITY_BACKLOG, PRIORITY_FRESH } from "./types";
 export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, QueueState } from "./types";

@@ -11,7 +11,7 @@ import type { Sink, SinkOptions } from "./types";
 // The sink of each destination type but webhook (which lib/outbound/send.ts sends), chosen by `type`.
 
 export type { Sink, SinkEvent, SinkResultRow } from "./types";
-export { reason } from "./types";
+export { deliverOne, reason } from "./types";
 export { postgresDdl } from "./postgres";
 export { mysqlDdl } from "./mysql";
 export { objectKey } from "./s3";

@@ -2,11 +2,20 @@ import "server-only";
 import mysql from "mysql2/promise";
 import type { SinkConfig } from "../sink-config";
 import { mysqlGuardedStream } from "./guard";
-import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
+import {
+  plainEvents,
+  RESULT_COLUMNS,
+  resultChunks,
+  writeBatch,
+  type Sink,
+  type SinkEvent,
+  type SinkOptions,
+} from "./types";
 
 // MySQL and MariaDB: the PostgreSQL sink's tables in MySQL's words. Rows are upserted on
 // (job_id, item_key) with INSERT … ON DUPLICATE KEY UPDATE; other events go to `{table}_events` with
-// INSERT IGNORE on the event id. Keys are VARCHAR (MySQL cannot index TEXT whole).
+// INSERT IGNORE on the event id. Keys are VARCHAR (MySQL cannot index TEXT whole). A batch is one
+// statement per table (rows in chunks), in one transaction when there are several.
 
 export function mysqlDdl(table: string): string[] {
   return [
@@ -25,6 +34,12 @@ export function mysqlDdl(table: string): string[] {
 
 export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink {
   const t = config.table;
+  const upsertSql = `INSERT INTO \`${t}\` (${RESULT_COLUMNS.join(", ")}) VALUES ?
+    ON DUPLICATE KEY UPDATE url = VALUES(url), status = VALUES(status), format = VALUES(format),
+      markdown = VALUES(markdown), html = VALUES(html), metadata = VALUES(metadata),
+      error_code = VALUES(error_code), error_message = VALUES(error_message),
+      tokens_charged = VALUES(tokens_charged), stored_at = VALUES(stored_at), event_id = VALUES(event_id)`;
+  const insertEventsSql = `INSERT IGNORE INTO \`${t}_events\` (event_id, type, job_id, outcome, payload, created_at) VALUES ?`;
   const pool = mysql.createPool({
     uri: config.url,
     connectionLimit: 4,
@@ -49,24 +64,34 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
       await ensureTables();
       await pool.query(`SELECT job_id, item_key, event_id FROM \`${t}\` LIMIT 0`);
     },
-    async deliver(e: SinkEvent) {
+    async deliverMany(events: SinkEvent[]) {
+      if (events.length === 0) return [];
       await ensureTables();
-      if (e.results && e.results.length > 0) {
-        const rows = e.results.map((r) => resultValues(e, r));
-        await pool.query(
-          `INSERT INTO \`${t}\` (${RESULT_COLUMNS.join(", ")}) VALUES ?
-           ON DUPLICATE KEY UPDATE url = VALUES(url), status = VALUES(status), format = VALUES(format),
-             markdown = VALUES(markdown), html = VALUES(html), metadata = VALUES(metadata),
-             error_code = VALUES(error_code), error_message = VALUES(error_message),
-             tokens_charged = VALUES(tokens_charged), stored_at = VALUES(stored_at), event_id = VALUES(event_id)`,
-          [rows],
-        );
-        return;
-      }
-      await pool.query(
-        `INSERT IGNORE INTO \`${t}_events\` (event_id, type, job_id, outcome, payload, created_at) VALUES (?, ?, ?, ?, ?, ?)`,
-        [e.id, e.type, e.jobId, e.outcome, e.body, e.createdAt],
-      );
+      return writeBatch(events, async (batch) => {
+        const statements: Array<[string, unknown[]]> = resultChunks(batch).map((rows) => [upsertSql, [rows]]);
+        const plain = plainEvents(batch);
+        if (plain.length > 0)
+          statements.push([
+            insertEventsSql,
+            [plain.map((e) => [e.id, e.type, e.jobId, e.outcome, e.body, e.createdAt])],
+          ]);
+        if (statements.length === 1) return void (await pool.query(statements[0][0], statements[0][1]));
+        // Several statements (many rows, or rows and events): one transaction, all or nothing.
+        const conn = await pool.getConnection();
+        let fatal = false;
+        try {
+          await conn.beginTransaction();
+          for (const [sql, values] of statements) await conn.query(sql, values);
+          await conn.commit();
+        } catch (err) {
+          fatal = (err as { fatal?: unknown }).fatal === true;
+          if (!fatal) await conn.rollback().catch(() => (fatal = true));
+          throw err;
+        } finally {
+          if (fatal) conn.destroy();
+          else conn.release();
+        }
+      });
     },
     close: () => pool.end(),
   };

@@ -2,11 +2,21 @@ import "server-only";
 import pg from "pg";
 import type { SinkConfig } from "../sink-config";
 import { pgGuardedStream } from "./guard";
-import { RESULT_COLUMNS, resultValues, type Sink, type SinkEvent, type SinkOptions } from "./types";
+import {
+  asError,
+  plainEvents,
+  RESULT_COLUMNS,
+  resultChunks,
+  writeBatch,
+  type Sink,
+  type SinkEvent,
+  type SinkOptions,
+} from "./types";
 
 // PostgreSQL: one row per result, upserted on (job_id, item_key), so a re-delivery rewrites the same
 // row; events without results (dead-lettered, cancelled, run.completed, a job stored with none) go to
-// `{table}_events`, keyed by the event id. Both tables are created when missing (docs/sinks.md).
+// `{table}_events`, keyed by the event id. Both tables are created when missing (docs/sinks.md). A batch
+// is one statement per table (rows in chunks), in one transaction when there are several.
 
 export function postgresDdl(table: string): string[] {
   return [
@@ -23,8 +33,35 @@ export function postgresDdl(table: string): string[] {
 
 const COLUMNS = RESULT_COLUMNS.length;
 
+type Statement = { text: string; values: unknown[] };
+
+const placeholders = (rows: number, columns: number) =>
+  Array.from(
+    { length: rows },
+    (_, i) => `(${Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`).join(",")})`,
+  ).join(",");
+
 export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions): Sink {
   const t = config.table;
+  // A job's rows in one statement commit together; a re-delivery rewrites them.
+  const upsertRows = (rows: unknown[][]): Statement => ({
+    text: `INSERT INTO "${t}" (${RESULT_COLUMNS.join(", ")}) VALUES ${placeholders(rows.length, COLUMNS)}
+      ON CONFLICT (job_id, item_key) DO UPDATE SET url = EXCLUDED.url, status = EXCLUDED.status,
+        format = EXCLUDED.format, markdown = EXCLUDED.markdown, html = EXCLUDED.html,
+        metadata = EXCLUDED.metadata, error_code = EXCLUDED.error_code, error_message = EXCLUDED.error_message,
+        tokens_charged = EXCLUDED.tokens_charged, stored_at = EXCLUDED.stored_at, event_id = EXCLUDED.event_id`,
+    values: rows.flat(),
+  });
+  const insertEvents = (events: SinkEvent[]): Statement[] =>
+    events.length === 0
+      ? []
+      : [
+          {
+            text: `INSERT INTO "${t}_events" (event_id, type, job_id, outcome, payload, created_at)
+              VALUES ${placeholders(events.length, 6)} ON CONFLICT (event_id) DO NOTHING`,
+            values: events.flatMap((e) => [e.id, e.type, e.jobId, e.outcome, e.body, e.createdAt]),
+          },
+        ];
   const pool = new pg.Pool({
     connectionString: config.url,
     max: 4,
@@ -50,31 +87,26 @@ export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions):
       await ensureTables();
       await pool.query(`SELECT job_id, item_key, event_id FROM "${t}" LIMIT 0`);
     },
-    async deliver(e: SinkEvent) {
+    async deliverMany(events: SinkEvent[]) {
+      if (events.length === 0) return [];
       await ensureTables();
-      if (e.results && e.results.length > 0) {
-        const values: unknown[] = [];
-        const rows = e.results.map((r, i) => {
-          values.push(...resultValues(e, r));
-          return `(${Array.from({ length: COLUMNS }, (_, k) => `$${i * COLUMNS + k + 1}`).join(",")})`;
-        });
-        // One statement: all of a job's rows commit together or not at all.
-        await pool.query(
-          `INSERT INTO "${t}" (${RESULT_COLUMNS.join(", ")})
-           VALUES ${rows.join(",")}
-           ON CONFLICT (job_id, item_key) DO UPDATE SET url = EXCLUDED.url, status = EXCLUDED.status,
-             format = EXCLUDED.format, markdown = EXCLUDED.markdown, html = EXCLUDED.html,
-             metadata = EXCLUDED.metadata, error_code = EXCLUDED.error_code, error_message = EXCLUDED.error_message,
-             tokens_charged = EXCLUDED.tokens_charged, stored_at = EXCLUDED.stored_at, event_id = EXCLUDED.event_id`,
-          values,
-        );
-        return;
-      }
-      await pool.query(
-        `INSERT INTO "${t}_events" (event_id, type, job_id, outcome, payload, created_at)
-         VALUES ($1, $2, $3, $4, $5, $6) ON CONFLICT (event_id) DO NOTHING`,
-        [e.id, e.type, e.jobId, e.outcome, e.body, e.createdAt],
-      );
+      return writeBatch(events, async (batch) => {
+        const statements = [...resultChunks(batch).map(upsertRows), ...insertEvents(plainEvents(batch))];
+        if (statements.length === 1) return void (await pool.query(statements[0].text, statements[0].values));
+        // Several statements (many rows, or rows and events): one transaction, all or nothing.
+        const client = await pool.connect();
+        let broken: Error | undefined;
+        try {
+          await client.query("BEGIN");
+          for (const q of statements) await client.query(q.text, q.values);
+          await client.query("COMMIT");
+        } catch (err) {
+          await client.query("ROLLBACK").catch((e: unknown) => (broken = asError(e)));
+          throw err;
+        } finally {
+          client.release(broken);
+        }
+      });
     },
     close: () => pool.end(),
   };

@@ -2,15 +2,41 @@ import "server-only";
 import amqp, { type ChannelModel, type ConfirmChannel } from "amqplib";
 import type { SinkConfig } from "../sink-config";
 import { amqpGuardedLookup } from "./guard";
-import type { Sink, SinkEvent, SinkOptions } from "./types";
+import { asError, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // RabbitMQ: a persistent message per event with messageId = the event id, published mandatory on a
 // confirm channel; counted delivered only after the broker's publisher confirm, and refused when the
 // broker returns it unroutable (no queue bound: it would be dropped). Consumers deduplicate by
 // messageId (the broker does not): exactly once in effect. A closed connection is re-opened on the next
-// delivery.
+// delivery. A batch is published in full, then its confirms are awaited together.
 
 type Live = { model: ChannelModel; channel: ConfirmChannel; returned: Set<string> };
+
+/** A persistent message whose messageId is the event id. */
+function properties(e: SinkEvent) {
+  return {
+    persistent: true,
+    mandatory: true,
+    messageId: e.id,
+    type: e.type,
+    contentType: "application/json",
+    timestamp: Math.floor(e.createdAt.getTime() / 1000),
+    headers: { "job-id": e.jobId, outcome: e.outcome },
+  };
+}
+
+/** A full write buffer: wait until it drains, or the channel closes (its confirms then fail). */
+function drained(channel: ConfirmChannel): Promise<void> {
+  return new Promise<void>((resolve) => {
+    const done = () => {
+      channel.off("drain", done);
+      channel.off("close", done);
+      resolve();
+    };
+    channel.on("drain", done);
+    channel.on("close", done);
+  });
+}
 
 export function rabbitmqSink(config: SinkConfig<"rabbitmq">, opts: SinkOptions): Sink {
   let live: Promise<Live> | null = null;
@@ -58,29 +84,32 @@ export function rabbitmqSink(config: SinkConfig<"rabbitmq">, opts: SinkOptions):
         await ch.close().catch(() => undefined);
       }
     },
-    async deliver(e: SinkEvent) {
+    async deliverMany(events: SinkEvent[]) {
+      const unroutable = () =>
+        new Error(`unroutable: no queue is bound to exchange "${config.exchange}" for "${config.routingKey}"`);
       if (closed) throw new Error("sink closed");
+      if (events.length === 0) return [];
       const { channel, returned } = await open();
-      returned.delete(e.id);
-      await new Promise<void>((resolve, reject) => {
-        channel.publish(
-          config.exchange,
-          config.routingKey,
-          Buffer.from(e.body),
-          {
-            persistent: true,
-            mandatory: true,
-            messageId: e.id,
-            type: e.type,
-            contentType: "application/json",
-            timestamp: Math.floor(e.createdAt.getTime() / 1000),
-            headers: { "job-id": e.jobId, outcome: e.outcome },
-          },
-          (err) => (err ? reject(err instanceof Error ? err : new Error(String(err))) : resolve()),
+      for (const e of events) returned.delete(e.id);
+      // Every message published, then every confirm awaited: one round trip for the batch, not one each.
+      const confirms: Promise<Error | null>[] = [];
+      for (const e of events) {
+        let written = true;
+        confirms.push(
+          new Promise<Error | null>((resolve) => {
+            try {
+              written = channel.publish(config.exchange, config.routingKey, Buffer.from(e.body), properties(e), (err) =>
+                // The broker returns an unroutable message before it confirms it.
+                resolve(err ? asError(err) : returned.delete(e.id) ? unroutable() : null),
+              );
+            } catch (err) {
+              resolve(asError(err));
+            }
+          }),
         );
-      });
-      if (returned.delete(e.id))
-        throw new Error(`unroutable: no queue is bound to exchange "${config.exchange}" for "${config.routingKey}"`);
+        if (!written) await drained(channel);
+      }
+      return Promise.all(confirms);
     },
     async close() {
       closed = true;

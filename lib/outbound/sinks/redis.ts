@@ -1,15 +1,16 @@
 import "server-only";
-import { Redis } from "ioredis";
+import { Redis, type ChainableCommander } from "ioredis";
 import type { SinkConfig } from "../sink-config";
 import { redisGuardedConnector } from "./guard";
-import type { Sink, SinkEvent, SinkOptions } from "./types";
+import { asError, type Sink, type SinkEvent, type SinkOptions } from "./types";
 
 // Redis: XADD to the stream guarded by SET NX of `{stream}:event:{event id}`, both in one atomic step
 // on the server. MULTI alone cannot make XADD depend on SET NX's answer, so the step is a script
 // (Redis runs a script as one transaction, like MULTI/EXEC): a re-delivery finds the key set and adds
 // nothing. A script is not rolled back on error, so an XADD that fails (a key of the wrong type, out of
 // memory) removes the guard it just set: the retry must not find the event "delivered". The key
-// expires after DEDUPE_SECONDS, well past any retry window (docs/sinks.md).
+// expires after DEDUPE_SECONDS, well past any retry window (docs/sinks.md). A batch pipelines the
+// scripts: one round trip, an answer per event.
 
 export const DEDUPE_SECONDS = 30 * 24 * 3600;
 
@@ -22,7 +23,8 @@ if type(added) == 'table' and added.err then
 end
 return added`;
 
-type WithScript = Redis & {
+/** The script as ioredis adds it to a pipeline (defineCommand below). */
+type ScriptPipeline = ChainableCommander & {
   tallyAdd(
     key: string,
     stream: string,
@@ -32,7 +34,7 @@ type WithScript = Redis & {
     jobId: string,
     outcome: string,
     body: string,
-  ): Promise<string | null>;
+  ): ChainableCommander;
 };
 
 export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink {
@@ -46,7 +48,7 @@ export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink 
     retryStrategy: (n) => Math.min(n * 100, 1_000),
     connectionName: "tally-sink",
     ...redisGuardedConnector(opts.guard),
-  }) as WithScript;
+  });
   // ioredis rejects a failed connect with "Connection is closed."; the attempt records why it closed.
   let lastError: Error | null = null;
   client.on("error", (err: Error) => (lastError = err));
@@ -71,18 +73,28 @@ export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink 
       await connected();
       await client.ping();
     },
-    async deliver(e: SinkEvent) {
+    async deliverMany(events: SinkEvent[]) {
+      if (events.length === 0) return [];
       await connected();
-      await client.tallyAdd(
-        `${config.stream}:event:${e.id}`,
-        config.stream,
-        e.id,
-        DEDUPE_SECONDS,
-        e.type,
-        e.jobId,
-        e.outcome,
-        e.body,
-      );
+      // One round trip: the scripts pipelined, each with its own answer.
+      const pipeline = client.pipeline() as ScriptPipeline;
+      for (const e of events)
+        pipeline.tallyAdd(
+          `${config.stream}:event:${e.id}`,
+          config.stream,
+          e.id,
+          DEDUPE_SECONDS,
+          e.type,
+          e.jobId,
+          e.outcome,
+          e.body,
+        );
+      const answers = await pipeline.exec();
+      return events.map((_, i) => {
+        const answer = answers?.[i];
+        if (!answer) return new Error("no answer from redis");
+        return answer[0] ? asError(answer[0]) : null;
+      });
     },
     async close() {
       client.disconnect();

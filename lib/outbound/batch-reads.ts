@@ -1,0 +1,73 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
+import { readDb } from "../db";
+
+// The reads of a sink batch (lib/outbound/sink-batch.ts), in raw SQL parsed with zod: Prisma's findMany
+// cost 2–15 ms a call for the same rows here, more than the sink's own write of the batch. On readDb():
+// on SQLite a connection of its own, not queued behind the writers' transactions; what is read was
+// committed before the items were claimed.
+
+const int = z.union([z.number(), z.bigint()]).transform(Number);
+
+const cursorRow = z.object({ id: int, createdAt: z.coerce.date() });
+/** Where a page of candidates ended: deliveries are read in (createdAt, id) order. */
+export type Cursor = z.infer<typeof cursorRow>;
+
+/** A destination's deliveries waiting for their first send, oldest first, after `after`. */
+export async function pendingPage(
+  destinationId: string,
+  except: number,
+  after: Cursor | null,
+  limit: number,
+): Promise<Cursor[]> {
+  const past = after
+    ? Prisma.sql`AND ("createdAt" > ${after.createdAt} OR ("createdAt" = ${after.createdAt} AND "id" > ${after.id}))`
+    : Prisma.empty;
+  const rows = await readDb().$queryRaw`
+    SELECT "id", "createdAt" FROM "OutboundDelivery"
+    WHERE "destinationId" = ${destinationId} AND "status" = 'pending' AND "id" <> ${except} ${past}
+    ORDER BY "createdAt", "id" LIMIT ${limit}`;
+  return cursorRow.array().parse(rows);
+}
+
+/** A destination's deliveries to be retried whose backoff is over. */
+export async function dueRetries(destinationId: string, except: number, now: Date, limit: number): Promise<number[]> {
+  const rows = await readDb().$queryRaw`
+    SELECT "id" FROM "OutboundDelivery"
+    WHERE "destinationId" = ${destinationId} AND "status" = 'retrying' AND "nextAttemptAt" <= ${now} AND "id" <> ${except}
+    LIMIT ${limit}`;
+  return z
+    .object({ id: int })
+    .array()
+    .parse(rows)
+    .map((r) => r.id);
+}
+
+const batchRow = z.object({
+  id: int,
+  destinationId: z.string(),
+  eventId: z.string(),
+  eventType: z.string(),
+  jobId: z.string(),
+  outcome: z.string(),
+  status: z.string(),
+  attempts: int,
+  retryUntil: z.coerce.date(),
+  lastError: z.string().nullable(),
+  createdAt: z.coerce.date(),
+  /** job.stored: how many results the event carries (0 for other events, or a job gone). */
+  results: int,
+});
+export type BatchRow = z.infer<typeof batchRow>;
+
+/** The delivery rows of a batch, with the number of results each job.stored event will carry. */
+export async function batchRows(destinationId: string, ids: number[]): Promise<BatchRow[]> {
+  if (ids.length === 0) return [];
+  const rows = await readDb().$queryRaw`
+    SELECT d."id", d."destinationId", d."eventId", d."eventType", d."jobId", d."outcome", d."status", d."attempts",
+      d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results"
+    FROM "OutboundDelivery" d LEFT JOIN "Job" j ON j."id" = d."jobId" AND d."eventType" = 'job.stored'
+    WHERE d."id" IN (${Prisma.join(ids)}) AND d."destinationId" = ${destinationId}`;
+  return batchRow.array().parse(rows);
+}
