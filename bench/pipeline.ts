@@ -145,8 +145,11 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       }
     }
     if (stored < N) say(`  ${kind}: ${N - stored} jobs ended without being stored`);
-    const rows = await store.all<{ settledAt: unknown; outcomeAt: unknown; receivedAt: unknown }>(
-      `SELECT j."settledAt", j."outcomeAt", r."receivedAt" FROM "Job" j LEFT JOIN "Receipt" r ON r."jobId" = j."id" WHERE j."outcome" = 'stored'`,
+    if (kind === "postgres") await perJobWrites(store);
+    const rows = await store.all<{ settledAt: unknown; outcomeAt: unknown; receivedAt: unknown; fetchedAt: unknown }>(
+      `SELECT j."settledAt", j."outcomeAt", r."receivedAt",
+              (SELECT MIN(e."at") FROM "JobEvent" e WHERE e."jobId" = j."id" AND e."type" = 'attempt') AS "fetchedAt"
+         FROM "Job" j LEFT JOIN "Receipt" r ON r."jobId" = j."id" WHERE j."outcome" = 'stored'`,
     );
     const outcomeAts = rows.map((r) => ms(r.outcomeAt)).sort((a, b) => a - b);
     const lags = rows.map((r) => ms(r.outcomeAt) - ms(r.settledAt)).sort((a, b) => a - b);
@@ -154,6 +157,12 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     const heard = rows.filter((r) => r.receivedAt != null);
     const toReceipt = heard.map((r) => ms(r.receivedAt) - ms(r.settledAt)).sort((a, b) => a - b);
     const toStored = heard.map((r) => ms(r.outcomeAt) - ms(r.receivedAt)).sort((a, b) => a - b);
+    // received → fetched: the queue's wait and the platform's GET; fetched → stored: results and outcome written.
+    const toFetched = heard.map((r) => ms(r.fetchedAt) - ms(r.receivedAt)).sort((a, b) => a - b);
+    const fetchedToStored = rows.map((r) => ms(r.outcomeAt) - ms(r.fetchedAt)).sort((a, b) => a - b);
+    say(
+      `    received → fetched p50 ${pct(toFetched, 50)} p95 ${pct(toFetched, 95)} ms; fetched → stored p50 ${pct(fetchedToStored, 50)} p95 ${pct(fetchedToStored, 95)} ms`,
+    );
     const first = outcomeAts[0]!;
     const last = outcomeAts.at(-1)!;
     const endToEndSeconds = (last - t0) / 1000;
@@ -172,6 +181,24 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     await sim.stop().catch(() => undefined);
     await store.dispose().catch(() => undefined);
   }
+}
+
+/** PostgreSQL's own counters for the run's database, per job: commits, and rows written per table. */
+async function perJobWrites(store: ChaosStore) {
+  await sleep(1500); // backends flush their statistics within a second of going idle
+  const [db] = await store.all<{ xact_commit: string; xact_rollback: string }>(
+    `SELECT "xact_commit", "xact_rollback" FROM pg_stat_database WHERE datname = current_database()`,
+  );
+  const tables = await store.all<{ relname: string; ins: string; upd: string; del: string }>(
+    `SELECT relname, n_tup_ins AS "ins", n_tup_upd AS "upd", n_tup_del AS "del" FROM pg_stat_user_tables
+      WHERE n_tup_ins + n_tup_upd + n_tup_del > 0 ORDER BY n_tup_ins + n_tup_upd + n_tup_del DESC`,
+  );
+  const per = (v: string | undefined) => round(Number(v ?? 0) / N, 2);
+  say(
+    `    per job: ${per(db?.xact_commit)} commits (transactions of every process on the database); rows written ${tables
+      .map((t) => `${t.relname} +${per(t.ins)}/~${per(t.upd)}/-${per(t.del)}`)
+      .join(", ")}`,
+  );
 }
 
 /** The same writes per job, one job after another on one connection of the store's own driver. */
