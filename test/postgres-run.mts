@@ -13,6 +13,8 @@ export const SQLITE_ONLY: Record<string, string> = {
     "tests the MySQL, Redis, RabbitMQ, NATS and S3 services' side of the sinks, not Tally's store; lib/outbound/sinks/postgres-sink.test.ts runs the same scenarios on both stores",
   "test/chaos.test.ts":
     "chooses its store itself (SQLite, one process); the PostgreSQL chaos run is test/postgres-chaos.test.ts",
+  "lib/runtime/direct-sqlite-transaction.test.ts":
+    "tests the worker's synchronous SQLite transaction on the app's better-sqlite3 connection (lib/db.ts); on PostgreSQL the stored extract goes through the ORM's transaction",
   "test/db-transactions.test.ts":
     "tests SQLite's BEGIN IMMEDIATE (lib/db.ts) with a second better-sqlite3 connection on the same file; PostgreSQL has no such lock",
   "test/results-feed-concurrency.test.ts":
