@@ -62,6 +62,9 @@ describe("queue wake-ups on PostgreSQL", () => {
       await enqueue(tx, { kind: "note", payload: { text: "from enqueue" }, availableAt: new Date(Date.now() - 1000) });
     });
     await waitFor("the item handled", () => handled.includes("from enqueue"), 20_000);
-    expect(await db().queueItem.count({ where: { state: "done" } })).toBe(2);
+    // The handler has run; its acknowledgement commits just after it.
+    const done = () => db().queueItem.count({ where: { state: "done" } });
+    await waitFor("both items acknowledged", async () => (await done()) === 2, 5_000);
+    expect(await done()).toBe(2);
   });
 });

@@ -49,6 +49,9 @@ describe("queue wake-ups in one process", () => {
     });
     expect(answer).toEqual({ status: 200, body: { status: "accepted" } });
     await waitFor("the job taken", () => taken.includes("job-woken"), 20_000);
-    expect(await db().queueItem.findFirst({ where: { jobId: "job-woken" } })).toMatchObject({ state: "done" });
+    // The handler has run; its acknowledgement commits just after it.
+    const item = () => db().queueItem.findFirst({ where: { jobId: "job-woken" } });
+    await waitFor("the item acknowledged", async () => (await item())?.state === "done", 5_000);
+    expect(await item()).toMatchObject({ state: "done" });
   });
 });
