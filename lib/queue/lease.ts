@@ -16,8 +16,17 @@ import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 // Attempts are counted at claim time, so a worker that crashes mid-item still uses up an attempt and
 // a poison item cannot crash-loop forever; reschedule() and release() give the attempt back.
 
-const claimable = (now: Date) =>
+export const claimable = (now: Date) =>
   Prisma.sql`(("state" = 'ready' AND "availableAt" <= ${now}) OR ("state" = 'leased' AND "leaseExpiresAt" <= ${now}))`;
+
+/**
+ * The table a claim updates, by the ids it picked. On SQLite `NOT INDEXED` keeps the UPDATE on the
+ * primary key: without statistics (no ANALYZE has run) the planner otherwise answers the re-checked
+ * claimable condition with a multi-index OR over every waiting row, 8 ms a claim with 30,000 waiting
+ * instead of 0.2 ms, and a claim holds the one write lock the receiver and submits also wait for.
+ */
+export const claimTarget = () =>
+  dialect() === "postgres" ? Prisma.sql`"QueueItem"` : Prisma.sql`"QueueItem" NOT INDEXED`;
 
 export type ClaimOptions = {
   owner: string;
@@ -67,7 +76,7 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
         UNION ALL SELECT "id", 1, "priority", "availableAt" FROM "due"
       ) AS "c" ORDER BY "o", "p", "a", "id" LIMIT ${opts.limit}
     )
-    UPDATE "QueueItem"
+    UPDATE ${claimTarget()}
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}

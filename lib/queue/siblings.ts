@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { db, dialect } from "../db";
+import { claimable, claimTarget } from "./lease";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Items taken beside the one a worker's claim handed out: a handler that can do the work of many items
@@ -14,10 +15,6 @@ import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 // dead-letters it (lib/queue/run-item.ts). All items of one claim share one lease token, so they are
 // settled together (ackAll, rescheduleAll, releaseAll: each returns the ids it still held) or one by
 // one with lease.ts's functions.
-
-// The same condition as claim()'s in lease.ts (kept there, in a file this one does not change).
-const claimable = (now: Date) =>
-  Prisma.sql`(("state" = 'ready' AND "availableAt" <= ${now}) OR ("state" = 'leased' AND "leaseExpiresAt" <= ${now}))`;
 
 export type ClaimByKeysOptions = {
   kind: string;
@@ -44,7 +41,7 @@ export async function claimByDedupeKeys(opts: ClaimByKeysOptions, tx: DbOrTx = d
         AND "attempts" < "maxAttempts" AND ${claimable(now)}
       ORDER BY "id" LIMIT ${opts.limit} ${postgres ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty}
     )
-    UPDATE "QueueItem"
+    UPDATE ${claimTarget()}
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
      WHERE "id" IN (SELECT "id" FROM "picked") AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
