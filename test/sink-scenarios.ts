@@ -116,6 +116,25 @@ export async function describeSink(type: SinkType): Promise<void> {
       await expectOnceEach();
     });
 
+    // A database sink's event table alone, refused: the write must fail, not be skipped as a warning
+    // (MySQL's INSERT IGNORE would skip the refused row and the event would count delivered, yet absent).
+    it.skipIf(type !== "postgres" && type !== "mysql")(
+      "holds a refused event that has no result rows, never counting it delivered",
+      async () => {
+        const from = (await deliveries()).length;
+        await svc.refuse();
+        expected.push(...(await settle(type, "cancelled", svc.keeps)));
+        await drain(async () => (await deliveries()).slice(from).every((d) => d.attempts >= 2));
+        const failing = (await deliveries()).slice(from);
+        expect(failing.map((d) => d.status)).toEqual(["retrying"]);
+        expect(failing[0].lastError).toMatch(svc.refusal);
+        await svc.allow();
+        await drain();
+        expect((await deliveries()).slice(from).map((d) => d.status)).toEqual(["delivered"]);
+        await expectOnceEach();
+      },
+    );
+
     it("loses nothing across a killed connection and the sink going down and coming back", async () => {
       svc.proxy.killAll();
       expected.push(...(await settle(type, "stored", svc.keeps)), ...(await settle(type, "cancelled", svc.keeps)));

@@ -14,7 +14,8 @@ import {
 
 // MySQL and MariaDB: the PostgreSQL sink's tables in MySQL's words. Rows are upserted on
 // (job_id, item_key) with INSERT … ON DUPLICATE KEY UPDATE; other events go to `{table}_events` with
-// INSERT IGNORE on the event id. Keys are VARCHAR (MySQL cannot index TEXT whole). A batch is one
+// a no-op update on a duplicate event id (not INSERT IGNORE: IGNORE also turns other refusals, a value
+// too long or out of range, into warnings, and the event would count delivered though not as sent). Keys are VARCHAR (MySQL cannot index TEXT whole). A batch is one
 // statement per table (rows in chunks), in one transaction when there are several.
 
 export function mysqlDdl(table: string): string[] {
@@ -39,7 +40,8 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
       markdown = VALUES(markdown), html = VALUES(html), metadata = VALUES(metadata),
       error_code = VALUES(error_code), error_message = VALUES(error_message),
       tokens_charged = VALUES(tokens_charged), stored_at = VALUES(stored_at), event_id = VALUES(event_id)`;
-  const insertEventsSql = `INSERT IGNORE INTO \`${t}_events\` (event_id, type, job_id, outcome, payload, created_at) VALUES ?`;
+  const insertEventsSql = `INSERT INTO \`${t}_events\` (event_id, type, job_id, outcome, payload, created_at) VALUES ?
+    ON DUPLICATE KEY UPDATE event_id = event_id`;
   const pool = mysql.createPool({
     uri: config.url,
     connectionLimit: 4,
