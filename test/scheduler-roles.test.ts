@@ -40,7 +40,8 @@ beforeAll(async () => {
   external = await startTally({ ...live(quiet.url, "external"), TALLY_WORKER: "on" });
   on = [await startTally(live(shared.url, "on")), await startTally(live(shared.url, "on"))];
   servers.push(off, external, ...on);
-});
+  // Four servers one after the other: over the default 60 s on a loaded machine (seen in CI).
+}, 180_000);
 afterAll(async () => {
   await Promise.all(servers.map((s) => s.stop()));
   await sim?.close();
