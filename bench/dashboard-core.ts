@@ -3,11 +3,11 @@
 // `npm run bench:dashboard` and `npm run bench`. DATABASE_URL must be set before it runs.
 import Database from "better-sqlite3";
 import { z } from "zod";
-import { deliveryQuerySchema } from "@/lib/deliveries/contracts";
+import { deliveryQuerySchema } from "@/lib/webhooks/deliveries-contracts";
 import { historyQuerySchema } from "@/lib/operations/contracts";
 import { unauthorizedQuerySchema } from "@/lib/subscriptions/unauthorized-contracts";
 import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
-import { inboundCursor, listInbound, listPlatform } from "@/lib/deliveries/list";
+import { inboundCursor, listInbound, listPlatform } from "@/lib/webhooks/deliveries-list";
 import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
 import { listRuns } from "@/lib/operations/history";
 import { computeOverview } from "@/lib/overview/overview";

@@ -23,7 +23,7 @@ import Database from "better-sqlite3";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { db, dbReady, disconnectAll } from "@/lib/db";
 import { submitJob } from "@/lib/jobs/submit";
-import { createPlatformClient } from "@/lib/platform/client";
+import { createPlatformClient } from "@/lib/platform/http-client";
 import { flushApiCalls, resetPlatformClients } from "@/lib/platform/shared-client";
 import { startReconcile } from "@/lib/safety-nets/reconcile";
 import { createSimulator } from "@/lib/simulator/server";

@@ -9,7 +9,7 @@ import { ensureDefaultDestination } from "./outbound/destinations";
 import { log, setLogLevel } from "./log";
 import { startSchedules } from "./worker/schedules";
 import { startServerWorker } from "./worker/start";
-import { startRetention } from "./runtime/retention";
+import { startRetention } from "./worker/retention";
 import { singleton } from "./runtime/singleton";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),

@@ -1,8 +1,8 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { parseAllowance } from "./http/address-guard";
-import { whsecSchema } from "./outbound/contracts";
+import { parseAllowance } from "./net/address-guard";
+import { whsecSchema } from "./signing/whsec";
 import { slot } from "./runtime/singleton";
 
 // The only module that reads the environment. Everything else asks getConfig().

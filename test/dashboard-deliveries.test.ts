@@ -1,8 +1,8 @@
 // The Deliveries page's lists: every filter, and keyset pages that neither skip nor repeat rows,
 // also across ties in time and across the per-code merge of a status class.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { deliveryQuerySchema, type DeliveryQuery } from "@/lib/deliveries/contracts";
-import { deliveriesPage, listInbound, listPlatform } from "@/lib/deliveries/list";
+import { deliveryQuerySchema, type DeliveryQuery } from "@/lib/webhooks/deliveries-contracts";
+import { deliveriesPage, listInbound, listPlatform } from "@/lib/webhooks/deliveries-list";
 import { TallyError } from "@/lib/errors";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "./db";

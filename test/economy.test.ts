@@ -5,7 +5,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { getBudgetView } from "@/lib/api-budget/view";
+import { getBudgetView } from "@/lib/platform/budget-view";
 import { submitJob } from "@/lib/jobs/submit";
 import { reconcileBodySchema } from "@/lib/operations/contracts";
 import { collect, type CallInfo } from "@/lib/platform";

@@ -2,7 +2,7 @@
 // waits long behind one big delete), newer rows stay, and the server prunes at start.
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { pruneHistory } from "@/lib/runtime/retention";
+import { pruneHistory } from "@/lib/worker/retention";
 import { createTestDb, type TestDb } from "./db";
 import { openSql, type TestSql } from "./sql";
 import { startTally } from "./tally-server";

@@ -1,7 +1,7 @@
 // The safety nets against a real Tally (what `npm start` runs: receiver, JSON API, runs in the server) and the
 // simulator over real HTTP. The server's own worker is off so each test decides when the queue is
 // drained (by the real worker, in this process, on the same database).
-import { budgetViewSchema } from "@/lib/api-budget/contracts";
+import { budgetViewSchema } from "@/lib/platform/budget-contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";

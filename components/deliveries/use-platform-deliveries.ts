@@ -1,7 +1,12 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { filterToParams, platformPageSchema, type DeliveryFilter, type PlatformPage } from "@/lib/deliveries/contracts";
+import {
+  filterToParams,
+  platformPageSchema,
+  type DeliveryFilter,
+  type PlatformPage,
+} from "@/lib/webhooks/deliveries-contracts";
 import { getParsed } from "@/lib/browser/parsed";
 import { deliveryKeys } from "./query-keys";
 

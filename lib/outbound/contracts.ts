@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { whsecSchema } from "../signing/whsec";
 import { DESTINATION_TYPES, sinkConfigSchemas } from "./sink-config";
 
 // Forwarding's API contracts, shared by the routes, the domain and the Outbound page (no server code
@@ -14,20 +15,6 @@ export const FORWARD_EVENTS = [
 /** The job events: what the default destination (TALLY_FORWARD_URL) has always received; run.completed and url.changed are asked for. */
 export const JOB_EVENTS = ["job.stored", "job.dead_lettered", "job.cancelled"] as const;
 export type ForwardEvent = (typeof FORWARD_EVENTS)[number];
-
-/** Standard Webhooks secrets: `whsec_` + base64 of 24–64 random bytes (what its libraries expect). */
-export const whsecSchema = z
-  .string()
-  .regex(/^whsec_[A-Za-z0-9+/]+={0,2}$/, {
-    error: "must be whsec_ followed by base64 (leave it out and Tally makes one)",
-  })
-  .refine(
-    (s) => {
-      const n = Math.floor(((s.length - 6) * 3) / 4) - (s.match(/=+$/)?.[0].length ?? 0);
-      return n >= 24 && n <= 64;
-    },
-    { error: "must encode 24 to 64 random bytes after whsec_" },
-  );
 
 export const destinationUrlSchema = z
   .string({ error: "url is required" })

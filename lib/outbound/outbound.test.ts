@@ -12,7 +12,7 @@ import { createDestinationSchema } from "./contracts";
 import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";
 import { forwardEventKind } from "./handler";
 import { forwardEventPayload, webhookId } from "./outbox";
-import { pruneHistory } from "@/lib/runtime/retention";
+import { pruneHistory } from "@/lib/worker/retention";
 import { replayDelivery, replayDestinationSince } from "./replay";
 import { startSink, type Sink, type SinkRequest } from "./test-sink";
 

@@ -1,12 +1,12 @@
 import "server-only";
 import { deadline } from "../http/deadline";
-import { guardedPost, RefusedAddress, type GuardContext, type PostAnswer } from "../http/address-guard";
+import { guardedPost, RefusedAddress, type GuardContext, type PostAnswer } from "../net/address-guard";
 import { signDelivery } from "../signing/signature";
 
 // One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
 // (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too. A
 // destination registered at run time is sent through the address guard: the address actually connected
-// to must be allowed (lib/http/address-guard.ts), so a DNS answer that changes later is a failed attempt.
+// to must be allowed (lib/net/address-guard.ts), so a DNS answer that changes later is a failed attempt.
 
 export type SendResult = { ok: boolean; statusCode: number | null; error: string | null; latencyMs: number };
 

@@ -4,7 +4,7 @@ import { z } from "zod";
 import { parseMetadata } from "../results/rows";
 import { readDb } from "../db";
 import { BadRequest } from "../errors";
-import type { GuardContext } from "../http/address-guard";
+import type { GuardContext } from "../net/address-guard";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
 import { openSink, reason, sinkHostRefusal, type SinkEvent, type SinkResultRow } from "./sinks";
 import { isOpen, sinkFor } from "./sinks/pool";

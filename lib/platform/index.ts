@@ -6,7 +6,7 @@ export {
   type NormalizedJob,
   type ResultPageOptions,
   type PlatformClient,
-} from "./client";
+} from "./http-client";
 export type { CallInfo, CallObserver, CallOptions, ClientOptions } from "./request";
 export * from "./errors";
 export { pollJob, type PollOptions, type PollableClient } from "./poll";

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { JobKind, NormalizedJob } from "./client";
+import type { JobKind, NormalizedJob } from "./http-client";
 import { JobTimeout, PlatformNotFound, RateLimited, Upstream } from "./errors";
 import { fakeClock } from "./fake-clock.test-util";
 import { pollJob, type PollableClient } from "./poll";

@@ -1,5 +1,5 @@
 import "server-only";
-import type { JobKind, NormalizedJob, PlatformClient } from "./client";
+import type { JobKind, NormalizedJob, PlatformClient } from "./http-client";
 import { JobTimeout, RateLimited, PlatformError } from "./errors";
 import { realSleep, type Sleep } from "./rate-limit";
 import { isTerminal } from "./schemas";

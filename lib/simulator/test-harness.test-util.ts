@@ -1,6 +1,6 @@
 // Test-only helpers: a simulator on a free port, a client bound to it, and a tiny webhook receiver.
 import { createServer, type IncomingHttpHeaders } from "node:http";
-import { createPlatformClient } from "@/lib/platform/client";
+import { createPlatformClient } from "@/lib/platform/http-client";
 import type { ClientOptions } from "@/lib/platform/request";
 import type { SimConfigPatch, SimMode } from "./config";
 import { createSimulator } from "./server";

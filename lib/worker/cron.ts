@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { Conflict, UpstreamFailure } from "../errors";
 import type { ItemOutcome } from "../queue";
-import { pruneHistory } from "../runtime/retention";
+import { pruneHistory } from "./retention";
 import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
 import { startReconcile } from "../safety-nets/reconcile";
 import { singleFlight } from "../scheduling/single-flight";

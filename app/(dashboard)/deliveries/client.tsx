@@ -3,7 +3,7 @@
 import { Can } from "@/components/auth/role-context";
 import { usePathname, useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { filterToParams, type DeliveryFilter } from "@/lib/deliveries/contracts";
+import { filterToParams, type DeliveryFilter } from "@/lib/webhooks/deliveries-contracts";
 import { errorText } from "@/lib/browser/parsed";
 import { DeliveryFilters } from "@/components/deliveries/delivery-filters";
 import { InboundTable } from "@/components/deliveries/inbound-table";

@@ -1,6 +1,6 @@
 // GET /api/budget — platform calls of the last hour by purpose and answer class against the rate budget, 429 pauses, calls per finished job
-import { budgetViewSchema } from "@/lib/api-budget/contracts";
-import { getBudgetView } from "@/lib/api-budget/view";
+import { budgetViewSchema } from "@/lib/platform/budget-contracts";
+import { getBudgetView } from "@/lib/platform/budget-view";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const dynamic = "force-dynamic";

@@ -1,7 +1,7 @@
 // GET /api/deliveries — one page of the inbound log or the mirrored platform log, filtered, keyset-paged
 import { z } from "zod";
-import { deliveryQuerySchema, inboundPageSchema, platformPageSchema } from "@/lib/deliveries/contracts";
-import { listInbound, listPlatform } from "@/lib/deliveries/list";
+import { deliveryQuerySchema, inboundPageSchema, platformPageSchema } from "@/lib/webhooks/deliveries-contracts";
+import { listInbound, listPlatform } from "@/lib/webhooks/deliveries-list";
 import { operatorRoute } from "@/lib/http/operator-route";
 
 export const GET = operatorRoute(

@@ -6,7 +6,7 @@
 // (PostgreSQL's ?host=, MySQL's ?socketPath=, Redis's ?path=) are caught the same way.
 import type { LookupAddress } from "node:dns";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parseAllowance, type GuardContext } from "@/lib/http/address-guard";
+import { parseAllowance, type GuardContext } from "@/lib/net/address-guard";
 import { checkSink } from "@/lib/outbound/sink-send";
 import type { SinkType } from "@/lib/outbound/sink-config";
 import { SERVICES, serviceAnswers, type SinkService } from "@/test/sink-services";

@@ -1,7 +1,7 @@
 import "server-only";
 import { onShutdown } from "../../runtime/shutdown";
 import { singleton } from "../../runtime/singleton";
-import type { GuardContext } from "../../http/address-guard";
+import type { GuardContext } from "../../net/address-guard";
 import type { SinkType } from "../sink-config";
 import { openSink, type Sink } from "./index";
 

@@ -2,10 +2,10 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { ANSWER_CLASSES, CALL_PURPOSES } from "../platform/purpose";
-import { flushApiCalls } from "../platform/shared-client";
-import { databaseBudgetStore } from "../platform/shared-budget-store";
-import type { BudgetView } from "./contracts";
+import { ANSWER_CLASSES, CALL_PURPOSES } from "./purpose";
+import { flushApiCalls } from "./shared-client";
+import { databaseBudgetStore } from "./shared-budget-store";
+import type { BudgetView } from "./budget-contracts";
 
 // The API budget view: every process's platform calls (ApiCallMinute, flushed in batches) over the
 // last hour, per minute and purpose against TALLY_API_RPS, their answer classes, the 429 pauses, and

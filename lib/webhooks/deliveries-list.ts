@@ -1,7 +1,13 @@
 import "server-only";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import { WINDOWS, type DeliveryFilter, type DeliveryQuery, type InboundPage, type PlatformPage } from "./contracts";
+import {
+  WINDOWS,
+  type DeliveryFilter,
+  type DeliveryQuery,
+  type InboundPage,
+  type PlatformPage,
+} from "./deliveries-contracts";
 import { decodeKeyset, encodeCursor, intId, pageOf, textId } from "../keyset";
 
 // The two delivery logs for the Deliveries page: what our receiver answered (InboundDelivery) and the

@@ -4,7 +4,7 @@ import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
 import { claimTick } from "../scheduling/lease";
-import { slot } from "./singleton";
+import { slot } from "../runtime/singleton";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
 // tables are deleted in small batches with a pause between them: SQLite has one write lock, and the
