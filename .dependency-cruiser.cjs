@@ -19,6 +19,8 @@ const clientComponents = sources.filter((f) => /^\s*(\/\/[^\n]*\n\s*)*["']use cl
 const serverModules = sources.filter((f) => /^import ["']server-only["'];?$/m.test(head(f)));
 
 const TESTS = "\\.test(-util)?\\.ts$";
+/** A folder's surfaces: index.ts (everything other folders use), client.ts (what client components may load), contract.ts (lib/platform: the platform's API alone, for the simulator). */
+const SURFACE = "^lib/[^/]+/(index|client|contract)\\.ts$";
 
 /** @type {import("dependency-cruiser").IConfiguration} */
 module.exports = {
@@ -29,6 +31,21 @@ module.exports = {
       comment: "No import cycles anywhere: start order and module state must not depend on import order.",
       from: { path: "^(app|components|lib|scripts)/|^server\\.ts$" },
       to: { circular: true },
+    },
+    {
+      name: "no-deep-import",
+      severity: "error",
+      comment:
+        "A lib/ folder is used through its surface (index.ts, client.ts, contract.ts) from outside it; inside, its files import each other directly. Tests may reach inside.",
+      from: { path: "^(app|components|scripts)/|^server\\.ts$|^lib/[^/]+\\.tsx?$", pathNot: TESTS },
+      to: { path: "^lib/[^/]+/", pathNot: SURFACE },
+    },
+    {
+      name: "no-deep-import",
+      severity: "error",
+      comment: "From one lib/ folder into another: through the other's surface only.",
+      from: { path: "^lib/([^/]+)/", pathNot: TESTS },
+      to: { path: "^lib/(?!$1/)[^/]+/", pathNot: SURFACE },
     },
     {
       name: "lib-is-framework-free",
@@ -60,10 +77,10 @@ module.exports = {
       name: "platform-is-a-leaf",
       severity: "error",
       comment:
-        "lib/platform/ speaks to the platform and knows nothing of Tally's capabilities above it (metrics/count.ts is a counter, like log.ts a logger; runtime/singleton.ts keeps the client once per process).",
+        "lib/platform/ speaks to the platform and knows nothing of Tally's capabilities above it (metrics/ counts its calls, like log.ts logs them; runtime/ keeps the client once per process).",
       from: { path: "^lib/platform/", pathNot: TESTS },
       to: {
-        path: "^lib/(?!platform/|config\\.ts$|db\\.ts$|errors\\.ts$|log\\.ts$|metrics/count\\.ts$|runtime/singleton\\.ts$)",
+        path: "^lib/(?!platform/|config\\.ts$|db\\.ts$|errors\\.ts$|log\\.ts$|metrics/index\\.ts$|runtime/index\\.ts$)",
       },
     },
     {
@@ -72,16 +89,16 @@ module.exports = {
       comment:
         "lib/metrics/ is counted into from everywhere, so it depends on nothing of Tally but the database, config, log and the singleton helper.",
       from: { path: "^lib/metrics/", pathNot: TESTS },
-      to: { path: "^lib/(?!metrics/|config\\.ts$|db\\.ts$|log\\.ts$|runtime/singleton\\.ts$)" },
+      to: { path: "^lib/(?!metrics/|config\\.ts$|db\\.ts$|log\\.ts$|runtime/index\\.ts$)" },
     },
     {
       name: "simulator-stands-alone",
       severity: "error",
       comment:
-        "The simulator imitates the platform from its contract (lib/platform schemas, lib/signing), never from Tally's state.",
+        "The simulator imitates the platform from its contract (lib/platform/contract.ts, lib/signing), never from Tally's state.",
       from: { path: "^lib/simulator/", pathNot: TESTS },
       to: {
-        path: "^lib/(?!simulator/|platform/(schemas|batch-crawl-schemas|webhook-schemas|events|paginate)\\.ts$|signing/signature\\.ts$)",
+        path: "^lib/(?!simulator/|platform/contract\\.ts$|signing/index\\.ts$)",
       },
     },
     {

@@ -9,12 +9,10 @@
 import http from "node:http";
 import type { Socket } from "node:net";
 import { configOrExit } from "./lib/config";
-import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, resolveClientAddress } from "./lib/http/client-address";
+import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, gateRequest, resolveClientAddress } from "./lib/http";
 import { log } from "./lib/log";
-import { gateRequest } from "./lib/http/body-gate";
-import { createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks/node-server";
-import { manageShutdown, runShutdownHooks } from "./lib/runtime/shutdown";
-import { closeReceiverStore } from "./lib/webhooks/store";
+import { closeReceiverStore, createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks";
+import { manageShutdown, runShutdownHooks } from "./lib/runtime";
 
 // As `next start` does: React and Next load their production builds only under this value.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });

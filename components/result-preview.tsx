@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { SafeUrl } from "@/components/jobs/safe-url";
 import { revealControls } from "@/components/jobs/safe-text";
-import type { ResultPreview as Result } from "@/lib/jobs/detail";
+import type { ResultPreview as Result } from "@/lib/jobs";
 
 // Scraped content is hostile until proven otherwise, and here it never gets the chance:
 // - markdown is shown as text (React escapes it; no markdown renderer, so no links or images);

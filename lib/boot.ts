@@ -1,16 +1,14 @@
 import "server-only";
-import { startAlerts } from "./alerts/schedule";
+import { startAlerts } from "./alerts";
 import { startCollectionSchedule } from "./collections";
-import { ensureBootstrapAdmin } from "./auth/bootstrap";
+import { ensureBootstrapAdmin } from "./auth";
 import { configOrExit, type TallyConfig } from "./config";
 import { dbReady } from "./db";
-import { startDemoMode } from "./demo/start";
-import { ensureDefaultDestination } from "./outbound/destinations";
+import { startDemoMode } from "./demo";
+import { ensureDefaultDestination } from "./outbound";
 import { log, setLogLevel } from "./log";
-import { startSchedules } from "./worker/schedules";
-import { startServerWorker } from "./worker/start";
-import { startRetention } from "./worker/retention";
-import { singleton } from "./runtime/singleton";
+import { startRetention, startSchedules, startServerWorker } from "./worker";
+import { singleton } from "./runtime";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),
 // open the database, then start this process's parts. A process-wide singleton, so a second module load

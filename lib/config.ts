@@ -1,9 +1,9 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { z } from "zod";
-import { parseAllowance } from "./net/address-guard";
-import { whsecSchema } from "./signing/whsec";
-import { slot } from "./runtime/singleton";
+import { parseAllowance } from "./net";
+import { whsecSchema } from "./signing";
+import { slot } from "./runtime";
 
 // The only module that reads the environment. Everything else asks getConfig().
 

@@ -4,11 +4,8 @@ import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import { PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
-import { withBusyRetry } from "./runtime/sqlite-busy";
-import { secureSqliteFile } from "./runtime/sqlite-file";
-import { cachePreparedStatements } from "./runtime/sqlite-statements";
+import { cachePreparedStatements, secureSqliteFile, singleton, withBusyRetry } from "./runtime";
 import { getConfig, storeOf, type Store } from "./config";
-import { singleton } from "./runtime/singleton";
 
 // One Prisma client per database URL and process, a process-wide singleton because Next loads
 // modules more than once. DATABASE_URL picks the store: SQLite (file:) or PostgreSQL (postgresql://), through

@@ -2,7 +2,7 @@ import "server-only";
 import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pino, { type Logger as PinoLogger } from "pino";
-import { slot } from "./runtime/singleton";
+import { slot } from "./runtime";
 
 // JSON lines through pino. The call sites keep one shape, `log.info(msg, fields)`; `log.child(fields)`
 // gives a logger whose every line carries those fields (a run, a queue item). A request id set with

@@ -4,7 +4,7 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { configOrExit, redactUrl, storeOf } from "../lib/config";
-import { secureSqliteFile } from "../lib/runtime/sqlite-file";
+import { secureSqliteFile } from "../lib/runtime";
 
 const config = configOrExit();
 if (storeOf(config.DATABASE_URL) === "sqlite") {

@@ -2,8 +2,7 @@
 // and same database as the app; point TALLY_PUBLIC_URL's /webhooks/ at it to take deliveries faster.
 // It answers GET /api/metrics too (same bearer and answer as the app's): its deliveries count here only.
 import { configOrExit } from "../lib/config";
-import { createReceiverServer } from "../lib/webhooks/node-server";
-import { closeReceiverStore } from "../lib/webhooks/store";
+import { closeReceiverStore, createReceiverServer } from "../lib/webhooks";
 
 const config = configOrExit();
 const port = Number(process.argv[2] ?? config.TALLY_RECEIVER_PORT);

@@ -1,8 +1,8 @@
 // npm run reconcile -- [--scope recent|full] [--since ISO] [--older-than SECONDS]
 // Lists the platform's jobs (new since the watermark, or all of them) and enqueues every settled one whose outcome is missing here.
-import { reconcileAction } from "@/lib/safety-nets/actions";
-import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli/cli";
-import { reconcileBodySchema } from "@/lib/operations/contracts";
+import { reconcileAction } from "@/lib/safety-nets";
+import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli";
+import { reconcileBodySchema } from "@/lib/operations";
 
 const USAGE = "npm run reconcile -- [--scope recent|full] [--since 2026-01-31T00:00:00Z] [--older-than 600]";
 

@@ -1,7 +1,7 @@
 // npm run register-webhooks
 // Registers the missing subscriptions (extract, batch, crawl) at TALLY_PUBLIC_URL and stores their secrets.
-import { parseCliArgs, runCli } from "@/lib/cli/cli";
-import { registerAction } from "@/lib/subscriptions/actions";
+import { parseCliArgs, runCli } from "@/lib/cli";
+import { registerAction } from "@/lib/subscriptions";
 
 void runCli(
   "register-webhooks",

@@ -1,9 +1,9 @@
 // npm run replay -- [--webhook ID] [--since ISO]
 // Reads the platform's delivery log and enqueues every job none of whose deliveries got a 2xx.
-import { replayAction } from "@/lib/safety-nets/actions";
-import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli/cli";
-import { replayBodySchema } from "@/lib/operations/contracts";
-import { resolveSubscriptionId } from "@/lib/subscriptions/list";
+import { replayAction } from "@/lib/safety-nets";
+import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli";
+import { replayBodySchema } from "@/lib/operations";
+import { resolveSubscriptionId } from "@/lib/subscriptions";
 
 const USAGE = "npm run replay -- [--webhook SUBSCRIPTION_OR_WEBHOOK_ID] [--since 2026-01-31T00:00:00Z]";
 

@@ -1,9 +1,8 @@
 // npm run rotate -- --webhook ID
 // Rotates a subscription's secret, stores it, and after the settle delay replays the deliveries
 // that got 401 in between.
-import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli/cli";
-import { rotateAction } from "@/lib/subscriptions/actions";
-import { resolveSubscriptionId } from "@/lib/subscriptions/list";
+import { followRun, parseCliArgs, printOutcome, runCli, UsageError } from "@/lib/cli";
+import { resolveSubscriptionId, rotateAction } from "@/lib/subscriptions";
 
 const USAGE = "npm run rotate -- --webhook SUBSCRIPTION_OR_WEBHOOK_ID";
 

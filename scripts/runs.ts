@@ -6,7 +6,7 @@
 // the run; this command only creates, acts and watches.
 import { readFileSync, statSync } from "node:fs";
 import { parseArgs } from "node:util";
-import { runCli, UsageError, type CliContext } from "@/lib/cli/cli";
+import { type CliContext, runCli, UsageError } from "@/lib/cli";
 import {
   cancelRun,
   createRun,

@@ -1,6 +1,6 @@
 // npm run user -- add|list|disable|enable|reset-password|token … — accounts for people without a browser
 // (lib/auth/user-cli.ts). Exit 0 done, 1 failed, 2 bad usage.
-import { userCli } from "@/lib/auth/user-cli";
+import { userCli } from "@/lib/auth";
 import { disconnectAll } from "@/lib/db";
 
 void userCli(process.argv.slice(2), {

@@ -3,11 +3,16 @@
 import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
-import { startSchedules } from "../lib/worker/schedules";
-import { startAlerts } from "../lib/alerts/schedule";
+import {
+  closeWorkerMetrics,
+  listenForEnqueuesOnPostgres,
+  listenWorkerMetrics,
+  MetricsPortError,
+  startSchedules,
+  workerFor,
+} from "../lib/worker";
+import { startAlerts } from "../lib/alerts";
 import { startCollectionSchedule } from "../lib/collections";
-import { listenForEnqueuesOnPostgres, workerFor } from "../lib/worker/start";
-import { closeWorkerMetrics, listenWorkerMetrics, MetricsPortError } from "../lib/worker/metrics-server";
 
 const GRACE_MS = 15_000;
 

@@ -25,6 +25,12 @@ describe("layering", () => {
       "lib/worker/start.ts": 'import { sim } from "../simulator";\nexport const s = sim;\n',
       "lib/demo/start.ts": 'import { sim } from "../simulator";\nexport const s = sim;\n',
       "lib/platform/client.ts": 'import { s } from "../worker/start";\nexport const c = s;\n',
+      "lib/queue/lease.ts": "export const claim = 1;\n",
+      "lib/queue/enqueue.ts": 'import { claim } from "./lease";\nexport const e = claim;\n',
+      "lib/queue/index.ts": 'export { claim } from "./lease";\nexport { e } from "./enqueue";\n',
+      "lib/jobs/deep.ts": 'import { claim } from "../queue/lease";\nexport const d = claim;\n',
+      "lib/jobs/surface.ts": 'import { claim } from "../queue";\nexport const s = claim;\n',
+      "app/deep.ts": 'import { e } from "../lib/queue/enqueue";\nexport const a = e;\n',
     };
     for (const [name, text] of Object.entries(files)) {
       mkdirSync(path.dirname(path.join(dir, name)), { recursive: true });
@@ -49,6 +55,11 @@ describe("layering", () => {
     expect(out).toMatch(/simulator-only-in-demo-start: lib\/worker\/start\.ts → lib\/simulator\/index\.ts/);
     expect(out).not.toMatch(/simulator-only-in-demo-start: lib\/demo\/start\.ts/);
     expect(out).toMatch(/platform-is-a-leaf: lib\/platform\/client\.ts → lib\/worker\/start\.ts/);
+    // A folder is used through its surface from outside; inside, its files import each other.
+    expect(out).toMatch(/no-deep-import: lib\/jobs\/deep\.ts → lib\/queue\/lease\.ts/);
+    expect(out).toMatch(/no-deep-import: app\/deep\.ts → lib\/queue\/enqueue\.ts/);
+    expect(out).not.toMatch(/lib\/jobs\/surface\.ts/);
+    expect(out).not.toMatch(/lib\/queue\/enqueue\.ts →/);
   });
 
   it("lib/'s folders import each other without loops", () => {

@@ -14,7 +14,7 @@ import { OVERVIEW_REFRESH_MS, useOverview } from "@/components/overview/use-over
 import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 
 export function OverviewClient() {
   const { data, error, isFetching } = useOverview();

@@ -3,8 +3,7 @@ import { MeProvider } from "@/components/auth/role-context";
 import { UserMenu } from "@/components/auth/user-menu";
 import { Nav } from "@/components/nav";
 import { Providers } from "@/components/providers";
-import { requireOperator } from "@/lib/auth/current";
-import { meOf } from "@/lib/auth/principal";
+import { meOf, requireOperator } from "@/lib/auth";
 
 export default async function DashboardLayout({ children }: { children: React.ReactNode }) {
   const me = meOf(await requireOperator());

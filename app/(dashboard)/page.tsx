@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { getOverview } from "@/lib/overview/overview";
+import { getOverview } from "@/lib/overview";
 import { OverviewClient } from "./client";
 
 export const metadata: Metadata = { title: "Overview" };

@@ -1,5 +1,5 @@
 import type { Metadata } from "next";
-import { safeNextPath } from "@/lib/auth/safe-next";
+import { safeNextPath } from "@/lib/auth";
 import { LoginForm } from "./client";
 
 export const metadata: Metadata = { title: "Sign in" };

@@ -1,6 +1,6 @@
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
-import type { ChannelView } from "@/lib/alerts/contracts";
+import type { ChannelView } from "@/lib/alerts/client";
 
 const LABEL = { webhook: "Webhook", slack: "Slack", email: "E-mail" } as const;
 const SETTINGS = {

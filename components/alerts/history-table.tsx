@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { AlertEventView, NotificationView } from "@/lib/alerts/contracts";
+import type { AlertEventView, NotificationView } from "@/lib/alerts/client";
 
 function Delivery({ n }: { n: NotificationView }) {
   const tone = n.status === "sent" ? "good" : n.status === "failed" ? "bad" : "warn";

@@ -1,7 +1,7 @@
 import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { RuleView } from "@/lib/alerts/contracts";
+import type { RuleView } from "@/lib/alerts/client";
 
 function State({ r }: { r: RuleView }) {
   return (

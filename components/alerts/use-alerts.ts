@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { alertsViewSchema, type AlertsView } from "@/lib/alerts/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type AlertsView, alertsViewSchema } from "@/lib/alerts/client";
+import { getParsed } from "@/lib/browser/client";
 import { alertKeys } from "./query-keys";
 
 export function fetchAlerts(signal?: AbortSignal): Promise<AlertsView> {

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { testResultSchema, type Channel } from "@/lib/alerts/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { type Channel, testResultSchema } from "@/lib/alerts/client";
+import { postParsed } from "@/lib/browser/client";
 import { alertKeys } from "./query-keys";
 
 export function useSendTestAlert() {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useMe } from "./role-context";

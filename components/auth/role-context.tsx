@@ -1,7 +1,7 @@
 "use client";
 
 import { createContext, useContext } from "react";
-import { roleAtLeast, type Me, type Role } from "@/lib/auth/roles";
+import { type Me, type Role, roleAtLeast } from "@/lib/auth/client";
 
 // Who is signed in, for hiding what their role cannot do. Only a convenience: every action is
 // checked again on the server (403 {"error":"forbidden"}).

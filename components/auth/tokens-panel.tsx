@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
-import { ROLES, isRole, roleAtLeast } from "@/lib/auth/roles";
+import { errorText } from "@/lib/browser/client";
+import { isRole, roleAtLeast, ROLES } from "@/lib/auth/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { postParsed } from "@/lib/browser/parsed";
-import type { ChangePassword } from "@/lib/auth/users-contracts";
+import { postParsed } from "@/lib/browser/client";
+import type { ChangePassword } from "@/lib/auth/client";
 import { accountKeys } from "./query-keys";
 
 /** POST /api/auth/password; one's other sessions end, so the sessions list changes too. */

@@ -2,8 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { getParsed, postParsed } from "@/lib/browser/parsed";
-import { sessionRowSchema } from "@/lib/auth/sessions-contracts";
+import { getParsed, postParsed } from "@/lib/browser/client";
+import { sessionRowSchema } from "@/lib/auth/client";
 import { accountKeys } from "./query-keys";
 
 const listSchema = z.object({ items: z.array(sessionRowSchema) });

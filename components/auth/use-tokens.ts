@@ -2,9 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { getParsed, postParsed } from "@/lib/browser/parsed";
-import { roleSchema } from "@/lib/auth/roles";
-import { tokenRowSchema, type CreateToken } from "@/lib/auth/tokens-contracts";
+import { getParsed, postParsed } from "@/lib/browser/client";
+import { type CreateToken, roleSchema, tokenRowSchema } from "@/lib/auth/client";
 import { accountKeys } from "./query-keys";
 
 const listSchema = z.object({ items: z.array(tokenRowSchema) });

@@ -2,9 +2,8 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { getParsed, postParsed } from "@/lib/browser/parsed";
-import type { Role } from "@/lib/auth/roles";
-import { userRowSchema, type CreateUser } from "@/lib/auth/users-contracts";
+import { getParsed, postParsed } from "@/lib/browser/client";
+import { type CreateUser, type Role, userRowSchema } from "@/lib/auth/client";
 import { accountKeys } from "./query-keys";
 
 const listSchema = z.object({ items: z.array(userRowSchema) });

@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
-import { ROLES, isRole, type Role } from "@/lib/auth/roles";
+import { errorText } from "@/lib/browser/client";
+import { isRole, type Role, ROLES } from "@/lib/auth/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

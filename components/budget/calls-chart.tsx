@@ -2,7 +2,7 @@
 
 import { useSyncExternalStore } from "react";
 import { Bar, BarChart, CartesianGrid, Legend, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import type { BudgetView } from "@/lib/platform/budget-contracts";
+import type { BudgetView } from "@/lib/platform/client";
 import { Skeleton } from "@/components/ui/feedback";
 
 export const PURPOSE_COLORS: Record<string, string> = {

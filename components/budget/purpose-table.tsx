@@ -1,4 +1,4 @@
-import type { BudgetView } from "@/lib/platform/budget-contracts";
+import type { BudgetView } from "@/lib/platform/client";
 import { Table, Td, Th } from "@/components/ui/table";
 import { PURPOSE_COLORS } from "./calls-chart";
 

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { getParsed } from "@/lib/browser/parsed";
-import { budgetViewSchema, type BudgetView } from "@/lib/platform/budget-contracts";
+import { getParsed } from "@/lib/browser/client";
+import { type BudgetView, budgetViewSchema } from "@/lib/platform/client";
 import { budgetKeys } from "./query-keys";
 
 export const BUDGET_REFRESH_MS = 10_000;

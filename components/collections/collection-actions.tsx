@@ -3,8 +3,8 @@
 import { useRouter } from "next/navigation";
 import { useState } from "react";
 import { z } from "zod";
-import { errorText, postParsed } from "@/lib/browser/parsed";
-import { collectionSummarySchema, startedRunSchema } from "@/lib/collections/contracts";
+import { errorText, postParsed } from "@/lib/browser/client";
+import { collectionSummarySchema, startedRunSchema } from "@/lib/collections/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";
 

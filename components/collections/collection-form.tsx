@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useState } from "react";
-import { errorText, postParsed } from "@/lib/browser/parsed";
-import { collectionSummarySchema, type CollectionDetail } from "@/lib/collections/contracts";
+import { errorText, postParsed } from "@/lib/browser/client";
+import { type CollectionDetail, collectionSummarySchema } from "@/lib/collections/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 

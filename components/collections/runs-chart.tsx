@@ -1,4 +1,4 @@
-import type { CollectionRun } from "@/lib/collections/contracts";
+import type { CollectionRun } from "@/lib/collections";
 
 // A collection's runs history as small bars, oldest on the left: stored (green), failed (red) and, in
 // front of stored, the changed and new URLs (amber). Plain SVG, no chart library; each bar has a title.

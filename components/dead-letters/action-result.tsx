@@ -1,6 +1,6 @@
 import Link from "next/link";
 import { Notice } from "@/components/ui/feedback";
-import type { ActionSummary } from "@/lib/dead-letters/actions";
+import type { ActionSummary } from "@/lib/dead-letters";
 
 /** What an action actually did: changed, skipped because someone else got there first, failed and why. */
 export function ActionResult({ summary }: { summary: ActionSummary }) {

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { DeadLetterFilter } from "@/lib/dead-letters/list";
+import type { DeadLetterFilter } from "@/lib/dead-letters";
 
 // A plain GET form: the filter lives in the URL (shareable, back button works) and needs no script.
 

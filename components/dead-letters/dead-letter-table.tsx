@@ -4,7 +4,7 @@ import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { ShortId } from "@/components/ui/short-id";
 import { Time } from "@/components/ui/time";
 import { SafeUrl } from "@/components/jobs/safe-url";
-import type { DeadLetterRow } from "@/lib/dead-letters/list";
+import type { DeadLetterRow } from "@/lib/dead-letters";
 
 const STATE_TONE = { open: "bad", retried: "info", discarded: "neutral" } as const;
 const stateTone = (s: string) => (s === "open" || s === "retried" || s === "discarded" ? STATE_TONE[s] : "neutral");

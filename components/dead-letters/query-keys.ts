@@ -1,4 +1,4 @@
-import type { DeadLetterListQuery } from "@/lib/dead-letters/list";
+import type { DeadLetterListQuery } from "@/lib/dead-letters";
 
 // Query keys for dead letters; actions invalidate deadLetterKeys.all (every filtered list and count).
 export const deadLetterKeys = {

@@ -1,7 +1,7 @@
 import { useQuery } from "@tanstack/react-query";
-import { getParsed } from "@/lib/browser/parsed";
-import { deadLetterPageSchema, type DeadLetterPage } from "@/lib/dead-letters/contracts";
-import type { DeadLetterListQuery } from "@/lib/dead-letters/list";
+import { getParsed } from "@/lib/browser/client";
+import { type DeadLetterPage, deadLetterPageSchema } from "@/lib/dead-letters/client";
+import type { DeadLetterListQuery } from "@/lib/dead-letters";
 import { deadLetterKeys, deadLetterSearch } from "./query-keys";
 
 export function fetchDeadLetters(q: DeadLetterListQuery, signal?: AbortSignal): Promise<DeadLetterPage> {

@@ -1,8 +1,8 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { postParsed } from "@/lib/browser/parsed";
-import type { RetryBody } from "@/lib/dead-letters/actions";
-import { actionSummarySchema } from "@/lib/dead-letters/contracts";
+import { postParsed } from "@/lib/browser/client";
+import type { RetryBody } from "@/lib/dead-letters";
+import { actionSummarySchema } from "@/lib/dead-letters/client";
 import { deadLetterKeys } from "./query-keys";
 
 export function useRetryDeadLetters() {

@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { normalize, windowSchema, type DeliveryFilter } from "@/lib/webhooks/deliveries-contracts";
+import { type DeliveryFilter, normalize, windowSchema } from "@/lib/webhooks/client";
 import { SubscriptionSelect, type SubscriptionOption } from "./subscription-label";
 import { Button } from "@/components/ui/button";
 

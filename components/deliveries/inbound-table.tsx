@@ -1,4 +1,4 @@
-import type { InboundRow } from "@/lib/webhooks/deliveries-contracts";
+import type { InboundRow } from "@/lib/webhooks/client";
 import { HttpStatusBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { ShortId } from "@/components/ui/short-id";

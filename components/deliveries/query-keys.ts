@@ -1,4 +1,4 @@
-import type { DeliveryFilter } from "@/lib/webhooks/deliveries-contracts";
+import type { DeliveryFilter } from "@/lib/webhooks/client";
 
 // Query keys of the deliveries feature; shared by the server page (prefetch) and the hooks.
 

@@ -2,7 +2,7 @@
 
 import { useQueryClient } from "@tanstack/react-query";
 import { useCallback, useId, useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { useStartReplay } from "@/components/operations/use-start-replay";

@@ -1,13 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import {
-  filterToParams,
-  inboundPageSchema,
-  type DeliveryFilter,
-  type InboundPage,
-} from "@/lib/webhooks/deliveries-contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type DeliveryFilter, filterToParams, type InboundPage, inboundPageSchema } from "@/lib/webhooks/client";
+import { getParsed } from "@/lib/browser/client";
 import { deliveryKeys } from "./query-keys";
 
 export function fetchInbound(

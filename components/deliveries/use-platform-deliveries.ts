@@ -1,13 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import {
-  filterToParams,
-  platformPageSchema,
-  type DeliveryFilter,
-  type PlatformPage,
-} from "@/lib/webhooks/deliveries-contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type DeliveryFilter, filterToParams, type PlatformPage, platformPageSchema } from "@/lib/webhooks/client";
+import { getParsed } from "@/lib/browser/client";
 import { deliveryKeys } from "./query-keys";
 
 export function fetchPlatform(

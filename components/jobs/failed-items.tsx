@@ -1,6 +1,6 @@
 import { formatCount } from "@/components/ui/figures";
 import { Table, Td, Th } from "@/components/ui/table";
-import type { FailedItem, JobDetail } from "@/lib/jobs/detail";
+import type { FailedItem, JobDetail } from "@/lib/jobs";
 import { SafeUrl } from "./safe-url";
 import { revealControls } from "./safe-text";
 

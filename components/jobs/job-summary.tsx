@@ -3,7 +3,7 @@ import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/figures";
 import { Time } from "@/components/ui/time";
-import type { JobDetail } from "@/lib/jobs/detail";
+import type { JobDetail } from "@/lib/jobs";
 import { ORIGIN, PlatformStatusBadge } from "./jobs-table";
 import { SafeUrl } from "./safe-url";
 import { revealControls } from "./safe-text";

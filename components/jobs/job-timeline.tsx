@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
-import type { TimelineEntry } from "@/lib/jobs/timeline";
+import type { TimelineEntry } from "@/lib/jobs";
 import { revealControls } from "./safe-text";
 
 const WORD: Record<string, string> = {

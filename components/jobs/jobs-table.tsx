@@ -2,7 +2,7 @@ import { Badge, OutcomeBadge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { ShortId } from "@/components/ui/short-id";
 import { Time } from "@/components/ui/time";
-import type { JobRow } from "@/lib/jobs/list";
+import type { JobRow } from "@/lib/jobs";
 import { SafeUrl } from "./safe-url";
 
 const STATUS_TONE: Record<string, "good" | "bad" | "warn" | "info" | "neutral"> = {

@@ -2,8 +2,7 @@
 
 import { useRouter } from "next/navigation";
 import { useId, useState } from "react";
-import { ApiError } from "@/lib/browser/api";
-import { errorText } from "@/lib/browser/parsed";
+import { ApiError, errorText } from "@/lib/browser/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { useSubmitJob } from "./use-submit-job";

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { overviewKeys } from "@/components/overview/query-keys";
-import { postParsed } from "@/lib/browser/parsed";
-import { cancelledJobSchema } from "@/lib/jobs/contracts";
+import { postParsed } from "@/lib/browser/client";
+import { cancelledJobSchema } from "@/lib/jobs/client";
 
 export function useCancelJob() {
   const client = useQueryClient();

@@ -1,7 +1,7 @@
 "use client";
 
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { Badge } from "@/components/ui/badge";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";

@@ -1,7 +1,7 @@
 "use client";
 
 import Link from "next/link";
-import type { Described } from "@/lib/operations/describe";
+import type { Described } from "@/lib/operations/client";
 import { Countdown } from "./countdown";
 
 export function FactTables({ tables }: { tables: Described["tables"] }) {

@@ -2,9 +2,8 @@
 
 import Link from "next/link";
 import { useId, useState } from "react";
-import { describeRun } from "@/lib/operations/describe";
-import { RUN_KINDS, type HistoryRow } from "@/lib/operations/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { describeRun, type HistoryRow, RUN_KINDS } from "@/lib/operations/client";
+import { errorText } from "@/lib/browser/client";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";

@@ -1,12 +1,11 @@
 "use client";
 
 import Link from "next/link";
-import type { Run } from "@/lib/operations/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { describeRun, type Run } from "@/lib/operations/client";
+import { errorText } from "@/lib/browser/client";
 import { Badge } from "@/components/ui/badge";
 import { ErrorNotice } from "@/components/ui/feedback";
 import { useFormatTime } from "@/components/ui/time";
-import { describeRun } from "@/lib/operations/describe";
 import { RunDescription } from "./run-description";
 import { useOperationRun } from "./use-operation-run";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { auditPageSchema, type AuditPage } from "@/lib/audit/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type AuditPage, auditPageSchema } from "@/lib/audit/client";
+import { getParsed } from "@/lib/browser/client";
 import { operationKeys, type AuditKey } from "./query-keys";
 
 export function fetchAudit(q: AuditKey, signal?: AbortSignal): Promise<AuditPage> {

@@ -2,8 +2,8 @@
 
 import { useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect, useRef } from "react";
-import { runSchema, type Run } from "@/lib/operations/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type Run, runSchema } from "@/lib/operations/client";
+import { getParsed } from "@/lib/browser/client";
 import { operationKeys } from "./query-keys";
 
 export function fetchRun(runId: string, signal?: AbortSignal): Promise<Run> {

@@ -1,8 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { historyPageSchema, type HistoryPage } from "@/lib/operations/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type HistoryPage, historyPageSchema } from "@/lib/operations/client";
+import { getParsed } from "@/lib/browser/client";
 import { operationKeys, type HistoryKey } from "./query-keys";
 
 export function fetchHistory(q: HistoryKey, signal?: AbortSignal): Promise<HistoryPage> {

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import { reconcileBodySchema, startedSchema } from "@/lib/operations/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { reconcileBodySchema, startedSchema } from "@/lib/operations/client";
+import { postParsed } from "@/lib/browser/client";
 import { operationKeys } from "./query-keys";
 
 export type ReconcileInput = z.input<typeof reconcileBodySchema>;

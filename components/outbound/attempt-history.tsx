@@ -2,8 +2,8 @@
 
 import { useQuery } from "@tanstack/react-query";
 import { useState } from "react";
-import { attemptListSchema } from "@/lib/outbound/contracts";
-import { errorText, getParsed } from "@/lib/browser/parsed";
+import { attemptListSchema } from "@/lib/outbound/client";
+import { errorText, getParsed } from "@/lib/browser/client";
 import { HttpStatusBadge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { outboundKeys } from "./query-keys";

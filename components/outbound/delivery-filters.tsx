@@ -1,7 +1,7 @@
 "use client";
 
 import { useId } from "react";
-import { DELIVERY_STATUSES, type DeliveryStatus, type DestinationView } from "@/lib/outbound/contracts";
+import { DELIVERY_STATUSES, type DeliveryStatus, type DestinationView } from "@/lib/outbound/client";
 
 export type OutboundFilter = { destinationId?: string; status?: DeliveryStatus };
 

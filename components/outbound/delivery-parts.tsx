@@ -1,9 +1,8 @@
 "use client";
 
 import { useCan } from "@/components/auth/role-context";
-import type { DeliveryRow } from "@/lib/outbound/contracts";
-import { REPLAYABLE } from "@/lib/outbound/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { type DeliveryRow, REPLAYABLE } from "@/lib/outbound/client";
+import { errorText } from "@/lib/browser/client";
 import { Badge, HttpStatusBadge, type Tone } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { useReplayOutbound } from "./use-replay-outbound";

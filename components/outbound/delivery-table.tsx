@@ -1,6 +1,6 @@
 "use client";
 
-import type { DeliveryRow } from "@/lib/outbound/contracts";
+import type { DeliveryRow } from "@/lib/outbound/client";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { ShortId } from "@/components/ui/short-id";
 import { Time } from "@/components/ui/time";

@@ -2,8 +2,8 @@
 
 import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
-import type { DestinationHealth, DestinationView } from "@/lib/outbound/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import type { DestinationHealth, DestinationView } from "@/lib/outbound/client";
+import { errorText } from "@/lib/browser/client";
 import { Badge } from "@/components/ui/badge";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";

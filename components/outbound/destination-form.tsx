@@ -1,10 +1,17 @@
 "use client";
 
 import { useId, useState } from "react";
-import { FORWARD_EVENTS, type ForwardEvent } from "@/lib/outbound/contracts";
-import { DESTINATION_TYPES, isSinkType, type DestinationType } from "@/lib/outbound/sink-config";
-import { DESTINATION_TYPE_LABELS, sinkConfigFromForm, type SinkFormValues } from "@/lib/outbound/sink-form";
-import { errorText } from "@/lib/browser/parsed";
+import {
+  DESTINATION_TYPE_LABELS,
+  DESTINATION_TYPES,
+  type DestinationType,
+  FORWARD_EVENTS,
+  type ForwardEvent,
+  isSinkType,
+  sinkConfigFromForm,
+  type SinkFormValues,
+} from "@/lib/outbound/client";
+import { errorText } from "@/lib/browser/client";
 import { OneTimeSecret } from "@/components/subscriptions/one-time-secret";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";

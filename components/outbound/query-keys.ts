@@ -1,4 +1,4 @@
-import type { DeliveryListQuery } from "@/lib/outbound/contracts";
+import type { DeliveryListQuery } from "@/lib/outbound/client";
 
 // Query keys of the Outbound page; mutations invalidate outboundKeys.all (destinations, health, lists).
 export const outboundKeys = {

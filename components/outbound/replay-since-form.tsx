@@ -1,7 +1,7 @@
 "use client";
 
 import { useId, useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useReplayOutbound } from "./use-replay-outbound";

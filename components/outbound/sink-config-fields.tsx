@@ -1,7 +1,6 @@
 "use client";
 
-import { sinkFormFields, SINK_TYPE_HINTS, type SinkFormValues } from "@/lib/outbound/sink-form";
-import type { SinkType } from "@/lib/outbound/sink-config";
+import { SINK_TYPE_HINTS, sinkFormFields, type SinkFormValues, type SinkType } from "@/lib/outbound/client";
 
 const input = "w-full rounded border border-slate-300 bg-white px-2 py-1";
 

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { createdDestinationSchema, type CreateDestination } from "@/lib/outbound/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { createdDestinationSchema, type CreateDestination } from "@/lib/outbound/client";
+import { postParsed } from "@/lib/browser/client";
 import { outboundKeys } from "./query-keys";
 
 /** POST /api/destinations → the destination with its whole secret, shown once by the caller. */

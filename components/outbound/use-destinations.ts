@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { destinationListSchema, healthListSchema } from "@/lib/outbound/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { destinationListSchema, healthListSchema } from "@/lib/outbound/client";
+import { getParsed } from "@/lib/browser/client";
 import { outboundKeys } from "./query-keys";
 
 export function useDestinations() {

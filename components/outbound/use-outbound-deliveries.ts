@@ -1,8 +1,8 @@
 "use client";
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
-import { deliveryPageSchema, type DeliveryListQuery } from "@/lib/outbound/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type DeliveryListQuery, deliveryPageSchema } from "@/lib/outbound/client";
+import { getParsed } from "@/lib/browser/client";
 import { deliverySearch, outboundKeys } from "./query-keys";
 
 /** One page of outbound deliveries; the newest page refreshes while live. */

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { replayResultSchema, type ReplayBody } from "@/lib/outbound/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { type ReplayBody, replayResultSchema } from "@/lib/outbound/client";
+import { postParsed } from "@/lib/browser/client";
 import { outboundKeys } from "./query-keys";
 
 /** POST /api/outbound/replay: one failed delivery, or a destination's failed deliveries since a time. */

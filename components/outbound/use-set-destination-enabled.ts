@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { destinationSchema } from "@/lib/outbound/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { destinationSchema } from "@/lib/outbound/client";
+import { postParsed } from "@/lib/browser/client";
 import { outboundKeys } from "./query-keys";
 
 /** POST /api/destinations/{id}/disable or /enable. */

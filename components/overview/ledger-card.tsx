@@ -1,7 +1,7 @@
 import Link from "next/link";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount } from "@/components/ui/figures";
-import type { Overview } from "@/lib/overview/contracts";
+import type { Overview } from "@/lib/overview/client";
 
 // The ledger: every job Tally knows is accounted for by exactly one outcome. Pending jobs are split
 // by age, so a job stuck for an hour (a lost webhook, a dead worker) stands out at a glance. Below the

@@ -1,5 +1,5 @@
 import Link from "next/link";
-import type { Overview } from "@/lib/overview/contracts";
+import type { Overview } from "@/lib/overview/client";
 
 /** A banner when an event type has no working subscription; webhooks for it will not arrive. */
 export function SubscriptionAlerts({ alerts }: { alerts: Overview["subscriptionAlerts"] }) {

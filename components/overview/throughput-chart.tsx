@@ -5,8 +5,8 @@ import { Bar, BarChart, CartesianGrid, Legend, Tooltip, XAxis, YAxis } from "rec
 import { Card } from "@/components/ui/card";
 import { ErrorNotice, Skeleton } from "@/components/ui/feedback";
 import { formatCount } from "@/components/ui/figures";
-import { errorText } from "@/lib/browser/parsed";
-import type { ThroughputRange } from "@/lib/overview/throughput-contracts";
+import { errorText } from "@/lib/browser/client";
+import type { ThroughputRange } from "@/lib/overview/client";
 import { useThroughput } from "./use-throughput";
 
 // Deliveries (left group) and outcomes (right group) per bucket, stacked, so a burst of refusals or

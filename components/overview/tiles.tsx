@@ -3,8 +3,8 @@ import { Badge } from "@/components/ui/badge";
 import { Card, Stat } from "@/components/ui/card";
 import { formatCount, formatDuration, formatPercent } from "@/components/ui/figures";
 import { Time, useFormatTime } from "@/components/ui/time";
-import { describeRun } from "@/lib/operations/describe";
-import type { Overview } from "@/lib/overview/contracts";
+import { describeRun } from "@/lib/operations/client";
+import type { Overview } from "@/lib/overview/client";
 
 // The overview's small tiles. Tones mark what needs a look: a backlog, 401s, open dead letters.
 

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { getParsed } from "@/lib/browser/parsed";
-import { overviewSchema, type Overview } from "@/lib/overview/contracts";
+import { getParsed } from "@/lib/browser/client";
+import { type Overview, overviewSchema } from "@/lib/overview/client";
 import { overviewKeys } from "./query-keys";
 
 export const OVERVIEW_REFRESH_MS = 5000;

@@ -1,6 +1,6 @@
 import { useQuery } from "@tanstack/react-query";
-import { getParsed } from "@/lib/browser/parsed";
-import { throughputSchema, type Throughput, type ThroughputRange } from "@/lib/overview/throughput-contracts";
+import { getParsed } from "@/lib/browser/client";
+import { type Throughput, type ThroughputRange, throughputSchema } from "@/lib/overview/client";
 import { overviewKeys } from "./query-keys";
 
 export function fetchThroughput(range: ThroughputRange, signal?: AbortSignal): Promise<Throughput> {

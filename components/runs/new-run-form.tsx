@@ -2,8 +2,8 @@
 
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
-import { parseText } from "@/lib/runs/parse-list";
+import { errorText } from "@/lib/browser/client";
+import { parseText } from "@/lib/runs/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useCreateRun } from "./use-runs";

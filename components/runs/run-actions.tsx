@@ -1,8 +1,8 @@
 "use client";
 
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
-import type { RunView } from "@/lib/runs/contracts";
+import { errorText } from "@/lib/browser/client";
+import type { RunView } from "@/lib/runs/client";
 import { Button } from "@/components/ui/button";
 import { ConfirmDialog } from "@/components/ui/confirm-dialog";
 import { ErrorNotice } from "@/components/ui/feedback";

@@ -2,9 +2,9 @@
 
 import Link from "next/link";
 import { useQuery } from "@tanstack/react-query";
-import { getParsed } from "@/lib/browser/parsed";
-import { changePageSchema } from "@/lib/collections/contracts";
-import type { ChangeCounts } from "@/lib/runs/contracts";
+import { getParsed } from "@/lib/browser/client";
+import { changePageSchema } from "@/lib/collections/client";
+import type { ChangeCounts } from "@/lib/runs/client";
 import { runKeys } from "./query-keys";
 
 /** A collection run's change counts and its first changed and new URLs, each with a link to its diff. */

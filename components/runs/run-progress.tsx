@@ -1,4 +1,4 @@
-import type { RunCounts } from "@/lib/runs/contracts";
+import type { RunCounts } from "@/lib/runs/client";
 
 // A run's URLs as one bar: stored, retrying, failed, submitted and pending, each as its share of the
 // total (they add up to it), with a legend in words for screen readers and small screens.

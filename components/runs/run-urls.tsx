@@ -2,8 +2,8 @@
 
 import Link from "next/link";
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
-import { URL_STATES, type UrlState } from "@/lib/runs/contracts";
+import { errorText } from "@/lib/browser/client";
+import { URL_STATES, type UrlState } from "@/lib/runs/client";
 import { Badge } from "@/components/ui/badge";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice, Skeleton } from "@/components/ui/feedback";

@@ -4,7 +4,7 @@ import Link from "next/link";
 import { Badge } from "@/components/ui/badge";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
-import type { RunView } from "@/lib/runs/contracts";
+import type { RunView } from "@/lib/runs/client";
 import { etaText, RunProgress, runStateTone } from "./run-progress";
 
 export function RunsTable({ runs }: { runs: RunView[] }) {

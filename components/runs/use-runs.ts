@@ -1,16 +1,15 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { apiFetch } from "@/lib/browser/api";
-import { getParsed, postParsed } from "@/lib/browser/parsed";
+import { apiFetch, getParsed, postParsed } from "@/lib/browser/client";
 import {
   createdRunSchema,
   runListSchema,
   runUrlPageSchema,
-  runViewSchema,
   type RunView,
+  runViewSchema,
   type UrlState,
-} from "@/lib/runs/contracts";
+} from "@/lib/runs/client";
 import { runKeys } from "./query-keys";
 
 /** Runs still moving are followed every few seconds; finished ones do not change. */

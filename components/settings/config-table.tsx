@@ -1,4 +1,4 @@
-import type { SettingsView } from "@/lib/settings/view";
+import type { SettingsView } from "@/lib/settings";
 import { Badge } from "@/components/ui/badge";
 import { ShortId } from "@/components/ui/short-id";
 import { Table, Td, Th } from "@/components/ui/table";

@@ -1,4 +1,4 @@
-import type { SettingsView } from "@/lib/settings/view";
+import type { SettingsView } from "@/lib/settings";
 import { Badge } from "@/components/ui/badge";
 
 const DELIVERY = {

@@ -3,12 +3,12 @@
 import { useId, useState } from "react";
 import {
   RATE_KNOBS,
-  simulatorKnobsPatchSchema,
   type RateKnob,
   type SimulatorKnobs,
   type SimulatorKnobsPatch,
-} from "@/lib/demo/knobs-contracts";
-import { errorText } from "@/lib/browser/parsed";
+  simulatorKnobsPatchSchema,
+} from "@/lib/demo/client";
+import { errorText } from "@/lib/browser/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useSaveSimulatorKnobs } from "./use-save-simulator-knobs";

@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { simulatorKnobsSchema, type SimulatorKnobsPatch } from "@/lib/demo/knobs-contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { type SimulatorKnobsPatch, simulatorKnobsSchema } from "@/lib/demo/client";
+import { postParsed } from "@/lib/browser/client";
 import { settingsKeys } from "./query-keys";
 
 /** POST /api/simulator/config with the changed knobs; answers the simulator's knobs after the change. */

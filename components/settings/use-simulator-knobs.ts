@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { simulatorKnobsSchema, type SimulatorKnobs } from "@/lib/demo/knobs-contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type SimulatorKnobs, simulatorKnobsSchema } from "@/lib/demo/client";
+import { getParsed } from "@/lib/browser/client";
 import { settingsKeys } from "./query-keys";
 
 export function fetchSimulatorKnobs(signal?: AbortSignal): Promise<SimulatorKnobs> {

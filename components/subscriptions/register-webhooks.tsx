@@ -1,6 +1,6 @@
 "use client";
 
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useRegisterWebhooks } from "./use-register-webhooks";

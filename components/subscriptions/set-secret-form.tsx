@@ -1,8 +1,8 @@
 "use client";
 
 import { useId, useState } from "react";
-import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import type { SubscriptionItem } from "@/lib/subscriptions/client";
+import { errorText } from "@/lib/browser/client";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { Button } from "@/components/ui/button";

@@ -2,9 +2,8 @@
 
 import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
-import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
-import { SPIKE_WINDOW_MINUTES } from "@/lib/subscriptions/unauthorized-contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { type Spike, SPIKE_WINDOW_MINUTES } from "@/lib/subscriptions/client";
+import { errorText } from "@/lib/browser/client";
 import { RunProgress } from "@/components/operations/run-progress";
 import { useRunBusy } from "@/components/operations/use-operation-run";
 import { Button } from "@/components/ui/button";

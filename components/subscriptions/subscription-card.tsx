@@ -2,7 +2,7 @@
 
 import { Can } from "@/components/auth/role-context";
 import { ShortId } from "@/components/ui/short-id";
-import type { SubscriptionItem } from "@/lib/subscriptions/contracts";
+import type { SubscriptionItem } from "@/lib/subscriptions/client";
 import { Badge } from "@/components/ui/badge";
 import { Time } from "@/components/ui/time";
 import { RotateSecret } from "./rotate-secret";

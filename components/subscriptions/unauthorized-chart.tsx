@@ -4,7 +4,7 @@ import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useSyncExternalStore } from "react";
 import { Bar, BarChart, CartesianGrid, ReferenceLine, Tooltip, XAxis, YAxis } from "recharts";
-import type { UnauthorizedChart } from "@/lib/subscriptions/unauthorized-contracts";
+import type { UnauthorizedChart } from "@/lib/subscriptions/client";
 import { Skeleton } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
 

@@ -2,8 +2,8 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { z } from "zod";
-import { subscriptionItemSchema } from "@/lib/subscriptions/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { subscriptionItemSchema } from "@/lib/subscriptions/client";
+import { postParsed } from "@/lib/browser/client";
 import { subscriptionKeys } from "./query-keys";
 
 const registeredSchema = z.object({

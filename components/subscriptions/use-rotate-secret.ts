@@ -1,9 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { rotatedSchema, rotateFailureSchema } from "@/lib/subscriptions/contracts";
-import { ApiError } from "@/lib/browser/api";
-import { postParsed } from "@/lib/browser/parsed";
+import { rotatedSchema, rotateFailureSchema } from "@/lib/subscriptions/client";
+import { ApiError, postParsed } from "@/lib/browser/client";
 import { subscriptionKeys } from "./query-keys";
 
 /** The new secret when rotation failed to store it: the platform already switched, so it must be shown. */

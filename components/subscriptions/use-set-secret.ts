@@ -1,8 +1,8 @@
 "use client";
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { startedSchema } from "@/lib/operations/contracts";
-import { postParsed } from "@/lib/browser/parsed";
+import { startedSchema } from "@/lib/operations/client";
+import { postParsed } from "@/lib/browser/client";
 import { subscriptionKeys } from "./query-keys";
 
 /** POST /api/subscriptions/{id}/secret {secret} → {runId}: store a secret rotated elsewhere, then replay. */

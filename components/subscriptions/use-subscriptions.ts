@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { subscriptionListSchema, type SubscriptionList } from "@/lib/subscriptions/contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type SubscriptionList, subscriptionListSchema } from "@/lib/subscriptions/client";
+import { getParsed } from "@/lib/browser/client";
 import { subscriptionKeys } from "./query-keys";
 
 export function fetchSubscriptions(signal?: AbortSignal): Promise<SubscriptionList> {

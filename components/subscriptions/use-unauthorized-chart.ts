@@ -1,8 +1,8 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
-import { unauthorizedChartSchema, type UnauthorizedChart } from "@/lib/subscriptions/unauthorized-contracts";
-import { getParsed } from "@/lib/browser/parsed";
+import { type UnauthorizedChart, unauthorizedChartSchema } from "@/lib/subscriptions/client";
+import { getParsed } from "@/lib/browser/client";
 import { subscriptionKeys } from "./query-keys";
 
 export function fetchUnauthorizedChart(minutes: number, signal?: AbortSignal): Promise<UnauthorizedChart> {

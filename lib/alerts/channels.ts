@@ -1,8 +1,8 @@
 import "server-only";
 import nodemailer from "nodemailer";
 import { maskFor, redactUrlSecrets, type SecretView, type TallyConfig } from "../config";
-import { deadline } from "../http/deadline";
-import { signDelivery } from "../signing/signature";
+import { deadline } from "../http";
+import { signDelivery } from "../signing";
 import type { AlertMessage, Channel } from "./contracts";
 
 // The three channels: what each one is sent, and one attempt at sending it. Redirects are not

@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { db } from "../db";
 import { log } from "../log";
-import { singleFlight } from "../scheduling/single-flight";
+import { singleFlight } from "../scheduling";
 import { sendToChannel, type Attempt } from "./channels";
 import type { AlertMessage, Channel } from "./contracts";
 import { RULES } from "./rules";

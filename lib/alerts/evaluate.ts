@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { db, type Tx } from "../db";
 import { log } from "../log";
-import { singleFlight } from "../scheduling/single-flight";
+import { singleFlight } from "../scheduling";
 import { configuredChannels } from "./channels";
 import type { RuleName } from "./contracts";
 import { RULES, type Finding, type Rule } from "./rules";

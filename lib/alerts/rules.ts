@@ -1,8 +1,8 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
-import { queueHealth } from "../metrics/queue-health";
-import type { AnswerClass } from "../platform/purpose";
+import { queueHealth } from "../metrics";
+import type { AnswerClass } from "../platform";
 import type { RuleName } from "./contracts";
 
 // The eight rules. Each reads the database (shared by every process) at `now` and says whether its

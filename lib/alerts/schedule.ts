@@ -2,10 +2,10 @@ import "server-only";
 import type { TallyConfig } from "../config";
 import { Conflict } from "../errors";
 import { log } from "../log";
-import { claimTick } from "../scheduling/lease";
+import { claimTick } from "../scheduling";
 import { deliverAlertNotifications, type DeliverResult } from "./deliver";
 import { evaluateAlerts, type Transition } from "./evaluate";
-import { slot } from "../runtime/singleton";
+import { slot } from "../runtime";
 
 // The alert schedule: every TALLY_ALERT_EVALUATE_SECONDS (at most 30) one process, the winner of the
 // "alerts" tick, evaluates the rules and sends what is due. Started by lib/boot.ts with

@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { Conflict } from "../errors";
-import { audited } from "../audit/audited";
+import { audited } from "../audit";
 import { configuredChannels, sendToChannel } from "./channels";
 import type { Channel, TestResult } from "./contracts";
 import { alertMessageId, messageFor } from "./deliver";

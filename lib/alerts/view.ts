@@ -1,5 +1,5 @@
 import "server-only";
-import { roleAtLeast, type Role } from "../auth/roles";
+import { type Role, roleAtLeast } from "../auth";
 import { getConfig, type SecretView, type TallyConfig } from "../config";
 import { db } from "../db";
 import { channelTarget, configuredChannels } from "./channels";

@@ -1,5 +1,5 @@
 import "server-only";
-import { audited } from "../audit/audited";
+import { audited } from "../audit";
 import { actorOf, type Principal } from "./principal";
 import type { Role } from "./roles";
 import { revokeSessionById, revokeSessionsOf } from "./sessions";

@@ -3,7 +3,7 @@ import type { TallyConfig } from "../config";
 import { db } from "../db";
 import { Conflict } from "../errors";
 import { log } from "../log";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { hashPassword, passwordMatches } from "./password";
 import { SYSTEM_ACTOR } from "./principal";
 import { isUniqueViolation } from "./unique";

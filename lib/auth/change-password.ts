@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import { BadRequest, Forbidden, TooManyRequests } from "../errors";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { hashPassword, passwordMatches } from "./password";
 import type { Principal } from "./principal";
 import { accountKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";

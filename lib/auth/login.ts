@@ -1,7 +1,7 @@
 import "server-only";
 import { db } from "../db";
 import { NotSignedIn, TooManyRequests } from "../errors";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { burnVerifyTime, passwordMatches } from "./password";
 import { createSession } from "./sessions";
 import { accountKey, addressKey, clearLoginFailures, takeLoginAttempt } from "./throttle";

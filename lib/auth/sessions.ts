@@ -2,7 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { Forbidden, NotFound } from "../errors";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { actorOf, type Principal } from "./principal";
 import { isRole } from "./roles";
 import { newSessionSecret, sessionIdOf } from "./session";

@@ -5,8 +5,8 @@ import { configOrExit, setApiBaseUrl } from "../config";
 import { dbReady, disconnectAll } from "../db";
 import { TallyError } from "../errors";
 import { setLogLevel } from "../log";
-import { flushApiCalls } from "../platform/shared-client";
-import { getRun, type RunView } from "../operations/view";
+import { flushApiCalls } from "../platform";
+import { getRun, type RunView } from "../operations";
 
 // The shared frame of the CLI scripts (npm run reconcile | replay | rotate | register-webhooks):
 // same code as the dashboard's buttons, progress printed as it changes, a summary at the end, and

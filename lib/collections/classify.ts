@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db, transaction } from "../db";
-import { enqueueEvents, hasSubscribers } from "../outbound/outbox";
+import { enqueueEvents, hasSubscribers } from "../outbound";
 import type { ChangeCounts } from "../runs";
 
 // What changed since the collection's previous completed run, set-wise in SQL (one INSERT … SELECT,

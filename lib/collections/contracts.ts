@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { changeCountsSchema, CHANGES, RUN_STATES, runCountsSchema } from "../runs/contracts";
+import { changeCountsSchema, CHANGES, RUN_STATES, runCountsSchema } from "../runs/client";
 
 // The collections API's contracts (issue 25), shared by the routes, the domain and the pages (no
 // server code here). Field names and values are the issue's: they are a contract.

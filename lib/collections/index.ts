@@ -12,3 +12,4 @@ export { startCollectionSchedule, cronCollections } from "./scheduler";
 export { classifyRun, URL_CHANGED } from "./classify";
 export { listChanges, diffUrl, type UrlDiff, type DiffLine } from "./changes";
 export { describeSchedule, nextTick, scheduleProblem, timezoneProblem } from "./schedule";
+export * from "./client";

@@ -1,6 +1,6 @@
 import "server-only";
 import { BadRequest } from "../errors";
-import { parseJsonBody, refuseBadText } from "../http/json-body";
+import { parseJsonBody, refuseBadText } from "../http";
 import { MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
 import {
   collectionTextQuerySchema,

@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { getConfig } from "../config";
 import { db, transaction } from "../db";
 import { BadRequest, NotFound } from "../errors";

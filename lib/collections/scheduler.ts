@@ -1,9 +1,8 @@
 import "server-only";
 import type { TallyConfig } from "../config";
 import { log } from "../log";
-import { slot } from "../runtime/singleton";
-import { claimTick } from "../scheduling/lease";
-import { singleFlight } from "../scheduling/single-flight";
+import { slot } from "../runtime";
+import { claimTick, singleFlight } from "../scheduling";
 import { runDueCollections } from "./start-run";
 
 // The collections' schedule loop, started by lib/boot.ts (and `npm run worker`) with

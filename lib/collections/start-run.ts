@@ -1,7 +1,7 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma, type Collection } from "@/generated/prisma/client";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { db, transaction, type Tx } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";

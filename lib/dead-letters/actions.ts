@@ -3,8 +3,8 @@ import { z } from "zod";
 import { db } from "../db";
 import type { ActionSummary } from "./contracts";
 import { BadRequest, Conflict } from "../errors";
-import { audited } from "../audit/audited";
-import { addEvent } from "../jobs/outcomes";
+import { audited } from "../audit";
+import { addEvent } from "../jobs";
 import { retryDeadLetter, type RetryResult } from "./retry";
 import { deadLetterFilterSchema, filterWhere } from "./list";
 

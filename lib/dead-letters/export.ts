@@ -1,6 +1,6 @@
 import "server-only";
 import { db } from "../db";
-import { CSV_PAGE, csvStream, type CsvExport } from "../results/csv-stream";
+import { CSV_PAGE, type CsvExport, csvStream } from "../results";
 import { filterWhere, type DeadLetterFilter } from "./list";
 
 // GET /api/dead-letters/export: the dead letters the list's filter selects (state, kind, errorCode,

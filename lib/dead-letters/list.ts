@@ -5,7 +5,7 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import type { DeadLetterPage } from "./contracts";
 import { cursorText, decodeCursor, encodeCursor, intId } from "../keyset";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // Dead letters for the dashboard: a filter shared by the list and the bulk actions, keyset pages
 // newest first, and the values the filter form offers. Pages are keyed on the id alone: ids grow with

@@ -1,12 +1,8 @@
 import "server-only";
 import type { DeadLetter, Job } from "@/generated/prisma/client";
 import { db, type Tx } from "../db";
-import { addEvent } from "../jobs/outcomes";
-import { PROCESS_JOB, processJobItem } from "../jobs/process-job";
-import { isJobKind } from "../platform/events";
-import { getPlatformClient } from "../platform/shared-client";
-import { storedRequest } from "../jobs/requests";
-import { resubmitJob } from "../jobs/resubmit";
+import { addEvent, PROCESS_JOB, processJobItem, resubmitJob, storedRequest } from "../jobs";
+import { getPlatformClient, isJobKind } from "../platform";
 import { enqueue, type ClaimedItem } from "../queue";
 
 // Retrying one dead letter depends on what died:

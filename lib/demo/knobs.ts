@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { getConfig, type TallyConfig } from "../config";
 import { NotFound, UpstreamFailure } from "../errors";
 import { simulatorKnobsSchema, type SimulatorKnobs, type SimulatorKnobsPatch } from "./knobs-contracts";

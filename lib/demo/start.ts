@@ -1,10 +1,10 @@
 import "server-only";
 import { setApiBaseUrl, type TallyConfig } from "../config";
 import { log } from "../log";
-import { registerSubscriptions } from "../subscriptions/register";
+import { registerSubscriptions } from "../subscriptions";
 import { createSimulator, type RunningSimulator } from "../simulator";
 import { startDemoTraffic } from "./traffic";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // Demo mode (no API key): run the simulator in-process with its demo faults (some dropped,
 // duplicated and early webhooks, an occasional 429 and failed job), point the client at it,

@@ -1,8 +1,7 @@
 import "server-only";
 import { log } from "../log";
-import { submitJob } from "../jobs/submit";
-import type { SubmitRequest } from "../jobs/requests";
-import { holdLease } from "../scheduling/lease";
+import { submitJob, type SubmitRequest } from "../jobs";
+import { holdLease } from "../scheduling";
 
 // A trickle of jobs of all three kinds, so a first look at the dashboard shows a living pipeline.
 

@@ -1,6 +1,6 @@
 import "server-only";
 import { getConfig } from "../config";
-import { slot } from "../runtime/singleton";
+import { slot } from "../runtime";
 
 // Who is signing in, for the login throttle. X-Forwarded-For says whatever the client likes unless a
 // proxy Tally trusts wrote it, so it is read only from the right: the entry the last trusted proxy

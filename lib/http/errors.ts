@@ -3,8 +3,7 @@ import { NextResponse } from "next/server";
 import { z } from "zod";
 import { ERROR_CODES, TallyError, type ErrorCode } from "../errors";
 import { log } from "../log";
-import { asPlatformError } from "../platform/error-fields";
-import { fromPlatformError } from "../platform/to-tally-error";
+import { asPlatformError, fromPlatformError } from "../platform";
 
 // The one map from lib/'s error codes to HTTP statuses, used by every operator route, and the one
 // shape of an error answer (described in docs/openapi.json as the Error schema).

@@ -1,6 +1,6 @@
 import "server-only";
 import type http from "node:http";
-import { answerMetrics } from "../metrics/answer";
+import { answerMetrics } from "../metrics";
 import { securityHeaders } from "./security-headers";
 
 // Answers on bare node:http (the receiver, a worker's metrics listener) with the headers

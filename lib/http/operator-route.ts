@@ -1,10 +1,7 @@
 import "server-only";
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { actorOf, requireRole, type Principal } from "../auth/principal";
-import { principalOf } from "../auth/resolve";
-import type { Role } from "../auth/roles";
-import { SESSION_COOKIE } from "../auth/session";
+import { actorOf, type Principal, principalOf, requireRole, type Role, SESSION_COOKIE } from "../auth";
 import { getConfig } from "../config";
 import { BadRequest, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
@@ -105,8 +102,6 @@ function noStore(res: Response): Response {
   if (!res.headers.has("cache-control")) res.headers.set("Cache-Control", "no-store");
   return res;
 }
-
-export { parseJsonBody } from "./json-body";
 
 async function readJson(req: NextRequest): Promise<unknown> {
   const type = req.headers.get("content-type") ?? "";

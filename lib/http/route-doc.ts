@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { Role } from "../auth/roles";
+import type { Role } from "../auth";
 
 // What a route handler says about itself for the API description (docs/openapi.json, GET /api/openapi.json):
 // the wrappers (operator-route.ts, cron-route.ts) attach the very zod schemas they parse with, so the

@@ -1,9 +1,9 @@
 import "server-only";
 import { db, transaction } from "../db";
 import { Conflict, NotFound } from "../errors";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { PlatformConflict, PlatformNotFound } from "../platform";
-import { getPlatformClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform";
 import type { Cancelled } from "./contracts";
 import { settleOutcome } from "./outcomes";
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import type { ResultPreview } from "../results/contracts";
+import type { ResultPreview } from "../results";
 import { getJob } from "./query";
 import { timeline, type TimelineEntry } from "./timeline";
 
@@ -13,7 +13,7 @@ export const RESULTS_SHOWN = 20;
 export const FAILED_ITEMS_SHOWN = 50;
 export const PREVIEW_CHARS = 100_000;
 
-export type { ResultPreview } from "../results/contracts";
+export type { ResultPreview } from "../results";
 
 export type JobDetail = {
   job: {

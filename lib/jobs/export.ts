@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { db } from "../db";
 import { jobListQuerySchema, jobsQuery } from "./query";
-import { CSV_PAGE, csvStream, type CsvExport } from "../results/csv-stream";
+import { CSV_PAGE, type CsvExport, csvStream } from "../results";
 
 // GET /api/jobs/export: the Jobs list as CSV with the list's own filters and order (status, outcome,
 // kind, q, from, to, sort), read in keyset pages through the same query as the page, so the file

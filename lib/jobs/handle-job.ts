@@ -3,11 +3,15 @@ import { db, transaction } from "../db";
 import { backoffMs, PermanentFailure, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import type { JobKind } from "../platform";
 import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
-import { getPlatformClient } from "../platform/shared-client";
-import { asPlatformError } from "../platform/error-fields";
-import { fetchState } from "../platform/job-state";
-import { isJobKind, KIND_FOR_EVENT } from "../platform/events";
-import { asBacklog, withPurpose } from "../platform/purpose";
+import {
+  asBacklog,
+  asPlatformError,
+  fetchState,
+  getPlatformClient,
+  isJobKind,
+  KIND_FOR_EVENT,
+  withPurpose,
+} from "../platform";
 import { isBacklog, type ProcessJobPayload } from "./process-job";
 import { findJobHead, recordState, type Attempt } from "./job-rows";
 import { resubmitJob } from "./resubmit";

@@ -3,7 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { db, type Tx } from "../db";
 import type { DbOrTx } from "../queue";
-import { stateUrl, type PlatformState } from "../platform/job-state";
+import { type PlatformState, stateUrl } from "../platform";
 import type { JobSource } from "./process-job";
 
 // The Job row's statements on the worker's hot path, in raw SQL that runs on SQLite and PostgreSQL

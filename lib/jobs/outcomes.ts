@@ -1,11 +1,11 @@
 import "server-only";
 import { afterCommit, db, transaction, type Tx } from "../db";
 import type { ClaimedItem } from "../queue";
-import { enqueueOutcomeEvents } from "../outbound/outbox";
-import { countJobOutcome } from "../metrics/count";
+import { enqueueOutcomeEvents } from "../outbound";
+import { countJobOutcome } from "../metrics";
 // The runs' one hook into the pipeline, imported from its file rather than lib/runs/index.ts: runs
 // build on jobs (they submit through lib/jobs), so the index would close an import cycle.
-import { settleChunkJob } from "../runs/settle";
+import { settleChunkJob } from "../runs";
 import { insertEvent, setOutcomeOnce } from "./job-rows";
 
 // A job's outcome is written at most once: every setter is an UPDATE … WHERE outcome = 'pending' and

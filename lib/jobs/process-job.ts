@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { EVENT_TYPES, JOB_KINDS } from "../platform/events";
-import { PRIORITY_BACKLOG, PRIORITY_FRESH, type EnqueueItem } from "../queue/types";
+import { EVENT_TYPES, JOB_KINDS } from "../platform";
+import { type EnqueueItem, PRIORITY_BACKLOG, PRIORITY_FRESH } from "../queue";
 
 // The process_job queue item, written once: its name, its payload and its dedupe key. Every producer
 // (the receiver, polling, replay, reconciliation, a dead letter's retry) builds its item here, so no

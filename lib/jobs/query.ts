@@ -4,7 +4,7 @@ import type { Job, Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { NotFound } from "../errors";
 import { cursorParam, encodeCursor as encodeKeysetCursor, textId, timeIdPosition } from "../keyset";
-import { JOB_OUTCOMES, JOB_STATUSES } from "../platform/events";
+import { JOB_OUTCOMES, JOB_STATUSES } from "../platform";
 
 // The jobs query shared by the API and the dashboard: one job, or a filtered page ordered newest
 // first with keyset pagination on (createdAt, id), so deep pages cost the same as the first and rows

@@ -5,7 +5,7 @@ import type { Job } from "@/generated/prisma/client";
 import type { ClaimedItem } from "../queue";
 import type { JobError, PlatformClient } from "../platform";
 import { addEvent, deadLetterJob, settleOutcome } from "./outcomes";
-import { asPlatformError, isRejectedInput } from "../platform/error-fields";
+import { asPlatformError, isRejectedInput } from "../platform";
 import { sendToPlatform, storedRequest, type Accepted, type SubmitRequest } from "./requests";
 import { recordSubmission } from "./submit";
 

@@ -1,8 +1,7 @@
 import "server-only";
 import type Database from "better-sqlite3";
-import { parseEvents } from "../outbound/destinations";
-import { eventTypeOf } from "../outbound/outbox";
-import { stateUrl, type PlatformState } from "../platform/job-state";
+import { eventTypeOf, parseEvents } from "../outbound";
+import { type PlatformState, stateUrl } from "../platform";
 import type { Attempt } from "./job-rows";
 
 // A completed extract stored on SQLite in one synchronous transaction on the app's connection

@@ -1,13 +1,13 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { db, directSqliteTransaction, transaction } from "../db";
-import { countJobOutcome } from "../metrics/count";
+import { countJobOutcome } from "../metrics";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import type { DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
 import { storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
-import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform/job-state";
+import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform";
 
 // Results are written page by page with INSERT … ON CONFLICT (jobId, itemKey) DO NOTHING: a rerun
 // after a crash, a duplicate delivery or a racing worker adds nothing twice, and the pages already

@@ -1,9 +1,9 @@
 import "server-only";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { getConfig } from "../config";
 import { db, type Tx } from "../db";
 import type { SubmittedJob } from "./contracts";
-import { getPlatformClient } from "../platform/shared-client";
+import { getPlatformClient } from "../platform";
 import { platformBody, sendToPlatform, targetUrl, type Accepted, type SubmitRequest } from "./requests";
 
 export type { SubmittedJob } from "./contracts";

@@ -2,7 +2,7 @@ import "server-only";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // Tally's Prometheus metrics. Counters and histograms count what THIS process did and carry a
 // `process` label (host:pid:random), so several servers and workers scraped apart add up in

@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import { listAuditPage } from "../audit/list";
+import { listAuditPage } from "../audit";
 import type { HistoryPage, HistoryQuery, JsonValue } from "./contracts";
 import { decodeKeyset, pageOf, textId } from "../keyset";
 import { toView } from "./view";

@@ -1,6 +1,6 @@
 import "server-only";
-
-export { audited, type AuditEntry } from "../audit/audited";
+// lib/operations' surface: what other folders import from it (its files import each other directly).
+export { audited, type AuditEntry } from "../audit";
 export { launchRun, runInBackground, RunFailed, waitForRun, type Launched, type RunContext } from "./launch";
 export {
   finishRun,
@@ -15,4 +15,7 @@ export {
   type StartOptions,
   type Started,
 } from "./runs";
-export { getRun, toView, type RunView } from "./view";
+export { getRun, getRunOr404, toView, type RunView } from "./view";
+export * from "./client";
+export { listRuns, operationsPage } from "./history";
+export { lastReconciliation } from "./last-run";

@@ -3,7 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { log } from "../log";
-import { countSafetyNetRun } from "../metrics/count";
+import { countSafetyNetRun } from "../metrics";
 
 // Operation runs are rows, so every process (server, worker, CLI) sees the same ones. `lockKey` is
 // set while a run is running and its unique index makes starts single-flight across processes; a

@@ -1,5 +1,5 @@
 import "server-only";
-import { audited } from "../audit/audited";
+import { audited } from "../audit";
 import type { CreateDestination, DestinationView, ReplayBody, ReplayResult } from "./contracts";
 import { createDestination, setDestinationEnabled } from "./destinations";
 import { replayDelivery, replayDestinationSince } from "./replay";

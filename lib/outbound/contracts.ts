@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { whsecSchema } from "../signing/whsec";
+import { whsecSchema } from "../signing/client";
 import { DESTINATION_TYPES, sinkConfigSchemas } from "./sink-config";
 
 // Forwarding's API contracts, shared by the routes, the domain and the Outbound page (no server code

@@ -2,7 +2,7 @@ import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Destination } from "@/generated/prisma/client";
 import { getConfig, redactUrlSecrets, type TallyConfig } from "../config";
-import { checkDestinationUrl, guardFor } from "../net/address-guard";
+import { checkDestinationUrl, guardFor } from "../net";
 import { db } from "../db";
 import { BadRequest, Conflict, NotFound } from "../errors";
 import { log } from "../log";

@@ -1,10 +1,9 @@
 import "server-only";
-import { parseMetadata } from "../results/rows";
+import { parseMetadata, type ResultItem } from "../results";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db, readDb } from "../db";
-import type { ResultItem } from "../results/contracts";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
 // its dead letter), so every attempt and every replay of an event sends the same bytes but the

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { db, transaction } from "../db";
-import { guardFor } from "../net/address-guard";
+import { guardFor } from "../net";
 import { defineKind, releaseAll, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import { decide, logGivenUp, writeAttempts, writeFinishes } from "./attempts";
 import { loadDelivery, planDelivery, type Finish, type LoadedDelivery } from "./delivery";

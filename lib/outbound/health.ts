@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "../auth/roles";
+import type { Role } from "../auth";
 import { db } from "../db";
 import { errorFor } from "./list";
 import type { DestinationHealth } from "./contracts";

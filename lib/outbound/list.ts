@@ -2,7 +2,7 @@ import "server-only";
 import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import type { Role } from "../auth/roles";
+import type { Role } from "../auth";
 import { redactUrlSecrets } from "../config";
 import { NotFound } from "../errors";
 import { decodeCursor, encodeCursor, intId } from "../keyset";

@@ -1,7 +1,7 @@
 import "server-only";
-import { deadline } from "../http/deadline";
-import { guardedPost, RefusedAddress, type GuardContext, type PostAnswer } from "../net/address-guard";
-import { signDelivery } from "../signing/signature";
+import { deadline } from "../http";
+import { type GuardContext, guardedPost, type PostAnswer, RefusedAddress } from "../net";
+import { signDelivery } from "../signing";
 
 // One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
 // (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too. A

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { transaction } from "../db";
-import { guardFor } from "../net/address-guard";
+import { guardFor } from "../net";
 import { ackAll, claimByDedupeKeys, rescheduleAll, rescheduleIn, type ClaimedItem, type Reschedule } from "../queue";
 import { batchRows, dueRetries, pendingPage, type BatchRow, type Cursor } from "./batch-reads";
 import { decide, logGivenUp, writeAttempts, writeFinishes, type Decided } from "./attempts";

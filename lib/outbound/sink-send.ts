@@ -1,10 +1,10 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { parseMetadata } from "../results/rows";
+import { parseMetadata } from "../results";
 import { readDb } from "../db";
 import { BadRequest } from "../errors";
-import type { GuardContext } from "../net/address-guard";
+import type { GuardContext } from "../net";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
 import { openSink, reason, sinkHostRefusal, type SinkEvent, type SinkResultRow } from "./sinks";
 import { isOpen, sinkFor } from "./sinks/pool";

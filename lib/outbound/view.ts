@@ -1,5 +1,5 @@
 import "server-only";
-import type { Role } from "../auth/roles";
+import type { Role } from "../auth";
 import type { DeliveryListQuery } from "./contracts";
 import { listDestinations } from "./destinations";
 import { destinationHealth } from "./health";

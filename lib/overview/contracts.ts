@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { lastRunSchema } from "../operations/contracts";
-import { subscriptionAlertSchema } from "../subscriptions/contracts";
+import { lastRunSchema } from "../operations/client";
+import { subscriptionAlertSchema } from "../subscriptions/client";
 
 // GET /api/overview: the overview's figures, shared by the route, the server page and the browser
 // (which parses every refresh with it).

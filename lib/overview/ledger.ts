@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // Counting a million jobs by outcome with GROUP BY walks the whole (outcome, createdAt) index, and
 // again for platform status: ~250 ms on SQLite before anything else. Instead: one COUNT(*) for jobs

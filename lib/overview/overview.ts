@@ -2,11 +2,11 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { lastReconciliation } from "../operations/last-run";
+import { lastReconciliation } from "../operations";
 import { ledgerCounts, OUTCOMES, type LedgerOutcome } from "./ledger";
-import { subscriptionAlerts } from "../subscriptions/alerts";
+import { subscriptionAlerts } from "../subscriptions";
 import type { Overview } from "./contracts";
-import { slot } from "../runtime/singleton";
+import { slot } from "../runtime";
 
 // The overview's figures in one call, built to stay fast at a million jobs: every figure is a COUNT
 // over an index range (see ledger.ts for the job counts), never a GROUP BY that walks a whole index.

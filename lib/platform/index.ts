@@ -1,5 +1,5 @@
 import "server-only";
-
+// lib/platform's surface: what other folders import from it (its files import each other directly).
 export {
   createPlatformClient,
   type JobKind,
@@ -24,3 +24,10 @@ export * from "./schemas";
 export * from "./batch-crawl-schemas";
 export * from "./webhook-schemas";
 export type { DeliveryFilters } from "./webhook-api";
+export * from "./client";
+export { getBudgetView } from "./budget-view";
+export { asPlatformError, isRejectedInput } from "./error-fields";
+export { DEFAULT_RESULT_PAGE_SIZE, fetchState, type PlatformState, stateUrl } from "./job-state";
+export { type AnswerClass, asBacklog, withPurpose } from "./purpose";
+export { flushApiCalls, getPlatformClient } from "./shared-client";
+export { fromPlatformError } from "./to-tally-error";

@@ -1,5 +1,7 @@
 import "server-only";
-import type { BatchStatus, CrawlStatus, ExtractJob, JobError, JobKind, JobStatus, PlatformClient } from "./";
+import type { BatchStatus, CrawlStatus } from "./batch-crawl-schemas";
+import type { JobKind, PlatformClient } from "./http-client";
+import type { ExtractJob, JobError, JobStatus } from "./schemas";
 
 /** Result page size for batch and crawl status documents (the contract's maximum). */
 export const DEFAULT_RESULT_PAGE_SIZE = 50;

@@ -1,5 +1,5 @@
 import "server-only";
-import { countRateLimitedMs } from "../metrics/count";
+import { countRateLimitedMs } from "../metrics";
 import { RateLimited } from "./errors";
 
 export type Sleep = (ms: number, signal?: AbortSignal) => Promise<void>;

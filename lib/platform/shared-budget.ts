@@ -1,5 +1,5 @@
 import "server-only";
-import { countRateLimitedMs } from "../metrics/count";
+import { countRateLimitedMs } from "../metrics";
 import { log } from "../log";
 import { RateLimited } from "./errors";
 import { CALL_RANKS, realSleep, type AcquireOptions, type Limiter, type Sleep } from "./rate-limit";

@@ -3,11 +3,11 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { UpstreamFailure } from "../errors";
 import { log } from "../log";
-import { countPlatformCall } from "../metrics/count";
-import { createPlatformClient, type CallInfo, type PlatformClient } from "./";
-import type { CallObserver } from "./request";
+import { countPlatformCall } from "../metrics";
+import { createPlatformClient, type PlatformClient } from "./http-client";
+import type { CallInfo, CallObserver } from "./request";
 import { SharedBudget } from "./shared-budget";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // One platform client per base URL and process. Its rate budget and 429 pause live in the database
 // (shared-budget.ts), so every process on it, servers and workers alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.

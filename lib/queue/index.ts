@@ -31,3 +31,4 @@ export { ackAll, claimByDedupeKeys, releaseAll, rescheduleAll, type ClaimByKeysO
 export { queueStats, type QueueStats } from "./stats";
 export { PRIORITY_BACKLOG, PRIORITY_FRESH } from "./types";
 export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, QueueState } from "./types";
+export { listenForEnqueues, onQueueWake, QUEUE_CHANNEL, wakeWorkers } from "./wake";

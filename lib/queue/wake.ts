@@ -1,7 +1,7 @@
 import "server-only";
 import pg from "pg";
 import { log } from "../log";
-import { singleton } from "../runtime/singleton";
+import { singleton } from "../runtime";
 
 // Workers wake the moment an item is committed instead of on their next idle poll. In one process
 // (the receiver beside the in-server worker) a committed delivery calls wakeWorkers() directly; across

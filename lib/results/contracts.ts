@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { JOB_OUTCOMES, JOB_STATUSES } from "../platform/events";
+import { JOB_OUTCOMES, JOB_STATUSES } from "../platform";
 import { cursorParam, intId } from "../keyset";
 import { feedWindow } from "./position";
 

@@ -1,10 +1,9 @@
 import "server-only";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { db, transaction } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { PlatformConflict, PlatformNotFound } from "../platform";
-import { getPlatformClient } from "../platform/shared-client";
-import { withPurpose } from "../platform/purpose";
+import { getPlatformClient, withPurpose } from "../platform";
 import { moveUrls } from "./moves";
 import { getRun } from "./read";
 import type { RunView } from "./contracts";

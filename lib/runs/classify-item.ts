@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { EnqueueItem } from "../queue/types";
+import type { EnqueueItem } from "../queue";
 
 // The classify_run queue item, written once: a collection run that completes gets its URLs compared
 // with the collection's previous completed run (lib/collections/classify.ts handles it). Queued in the

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomUUID } from "node:crypto";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { getConfig } from "../config";
 import { dialect, transaction, type Tx } from "../db";
 import { BadRequest } from "../errors";

@@ -16,3 +16,5 @@ export { cancelRun } from "./cancel";
 export { retryFailed } from "./retry";
 export { isTransient, TRANSIENT_CODES, PERMANENT_CODES } from "./item-errors";
 export { RUN_COMPLETED } from "./event";
+export * from "./client";
+export { settleChunkJob } from "./settle";

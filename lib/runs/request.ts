@@ -1,6 +1,6 @@
 import "server-only";
 import { BadRequest } from "../errors";
-import { parseJsonBody, refuseBadText } from "../http/json-body";
+import { parseJsonBody, refuseBadText } from "../http";
 import { createRunBodySchema, createRunQuerySchema } from "./contracts";
 import { parseText, parseValues, type ParsedList } from "./parse-list";
 import type { RunOptions } from "./create";

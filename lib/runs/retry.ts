@@ -1,5 +1,5 @@
 import "server-only";
-import { audit } from "../audit/audit";
+import { audit } from "../audit";
 import { db, transaction } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { moveUrls, wakeSubmitter } from "./moves";

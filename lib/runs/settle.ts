@@ -3,7 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
 import type { Tx } from "../db";
-import { DEFAULT_RESULT_PAGE_SIZE } from "../platform/job-state";
+import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
 import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { EnqueueItem } from "../queue/types";
+import type { EnqueueItem } from "../queue";
 
 // The run_submit queue item, written once: its name, payload and dedupe key (one live item per run).
 // Kept free of the handler, so the settle path can wake it without importing the submitter.

@@ -1,8 +1,8 @@
 import "server-only";
 import { startReconcile } from "./reconcile";
 import { startReplay } from "./replay";
-import { audited } from "../audit/audited";
-import type { ReconcileBody, ReplayBody } from "../operations/contracts";
+import { audited } from "../audit";
+import type { ReconcileBody, ReplayBody } from "../operations";
 
 // What the operations routes and the dashboard's buttons call: start a safety net (single-flight) and
 // audit who asked. Routes answer 202 with the run id.

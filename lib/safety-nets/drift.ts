@@ -2,8 +2,8 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
-import { receiverUrl } from "../webhooks/urls";
-import { EVENT_TYPES } from "../platform/events";
+import { receiverUrl } from "../webhooks";
+import { EVENT_TYPES } from "../platform";
 
 // A deactivated or re-pointed webhook stops deliveries without a single error on our side, so
 // reconciliation compares each subscription with the platform's copy and reports any difference.

@@ -1,8 +1,8 @@
 import "server-only";
-import { EVENT_FOR_KIND } from "../platform/events";
+import { EVENT_FOR_KIND } from "../platform";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
-import { jobDedupeKey, processJobItem } from "../jobs/process-job";
+import { jobDedupeKey, processJobItem } from "../jobs";
 import { enqueueMany } from "../queue";
 import type { JobKind } from "../platform";
 

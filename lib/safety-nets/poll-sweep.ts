@@ -3,7 +3,7 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { isTerminal, spreadJitter, type JobKind, type PlatformClient } from "../platform";
-import { withPurpose } from "../platform/purpose";
+import { withPurpose } from "../platform";
 import { feedQueue, type Candidate } from "./feed";
 import { listJobs, settledAt } from "./list-jobs";
 

@@ -2,14 +2,13 @@ import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { processJobItem } from "../jobs/process-job";
+import { processJobItem } from "../jobs";
 import { enqueue } from "../queue";
 import { isTerminal, PlatformNotFound, RateLimited, spreadJitter, type JobKind } from "../platform";
-import { claimTick } from "../scheduling/lease";
+import { claimTick } from "../scheduling";
 import { sweepIntervalMs, sweepKind, sweepWindow, SWEEP_MIN_JOBS } from "./poll-sweep";
-import { EVENT_FOR_KIND, isJobKind } from "../platform/events";
-import { getPlatformClient } from "../platform/shared-client";
-import { singleton } from "../runtime/singleton";
+import { EVENT_FOR_KIND, getPlatformClient, isJobKind } from "../platform";
+import { singleton } from "../runtime";
 
 // The polling fallback: one scheduler for every job, not a loop per job. Due jobs are claimed with
 // one UPDATE … RETURNING (safe when the server and `npm run worker` both poll), checked through the

@@ -5,8 +5,7 @@ import { launchRun, RunFailed, type Json, type Launched, type RunContext } from 
 import { isTerminal, PlatformNotFound, type JobListFilters } from "../platform";
 import { checkSubscriptionDrift } from "./drift";
 import { addFeed, emptyFeed, feedQueue, type Candidate } from "./feed";
-import { getPlatformClient } from "../platform/shared-client";
-import { withPurpose } from "../platform/purpose";
+import { getPlatformClient, withPurpose } from "../platform";
 import { KINDS, listJobs, settledAt } from "./list-jobs";
 import { OVERLAP_MS, readWatermarks, saveWatermark, WindowTracker, type Watermark } from "./watermark";
 

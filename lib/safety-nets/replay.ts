@@ -5,10 +5,8 @@ import { NotFound } from "../errors";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
 import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
 import { mirrorDeliveries } from "./delivery-mirror";
-import { kindForEvent } from "../platform/events";
+import { getPlatformClient, kindForEvent, withPurpose } from "../platform";
 import { addFeed, emptyFeed, feedQueue, type Candidate, type FeedResult } from "./feed";
-import { getPlatformClient } from "../platform/shared-client";
-import { withPurpose } from "../platform/purpose";
 import { OVERLAP_MS } from "./watermark";
 
 // Replay reads a webhook's delivery log into the mirror (PlatformDelivery), finds in it each job whose

@@ -1,12 +1,10 @@
 import "server-only";
-import type { ChannelView } from "../alerts/contracts";
-import { channelsView } from "../alerts/view";
-import { roleAtLeast, type Role } from "../auth/roles";
+import { channelsView, type ChannelView } from "../alerts";
+import { type Role, roleAtLeast } from "../auth";
 import { describeConfig, getConfig, maskFor, redactUrlSecrets, type SecretView, type TallyConfig } from "../config";
 import { db } from "../db";
 import { TallyError } from "../errors";
-import type { SimulatorKnobs } from "../demo/knobs-contracts";
-import { readSimulatorKnobs } from "../demo/knobs";
+import { readSimulatorKnobs, type SimulatorKnobs } from "../demo";
 
 // The Settings page: the effective configuration with every secret masked, the running mode, and in
 // demo mode the simulator's fault knobs. Nothing here may carry a whole secret to the browser; URLs

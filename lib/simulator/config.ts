@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { defaultHmacScheme } from "@/lib/signing/signature";
+import { defaultHmacScheme } from "@/lib/signing";
 
 export type SimMode = "test" | "demo" | "strict";
 

@@ -1,7 +1,7 @@
-import { EVENT_FOR_KIND } from "../platform/events";
+import { EVENT_FOR_KIND } from "../platform/contract";
 import "server-only";
-import type { DeliveryStatus, WebhookEventType } from "@/lib/platform/webhook-schemas";
-import { signDelivery } from "@/lib/signing/signature";
+import type { DeliveryStatus, WebhookEventType } from "@/lib/platform/contract";
+import { signDelivery } from "@/lib/signing";
 import type { SimConfig } from "./config";
 import { iso } from "./http";
 import { eventData } from "./job-docs";

@@ -13,3 +13,4 @@ export {
 export type { PerJobState, SimState } from "./core";
 export type { FaultRequest } from "./routes-control";
 export type { SeedRequest } from "./seed";
+export { mulberry32 } from "./rng";

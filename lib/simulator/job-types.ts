@@ -1,7 +1,6 @@
 import "server-only";
 import type { z } from "zod";
-import type { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
-import type { extractRequestSchema, JobStatus } from "@/lib/platform/schemas";
+import type { batchRequestSchema, crawlRequestSchema, extractRequestSchema, JobStatus } from "@/lib/platform/contract";
 import type { PageContent } from "./content";
 
 // The simulator's job records, apart from the code that runs them, so the job store and the item

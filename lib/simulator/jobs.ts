@@ -1,5 +1,5 @@
 import "server-only";
-import type { JobStatus } from "@/lib/platform/schemas";
+import type { JobStatus } from "@/lib/platform/contract";
 import type { SimConfig } from "./config";
 import type { ContentVersions } from "./content-versions";
 import { buildItems } from "./items";

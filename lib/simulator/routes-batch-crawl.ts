@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
-import { httpUrl } from "@/lib/platform/schemas";
+import { batchRequestSchema, crawlRequestSchema, httpUrl } from "@/lib/platform/contract";
 import type { SimCore } from "./core";
 import { flatError, validationReply, type Reply } from "./http";
 import { batchDoc, crawlDoc, visibleView } from "./job-docs";

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { extractRequestSchema, formatSchema, jobStatusSchema } from "@/lib/platform/schemas";
+import { extractRequestSchema, formatSchema, jobStatusSchema } from "@/lib/platform/contract";
 import { pageContent } from "./content";
 import type { SimCore } from "./core";
 import { flatError, pageOf, type Reply } from "./http";

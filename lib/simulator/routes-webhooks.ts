@@ -1,10 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import {
-  createWebhookRequestSchema,
-  deliveryStatusSchema,
-  updateWebhookRequestSchema,
-} from "@/lib/platform/webhook-schemas";
+import { createWebhookRequestSchema, deliveryStatusSchema, updateWebhookRequestSchema } from "@/lib/platform/contract";
 import type { SimCore } from "./core";
 import { deliveryDoc } from "./deliveries";
 import { flatError, pageOf, type Reply } from "./http";

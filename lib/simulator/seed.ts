@@ -1,7 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { batchRequestSchema, crawlRequestSchema } from "@/lib/platform/batch-crawl-schemas";
-import { extractRequestSchema } from "@/lib/platform/schemas";
+import { batchRequestSchema, crawlRequestSchema, extractRequestSchema } from "@/lib/platform/contract";
 import type { SimCore } from "./core";
 import { buildItems } from "./items";
 import { DEFAULT_FORMATS, jobError, type NewJob, type SimJob } from "./jobs";

@@ -1,6 +1,6 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
-import type { WebhookEventType } from "@/lib/platform/webhook-schemas";
+import type { WebhookEventType } from "@/lib/platform/contract";
 import { iso } from "./http";
 
 export type Subscription = {

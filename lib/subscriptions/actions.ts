@@ -1,5 +1,5 @@
 import "server-only";
-import { audited } from "../audit/audited";
+import { audited } from "../audit";
 import { registerSubscriptions } from "./register";
 import { replay401sSinceRotation, rotateSubscriptionSecret, setSecretFromElsewhere } from "./rotate";
 import { listSubscriptions, type SubscriptionView } from "./list";

@@ -6,7 +6,7 @@ import type { SubscriptionAlert } from "./contracts";
 // Webhooks that cannot reach Tally lose nothing (reconciliation catches up) but delay everything:
 // the overview says so when an event type has no active subscription pointed at our receiver.
 
-import { EVENT_TYPES } from "../platform/events";
+import { EVENT_TYPES } from "../platform";
 
 export type { SubscriptionAlert } from "./contracts";
 

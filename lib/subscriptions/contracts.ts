@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { EVENT_TYPES } from "../platform/events";
-import { idParam } from "../operations/contracts";
+import { EVENT_TYPES } from "../platform/client";
+import { idParam } from "../operations/client";
 
 // GET /api/subscriptions (issue 5's contract): never a whole secret, only its last 4 characters.
 

@@ -6,12 +6,9 @@ import { Conflict, UpstreamFailure } from "../errors";
 import { log } from "../log";
 import { finishRun, startRun, waitForRun } from "../operations";
 import { PlatformNotFound, PlatformError, type PlatformClient, type Webhook } from "../platform";
-import { invalidateSecretCache } from "../webhooks/secrets";
+import { invalidateSecretCache, receiverUrl } from "../webhooks";
 import { redact } from "./secrets";
-import { receiverUrl } from "../webhooks/urls";
-import { EVENT_TYPES } from "../platform/events";
-import { withPurpose } from "../platform/purpose";
-import { getPlatformClient } from "../platform/shared-client";
+import { EVENT_TYPES, getPlatformClient, withPurpose } from "../platform";
 
 // One action registers the three subscriptions at Tally's receiver. Tally picks each subscription's
 // key first (it is part of the receiver URL), then creates the webhook, then stores the secret the

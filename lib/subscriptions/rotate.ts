@@ -5,8 +5,8 @@ import { Conflict, NotFound, UpstreamFailure } from "../errors";
 import { finishRun, runInBackground, RunFailed, startRun, waitForRun, type Json, type RunView } from "../operations";
 import { PlatformNotFound, PlatformError } from "../platform";
 import { redact, storeNewSecret, type SecretSource } from "./secrets";
-import { getPlatformClient } from "../platform/shared-client";
-import { startReplay } from "../safety-nets/replay";
+import { getPlatformClient } from "../platform";
+import { startReplay } from "../safety-nets";
 
 // Rotation that heals itself: rotate on the platform, store the new secret where the receiver reads
 // it (old one kept as "previous" briefly), then after a settle delay replay the deliveries the

@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
-import { invalidateSecretCache } from "../webhooks/secrets";
+import { invalidateSecretCache } from "../webhooks";
 
 // Where the receiver reads secrets from. A new secret, the old one as "previous" for a short
 // window (deliveries signed before the switch are still in flight), rotatedAt and the rotation's

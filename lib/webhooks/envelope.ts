@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { EVENT_TYPES, type EventType } from "../platform/events";
-import type { HeadersLike } from "../signing/signature";
+import { EVENT_TYPES, type EventType } from "../platform";
+import type { HeadersLike } from "../signing";
 
 // What a signed delivery must tell us: the job id, the event type and (optionally) a delivery id.
 // Accepts the documented envelope {event, webhook_id, delivery_id, timestamp, data: {job_id}} and the

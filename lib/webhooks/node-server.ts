@@ -2,7 +2,7 @@ import "server-only";
 import http from "node:http";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
-import { isMetricsPath, sendJson as send, serveMetrics } from "../http/node-answer";
+import { isMetricsPath, sendJson as send, serveMetrics } from "../http";
 import type { BodyRead } from "./read-body";
 import { countUnrecorded, receive, recordRejected } from "./receive";
 

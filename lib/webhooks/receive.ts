@@ -1,12 +1,12 @@
 import "server-only";
 import { getConfig } from "../config";
 import { log } from "../log";
-import { countDelivery } from "../metrics/count";
-import { wakeWorkers } from "../queue/wake";
+import { countDelivery } from "../metrics";
+import { wakeWorkers } from "../queue";
 import { isKnownEvent, parseEnvelope } from "./envelope";
 import type { BodyRead } from "./read-body";
 import { candidatesForAny, candidatesForKey, type Candidate, type CandidateGroup } from "./secrets";
-import { verifyDelivery, type HeadersLike } from "../signing/signature";
+import { type HeadersLike, verifyDelivery } from "../signing";
 import { receiverStore, type LogRow } from "./store";
 
 // The receiver's whole decision, framework-free: size, signature on the raw bytes, JSON, schema,

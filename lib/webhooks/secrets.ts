@@ -1,8 +1,8 @@
 import "server-only";
 import { getConfig, type TallyConfig } from "../config";
-import type { SignatureScheme } from "../signing/signature";
+import type { SignatureScheme } from "../signing";
 import { receiverStore, type SecretRow } from "./store";
-import { slot } from "../runtime/singleton";
+import { slot } from "../runtime";
 
 // Verification candidates per subscription, read at most once a second, so a rotated secret is
 // picked up without a restart and the hot path does no query per request.

@@ -1,8 +1,8 @@
 import "server-only";
 import pg from "pg";
 import { log as logger } from "../log";
-import { processJobItem } from "../jobs/process-job";
-import { QUEUE_CHANNEL } from "../queue/wake";
+import { processJobItem } from "../jobs";
+import { QUEUE_CHANNEL } from "../queue";
 import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's PostgreSQL connection: a small pool of its own and group commit. Deliveries that

@@ -1,7 +1,7 @@
 import "server-only";
 import Database from "better-sqlite3";
-import { processJobItem } from "../jobs/process-job";
-import { withBusyRetry } from "../runtime/sqlite-busy";
+import { processJobItem } from "../jobs";
+import { withBusyRetry } from "../runtime";
 import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's own SQLite connection with prepared statements: one small synchronous transaction

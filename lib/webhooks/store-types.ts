@@ -1,4 +1,4 @@
-import type { EventType } from "../platform/events";
+import type { EventType } from "../platform";
 
 // What the receiver writes and reads through its own connection, whichever the store.
 

@@ -3,7 +3,7 @@ import { getConfig, storeOf } from "../config";
 import type { ReceiverStore } from "./store-types";
 import { openPostgresStore } from "./store-postgres";
 import { openSqliteStore } from "./store-sqlite";
-import { slot } from "../runtime/singleton";
+import { slot } from "../runtime";
 
 // The receiver's own connection to the store, apart from the ORM: one small transaction per group of
 // deliveries (receipt + queue item + log row each) instead of several round trips per delivery.

@@ -3,10 +3,9 @@ import { getConfig } from "../config";
 import { Conflict, UpstreamFailure } from "../errors";
 import type { ItemOutcome } from "../queue";
 import { pruneHistory } from "./retention";
-import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
-import { startReconcile } from "../safety-nets/reconcile";
-import { singleFlight } from "../scheduling/single-flight";
-import { clearExpiredPreviousSecrets } from "../subscriptions/secrets";
+import { pollDueJobs, schedulePollsForSilentJobs, startReconcile } from "../safety-nets";
+import { singleFlight } from "../scheduling";
+import { clearExpiredPreviousSecrets } from "../subscriptions";
 import { workerFor } from "./start";
 
 // The units an external scheduler runs through POST /api/cron/* (TALLY_SCHEDULER=external): each is

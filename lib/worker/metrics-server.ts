@@ -1,8 +1,8 @@
 import "server-only";
 import http from "node:http";
-import { isMetricsPath, sendJson, serveMetrics } from "../http/node-answer";
+import { isMetricsPath, sendJson, serveMetrics } from "../http";
 import { log, requestIdFrom, withRequestId } from "../log";
-import { checkHealth } from "../metrics/health";
+import { checkHealth } from "../metrics";
 
 // `npm run worker` with TALLY_METRICS_PORT: a tiny node:http server so Prometheus can scrape this
 // process's own counters (job outcomes, platform calls, safety-net runs, process_*), which no server

@@ -1,12 +1,16 @@
 import "server-only";
-import { forwardEventKind } from "../outbound/handler";
-import { createJobHandler, type JobHandlerOptions } from "../jobs/handle-job";
-import { PROCESS_JOB, processJobPayload } from "../jobs/process-job";
+import { forwardEventKind } from "../outbound";
+import {
+  createJobHandler,
+  type JobHandlerOptions,
+  PROCESS_JOB,
+  processJobPayload,
+  recordSubmission,
+  sendToPlatform,
+} from "../jobs";
 import { createRegistry, defineKind } from "../queue";
 import { classifyRun } from "../collections";
 import { CLASSIFY_RUN, classifyRunPayload, createRunSubmitHandler, RUN_SUBMIT, runSubmitPayload } from "../runs";
-import { sendToPlatform } from "../jobs/requests";
-import { recordSubmission } from "../jobs/submit";
 
 // Every queue item kind the worker runs: each kind's item (name and payload schema, defined once
 // beside its producer) paired with its handler.

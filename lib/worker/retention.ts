@@ -3,8 +3,8 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
-import { claimTick } from "../scheduling/lease";
-import { slot } from "../runtime/singleton";
+import { claimTick } from "../scheduling";
+import { slot } from "../runtime";
 
 // Keeps the logs bounded: rows older than their retention are deleted at start and then hourly. Big
 // tables are deleted in small batches with a pause between them: SQLite has one write lock, and the

@@ -1,11 +1,10 @@
 import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { log } from "../log";
-import { clearExpiredPreviousSecrets } from "../subscriptions/secrets";
-import { pollDueJobs, schedulePollsForSilentJobs } from "../safety-nets/poller";
-import { startReconcile } from "../safety-nets/reconcile";
-import { claimTick, PROCESS_TAG } from "../scheduling/lease";
-import { slot } from "../runtime/singleton";
+import { clearExpiredPreviousSecrets } from "../subscriptions";
+import { pollDueJobs, schedulePollsForSilentJobs, startReconcile } from "../safety-nets";
+import { claimTick, PROCESS_TAG } from "../scheduling";
+import { slot } from "../runtime";
 
 // The safety nets' timers, started with the server and with `npm run worker` when TALLY_SCHEDULER=on.
 // Scheduled units are single-flight across processes: each process checks often, and only the one

@@ -1,11 +1,10 @@
 import "server-only";
 import { getConfig, storeOf, type TallyConfig } from "../config";
-import { listenForEnqueues } from "../queue/wake";
+import { listenForEnqueues } from "../queue";
 import { log } from "../log";
-import { onShutdown, shutdownIsManaged } from "../runtime/shutdown";
+import { onShutdown, shutdownIsManaged, singleton, slot } from "../runtime";
 import { workerRegistry } from "./registry";
 import { createWorker, type Worker, type WorkerOptions } from "./worker";
-import { singleton, slot } from "../runtime/singleton";
 
 // The in-server worker (TALLY_WORKER=on). `npm run worker` runs the same worker alone, for scaling out;
 // several processes can run side by side because claims are safe across processes.

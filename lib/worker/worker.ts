@@ -3,8 +3,8 @@ import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { log } from "../log";
 import { claim, createAckBatch, release, runItem, type ClaimedItem, type ItemOutcome, type Registry } from "../queue";
-import { flushApiCalls } from "../platform/shared-client";
-import { onQueueWake } from "../queue/wake";
+import { flushApiCalls } from "../platform";
+import { onQueueWake } from "../queue";
 
 const EXPIRED_EVERY_MS = 1000;
 

@@ -2,8 +2,7 @@
 // and goes down for a while (connections refused), and the "forwarded" part of the ledger: every
 // settled job's outcome event received at least once, correctly signed, and nothing else.
 import { createHmac, timingSafeEqual } from "node:crypto";
-import { startSink, type Sink, type SinkRequest } from "../../lib/outbound/test-sink";
-import { webhookId } from "../../lib/outbound/webhook-id";
+import { type Sink, type SinkRequest, startSink, webhookId } from "../../lib/outbound";
 import type { ChaosStore } from "./store";
 
 export type Forwarded = {

@@ -8,7 +8,7 @@
 // PostgreSQL): N servers with the worker off behind a round-robin balancer (the platform's webhooks
 // and the harness's API calls both go through it), M `npm run worker` processes, and the kills
 // alternate between a server and a worker.
-import { mulberry32 } from "../../lib/simulator/rng";
+import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";

@@ -5,7 +5,7 @@
 // the run's counters add up to its total and match its URL rows, no URL stored twice (each stored URL
 // names exactly one result row, with its URL, and no two URLs one result), and every batch job the
 // platform got beyond the run's chunks and their resubmissions counted in duplicateSubmits.
-import { mulberry32 } from "../../lib/simulator/rng";
+import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
 import { simStateSchema } from "./ledger";
 import {

@@ -10,8 +10,7 @@
 //   script's SET NX guard): a second message with the same id is a double.
 // - rabbitmq: the broker may hold a re-sent message twice (dedupe is the consumer's, by messageId):
 //   repeats are counted and reported, and the distinct messageIds must be the events, each once.
-import type { SinkType } from "../../lib/outbound/sink-config";
-import { webhookId } from "../../lib/outbound/webhook-id";
+import { type SinkType, webhookId } from "../../lib/outbound";
 import { REQUIRE_SERVICES, SERVICE_PORTS, SERVICES, type SinkService } from "../../test/sink-services";
 import { answers } from "../../test/tcp-proxy";
 import type { ChaosStore } from "./store";

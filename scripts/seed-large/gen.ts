@@ -2,8 +2,8 @@
 // row number (so other tables can point at job N without keeping a million ids in memory), weighted
 // picks, and Prisma's SQLite date text.
 import type Database from "better-sqlite3";
-import { mulberry32 } from "@/lib/simulator/rng";
-import { sqliteDate } from "@/lib/webhooks/store";
+import { mulberry32 } from "@/lib/simulator";
+import { sqliteDate } from "@/lib/webhooks";
 
 export const DAY = 86_400_000;
 

@@ -10,8 +10,8 @@ import { useSendTestAlert } from "@/components/alerts/use-send-test-alert";
 import { Button } from "@/components/ui/button";
 import { Card } from "@/components/ui/card";
 import { ErrorNotice, Notice, PageSkeleton } from "@/components/ui/feedback";
-import type { Channel, ChannelView } from "@/lib/alerts/contracts";
-import { errorText } from "@/lib/browser/parsed";
+import type { Channel, ChannelView } from "@/lib/alerts/client";
+import { errorText } from "@/lib/browser/client";
 
 function TestButton({ channel }: { channel: ChannelView }) {
   return (

@@ -2,8 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { alertKeys } from "@/components/alerts/query-keys";
 import { PageHeader } from "@/components/empty-state";
-import { alertsView } from "@/lib/alerts/view";
-import { requireOperator } from "@/lib/auth/current";
+import { alertsView } from "@/lib/alerts";
+import { requireOperator } from "@/lib/auth";
 import { AlertsClient } from "./client";
 
 export const metadata: Metadata = { title: "Alerts" };

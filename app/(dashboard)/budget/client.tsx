@@ -7,7 +7,7 @@ import { Card, Stat } from "@/components/ui/card";
 import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { RefreshingNote } from "@/components/ui/refreshing";
 import { Time } from "@/components/ui/time";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 
 const perJob = (v: number | null) => (v === null ? "–" : v.toFixed(2));
 

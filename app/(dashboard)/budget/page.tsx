@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { budgetKeys } from "@/components/budget/query-keys";
 import { PageHeader } from "@/components/empty-state";
-import { getBudgetView } from "@/lib/platform/budget-view";
+import { getBudgetView } from "@/lib/platform";
 import { BudgetClient } from "./client";
 
 export const metadata: Metadata = { title: "API budget" };

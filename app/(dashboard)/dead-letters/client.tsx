@@ -10,8 +10,8 @@ import { deadLetterSearch } from "@/components/dead-letters/query-keys";
 import { useDeadLetters } from "@/components/dead-letters/use-dead-letters";
 import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { formatCount } from "@/components/ui/figures";
-import { errorText } from "@/lib/browser/parsed";
-import type { DeadLetterListQuery } from "@/lib/dead-letters/list";
+import { errorText } from "@/lib/browser/client";
+import type { DeadLetterListQuery } from "@/lib/dead-letters";
 
 export function DeadLettersClient({ query }: { query: DeadLetterListQuery }) {
   const { data, error } = useDeadLetters(query);

@@ -3,7 +3,7 @@ import type { Metadata } from "next";
 import { deadLetterKeys } from "@/components/dead-letters/query-keys";
 import { PageHeader } from "@/components/empty-state";
 import { ErrorNotice } from "@/components/ui/feedback";
-import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters";
 import { DeadLettersClient } from "./client";
 
 export const metadata: Metadata = { title: "Dead letters" };

@@ -3,8 +3,8 @@
 import { Can } from "@/components/auth/role-context";
 import { usePathname, useRouter } from "next/navigation";
 import { useState, useTransition } from "react";
-import { filterToParams, type DeliveryFilter } from "@/lib/webhooks/deliveries-contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { type DeliveryFilter, filterToParams } from "@/lib/webhooks/client";
+import { errorText } from "@/lib/browser/client";
 import { DeliveryFilters } from "@/components/deliveries/delivery-filters";
 import { InboundTable } from "@/components/deliveries/inbound-table";
 import { PlatformTable } from "@/components/deliveries/platform-table";

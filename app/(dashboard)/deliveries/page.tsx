@@ -2,8 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { deliveryKeys } from "@/components/deliveries/query-keys";
-import { parseDeliveryFilter } from "@/lib/webhooks/deliveries-contracts";
-import { deliveriesPage } from "@/lib/webhooks/deliveries-list";
+import { deliveriesPage, parseDeliveryFilter } from "@/lib/webhooks";
 import { DeliveriesClient } from "./client";
 
 export const metadata: Metadata = { title: "Deliveries" };

@@ -6,7 +6,7 @@ import { JobFilters } from "@/components/jobs/job-filters";
 import { JobsTable } from "@/components/jobs/jobs-table";
 import { LiveRefresh } from "@/components/jobs/live-refresh";
 import { ErrorNotice } from "@/components/ui/feedback";
-import type { JobsPage } from "@/lib/jobs/list";
+import type { JobsPage } from "@/lib/jobs";
 
 const FILTERS = ["status", "outcome", "kind", "q", "from", "to"];
 

@@ -2,7 +2,7 @@ import Link from "next/link";
 import { Can } from "@/components/auth/role-context";
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
-import { listJobsPage, parseJobsSearch } from "@/lib/jobs/list";
+import { listJobsPage, parseJobsSearch } from "@/lib/jobs";
 import { JobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Jobs" };

@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { operationKeys } from "@/components/operations/query-keys";
-import { operationsPage } from "@/lib/operations/history";
+import { operationsPage } from "@/lib/operations";
 import { OperationsClient } from "./client";
 
 export const metadata: Metadata = { title: "Operations" };

@@ -3,7 +3,7 @@
 import { Can } from "@/components/auth/role-context";
 import { usePathname, useRouter } from "next/navigation";
 import { useState } from "react";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { DeliveryFilters, type OutboundFilter } from "@/components/outbound/delivery-filters";
 import { DeliveryTable } from "@/components/outbound/delivery-table";
 import { DestinationCard } from "@/components/outbound/destination-card";

@@ -2,9 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { outboundKeys } from "@/components/outbound/query-keys";
-import { deliveryListQuerySchema } from "@/lib/outbound/contracts";
-import { requireOperator } from "@/lib/auth/current";
-import { outboundPage } from "@/lib/outbound/view";
+import { deliveryListQuerySchema, outboundPage } from "@/lib/outbound";
+import { requireOperator } from "@/lib/auth";
 import { OutboundClient } from "./client";
 
 export const metadata: Metadata = { title: "Outbound" };

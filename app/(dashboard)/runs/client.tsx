@@ -1,6 +1,6 @@
 "use client";
 
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { RunsTable } from "@/components/runs/runs-table";
 import { useRuns } from "@/components/runs/use-runs";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";

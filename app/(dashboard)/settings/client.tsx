@@ -1,7 +1,7 @@
 "use client";
 
 import { Can } from "@/components/auth/role-context";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 import { SimulatorKnobsForm } from "@/components/settings/simulator-knobs-form";
 import { useSimulatorKnobs } from "@/components/settings/use-simulator-knobs";
 import { Button } from "@/components/ui/button";

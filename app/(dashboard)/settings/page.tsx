@@ -9,10 +9,9 @@ import { ModeSummary } from "@/components/settings/mode-summary";
 import { accountKeys } from "@/components/auth/query-keys";
 import { PasswordForm } from "@/components/auth/password-form";
 import { SessionsPanel } from "@/components/auth/sessions-panel";
-import { requireOperator } from "@/lib/auth/current";
-import { listSessions } from "@/lib/auth/sessions";
+import { listSessions, requireOperator } from "@/lib/auth";
 import { Card } from "@/components/ui/card";
-import { settingsView } from "@/lib/settings/view";
+import { settingsView } from "@/lib/settings";
 import { SimulatorKnobsClient } from "./client";
 
 export const metadata: Metadata = { title: "Settings" };

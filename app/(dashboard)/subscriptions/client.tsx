@@ -2,9 +2,8 @@
 
 import { Can } from "@/components/auth/role-context";
 import { useState } from "react";
-import { missingEventTypes } from "@/lib/subscriptions/contracts";
-import type { Spike } from "@/lib/subscriptions/unauthorized-contracts";
-import { errorText } from "@/lib/browser/parsed";
+import { missingEventTypes, type Spike } from "@/lib/subscriptions/client";
+import { errorText } from "@/lib/browser/client";
 import { RegisterWebhooks } from "@/components/subscriptions/register-webhooks";
 import { SpikeBanner } from "@/components/subscriptions/spike-banner";
 import { SubscriptionCard } from "@/components/subscriptions/subscription-card";

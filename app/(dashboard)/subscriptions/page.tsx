@@ -2,7 +2,7 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { PageHeader } from "@/components/empty-state";
 import { CHART_MINUTES, subscriptionKeys } from "@/components/subscriptions/query-keys";
-import { subscriptionsPage } from "@/lib/subscriptions/view";
+import { subscriptionsPage } from "@/lib/subscriptions";
 import { SubscriptionsClient } from "./client";
 
 export const metadata: Metadata = { title: "Webhooks & secrets" };

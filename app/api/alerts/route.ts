@@ -1,6 +1,6 @@
 // GET /api/alerts — alert rules with state and thresholds, channels with health, recent firings with delivery results
-import { alertsView } from "@/lib/alerts/view";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { alertsView } from "@/lib/alerts";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // GET /api/audit — operator actions, newest first, keyset-paged
-import { auditPageSchema, auditQuerySchema } from "@/lib/audit/contracts";
-import { listAuditPage } from "@/lib/audit/list";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { auditPageSchema, auditQuerySchema, listAuditPage } from "@/lib/audit";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

@@ -1,7 +1,6 @@
 // GET /api/budget — platform calls of the last hour by purpose and answer class against the rate budget, 429 pauses, calls per finished job
-import { budgetViewSchema } from "@/lib/platform/budget-contracts";
-import { getBudgetView } from "@/lib/platform/budget-view";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { budgetViewSchema, getBudgetView } from "@/lib/platform";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -8,7 +8,7 @@ import {
   listCollections,
   readCollectionRequest,
 } from "@/lib/collections";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/dead-letters — dead letters matching a filter (state, kind, errorCode, jobId), newest first, keyset pages
-import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters/list";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { deadLetterListQuerySchema, listDeadLetters } from "@/lib/dead-letters";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,7 @@
 // GET /api/deliveries — one page of the inbound log or the mirrored platform log, filtered, keyset-paged
 import { z } from "zod";
-import { deliveryQuerySchema, inboundPageSchema, platformPageSchema } from "@/lib/webhooks/deliveries-contracts";
-import { listInbound, listPlatform } from "@/lib/webhooks/deliveries-list";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { deliveryQuerySchema, inboundPageSchema, listInbound, listPlatform, platformPageSchema } from "@/lib/webhooks";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

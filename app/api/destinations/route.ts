@@ -1,9 +1,13 @@
 // GET /api/destinations — forwarding destinations, secrets masked; POST — register one (a webhook: 201 with its secret, shown this once; a sink: its config checked by the sink first)
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { createDestinationAction } from "@/lib/outbound/actions";
-import { createdDestinationSchema, createDestinationSchema, destinationListSchema } from "@/lib/outbound/contracts";
-import { listDestinations } from "@/lib/outbound/destinations";
+import { operatorRoute } from "@/lib/http";
+import {
+  createdDestinationSchema,
+  createDestinationAction,
+  createDestinationSchema,
+  destinationListSchema,
+  listDestinations,
+} from "@/lib/outbound";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,7 @@
 // GET /api/health — public: database check and version; 503 when the database cannot be reached
 import { NextResponse } from "next/server";
-import { documented } from "@/lib/http/route-doc";
-import { checkHealth, healthOkSchema, healthUnavailableSchema } from "@/lib/metrics/health";
+import { documented } from "@/lib/http";
+import { checkHealth, healthOkSchema, healthUnavailableSchema } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 

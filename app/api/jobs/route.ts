@@ -1,10 +1,7 @@
 // GET /api/jobs — filtered, keyset-paginated job list; POST /api/jobs — submit an async job to the platform
-import { PLATFORM_ERRORS } from "@/lib/http/route-doc";
+import { operatorRoute, PLATFORM_ERRORS } from "@/lib/http";
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { jobListQuerySchema, listJobs } from "@/lib/jobs/query";
-import { submitRequestSchema } from "@/lib/jobs/requests";
-import { submitJob } from "@/lib/jobs/submit";
+import { jobListQuerySchema, listJobs, submitJob, submitRequestSchema } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 

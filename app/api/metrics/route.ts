@@ -1,7 +1,7 @@
 // GET /api/metrics — Prometheus text format; Authorization: Bearer <TALLY_METRICS_TOKEN or TALLY_API_TOKEN>
 import type { NextRequest } from "next/server";
-import { documented } from "@/lib/http/route-doc";
-import { answerMetrics, metricsUnavailableSchema } from "@/lib/metrics/answer";
+import { documented } from "@/lib/http";
+import { answerMetrics, metricsUnavailableSchema } from "@/lib/metrics";
 
 export const dynamic = "force-dynamic";
 

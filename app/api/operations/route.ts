@@ -1,8 +1,7 @@
 // GET /api/operations — recent operation runs (newest first), optionally of one kind
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { historyRowSchema, runListQuerySchema } from "@/lib/operations/contracts";
-import { listRuns } from "@/lib/operations/history";
+import { operatorRoute } from "@/lib/http";
+import { historyRowSchema, listRuns, runListQuerySchema } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 

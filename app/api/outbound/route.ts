@@ -1,7 +1,6 @@
 // GET /api/outbound?destinationId&status&jobId&cursor&limit — outbound deliveries, newest first
-import { operatorRoute } from "@/lib/http/operator-route";
-import { deliveryListQuerySchema, deliveryPageSchema } from "@/lib/outbound/contracts";
-import { listDeliveries } from "@/lib/outbound/list";
+import { operatorRoute } from "@/lib/http";
+import { deliveryListQuerySchema, deliveryPageSchema, listDeliveries } from "@/lib/outbound";
 
 export const dynamic = "force-dynamic";
 

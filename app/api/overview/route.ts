@@ -1,6 +1,6 @@
 // GET /api/overview — the overview's figures (ledger, queue, deliveries, alerts), refreshed by the dashboard
-import { getOverview } from "@/lib/overview/overview";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { getOverview } from "@/lib/overview";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // GET /api/results — the change feed over every stored result, resumable from an opaque cursor
-import { operatorRoute } from "@/lib/http/operator-route";
-import { feedQuerySchema } from "@/lib/results/contracts";
-import { readFeed } from "@/lib/results/feed";
+import { operatorRoute } from "@/lib/http";
+import { feedQuerySchema, readFeed } from "@/lib/results";
 
 export const dynamic = "force-dynamic";
 

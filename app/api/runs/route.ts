@@ -1,6 +1,6 @@
 // GET /api/runs — runs, newest first (cursor, limit); POST /api/runs — a run from a list of URLs (JSON, text/plain or text/csv)
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 import { createdRunSchema, createRun, listRuns, readRunRequest, runListQuerySchema, runListSchema } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

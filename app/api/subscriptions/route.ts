@@ -1,7 +1,6 @@
 // GET /api/subscriptions — the webhook subscriptions, with the last four characters of each secret
-import { subscriptionListSchema } from "@/lib/subscriptions/contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { listSubscriptions } from "@/lib/subscriptions/list";
+import { listSubscriptions, subscriptionListSchema } from "@/lib/subscriptions";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

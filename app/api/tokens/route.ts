@@ -1,10 +1,8 @@
 // GET /api/tokens, POST /api/tokens — personal API tokens: one's own (an admin sees all); the new token is shown once
 import { z } from "zod";
 import { NextResponse } from "next/server";
-import { createTokenAction } from "@/lib/auth/actions";
-import { listTokens } from "@/lib/auth/tokens";
-import { createdTokenSchema, createTokenSchema, tokenRowSchema } from "@/lib/auth/tokens-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { createdTokenSchema, createTokenAction, createTokenSchema, listTokens, tokenRowSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

@@ -1,10 +1,8 @@
 // GET /api/users, POST /api/users — people who sign in (admin)
 import { z } from "zod";
 import { NextResponse } from "next/server";
-import { createUserAction } from "@/lib/auth/actions";
-import { listUsers } from "@/lib/auth/users";
-import { createUserSchema, userRowSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { createUserAction, createUserSchema, listUsers, userRowSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   { role: "admin", summary: "People who sign in", answer: z.object({ items: z.array(userRowSchema) }) },

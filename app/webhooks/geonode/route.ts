@@ -1,5 +1,5 @@
 // POST /webhooks/geonode — the source article's path: verify with every active secret, record, enqueue
-import { handleDelivery, methodNotAllowed } from "@/lib/webhooks/route-handlers";
+import { handleDelivery, methodNotAllowed } from "@/lib/webhooks";
 
 export const dynamic = "force-dynamic";
 

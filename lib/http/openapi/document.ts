@@ -1,6 +1,5 @@
 import { z } from "zod";
-import { ROLES, ROLE_SUMMARY } from "../../auth/roles";
-import { SESSION_COOKIE } from "../../auth/session";
+import { ROLE_SUMMARY, ROLES, SESSION_COOKIE } from "../../auth";
 import { errorBodySchema, STATUS } from "../errors";
 import type { RouteDoc } from "../route-doc";
 

@@ -6,7 +6,7 @@ import tls from "node:tls";
 import type { LookupAddress } from "node:dns";
 import { lookup as dnsLookup } from "node:dns/promises";
 import { AbstractConnector, type RedisOptions } from "ioredis";
-import { addressRefusal, guardedLookup, RefusedAddress, type GuardContext } from "../../net/address-guard";
+import { addressRefusal, type GuardContext, guardedLookup, RefusedAddress } from "../../net";
 import type { SinkConfig, SinkType } from "../sink-config";
 
 // The private-address rule for sinks (TALLY_ALLOW_PRIVATE_DESTINATIONS): the host a sink connects to must

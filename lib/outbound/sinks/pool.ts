@@ -1,7 +1,6 @@
 import "server-only";
-import { onShutdown } from "../../runtime/shutdown";
-import { singleton } from "../../runtime/singleton";
-import type { GuardContext } from "../../net/address-guard";
+import { onShutdown, singleton } from "../../runtime";
+import type { GuardContext } from "../../net";
 import type { SinkType } from "../sink-config";
 import { openSink, type Sink } from "./index";
 

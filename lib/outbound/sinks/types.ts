@@ -1,4 +1,4 @@
-import type { GuardContext } from "../../net/address-guard";
+import type { GuardContext } from "../../net";
 
 // What every sink type implements, beside the webhook sender (../send.ts). A sink is opened once per
 // destination and kept (./pool.ts): its connections are pooled, re-opened by the client or on the next

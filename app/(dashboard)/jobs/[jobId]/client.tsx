@@ -11,7 +11,7 @@ import { LiveRefresh } from "@/components/jobs/live-refresh";
 import { ResultPreview } from "@/components/result-preview";
 import { Card } from "@/components/ui/card";
 import { CopyButton } from "@/components/ui/short-id";
-import type { JobDetail } from "@/lib/jobs/detail";
+import type { JobDetail } from "@/lib/jobs";
 
 export function JobDetailClient({ detail }: { detail: JobDetail }) {
   const { job, results } = detail;

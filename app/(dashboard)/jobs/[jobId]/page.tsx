@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
-import { getJobDetail, jobIdSchema } from "@/lib/jobs/detail";
+import { getJobDetail, jobIdSchema } from "@/lib/jobs";
 import { NotFound } from "@/lib/errors";
 import { JobDetailClient } from "./client";
 

@@ -13,9 +13,8 @@ import { Card } from "@/components/ui/card";
 import { ErrorNotice, PageSkeleton } from "@/components/ui/feedback";
 import { ShortId } from "@/components/ui/short-id";
 import { Time, useFormatTime } from "@/components/ui/time";
-import { errorText } from "@/lib/browser/parsed";
-import type { Run } from "@/lib/operations/contracts";
-import { describeRun, type SubscriptionName } from "@/lib/operations/describe";
+import { errorText } from "@/lib/browser/client";
+import { describeRun, type Run, type SubscriptionName } from "@/lib/operations/client";
 
 function Fact({ label, children }: { label: string; children: React.ReactNode }) {
   return (

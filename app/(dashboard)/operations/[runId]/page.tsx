@@ -2,9 +2,8 @@ import { dehydrate, HydrationBoundary, QueryClient } from "@tanstack/react-query
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
 import { operationKeys } from "@/components/operations/query-keys";
-import { runParamsSchema, runSchema } from "@/lib/operations/contracts";
-import { getRun } from "@/lib/operations/view";
-import { listSubscriptions } from "@/lib/subscriptions/list";
+import { getRun, runParamsSchema, runSchema } from "@/lib/operations";
+import { listSubscriptions } from "@/lib/subscriptions";
 import { RunDetailClient } from "./client";
 
 export const dynamic = "force-dynamic";

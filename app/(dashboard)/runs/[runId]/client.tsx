@@ -12,7 +12,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ErrorNotice, Notice, Skeleton } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
-import { errorText } from "@/lib/browser/parsed";
+import { errorText } from "@/lib/browser/client";
 
 function Figure({ label, value, hint }: { label: string; value: React.ReactNode; hint?: string }) {
   return (

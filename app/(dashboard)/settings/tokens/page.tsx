@@ -4,8 +4,7 @@ import { accountKeys } from "@/components/auth/query-keys";
 import { CreateTokenForm, TokensTable } from "@/components/auth/tokens-panel";
 import { PageHeader } from "@/components/empty-state";
 import { Card } from "@/components/ui/card";
-import { requireOperator } from "@/lib/auth/current";
-import { listTokens } from "@/lib/auth/tokens";
+import { listTokens, requireOperator } from "@/lib/auth";
 
 export const metadata: Metadata = { title: "API tokens" };
 

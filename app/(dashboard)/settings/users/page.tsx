@@ -5,9 +5,7 @@ import { CreateUserForm, UsersTable } from "@/components/auth/users-admin";
 import { PageHeader } from "@/components/empty-state";
 import { Card } from "@/components/ui/card";
 import { Notice } from "@/components/ui/feedback";
-import { requireOperator } from "@/lib/auth/current";
-import { ROLE_SUMMARY, ROLES } from "@/lib/auth/roles";
-import { listUsers } from "@/lib/auth/users";
+import { listUsers, requireOperator, ROLE_SUMMARY, ROLES } from "@/lib/auth";
 
 export const metadata: Metadata = { title: "Users" };
 

@@ -1,8 +1,7 @@
 // POST /api/alerts/test — send a test alert to one configured channel now; answers what the channel said
 import { z } from "zod";
-import { channelSchema, testResultSchema } from "@/lib/alerts/contracts";
-import { sendTestAlert } from "@/lib/alerts/test-alert";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { channelSchema, sendTestAlert, testResultSchema } from "@/lib/alerts";
+import { operatorRoute } from "@/lib/http";
 
 const body = z.object({ channel: channelSchema }).strict();
 

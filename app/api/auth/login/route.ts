@@ -1,14 +1,9 @@
 // POST /api/auth/login — {"email","password"} (or {"password"} for admin@localhost); throttled; sets the session cookie
 import { NextResponse, type NextRequest } from "next/server";
 import { z } from "zod";
-import { login } from "@/lib/auth/login";
-import { SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth/session";
-import { emailSchema } from "@/lib/auth/users-contracts";
+import { emailSchema, login, SESSION_COOKIE, sessionCookieOptions } from "@/lib/auth";
 import { BadRequest } from "@/lib/errors";
-import { clientAddress } from "@/lib/http/client-address";
-import { errorResponse } from "@/lib/http/errors";
-import { parseJsonBody, sameOrigin } from "@/lib/http/operator-route";
-import { documented } from "@/lib/http/route-doc";
+import { clientAddress, documented, errorResponse, parseJsonBody, sameOrigin } from "@/lib/http";
 
 const body = z.object({
   email: z.preprocess((v) => (v === "" || v === null ? undefined : v), emailSchema.optional()),

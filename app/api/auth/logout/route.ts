@@ -1,9 +1,8 @@
 // POST /api/auth/logout — end this session (the row is revoked, not only the cookie cleared)
 import { z } from "zod";
 import { NextResponse } from "next/server";
-import { logoutAction } from "@/lib/auth/actions";
-import { clearedSessionCookie, SESSION_COOKIE } from "@/lib/auth/session";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { clearedSessionCookie, logoutAction, SESSION_COOKIE } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

@@ -1,7 +1,6 @@
 // GET /api/auth/me — who is signed in: {"email","name","role"}
-import { meSchema } from "@/lib/auth/roles";
-import { meOf } from "@/lib/auth/principal";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { meOf, meSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   { role: "viewer", summary: "Who is signed in", answer: meSchema },

@@ -1,8 +1,7 @@
 // POST /api/auth/password — {"currentPassword","newPassword"}: change one's own password; one's other sessions end
 import { z } from "zod";
-import { changeOwnPassword } from "@/lib/auth/change-password";
-import { changePasswordSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { changeOwnPassword, changePasswordSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

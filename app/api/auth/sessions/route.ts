@@ -1,8 +1,7 @@
 // GET /api/auth/sessions — live sessions: the caller's own, everyone's for an admin
 import { z } from "zod";
-import { sessionRowSchema } from "@/lib/auth/sessions-contracts";
-import { listSessions } from "@/lib/auth/sessions";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { listSessions, sessionRowSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

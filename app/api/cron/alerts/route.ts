@@ -1,7 +1,7 @@
 // POST (and GET, for Vercel Cron) /api/cron/alerts — evaluate the alert rules and send due notifications (single-flight)
 import { z } from "zod";
-import { runAlertPass } from "@/lib/alerts/schedule";
-import { cronRoute } from "@/lib/http/cron-route";
+import { runAlertPass } from "@/lib/alerts";
+import { cronRoute } from "@/lib/http";
 
 export const POST = cronRoute("alerts", z.object({}).strict(), () => runAlertPass(), {
   summary: "Evaluate the alert rules and send due notifications (single-flight)",

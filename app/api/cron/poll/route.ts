@@ -1,7 +1,7 @@
 // POST (and GET, for Vercel Cron) /api/cron/poll — an external scheduler's polling pass: polls what is due (bounded), single-flight
 import { z } from "zod";
-import { cronRoute } from "@/lib/http/cron-route";
-import { cronPoll } from "@/lib/worker/cron";
+import { cronRoute } from "@/lib/http";
+import { cronPoll } from "@/lib/worker";
 
 export const POST = cronRoute("poll", z.object({}).strict(), () => cronPoll(), {
   summary: "One polling pass: polls what is due, bounded (single-flight)",

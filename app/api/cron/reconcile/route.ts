@@ -1,7 +1,7 @@
 // POST (and GET, for Vercel Cron) /api/cron/reconcile — one reconciliation, answered when it has ended; 409 if one is running
 import { z } from "zod";
-import { cronRoute } from "@/lib/http/cron-route";
-import { cronReconcile } from "@/lib/worker/cron";
+import { cronRoute } from "@/lib/http";
+import { cronReconcile } from "@/lib/worker";
 
 export const POST = cronRoute("reconcile", z.object({}).strict(), () => cronReconcile(), {
   summary: "One reconciliation, answered when it has ended; 409 if one is running",

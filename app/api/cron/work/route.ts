@@ -1,7 +1,7 @@
 // POST (and GET, for Vercel Cron) /api/cron/work — drain the queue for at most maxSeconds (query or JSON body; default 25, max 300)
 import { z } from "zod";
-import { cronRoute } from "@/lib/http/cron-route";
-import { cronWork } from "@/lib/worker/cron";
+import { cronRoute } from "@/lib/http";
+import { cronWork } from "@/lib/worker";
 
 const input = z
   .object({

@@ -1,6 +1,6 @@
 // POST /api/dead-letters/discard — discard dead letters with a reason, by ids or all open ones a filter matches
-import { discardBodySchema, discardDeadLetters } from "@/lib/dead-letters/actions";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { discardBodySchema, discardDeadLetters } from "@/lib/dead-letters";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

@@ -1,8 +1,7 @@
 // GET /api/dead-letters/export — dead letters as a streamed CSV download, with the list's filter (state, kind, errorCode, jobId)
-import { exportDeadLetters } from "@/lib/dead-letters/export";
-import { deadLetterFilterSchema } from "@/lib/dead-letters/list";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { csvResponse } from "@/lib/results/csv-stream";
+import { deadLetterFilterSchema, exportDeadLetters } from "@/lib/dead-letters";
+import { operatorRoute } from "@/lib/http";
+import { csvResponse } from "@/lib/results";
 
 export const dynamic = "force-dynamic";
 

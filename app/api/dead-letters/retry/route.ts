@@ -1,6 +1,6 @@
 // POST /api/dead-letters/retry — retry (resubmit or re-queue) dead letters by ids, or all open ones a filter matches
-import { retryBodySchema, retryDeadLetters } from "@/lib/dead-letters/actions";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { retryBodySchema, retryDeadLetters } from "@/lib/dead-letters";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

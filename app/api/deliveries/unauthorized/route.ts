@@ -1,7 +1,6 @@
 // GET /api/deliveries/unauthorized — 401s per minute per subscription, rotation markers and current spikes
-import { unauthorizedChartSchema, unauthorizedQuerySchema } from "@/lib/subscriptions/unauthorized-contracts";
-import { unauthorizedChart } from "@/lib/subscriptions/unauthorized-chart";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { unauthorizedChart, unauthorizedChartSchema, unauthorizedQuerySchema } from "@/lib/subscriptions";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

@@ -1,7 +1,7 @@
 // GET /api/jobs/:jobId — one job (platform status, outcome, lineage) with its events and the page's timeline, or 404
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { getJobWithTimeline } from "@/lib/jobs/detail";
+import { operatorRoute } from "@/lib/http";
+import { getJobWithTimeline } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 

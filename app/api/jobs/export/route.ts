@@ -1,7 +1,7 @@
 // GET /api/jobs/export — the Jobs list as a streamed CSV download, with the list's filters (status, outcome, kind, q, from, to, sort)
-import { operatorRoute } from "@/lib/http/operator-route";
-import { csvResponse } from "@/lib/results/csv-stream";
-import { exportJobs, jobExportQuerySchema } from "@/lib/jobs/export";
+import { operatorRoute } from "@/lib/http";
+import { csvResponse } from "@/lib/results";
+import { exportJobs, jobExportQuerySchema } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // GET /api/operations/:runId — one run: {id, kind, state, progress, summary, …}
-import { operatorRoute } from "@/lib/http/operator-route";
-import { getRunOr404 } from "@/lib/operations/view";
-import { runParamsSchema, runViewSchema } from "@/lib/operations/contracts";
+import { operatorRoute } from "@/lib/http";
+import { getRunOr404, runParamsSchema, runViewSchema } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // GET /api/operations/history — operation runs of every kind, newest first, keyset-paged
-import { historyPageSchema, historyQuerySchema } from "@/lib/operations/contracts";
-import { listRuns } from "@/lib/operations/history";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { historyPageSchema, historyQuerySchema, listRuns } from "@/lib/operations";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

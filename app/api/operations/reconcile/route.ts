@@ -1,8 +1,8 @@
 // POST /api/operations/reconcile — start (or join) a reconciliation; optional {olderThanSeconds, since, scope: "recent"|"full"}; 202 {runId}
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { reconcileAction } from "@/lib/safety-nets/actions";
-import { acceptedSchema, reconcileBodySchema } from "@/lib/operations/contracts";
+import { operatorRoute } from "@/lib/http";
+import { reconcileAction } from "@/lib/safety-nets";
+import { acceptedSchema, reconcileBodySchema } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 

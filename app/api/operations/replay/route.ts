@@ -1,8 +1,8 @@
 // POST /api/operations/replay — replay missed deliveries from the platform's log; optional {subscriptionId, since}; 202 {runId}
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { replayAction } from "@/lib/safety-nets/actions";
-import { acceptedSchema, replayBodySchema } from "@/lib/operations/contracts";
+import { operatorRoute } from "@/lib/http";
+import { replayAction } from "@/lib/safety-nets";
+import { acceptedSchema, replayBodySchema } from "@/lib/operations";
 
 export const dynamic = "force-dynamic";
 

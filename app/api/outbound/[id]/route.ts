@@ -1,8 +1,7 @@
 // GET /api/outbound/:id — one delivery's attempts, oldest first: each answer, error and latency
-import { attemptListSchema } from "@/lib/outbound/contracts";
+import { attemptListSchema, deliveryAttempts } from "@/lib/outbound";
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { deliveryAttempts } from "@/lib/outbound/list";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // GET /api/outbound/health — each destination's success rate, deliveries by status, last success and last error
-import { healthListSchema } from "@/lib/outbound/contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { destinationHealth } from "@/lib/outbound/health";
+import { destinationHealth, healthListSchema } from "@/lib/outbound";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // POST /api/outbound/replay — {deliveryId} or {destinationId, since}: send failed events again now (audited)
-import { operatorRoute } from "@/lib/http/operator-route";
-import { replayAction } from "@/lib/outbound/actions";
-import { replayBodySchema, replayResultSchema } from "@/lib/outbound/contracts";
+import { operatorRoute } from "@/lib/http";
+import { replayAction, replayBodySchema, replayResultSchema } from "@/lib/outbound";
 
 export const dynamic = "force-dynamic";
 

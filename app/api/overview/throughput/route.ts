@@ -1,7 +1,6 @@
 // GET /api/overview/throughput?range=hour|day — deliveries and outcomes per minute (hour) or per hour (day)
-import { operatorRoute } from "@/lib/http/operator-route";
-import { throughput } from "@/lib/overview/throughput";
-import { throughputQuerySchema } from "@/lib/overview/throughput-contracts";
+import { operatorRoute } from "@/lib/http";
+import { throughput, throughputQuerySchema } from "@/lib/overview";
 
 export const dynamic = "force-dynamic";
 

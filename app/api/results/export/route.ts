@@ -1,7 +1,6 @@
 // GET /api/results/export — stored results as a streamed JSONL or CSV download, with the Jobs filters
-import { operatorRoute } from "@/lib/http/operator-route";
-import { exportQuerySchema } from "@/lib/results/contracts";
-import { exportResults } from "@/lib/results/export";
+import { operatorRoute } from "@/lib/http";
+import { exportQuerySchema, exportResults } from "@/lib/results";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // GET /api/runs/:runId — one run: its counts (adding up to total), chunks, duplicate submissions, platform calls and ETA
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 import { getRun, runViewSchema } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

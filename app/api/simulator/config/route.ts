@@ -1,7 +1,6 @@
 // GET/POST /api/simulator/config — the demo simulator's fault knobs (404 in live mode); changes are audited
-import { simulatorKnobsPatchSchema, simulatorKnobsSchema } from "@/lib/demo/knobs-contracts";
-import { readSimulatorKnobs, saveSimulatorKnobs } from "@/lib/demo/knobs";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { readSimulatorKnobs, saveSimulatorKnobs, simulatorKnobsPatchSchema, simulatorKnobsSchema } from "@/lib/demo";
+import { operatorRoute } from "@/lib/http";
 
 export const GET = operatorRoute(
   {

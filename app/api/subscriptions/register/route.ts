@@ -1,7 +1,6 @@
 // POST /api/subscriptions/register — register the missing subscriptions at TALLY_PUBLIC_URL; answers the list
-import { PLATFORM_ERRORS } from "@/lib/http/route-doc";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { registerAction } from "@/lib/subscriptions/actions";
+import { operatorRoute, PLATFORM_ERRORS } from "@/lib/http";
+import { registerAction } from "@/lib/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,5 +1,5 @@
 // POST /webhooks/geonode/:subscriptionKey — verify with that subscription's secrets, record, enqueue
-import { handleDelivery, methodNotAllowed } from "@/lib/webhooks/route-handlers";
+import { handleDelivery, methodNotAllowed } from "@/lib/webhooks";
 
 export const dynamic = "force-dynamic";
 

@@ -2,10 +2,8 @@
 // {"revokeTokens": true} revokes the caller's personal API tokens as well
 import { z } from "zod";
 import { NextResponse } from "next/server";
-import { revokeAllAction } from "@/lib/auth/actions";
-import { clearedSessionCookie, SESSION_COOKIE } from "@/lib/auth/session";
-import { revokeAllSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { clearedSessionCookie, revokeAllAction, revokeAllSchema, SESSION_COOKIE } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

@@ -1,7 +1,7 @@
 // POST /api/collections/:collectionId/pause — Stop the collection's schedule (a manual run still works)
 import { z } from "zod";
 import { collectionSummarySchema, setPaused } from "@/lib/collections";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

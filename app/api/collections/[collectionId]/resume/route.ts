@@ -1,7 +1,7 @@
 // POST /api/collections/:collectionId/resume — Start the collection's schedule again; its next tick counts from now (ticks missed while paused are not run)
 import { z } from "zod";
 import { collectionSummarySchema, setPaused } from "@/lib/collections";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

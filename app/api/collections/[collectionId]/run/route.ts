@@ -2,7 +2,7 @@
 import { NextResponse } from "next/server";
 import { z } from "zod";
 import { runCollectionNow, startedRunSchema } from "@/lib/collections";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // POST /api/destinations/:id/disable — stop sending to a destination (queued events are skipped, not sent)
-import { operatorRoute } from "@/lib/http/operator-route";
-import { setDestinationEnabledAction } from "@/lib/outbound/actions";
-import { destinationParamsSchema, destinationSchema } from "@/lib/outbound/contracts";
+import { operatorRoute } from "@/lib/http";
+import { destinationParamsSchema, destinationSchema, setDestinationEnabledAction } from "@/lib/outbound";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // POST /api/destinations/:id/enable — send to a disabled destination again (events from now on)
-import { operatorRoute } from "@/lib/http/operator-route";
-import { setDestinationEnabledAction } from "@/lib/outbound/actions";
-import { destinationParamsSchema, destinationSchema } from "@/lib/outbound/contracts";
+import { operatorRoute } from "@/lib/http";
+import { destinationParamsSchema, destinationSchema, setDestinationEnabledAction } from "@/lib/outbound";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,7 @@
 // POST /api/jobs/:jobId/cancel — cancel a queued or running batch/crawl job on the platform; outcome `cancelled`
-import { PLATFORM_ERRORS } from "@/lib/http/route-doc";
+import { operatorRoute, PLATFORM_ERRORS } from "@/lib/http";
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { cancelJob } from "@/lib/jobs/cancel";
+import { cancelJob } from "@/lib/jobs";
 
 export const dynamic = "force-dynamic";
 

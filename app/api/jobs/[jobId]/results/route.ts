@@ -1,7 +1,6 @@
 // GET /api/jobs/:jobId/results — one job's stored results with full content, keyset-paged, or 404
-import { operatorRoute } from "@/lib/http/operator-route";
-import { jobResultsParamsSchema, jobResultsQuerySchema } from "@/lib/results/contracts";
-import { listJobResults } from "@/lib/results/job-results";
+import { operatorRoute } from "@/lib/http";
+import { jobResultsParamsSchema, jobResultsQuerySchema, listJobResults } from "@/lib/results";
 
 export const dynamic = "force-dynamic";
 

@@ -1,6 +1,6 @@
 // POST /api/runs/:runId/cancel — stop the run: URLs not stored become failed (cancelled), its running batch jobs are cancelled
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 import { cancelRun, runViewSchema } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

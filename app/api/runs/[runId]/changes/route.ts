@@ -1,7 +1,7 @@
 // GET /api/runs/:runId/changes?change&cursor&limit — a collection run's URLs against the previous run: new, changed, unchanged, gone
 import { z } from "zod";
 import { changePageSchema, changesQuerySchema, listChanges } from "@/lib/collections";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 
 export const dynamic = "force-dynamic";
 

@@ -1,8 +1,7 @@
 // GET /api/runs/:runId/export?format=csv|jsonl — one row per URL with its state and stored result, streamed
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { csvResponse } from "@/lib/results/csv-stream";
-import { exportRunCsv, exportRunJsonl } from "@/lib/results/run-export";
+import { operatorRoute } from "@/lib/http";
+import { csvResponse, exportRunCsv, exportRunJsonl } from "@/lib/results";
 import { runExportQuerySchema } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

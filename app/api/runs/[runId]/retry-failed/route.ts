@@ -1,6 +1,6 @@
 // POST /api/runs/:runId/retry-failed — the run's failed URLs go round again
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 import { retryFailed } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

@@ -1,6 +1,6 @@
 // GET /api/runs/:runId/urls — the run's URLs in list order (state, cursor, limit)
 import { z } from "zod";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { operatorRoute } from "@/lib/http";
 import { listRunUrls, runUrlPageSchema, runUrlsQuerySchema } from "@/lib/runs";
 
 export const dynamic = "force-dynamic";

@@ -1,9 +1,8 @@
 // POST /api/subscriptions/:id/replay-401s — replay the deliveries that got 401 since the last rotation; 202 {runId}
-import { acceptedSchema } from "@/lib/operations/contracts";
+import { acceptedSchema } from "@/lib/operations";
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
-import { replay401sAction } from "@/lib/subscriptions/actions";
+import { operatorRoute } from "@/lib/http";
+import { replay401sAction, subscriptionParamsSchema } from "@/lib/subscriptions";
 
 export const dynamic = "force-dynamic";
 

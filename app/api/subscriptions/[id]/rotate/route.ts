@@ -1,10 +1,8 @@
 // POST /api/subscriptions/:id/rotate — rotate on the platform, store, then replay the 401s; 202 {runId, secret}
 import { z } from "zod";
-import { PLATFORM_ERRORS } from "@/lib/http/route-doc";
+import { operatorRoute, PLATFORM_ERRORS } from "@/lib/http";
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { rotatedSchema, rotateFailureSchema, subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
-import { rotateAction } from "@/lib/subscriptions/actions";
+import { rotateAction, rotatedSchema, rotateFailureSchema, subscriptionParamsSchema } from "@/lib/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,9 +1,8 @@
 // POST /api/subscriptions/:id/secret — store a secret rotated elsewhere, then replay the 401s since the spike; 202 {runId}
-import { startedSchema } from "@/lib/operations/contracts";
+import { startedSchema } from "@/lib/operations";
 import { NextResponse } from "next/server";
-import { operatorRoute } from "@/lib/http/operator-route";
-import { secretBodySchema, subscriptionParamsSchema } from "@/lib/subscriptions/contracts";
-import { setSecretAction } from "@/lib/subscriptions/actions";
+import { operatorRoute } from "@/lib/http";
+import { secretBodySchema, setSecretAction, subscriptionParamsSchema } from "@/lib/subscriptions";
 
 export const dynamic = "force-dynamic";
 

@@ -1,7 +1,6 @@
 // POST /api/tokens/{id}/revoke — the token stops working at once: one's own, or anyone's for an admin
-import { revokeTokenAction } from "@/lib/auth/actions";
-import { revokedTokenSchema, tokenParamsSchema } from "@/lib/auth/tokens-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { revokedTokenSchema, revokeTokenAction, tokenParamsSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

@@ -1,7 +1,6 @@
 // POST /api/users/{id}/disable — shut a person out: sessions and tokens end at once (admin)
-import { disableUserAction } from "@/lib/auth/actions";
-import { userParamsSchema, userRowSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { disableUserAction, userParamsSchema, userRowSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

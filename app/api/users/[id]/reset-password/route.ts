@@ -1,7 +1,6 @@
 // POST /api/users/{id}/reset-password — {"password"}: sets it, ends the person's sessions and revokes their personal API tokens (admin)
-import { resetPasswordAction } from "@/lib/auth/actions";
-import { resetPasswordSchema, userParamsSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { resetPasswordAction, resetPasswordSchema, userParamsSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

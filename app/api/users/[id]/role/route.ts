@@ -1,7 +1,6 @@
 // POST /api/users/{id}/role — {"role"}: applies on the person's next request (admin)
-import { setRoleAction } from "@/lib/auth/actions";
-import { setRoleSchema, userParamsSchema, userRowSchema } from "@/lib/auth/users-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { setRoleAction, setRoleSchema, userParamsSchema, userRowSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

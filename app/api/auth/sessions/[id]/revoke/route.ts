@@ -1,8 +1,7 @@
 // POST /api/auth/sessions/{id}/revoke — end one session: one's own, or anyone's for an admin
 import { z } from "zod";
-import { revokeSession } from "@/lib/auth/sessions";
-import { sessionParamsSchema } from "@/lib/auth/sessions-contracts";
-import { operatorRoute } from "@/lib/http/operator-route";
+import { revokeSession, sessionParamsSchema } from "@/lib/auth";
+import { operatorRoute } from "@/lib/http";
 
 export const POST = operatorRoute(
   {

@@ -1,0 +1,2 @@
+// lib/jobs's surface for client components (no server code): what other folders and the browser may import.
+export { cancelledJobSchema, submittedJobSchema } from "./contracts";

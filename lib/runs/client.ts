@@ -1,0 +1,17 @@
+// lib/runs's surface for client components (no server code): what other folders and the browser may import.
+export {
+  type ChangeCounts,
+  changeCountsSchema,
+  CHANGES,
+  createdRunSchema,
+  RUN_STATES,
+  type RunCounts,
+  runCountsSchema,
+  runListSchema,
+  runUrlPageSchema,
+  type RunView,
+  runViewSchema,
+  URL_STATES,
+  type UrlState,
+} from "./contracts";
+export { parseText } from "./parse-list";
