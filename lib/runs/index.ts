@@ -1,7 +1,7 @@
 import "server-only";
 
 // The runs capability's public surface (issue 24): a list of URLs as one unit. Other folders import
-// it from here; lib/jobs/outcomes.ts alone imports ./settle directly (see there why).
+// it from here.
 
 export * from "./contracts";
 export { parseText, parseValues, urlProblem, SHOWN_INVALID, type ParsedList, type InvalidLine } from "./parse-list";
