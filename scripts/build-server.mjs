@@ -3,6 +3,8 @@
 // because this bundle is server code by construction (Next enforces the marker in its own bundles).
 import path from "node:path";
 import { build } from "esbuild";
+
+const LIB = path.resolve("lib") + path.sep;
 import { serverBundle as outfile } from "./server-bundle.mjs";
 
 await build({
@@ -16,6 +18,25 @@ await build({
   sourcemap: true,
   logLevel: "warning",
   plugins: [
+    {
+      // lib/'s folders are used through their surfaces (index.ts re-exports a whole folder); no lib/
+      // module acts on being imported, so the bundle keeps only the modules the server actually uses
+      // (without this it would carry Next's route wrappers, which plain Node cannot load).
+      name: "lib-has-no-side-effects",
+      setup(b) {
+        b.onResolve({ filter: /^(\.|@\/)/ }, async (args) => {
+          if (args.pluginData === "lib-has-no-side-effects") return undefined;
+          const r = await b.resolve(args.path, {
+            kind: args.kind,
+            importer: args.importer,
+            resolveDir: args.resolveDir,
+            pluginData: "lib-has-no-side-effects",
+          });
+          if (r.errors.length > 0) return { errors: r.errors };
+          return { ...r, sideEffects: r.path.startsWith(LIB) ? false : r.sideEffects };
+        });
+      },
+    },
     {
       name: "server-only",
       setup(b) {

@@ -1,6 +1,6 @@
 import "server-only";
 import { timingSafeEqual } from "node:crypto";
-import { NextResponse, type NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { BadRequest, NotSignedIn } from "../errors";
@@ -75,7 +75,7 @@ export function cronRoute<S extends z.ZodType>(
       }
       const result = await handler(parsed.data);
       log.info("cron unit done", { unit: name });
-      return NextResponse.json(result);
+      return Response.json(result);
     } catch (err) {
       return errorResponse(err);
     }

@@ -1,5 +1,4 @@
 import "server-only";
-import { NextResponse } from "next/server";
 import { z } from "zod";
 import { ERROR_CODES, TallyError, type ErrorCode } from "../errors";
 import { log } from "../log";
@@ -41,9 +40,9 @@ export function errorResponse(err: unknown): Response {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);
     const body: ErrorBody = { error: err.code, message: err.message, ...(err.details ? { details: err.details } : {}) };
-    return NextResponse.json(body, { status: STATUS[err.code], headers });
+    return Response.json(body, { status: STATUS[err.code], headers });
   }
   log.error("unhandled error in operator route", { error: String(err) });
   const body: ErrorBody = { error: "internal_error", message: "Something failed on our side" };
-  return NextResponse.json(body, { status: 500 });
+  return Response.json(body, { status: 500 });
 }

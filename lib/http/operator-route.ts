@@ -1,5 +1,5 @@
 import "server-only";
-import { NextResponse, type NextRequest } from "next/server";
+import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { actorOf, type Principal, principalOf, requireRole, type Role, SESSION_COOKIE } from "../auth";
 import { getConfig } from "../config";
@@ -66,7 +66,7 @@ export function operatorRoute<
         Q,
         P
       >);
-      return noStore(result instanceof Response ? result : NextResponse.json(result));
+      return noStore(result instanceof Response ? result : Response.json(result));
     } catch (err) {
       return noStore(errorResponse(err));
     }

@@ -1,5 +1,4 @@
 import "server-only";
-import { NextResponse } from "next/server";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { readBodyLimited } from "./read-body";
@@ -24,16 +23,16 @@ async function decideDelivery(req: Request, ctx: Ctx): Promise<Response> {
   try {
     const read = await readBodyLimited(req, getConfig().TALLY_WEBHOOK_MAX_BODY_BYTES);
     const answer = await receive({ subscriptionKey: key, headers: req.headers, read, startedAt });
-    return NextResponse.json(answer.body, { status: answer.status });
+    return Response.json(answer.body, { status: answer.status });
   } catch (err) {
     countUnrecorded(startedAt);
     log.error("webhook delivery not recorded", { error: String(err) });
-    return NextResponse.json({ error: "not_recorded", reason: "storage unavailable; retry" }, { status: 503 });
+    return Response.json({ error: "not_recorded", reason: "storage unavailable; retry" }, { status: 503 });
   }
 }
 
 export async function methodNotAllowed(req: Request, ctx: Ctx): Promise<Response> {
   const key = (await ctx.params)?.subscriptionKey ?? null;
   await recordRejected(key, 405, `method ${req.method} not allowed`, Date.now());
-  return NextResponse.json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
+  return Response.json({ error: "method_not_allowed" }, { status: 405, headers: { Allow: "POST" } });
 }
