@@ -14,8 +14,9 @@ import {
 
 // MySQL and MariaDB: the PostgreSQL sink's tables in MySQL's words. Rows are upserted on
 // (job_id, item_key) with INSERT … ON DUPLICATE KEY UPDATE; other events go to `{table}_events` with
-// a no-op update on a duplicate event id (not INSERT IGNORE: IGNORE also turns other refusals, a value
-// too long or out of range, into warnings, and the event would count delivered though not as sent). Keys are VARCHAR (MySQL cannot index TEXT whole). A batch is one
+// a no-op update on a duplicate event id. Never INSERT IGNORE: in a statement of several rows it turns
+// a refused row (a CHECK constraint, a value too long) into a warning and skips it, and the event would
+// count delivered without being written (test/sink-scenarios.ts pins it). Keys are VARCHAR (MySQL cannot index TEXT whole). A batch is one
 // statement per table (rows in chunks), in one transaction when there are several.
 
 export function mysqlDdl(table: string): string[] {
