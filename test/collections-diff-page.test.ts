@@ -85,6 +85,9 @@ describe("the diff page", () => {
     expect(diff).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(diff).toContain("&lt;iframe src=&quot;javascript:alert(1)&quot;&gt;&lt;/iframe&gt;");
     expect(diff).toContain("(revision 1)");
+    // A bidirectional override ("txt.exe" shown for "exe.txt") is a visible marker, not the character.
+    expect(diff).toContain("⟨U+202E⟩txt.exe (bidi override)");
+    expect(diff).not.toContain("\u202E");
     // ...and nowhere in the markup as a tag or a live attribute.
     expect(html).not.toMatch(/<script>alert/i);
     expect(html).not.toMatch(/<img[^>]*onerror/i);

@@ -6,6 +6,7 @@ import { getParsed } from "@/lib/browser/client";
 import { changePageSchema } from "@/lib/collections/client";
 import type { ChangeCounts } from "@/lib/runs/client";
 import { runKeys } from "./query-keys";
+import { revealControls } from "@/components/jobs/safe-text";
 
 /** A collection run's change counts and its first changed and new URLs, each with a link to its diff. */
 export function RunChanges({ runId, counts }: { runId: string; counts: ChangeCounts }) {
@@ -29,7 +30,7 @@ export function RunChanges({ runId, counts }: { runId: string; counts: ChangeCou
           {q.data.items.map((i) => (
             <li key={i.url} className="break-all">
               <Link href={`/runs/${runId}/diff?url=${encodeURIComponent(i.url)}`} className="text-brand-600 underline">
-                {i.url}
+                {revealControls(i.url)}
               </Link>
             </li>
           ))}

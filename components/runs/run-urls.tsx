@@ -9,6 +9,7 @@ import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice, Skeleton } from "@/components/ui/feedback";
 import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useRunUrls } from "./use-runs";
+import { revealControls } from "@/components/jobs/safe-text";
 
 const TONE = { stored: "good", failed: "bad", retrying: "warn", submitted: "info", pending: "neutral" } as const;
 
@@ -52,11 +53,12 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
             {urls.data.items.map((u) => (
               <tr key={u.url}>
                 <Td className="max-w-xs break-all font-mono text-xs">
-                  {u.url}
+                  {revealControls(u.url)}
                   {/* On a phone the reason and tries go under the URL instead of two narrow columns. */}
                   {(u.errorCode || u.errorMessage) && (
                     <span className="mt-1 block font-sans text-slate-700 sm:hidden">
-                      {u.errorCode} {u.errorMessage} · {u.attempts} {u.attempts === 1 ? "try" : "tries"}
+                      {u.errorCode} {revealControls(u.errorMessage ?? "")} · {u.attempts}{" "}
+                      {u.attempts === 1 ? "try" : "tries"}
                     </span>
                   )}
                 </Td>
@@ -66,7 +68,7 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
                 <Td className="hidden text-right tabular-nums sm:table-cell">{u.attempts}</Td>
                 <Td className="hidden max-w-sm text-xs text-slate-700 sm:table-cell">
                   {u.errorCode && <span className="font-mono">{u.errorCode}</span>}
-                  {u.errorMessage && <span className="block break-words">{u.errorMessage}</span>}
+                  {u.errorMessage && <span className="block break-words">{revealControls(u.errorMessage)}</span>}
                 </Td>
                 <Td className="hidden lg:table-cell font-mono text-xs">
                   {u.jobId ? (

@@ -8,6 +8,7 @@ import { Card } from "@/components/ui/card";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { diffUrl } from "@/lib/collections";
 import { Conflict, NotFound } from "@/lib/errors";
+import { revealControls } from "@/components/jobs/safe-text";
 
 export const metadata: Metadata = { title: "What changed" };
 export const dynamic = "force-dynamic";
@@ -19,7 +20,8 @@ const STYLE = {
 } as const;
 const MARK = { added: "+", removed: "-", same: " " } as const;
 
-// Scraped content is untrusted: every line is React text inside <pre>, never HTML.
+// Scraped content is untrusted: every line is React text inside <pre>, never HTML, with its invisible
+// and bidirectional-override characters shown as markers (components/jobs/safe-text.ts).
 export default async function Page({
   params,
   searchParams,
@@ -61,7 +63,7 @@ export default async function Page({
       <PageHeader title="What changed">
         <Badge tone={d.change === "unchanged" ? "neutral" : "warn"}>{d.change}</Badge>
       </PageHeader>
-      <p className="break-all text-sm text-slate-700">{d.url}</p>
+      <p className="break-all text-sm text-slate-700">{revealControls(d.url)}</p>
       {d.truncated && (
         <Notice tone="warn">A version is longer than 200,000 characters: the diff compares the start.</Notice>
       )}
@@ -69,7 +71,7 @@ export default async function Page({
         <pre className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs" data-testid="diff">
           {d.lines.map((l, i) => (
             <div key={i} className={STYLE[l.kind]}>
-              {MARK[l.kind]} {l.text}
+              {MARK[l.kind]} {revealControls(l.text)}
             </div>
           ))}
         </pre>
