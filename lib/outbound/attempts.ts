@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
-import type { Tx } from "../db";
+import { inList, type Tx } from "../db";
 import { log } from "../log";
 import { backoffMs } from "../queue";
 import type { Finish } from "./delivery";
@@ -58,7 +58,7 @@ async function update(tx: Tx, ids: number[], data: Record<string, unknown>): Pro
   const set = Object.entries({ ...data, updatedAt: new Date() }).map(
     ([column, value]) => Prisma.sql`${Prisma.raw(`"${column}"`)} = ${value}`,
   );
-  await tx.$executeRaw`UPDATE "OutboundDelivery" SET ${Prisma.join(set)} WHERE "id" IN (${Prisma.join(ids)})`;
+  await tx.$executeRaw`UPDATE "OutboundDelivery" SET ${Prisma.join(set)} WHERE ${inList('"id"', ids)}`;
 }
 
 /** What an attempt changes in its delivery row. */
@@ -89,7 +89,7 @@ export async function writeAttempts(tx: Tx, decided: Decided[], now: number): Pr
     await tx.$executeRaw`
       INSERT INTO "OutboundAttempt" ("deliveryId", "destinationId", "attempt", "ok", "statusCode", "error", "latencyMs", "at")
       SELECT "id", "destinationId", ${d.before + 1}, ${d.result.ok}, ${d.result.statusCode}, ${d.result.error}, ${d.result.latencyMs}, ${at}
-      FROM "OutboundDelivery" WHERE "id" IN (${Prisma.join(ids)})`;
+      FROM "OutboundDelivery" WHERE ${inList('"id"', ids)}`;
     await update(tx, ids, change(d, now));
   }
 }

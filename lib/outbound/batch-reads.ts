@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { readDb } from "../db";
+import { inList, readDb } from "../db";
 
 // The reads of a sink batch (lib/outbound/sink-batch.ts), in raw SQL parsed with zod: Prisma's findMany
 // cost 2–15 ms a call for the same rows here, more than the sink's own write of the batch. On readDb():
@@ -68,6 +68,6 @@ export async function batchRows(destinationId: string, ids: number[]): Promise<B
     SELECT d."id", d."destinationId", d."eventId", d."eventType", d."jobId", d."outcome", d."status", d."attempts",
       d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results"
     FROM "OutboundDelivery" d LEFT JOIN "Job" j ON j."id" = d."jobId" AND d."eventType" = 'job.stored'
-    WHERE d."id" IN (${Prisma.join(ids)}) AND d."destinationId" = ${destinationId}`;
+    WHERE ${inList('d."id"', ids)} AND d."destinationId" = ${destinationId}`;
   return batchRow.array().parse(rows);
 }

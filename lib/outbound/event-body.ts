@@ -1,9 +1,8 @@
 import "server-only";
 import { parseMetadata } from "../results/rows";
-import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db, readDb } from "../db";
+import { db, inList, readDb } from "../db";
 import type { ResultItem } from "../results/contracts";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
@@ -60,7 +59,7 @@ async function jobsOf(ids: string[]): Promise<JobRow[]> {
   if (ids.length === 0) return [];
   const rows = await readDb().$queryRaw`
     SELECT "id", "kind", "url", "resultCount", "tokensCharged", "resubmittedFromId", "errorCode", "errorMessage"
-    FROM "Job" WHERE "id" IN (${Prisma.join(ids)})`;
+    FROM "Job" WHERE ${inList('"id"', ids)}`;
   return jobRow.array().parse(rows);
 }
 

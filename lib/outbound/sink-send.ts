@@ -1,8 +1,7 @@
 import "server-only";
-import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { parseMetadata } from "../results/rows";
-import { readDb } from "../db";
+import { inList, readDb } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../http/address-guard";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
@@ -53,7 +52,7 @@ async function resultRows(jobIds: string[]): Promise<Map<string, SinkResultRow[]
   const rows = await readDb().$queryRaw`
     SELECT "jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage",
       "tokensCharged", "createdAt"
-    FROM "Result" WHERE "jobId" IN (${Prisma.join(jobIds)}) ORDER BY "jobId", "id"`;
+    FROM "Result" WHERE ${inList('"jobId"', jobIds)} ORDER BY "jobId", "id"`;
   for (const r of resultRow.array().parse(rows)) {
     const list = byJob.get(r.jobId) ?? [];
     list.push({
