@@ -129,7 +129,7 @@ async function claimOthers(
   let after: Cursor | null = null;
   for (let page = 0; page < MAX_PAGES && got.length < limit; page++) {
     const size = PAGE_FACTOR * (limit - got.length);
-    const pending = await pendingPage(primary.destinationId, primary.id, after, size);
+    const pending = await pendingPage(primary.destinationId, primary.id, after, size, now);
     await take(pending.map((r) => r.id));
     if (pending.length < size) break;
     after = pending[pending.length - 1];
