@@ -41,6 +41,7 @@ const sinksSchema = z.object({
       barePerSecond: z.number(),
       ratio: z.number(),
       bareBatchedPerSecond: z.number().optional(),
+      rounds: z.number().optional(),
     }),
   ),
   skipped: z.array(z.string()),
@@ -303,7 +304,8 @@ export function summaryTable(r: Results): string {
       for (const x of p.data.rows)
         rows.push([
           "sinks",
-          `${x.type}: ${n(x.events)} job.stored events through Tally's outbox and worker, and a bare loop of the client`,
+          `${x.type}: ${n(x.events)} job.stored events through Tally's outbox and worker, and a bare loop of the client` +
+            (x.rounds === undefined ? "" : ` (best of ${x.rounds} rounds)`),
           `Tally ${n(x.tallyPerSecond)} events/s · bare loop ${n(x.barePerSecond)} events/s · ${x.ratio}×` +
             (x.bareBatchedPerSecond === undefined ? "" : ` · bare batched ${n(x.bareBatchedPerSecond)} events/s`),
           `goal ≥ 0.5×; ${load(r, "sinks")}`,

@@ -2,7 +2,7 @@ import "server-only";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
-import { PrismaClient } from "@/generated/prisma/client";
+import { Prisma, PrismaClient } from "@/generated/prisma/client";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
 import { cachePreparedStatements, secureSqliteFile, singleton, withBusyRetry } from "./runtime";
 import { getConfig, storeOf, type Store } from "./config";
@@ -182,6 +182,24 @@ function entry(url = getConfig().DATABASE_URL) {
 /** The configured store, for the few statements that differ between SQLite and PostgreSQL. */
 export function dialect(): Store {
   return storeOf(getConfig().DATABASE_URL);
+}
+
+/**
+ * `column IN (values)` with the list bound as ONE JSON parameter, not one parameter per value: Prisma
+ * compiles and binds each parameter on its own, and the SQL text of `IN (?, ?, …)` changes with the
+ * list's length, so no prepared statement is reused; a sink batch's 100-id lists cost more in that than
+ * in the database. SQLite reads the list with json_each, PostgreSQL with jsonb_array_elements_text
+ * (numbers cast back to integers, so the column's index is used). Values all numbers or all strings;
+ * `column` is SQL written in the code (`d."id"`), never input.
+ */
+export function inList(column: string, values: ReadonlyArray<string | number>): Prisma.Sql {
+  if (values.length === 0) return Prisma.sql`1 = 0`;
+  const json = JSON.stringify(values);
+  const col = Prisma.raw(column);
+  if (dialect() !== "postgres") return Prisma.sql`${col} IN (SELECT "value" FROM json_each(${json}))`;
+  return typeof values[0] === "number"
+    ? Prisma.sql`${col} = ANY(SELECT CAST("value" AS bigint) FROM jsonb_array_elements_text(CAST(${json} AS jsonb)) AS "e"("value"))`
+    : Prisma.sql`${col} = ANY(SELECT "value" FROM jsonb_array_elements_text(CAST(${json} AS jsonb)) AS "e"("value"))`;
 }
 
 /** The process's Prisma client for the configured database. */

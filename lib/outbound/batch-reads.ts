@@ -1,7 +1,8 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { readDb } from "../db";
+import { inList, readDb } from "../db";
+import { forwardDedupeKeySql } from "./outbox";
 
 // The reads of a sink batch (lib/outbound/sink-batch.ts), in raw SQL parsed with zod: Prisma's findMany
 // cost 2–15 ms a call for the same rows here, more than the sink's own write of the batch. On readDb():
@@ -14,19 +15,26 @@ const cursorRow = z.object({ id: int, createdAt: z.coerce.date() });
 /** Where a page of candidates ended: deliveries are read in (createdAt, id) order. */
 export type Cursor = z.infer<typeof cursorRow>;
 
-/** A destination's deliveries waiting for their first send, oldest first, after `after`. */
+/**
+ * A destination's deliveries waiting for their first send, oldest first, after `after`, but those whose
+ * item another batch holds (leased, the lease not over): batches running side by side would otherwise
+ * each read the same oldest page, find it taken and read on, a page read and a claim each time.
+ */
 export async function pendingPage(
   destinationId: string,
   except: number,
   after: Cursor | null,
   limit: number,
+  now: Date,
 ): Promise<Cursor[]> {
   const past = after
     ? Prisma.sql`AND ("createdAt" > ${after.createdAt} OR ("createdAt" = ${after.createdAt} AND "id" > ${after.id}))`
     : Prisma.empty;
   const rows = await readDb().$queryRaw`
-    SELECT "id", "createdAt" FROM "OutboundDelivery"
+    SELECT "id", "createdAt" FROM "OutboundDelivery" d
     WHERE "destinationId" = ${destinationId} AND "status" = 'pending' AND "id" <> ${except} ${past}
+      AND NOT EXISTS (SELECT 1 FROM "QueueItem" q WHERE q."dedupeKey" = ${forwardDedupeKeySql('d."id"')}
+        AND q."state" = 'leased' AND q."leaseExpiresAt" > ${now})
     ORDER BY "createdAt", "id" LIMIT ${limit}`;
   return cursorRow.array().parse(rows);
 }
@@ -68,6 +76,6 @@ export async function batchRows(destinationId: string, ids: number[]): Promise<B
     SELECT d."id", d."destinationId", d."eventId", d."eventType", d."jobId", d."outcome", d."status", d."attempts",
       d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results"
     FROM "OutboundDelivery" d LEFT JOIN "Job" j ON j."id" = d."jobId" AND d."eventType" = 'job.stored'
-    WHERE d."id" IN (${Prisma.join(ids)}) AND d."destinationId" = ${destinationId}`;
+    WHERE ${inList('d."id"', ids)} AND d."destinationId" = ${destinationId}`;
   return batchRow.array().parse(rows);
 }

@@ -1,9 +1,8 @@
 import "server-only";
 import { parseMetadata, type ResultItem } from "../results";
-import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db, readDb } from "../db";
+import { db, inList, readDb } from "../db";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
 // its dead letter), so every attempt and every replay of an event sends the same bytes but the
@@ -59,14 +58,20 @@ async function jobsOf(ids: string[]): Promise<JobRow[]> {
   if (ids.length === 0) return [];
   const rows = await readDb().$queryRaw`
     SELECT "id", "kind", "url", "resultCount", "tokensCharged", "resubmittedFromId", "errorCode", "errorMessage"
-    FROM "Job" WHERE "id" IN (${Prisma.join(ids)})`;
+    FROM "Job" WHERE ${inList('"id"', ids)}`;
   return jobRow.array().parse(rows);
 }
 
 const isJobEvent = (e: EventSource) => e.eventType !== "run.completed" && e.eventType !== "url.changed";
 
 /** The JSON body of an event; null when the job row is gone (nothing true can be said about it). */
-export async function buildEventBody(e: EventSource, opts: { inline?: boolean } = {}): Promise<string | null> {
+/**
+ * `inline`: false leaves a job's results out (a resultsUrl instead); `results`: every result of each
+ * stored job, already read (a sink's batch, lib/outbound/sink-send.ts), put in data.results as they are.
+ */
+export type BodyOptions = { inline?: boolean; results?: ReadonlyMap<string, unknown[]> };
+
+export async function buildEventBody(e: EventSource, opts: BodyOptions = {}): Promise<string | null> {
   const [body] = await buildEventBodies([e], opts);
   return body;
 }
@@ -75,10 +80,7 @@ export async function buildEventBody(e: EventSource, opts: { inline?: boolean } 
  * The bodies of many events (a sink's batch), in order: their jobs and dead letters read in one query
  * each, not one per event, on readDb() (both were committed with the outcome, before its event).
  */
-export async function buildEventBodies(
-  events: EventSource[],
-  opts: { inline?: boolean } = {},
-): Promise<Array<string | null>> {
+export async function buildEventBodies(events: EventSource[], opts: BodyOptions = {}): Promise<Array<string | null>> {
   const jobIds = [...new Set(events.filter(isJobEvent).map((e) => e.jobId))];
   const deadIds = [
     ...new Set(events.filter((e) => isJobEvent(e) && e.outcome === "dead_lettered").map((e) => e.jobId)),
@@ -112,7 +114,7 @@ async function jobEventBody(
   e: EventSource,
   job: JobRow,
   dl: { errorCode: string | null; errorMessage: string } | undefined,
-  opts: { inline?: boolean },
+  opts: BodyOptions,
 ): Promise<string> {
   const config = getConfig();
   const data: Record<string, unknown> = { jobId: e.jobId, kind: job.kind, outcome: e.outcome, url: job.url };
@@ -120,8 +122,12 @@ async function jobEventBody(
   if (e.outcome === "stored") {
     data.resultCount = job.resultCount;
     data.tokensCharged = job.tokensCharged;
-    // Sinks (inline: false) put every result in the event themselves (lib/outbound/sink-send.ts).
-    const results = opts.inline === false ? undefined : await inlineResults(e.jobId, config.TALLY_FORWARD_MAX_BYTES);
+    // Sinks hand every result in (lib/outbound/sink-send.ts), not cut to TALLY_FORWARD_MAX_BYTES.
+    const results = opts.results
+      ? (opts.results.get(e.jobId) ?? [])
+      : opts.inline === false
+        ? undefined
+        : await inlineResults(e.jobId, config.TALLY_FORWARD_MAX_BYTES);
     if (results) data.results = results;
     else data.resultsUrl = `${config.publicUrl}/api/jobs/${encodeURIComponent(e.jobId)}/results`;
   } else if (e.outcome === "dead_lettered") {

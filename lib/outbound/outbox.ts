@@ -23,6 +23,11 @@ export function forwardDedupeKey(deliveryId: number): string {
   return `forward:${deliveryId}`;
 }
 
+/** forwardDedupeKey in SQL, of a delivery id column written in the code (`d."id"`). */
+export function forwardDedupeKeySql(idColumn: string): Prisma.Sql {
+  return Prisma.sql`'forward:' || ${Prisma.raw(idColumn)}`;
+}
+
 /** The enqueue item for one delivery. */
 export function forwardEventItem(deliveryId: number, availableAt?: Date): EnqueueItem {
   return {

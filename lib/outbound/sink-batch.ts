@@ -10,7 +10,7 @@ import { buildEventBodies } from "./event-body";
 import { FORWARD_EVENT, forwardDedupeKey } from "./outbox";
 import type { SendResult } from "./send";
 import { isSinkType } from "./sink-config";
-import { BATCH_TIMED_OUT, sendToSink, type SinkTarget } from "./sink-send";
+import { BATCH_TIMED_OUT, sendToSink, storedResults, type SinkTarget } from "./sink-send";
 
 // Deliveries to a sink go in batches. Each keeps its own delivery row and queue item (retries,
 // backoff, dead letters, replay and the Outbound page are per delivery); the worker claims one, and
@@ -129,7 +129,7 @@ async function claimOthers(
   let after: Cursor | null = null;
   for (let page = 0; page < MAX_PAGES && got.length < limit; page++) {
     const size = PAGE_FACTOR * (limit - got.length);
-    const pending = await pendingPage(primary.destinationId, primary.id, after, size);
+    const pending = await pendingPage(primary.destinationId, primary.id, after, size, now);
     await take(pending.map((r) => r.id));
     if (pending.length < size) break;
     after = pending[pending.length - 1];
@@ -145,18 +145,23 @@ export type Sent = { member: Member; result: SendResult | null };
 export async function sendBatch(batch: Batch, signal: AbortSignal): Promise<Sent[]> {
   const config = getConfig();
   const deliveries = batch.members.map((m) => m.delivery);
-  const bodies = await buildEventBodies(deliveries, { inline: false });
+  // The results first: the bodies carry them all in data.results, and the sinks write them.
+  const results = await storedResults(deliveries);
+  const bodies = await buildEventBodies(deliveries, { inline: false, results });
   const ready = batch.members.flatMap((m, i) => {
     const body = bodies[i];
-    return body === null ? [] : [{ ...m.delivery, body }];
+    const d = m.delivery;
+    return body === null
+      ? []
+      : [{ ...d, body, results: d.eventType === "job.stored" ? (results.get(d.jobId) ?? []) : null }];
   });
-  const results = await sendToSink(batch.target, ready, {
+  const sent = await sendToSink(batch.target, ready, {
     timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
     signal,
     guard: guardFor(config),
   });
   let next = 0;
-  return batch.members.map((member, i) => ({ member, result: bodies[i] === null ? null : results[next++] }));
+  return batch.members.map((member, i) => ({ member, result: bodies[i] === null ? null : sent[next++] }));
 }
 
 /**

@@ -1,8 +1,7 @@
 import "server-only";
-import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { parseMetadata } from "../results";
-import { readDb } from "../db";
+import { inList, readDb } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../net";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
@@ -18,7 +17,7 @@ import type { SendResult } from "./send";
 /** The destination a batch goes to. */
 export type SinkTarget = { destinationId: string; type: SinkType; config: string };
 
-/** One event of a batch: its delivery row's facts and the body built for it. */
+/** One event of a batch: its delivery row's facts, the body built for it and, for job.stored, every result. */
 export type SinkDelivery = {
   eventId: string;
   eventType: string;
@@ -26,6 +25,7 @@ export type SinkDelivery = {
   outcome: string;
   createdAt: Date;
   body: string;
+  results: SinkResultRow[] | null;
 };
 
 /** What an attempt records when the whole batch ran out of time (lib/outbound/sink-batch.ts shrinks the next one). */
@@ -46,14 +46,20 @@ const resultRow = z.object({
   createdAt: z.coerce.date(),
 });
 
-/** Every result of the stored jobs, in one raw read (on readDb: stored before the outcome's event), by job. */
-async function resultRows(jobIds: string[]): Promise<Map<string, SinkResultRow[]>> {
+/**
+ * Every result of the batch's job.stored events, in one raw read (on readDb: stored before the outcome's
+ * event), by job: what the sinks write, and the events' data.results (lib/outbound/event-body.ts).
+ */
+export async function storedResults(
+  deliveries: Array<{ eventType: string; jobId: string }>,
+): Promise<Map<string, SinkResultRow[]>> {
+  const jobIds = [...new Set(deliveries.filter((d) => d.eventType === "job.stored").map((d) => d.jobId))];
   const byJob = new Map<string, SinkResultRow[]>();
   if (jobIds.length === 0) return byJob;
   const rows = await readDb().$queryRaw`
     SELECT "jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage",
       "tokensCharged", "createdAt"
-    FROM "Result" WHERE "jobId" IN (${Prisma.join(jobIds)}) ORDER BY "jobId", "id"`;
+    FROM "Result" WHERE ${inList('"jobId"', jobIds)} ORDER BY "jobId", "id"`;
   for (const r of resultRow.array().parse(rows)) {
     const list = byJob.get(r.jobId) ?? [];
     list.push({
@@ -72,14 +78,6 @@ async function resultRows(jobIds: string[]): Promise<Map<string, SinkResultRow[]
     byJob.set(r.jobId, list);
   }
   return byJob;
-}
-
-/** The webhook body with every result in `data.results` (a webhook's may carry a resultsUrl instead). */
-function withAllResults(body: string, results: SinkResultRow[]): string {
-  const parsed = JSON.parse(body) as { data?: Record<string, unknown> };
-  const data: Record<string, unknown> = { ...parsed.data, results };
-  delete data.resultsUrl;
-  return JSON.stringify({ ...parsed, data });
 }
 
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {
@@ -110,20 +108,15 @@ export async function sendToSink(
       if (why) return all(`refused: ${why}`.slice(0, 500), 0);
     }
     const sink = sinkFor(target.destinationId, target.type, target.config, opts.timeoutMs, opts.guard);
-    const stored = deliveries.filter((d) => d.eventType === "job.stored").map((d) => d.jobId);
-    const results = await resultRows([...new Set(stored)]);
-    const events = deliveries.map((d): SinkEvent => {
-      const rows = d.eventType === "job.stored" ? (results.get(d.jobId) ?? []) : null;
-      return {
-        id: d.eventId,
-        type: d.eventType,
-        jobId: d.jobId,
-        outcome: d.outcome,
-        createdAt: d.createdAt,
-        body: rows ? withAllResults(d.body, rows) : d.body,
-        results: rows,
-      };
-    });
+    const events = deliveries.map((d): SinkEvent => ({
+      id: d.eventId,
+      type: d.eventType,
+      jobId: d.jobId,
+      outcome: d.outcome,
+      createdAt: d.createdAt,
+      body: d.body,
+      results: d.results,
+    }));
     const outcomes = await within(sink.deliverMany(events), opts.timeoutMs, opts.signal);
     const latencyMs = Date.now() - started;
     return outcomes.map((err) =>

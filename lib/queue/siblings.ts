@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, dialect } from "../db";
+import { db, dialect, inList } from "../db";
 import { claimable, claimTarget } from "./lease";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
@@ -37,7 +37,7 @@ export async function claimByDedupeKeys(opts: ClaimByKeysOptions, tx: DbOrTx = d
   const rows = await tx.$queryRaw`
     WITH "picked" AS ${postgres ? Prisma.sql`MATERIALIZED` : Prisma.empty} (
       SELECT "id" FROM "QueueItem"
-      WHERE "dedupeKey" IN (${Prisma.join(opts.dedupeKeys)}) AND "kind" = ${opts.kind}
+      WHERE ${inList('"dedupeKey"', opts.dedupeKeys)} AND "kind" = ${opts.kind}
         AND "attempts" < "maxAttempts" AND ${claimable(now)}
       ORDER BY "id" LIMIT ${opts.limit} ${postgres ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty}
     )
@@ -68,7 +68,7 @@ export async function ackAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<n
     const rows = await tx.$queryRaw`
       UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
         "doneAt" = ${now}, "updatedAt" = ${now}
-      WHERE "id" IN (${Prisma.join(group)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}
+      WHERE ${inList('"id"', group)} AND "state" = 'leased' AND "leaseOwner" = ${owner}
       RETURNING "id"`;
     ids.push(
       ...idRow
@@ -90,7 +90,7 @@ export async function rescheduleAll(items: ClaimedItem[], delayMs: number, tx: D
       UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at},
         "attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END,
         "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}
-      WHERE "id" IN (${Prisma.join(group)}) AND "state" = 'leased' AND "leaseOwner" = ${owner}
+      WHERE ${inList('"id"', group)} AND "state" = 'leased' AND "leaseOwner" = ${owner}
       RETURNING "id"`;
     ids.push(
       ...idRow
