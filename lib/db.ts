@@ -3,6 +3,7 @@ import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
 import { Prisma, PrismaClient } from "@/generated/prisma/client";
+import { z } from "zod";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
 import { cachePreparedStatements, secureSqliteFile, singleton, withBusyRetry } from "./runtime";
 import { getConfig, storeOf, type Store } from "./config";
@@ -201,6 +202,9 @@ export function inList(column: string, values: ReadonlyArray<string | number>): 
     ? Prisma.sql`${col} = ANY(SELECT CAST("value" AS bigint) FROM jsonb_array_elements_text(CAST(${json} AS jsonb)) AS "e"("value"))`
     : Prisma.sql`${col} = ANY(SELECT "value" FROM jsonb_array_elements_text(CAST(${json} AS jsonb)) AS "e"("value"))`;
 }
+
+/** An integer as a raw query answers it: a number, or a bigint (PostgreSQL's int8 and counts). */
+export const sqlInt = z.union([z.number(), z.bigint()]).transform(Number);
 
 /** The process's Prisma client for the configured database. */
 export function db(): Db {

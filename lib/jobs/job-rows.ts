@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, type Tx } from "../db";
+import { db, sqlInt, type Tx } from "../db";
 import type { DbOrTx } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
 import type { JobSource } from "./process-job";
@@ -10,8 +10,6 @@ import type { JobSource } from "./process-job";
 // alike. Prisma 6.19 compiles every model query in WebAssembly on the main thread (about 1 ms each,
 // no plan cache); a raw statement costs a fifth of that, and a job passes through about ten of them
 // (bench/pipeline.ts, docs/development/performance.md "Pipeline").
-
-const int = z.union([z.number(), z.bigint()]).transform((v) => Number(v));
 
 const headRow = z.object({ kind: z.string(), outcome: z.string(), url: z.string().nullable() });
 export type JobHead = z.infer<typeof headRow>;
@@ -31,7 +29,7 @@ export type Attempt = {
   needsUrl: boolean;
 };
 
-const stateRow = z.object({ id: z.string(), attempts: int });
+const stateRow = z.object({ id: z.string(), attempts: sqlInt });
 
 /**
  * Upserts the Job row with what the platform says now, counts the attempt, and logs it on the

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { inList, readDb } from "../db";
+import { inList, readDb, sqlInt } from "../db";
 import { forwardDedupeKeySql } from "./outbox";
 
 // The reads of a sink batch (lib/outbound/sink-batch.ts), in raw SQL parsed with zod: Prisma's findMany
@@ -9,9 +9,7 @@ import { forwardDedupeKeySql } from "./outbox";
 // on SQLite a connection of its own, not queued behind the writers' transactions; what is read was
 // committed before the items were claimed.
 
-const int = z.union([z.number(), z.bigint()]).transform(Number);
-
-const cursorRow = z.object({ id: int, createdAt: z.coerce.date() });
+const cursorRow = z.object({ id: sqlInt, createdAt: z.coerce.date() });
 /** Where a page of candidates ended: deliveries are read in (createdAt, id) order. */
 export type Cursor = z.infer<typeof cursorRow>;
 
@@ -46,26 +44,26 @@ export async function dueRetries(destinationId: string, except: number, now: Dat
     WHERE "destinationId" = ${destinationId} AND "status" = 'retrying' AND "nextAttemptAt" <= ${now} AND "id" <> ${except}
     LIMIT ${limit}`;
   return z
-    .object({ id: int })
+    .object({ id: sqlInt })
     .array()
     .parse(rows)
     .map((r) => r.id);
 }
 
 const batchRow = z.object({
-  id: int,
+  id: sqlInt,
   destinationId: z.string(),
   eventId: z.string(),
   eventType: z.string(),
   jobId: z.string(),
   outcome: z.string(),
   status: z.string(),
-  attempts: int,
+  attempts: sqlInt,
   retryUntil: z.coerce.date(),
   lastError: z.string().nullable(),
   createdAt: z.coerce.date(),
   /** job.stored: how many results the event carries (0 for other events, or a job gone). */
-  results: int,
+  results: sqlInt,
 });
 export type BatchRow = z.infer<typeof batchRow>;
 

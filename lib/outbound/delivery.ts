@@ -1,29 +1,28 @@
 import "server-only";
 import { getConfig } from "../config";
 import { z } from "zod";
-import { db } from "../db";
+import { db, sqlInt } from "../db";
 
 // A delivery as the forward_event handler finds it, and what to do with it before anything is sent:
 // nothing (it was delivered or skipped meanwhile), finish it without an attempt (its destination was
 // disabled, its retry window is over), or send it within its retry window. The same rules for the
 // delivery a worker claimed and for the others a sink batch takes with it (lib/outbound/sink-batch.ts).
 
-const int = z.union([z.number(), z.bigint()]).transform(Number);
 const date = z.coerce.date();
 
 const loadedRow = z.object({
-  id: int,
+  id: sqlInt,
   destinationId: z.string(),
   eventId: z.string(),
   eventType: z.string(),
   jobId: z.string(),
   outcome: z.string(),
   status: z.string(),
-  attempts: int,
-  replays: int,
-  lastStatusCode: int.nullable(),
+  attempts: sqlInt,
+  replays: sqlInt,
+  lastStatusCode: sqlInt.nullable(),
   lastError: z.string().nullable(),
-  lastLatencyMs: int.nullable(),
+  lastLatencyMs: sqlInt.nullable(),
   nextAttemptAt: date.nullable(),
   retryUntil: date,
   deliveredAt: date.nullable(),

@@ -2,7 +2,7 @@ import "server-only";
 import { parseMetadata, type ResultItem } from "../results";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db, inList, readDb } from "../db";
+import { db, inList, readDb, sqlInt } from "../db";
 
 // The event body, built when it is sent from rows that no longer change (the job's stored results,
 // its dead letter), so every attempt and every replay of an event sends the same bytes but the
@@ -40,13 +40,12 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
   return Buffer.byteLength(JSON.stringify(items)) <= maxBytes ? items : undefined;
 }
 
-const int = z.union([z.number(), z.bigint()]).transform(Number);
 const jobRow = z.object({
   id: z.string(),
   kind: z.string(),
   url: z.string().nullable(),
-  resultCount: int,
-  tokensCharged: int.nullable(),
+  resultCount: sqlInt,
+  tokensCharged: sqlInt.nullable(),
   resubmittedFromId: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),

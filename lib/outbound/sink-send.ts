@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { parseMetadata } from "../results";
-import { inList, readDb } from "../db";
+import { inList, readDb, sqlInt } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../net";
 import { sinkConfigSchemas, type SinkType } from "./sink-config";
@@ -42,7 +42,7 @@ const resultRow = z.object({
   metadata: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
-  tokensCharged: z.union([z.number(), z.bigint()]).transform(Number),
+  tokensCharged: sqlInt,
   createdAt: z.coerce.date(),
 });
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db } from "../db";
+import { db, sqlInt } from "../db";
 import { ANSWER_CLASSES, CALL_PURPOSES } from "./purpose";
 import { flushApiCalls } from "./shared-client";
 import { databaseBudgetStore } from "./shared-budget-store";
@@ -15,7 +15,7 @@ const HOUR_MS = 60 * 60_000;
 const FETCH: readonly string[] = ["worker refetch", "result pages"];
 const POLLING: readonly string[] = ["poll", "poll sweep"];
 
-const countRow = z.object({ source: z.string().nullable(), n: z.union([z.number(), z.bigint()]).transform(Number) });
+const countRow = z.object({ source: z.string().nullable(), n: sqlInt });
 
 export async function getBudgetView(now = new Date()): Promise<BudgetView> {
   const config = getConfig();

@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { db, dialect } from "../db";
+import { db, dialect, sqlInt } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
@@ -127,7 +127,7 @@ export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()):
   return new Set(idRows.parse(rows).map((r) => r.id));
 }
 
-const idRows = z.array(z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) }));
+const idRows = z.array(z.object({ id: sqlInt }));
 
 /** Exponential backoff with equal jitter: never zero, never above the cap. */
 export function backoffMs(attempt: number, baseMs = 1000, capMs = 5 * 60_000, random = Math.random): number {

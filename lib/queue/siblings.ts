@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, dialect, inList } from "../db";
+import { db, dialect, inList, sqlInt } from "../db";
 import { claimable, claimTarget } from "./lease";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
@@ -58,7 +58,7 @@ function byOwner(items: ClaimedItem[]): Map<string, number[]> {
   return groups;
 }
 
-const idRow = z.object({ id: z.union([z.number(), z.bigint()]).transform(Number) });
+const idRow = z.object({ id: sqlInt });
 
 /** ack() for many items at once; returns the ids still held and now done (a lost lease is left alone). */
 export async function ackAll(items: ClaimedItem[], tx: DbOrTx = db()): Promise<number[]> {

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import type { Db, Tx } from "../db";
+import { sqlInt, type Db, type Tx } from "../db";
 
 /** Anything that can run raw SQL: the client, or a caller's interactive transaction. */
 export type DbOrTx = Db | Tx;
@@ -9,16 +9,15 @@ export type QueueState = "ready" | "leased" | "done" | "dead";
 
 // Raw RETURNING rows come back with driver types (Date for DATETIME, number or bigint for
 // INTEGER); parse them rather than trust them.
-const int = z.union([z.number(), z.bigint()]).transform((v) => Number(v));
 
 export const claimedRowSchema = z.object({
-  id: int,
+  id: sqlInt,
   kind: z.string(),
   payload: z.string(),
   jobId: z.string().nullable(),
   dedupeKey: z.string().nullable(),
-  attempts: int,
-  maxAttempts: int,
+  attempts: sqlInt,
+  maxAttempts: sqlInt,
   leaseOwner: z.string(),
   leaseExpiresAt: z.coerce.date(),
 });

@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db } from "../db";
+import { db, sqlInt } from "../db";
 import { isTerminal, spreadJitter, type JobKind, type PlatformClient } from "../platform";
 import { withPurpose } from "../platform";
 import { feedQueue, type Candidate } from "./feed";
@@ -48,7 +48,7 @@ export type SweepResult = {
 };
 
 const windowRow = z.object({
-  n: z.union([z.number(), z.bigint()]).transform(Number),
+  n: sqlInt,
   oldest: z.union([z.coerce.date(), z.null()]),
 });
 

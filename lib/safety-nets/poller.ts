@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { db } from "../db";
+import { db, sqlInt } from "../db";
 import { processJobItem } from "../jobs";
 import { enqueue } from "../queue";
 import { isTerminal, PlatformNotFound, RateLimited, spreadJitter, type JobKind } from "../platform";
@@ -62,7 +62,7 @@ const CONCURRENCY = 4;
 const rowSchema = z.object({
   id: z.string(),
   kind: z.string(),
-  pollCount: z.union([z.number(), z.bigint()]).transform(Number),
+  pollCount: sqlInt,
   pollDeadlineAt: z.coerce.date().nullable(),
   since: z.coerce.date(),
 });

@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { db } from "../db";
+import { db, sqlInt } from "../db";
 import { NotFound } from "../errors";
 import { launchRun, RunFailed, type Json, type Launched, type RunContext } from "../operations";
 import { PlatformNotFound, PlatformError, type PlatformClient } from "../platform";
@@ -148,10 +148,10 @@ async function replayOne(
 const groupRow = z.object({
   jobId: z.string(),
   eventType: z.string().nullable(),
-  attempts: z.union([z.number(), z.bigint()]).transform(Number),
-  successes: z.union([z.number(), z.bigint()]).transform(Number),
-  failures: z.union([z.number(), z.bigint()]).transform(Number),
-  status401: z.union([z.number(), z.bigint()]).transform(Number),
+  attempts: sqlInt,
+  successes: sqlInt,
+  failures: sqlInt,
+  status401: sqlInt,
 });
 
 /** Per job of this webhook's mirrored log (since `since`): attempts, 2xx answers, failures, 401s. */
