@@ -20,9 +20,7 @@ export {
   type Limiter,
   type Sleep,
 } from "./rate-limit";
-export * from "./schemas";
-export * from "./batch-crawl-schemas";
-export * from "./webhook-schemas";
+export * from "./contract";
 export type { DeliveryFilters } from "./webhook-api";
 export * from "./client";
 export { getBudgetView } from "./budget-view";
