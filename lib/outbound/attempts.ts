@@ -76,21 +76,6 @@ function change(d: Decided, now: number): Record<string, unknown> {
   };
 }
 
-/** Equal for two attempts exactly when change() is (now is the same for all): cheaper than its JSON with Dates. */
-function sameChange(d: Decided): string {
-  const r = d.result;
-  return JSON.stringify([
-    d.status,
-    d.before,
-    d.before === 0 ? d.retryUntil.getTime() : "",
-    r.statusCode,
-    r.latencyMs,
-    r.ok ? "" : r.error,
-    d.status === "retrying" ? d.delayMs : "",
-    r.ok,
-  ]);
-}
-
 /**
  * Records decided attempts: an attempt row each and their deliveries' new state, two statements per
  * group of equal outcome (raw SQL, the attempt rows copied from the delivery rows: a batch's hundred
@@ -98,7 +83,7 @@ function sameChange(d: Decided): string {
  */
 export async function writeAttempts(tx: Tx, decided: Decided[], now: number): Promise<void> {
   const at = new Date(now);
-  for (const group of grouped(decided, sameChange)) {
+  for (const group of grouped(decided, (d) => JSON.stringify(change(d, now)))) {
     const [d] = group;
     const ids = group.map((x) => x.deliveryId);
     await tx.$executeRaw`
