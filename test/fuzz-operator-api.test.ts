@@ -360,7 +360,9 @@ describe("operator API, generated bodies and queries", () => {
       fc.asyncProperty(retryBody, jsonType, (body, type) =>
         holds(retryRoute.POST, "POST", "/api/dead-letters/retry", body, type).then(() => undefined),
       ),
-      { numRuns: RUNS },
+      // An accepted body by name: random ones reach one in about 250 (every id a positive integer), so
+      // 350 runs saw none a quarter of the time and the "accepted and refused" check failed by chance.
+      { numRuns: RUNS, examples: [[enc({ ids: [1] }), "application/json"]] },
     );
   });
 
