@@ -315,7 +315,7 @@ export const envSchema = z.object({
     "`queue_bloat` also fires (PostgreSQL) when the queue table holds this many dead rows.",
   ),
   TALLY_ALERT_PLATFORM_ERROR_PERCENT: int(20, 1, 100).describe(
-    "`platform_errors` fires when this share of platform calls, in percent (at least 5 calls), answered 5xx or not at all within `TALLY_ALERT_PLATFORM_ERROR_MINUTES`.",
+    "`platform_errors` fires when this share of platform calls, in percent (at least 5 calls), answered 5xx or not at all within `TALLY_ALERT_PLATFORM_ERROR_MINUTES`; it also fires at once while the platform counts as down (5 calls in a row failed).",
   ),
   TALLY_ALERT_PLATFORM_ERROR_MINUTES: int(5, 1, 24 * 60).describe(
     "The window of `TALLY_ALERT_PLATFORM_ERROR_PERCENT`, in minutes.",

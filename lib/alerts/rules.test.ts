@@ -43,7 +43,14 @@ beforeEach(async () => {
   await flushApiCalls(); // the earlier tests' calls, before their table is emptied
   // A client of each test's own: one that made the platform fail may have counted it as down.
   resetPlatformClients();
-  for (const table of ["alertNotification", "alertEvent", "alertState", "apiCallMinute", "operationRun"] as const) {
+  for (const table of [
+    "alertNotification",
+    "alertEvent",
+    "alertState",
+    "apiCallMinute",
+    "operationRun",
+    "platformBudget", // an outage an earlier test's client recorded
+  ] as const) {
     await (db()[table] as unknown as { deleteMany(): Promise<unknown> }).deleteMany();
   }
 });
@@ -172,6 +179,8 @@ describe("platform_errors", () => {
       percent: 20,
       byAnswer: { "2xx": 12, "5xx": 3 },
       windowMinutes: 5,
+      downSince: null,
+      failedInARow: 0,
     });
 
     // A GET the platform fails is retried, every attempt a failed call, until the platform counts as
@@ -211,6 +220,52 @@ describe("platform_errors", () => {
     await refusedSubmit(client, 4);
     await flushApiCalls();
     expect(await rule("platform_errors", new Date())).toMatchObject({ to: "firing", event: "firing" });
+  });
+
+  /** Evaluates now until the rule reaches `to` (an outage is written in the background) or 5 s pass. */
+  async function evaluateUntil(to: "ok" | "firing") {
+    const end = Date.now() + 5000;
+    for (;;) {
+      const r = await rule("platform_errors", new Date());
+      if (r.to === to || Date.now() > end) return r;
+      await new Promise((done) => setTimeout(done, 20));
+    }
+  }
+
+  it("fires as soon as the platform counts as down, though the successes before the outage keep the share low; resolves at the first answer", async () => {
+    const client = getPlatformClient();
+    for (let i = 0; i < 40; i++) await client.listWebhooks();
+    await faults(1);
+    // Five refused submits in a row: the client counts the platform as down and stops sending.
+    for (let i = 0; i < 5; i++) await refusedSubmit(client, i);
+    await expect(client.listWebhooks()).rejects.toMatchObject({ code: "PLATFORM_DOWN" });
+    expect(await counted()).toEqual({ "2xx": 40, "5xx": 5 });
+    // The outage reaches the database a moment after the failure (written in the background).
+    const fired = await evaluateUntil("firing");
+    expect(fired).toMatchObject({ from: "ok", event: "firing" });
+    expect(fired.summary).toMatch(
+      /^the platform is down: 5 calls in a row failed, the first \d+ s ago; 11\.1% of 45 platform calls failed/,
+    );
+    expect(fired.details).toMatchObject({ percent: 11.1, failedInARow: 5 });
+
+    // An outage nobody has probed within the window no longer counts (a process that died while down).
+    expect(await rule("platform_errors", minutes(new Date(), 6))).toMatchObject({ to: "ok", event: "resolved" });
+    expect(await rule("platform_errors", new Date())).toMatchObject({ to: "firing", event: "firing" });
+
+    // The platform answers again: the probe after the backoff (1 s) succeeds and ends the outage.
+    await faults(0);
+    await waitFor(
+      "a probe answered",
+      () =>
+        client.listWebhooks().then(
+          () => true,
+          () => false,
+        ),
+      10_000,
+    );
+    const resolved = await evaluateUntil("ok");
+    expect(resolved).toMatchObject({ from: "firing", event: "resolved" });
+    expect(resolved.summary).toMatch(/^\d+\.\d% of \d+ platform calls failed/);
   });
 });
 

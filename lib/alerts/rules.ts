@@ -2,7 +2,7 @@ import "server-only";
 import type { TallyConfig } from "../config";
 import { db } from "../db";
 import { queueHealth } from "../metrics";
-import type { AnswerClass } from "../platform";
+import { type AnswerClass, readOutages } from "../platform";
 import type { RuleName } from "./contracts";
 
 // The eight rules. Each reads the database (shared by every process) at `now` and says whether its
@@ -250,7 +250,7 @@ const PLATFORM_ERROR_ANSWERS: readonly AnswerClass[] = ["5xx", "timeout", "netwo
 
 const platformErrors: Rule = {
   name: "platform_errors",
-  description: `Share of platform calls answered 5xx or timed out / failed to connect (at least ${MIN_CALLS} calls in the window)`,
+  description: `Share of platform calls answered 5xx or timed out / failed to connect (at least ${MIN_CALLS} calls in the window), or the platform down now (calls failing in a row, the client's circuit breaker open)`,
   page: "/operations",
   thresholds: (c) => [
     { setting: "TALLY_ALERT_PLATFORM_ERROR_PERCENT", value: `${c.TALLY_ALERT_PLATFORM_ERROR_PERCENT}% or more` },
@@ -268,15 +268,25 @@ const platformErrors: Rule = {
     const total = Object.values(byAnswer).reduce((a, b) => a + b, 0);
     const errors = PLATFORM_ERROR_ANSWERS.reduce((sum, a) => sum + (byAnswer[a] ?? 0), 0);
     const percent = total > 0 ? (100 * errors) / total : 0;
+    // A share alone misses an outage: once down, the client sends a probe now and then (1 s doubling to
+    // 60 s), so the failures stay few beside the successes earlier in the window. The outage itself,
+    // as any process reported it with a failure within the window, fires too.
+    const [outage] = await readOutages(minutesAgo(now, c.TALLY_ALERT_PLATFORM_ERROR_MINUTES).getTime());
+    const share = `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx, timeout or no connection) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`;
+    const down = outage
+      ? `the platform is down: ${plural(outage.failedInARow, "call")} in a row failed, the first ${Math.max(0, Math.round((now.getTime() - outage.downSince) / 1000))} s ago; `
+      : "";
     return {
-      firing: total >= MIN_CALLS && percent >= c.TALLY_ALERT_PLATFORM_ERROR_PERCENT,
-      summary: `${percent.toFixed(1)}% of ${plural(total, "platform call")} failed (5xx, timeout or no connection) in ${c.TALLY_ALERT_PLATFORM_ERROR_MINUTES} min`,
+      firing: outage !== undefined || (total >= MIN_CALLS && percent >= c.TALLY_ALERT_PLATFORM_ERROR_PERCENT),
+      summary: down + share,
       details: {
         total,
         errors,
         percent: Math.round(percent * 10) / 10,
         byAnswer,
         windowMinutes: c.TALLY_ALERT_PLATFORM_ERROR_MINUTES,
+        downSince: outage ? new Date(outage.downSince).toISOString() : null,
+        failedInARow: outage?.failedInARow ?? 0,
       },
     };
   },

@@ -25,6 +25,12 @@ export type ClientOptions = {
   outageAfter?: number;
   /** The longest outage pause (default 60 s); it doubles from 1 s with each further failure. */
   outageCapMs?: number;
+  /**
+   * Told each time a call fails while the platform counts as down (down: true, with the failures in a
+   * row so far) and once when an answer ends the outage (down: false): other processes (the alert
+   * evaluator) learn of an outage that few calls, spaced by the backoff, could not show as a share.
+   */
+  onOutage?: (outage: { down: boolean; failedInARow: number }) => void;
   userAgent?: string;
   fetch?: typeof fetch;
   now?: () => number;
@@ -109,8 +115,14 @@ export function createTransport(opts: ClientOptions): Transport {
       const ms = Math.min(outageCapMs, 1000 * 2 ** (failingInARow - outageAfter));
       downUntil = now() + ms;
       err.platformDownMs = ms;
+      opts.onOutage?.({ down: true, failedInARow: failingInARow });
     }
     return err;
+  };
+  /** Any answer other than a 5xx: the platform is up (an outage, if there was one, is over). */
+  const platformAnswered = () => {
+    if (failingInARow >= outageAfter) opts.onOutage?.({ down: false, failedInARow: failingInARow });
+    failingInARow = 0;
   };
   /** Throws at once while the platform counts as down; lets one probe through once the backoff is over. */
   const checkPlatformUp = (endpoint: string): (() => void) => {
@@ -215,10 +227,10 @@ export function createTransport(opts: ClientOptions): Transport {
     if (res.status < 200 || res.status >= 300) {
       const err = errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
       if (res.status >= 500) throw platformFailed(err);
-      failingInARow = 0;
+      platformAnswered();
       throw err;
     }
-    failingInARow = 0;
+    platformAnswered();
     if (spec.schema === null) return undefined as Parsed<S>;
     let json: unknown;
     try {

@@ -87,3 +87,40 @@ export const databaseBudgetStore: BudgetStore = {
     }
   },
 };
+
+/** One platform's outage as the processes on this database last reported it (PlatformBudget). */
+export type Outage = { key: string; downSince: number; lastFailureAt: number; failedInARow: number };
+
+/**
+ * Records that a call failed while the platform counts as down: the outage's start is kept (the first
+ * reporter's), its latest failure and count move on. Cleared by `writePlatformUp`.
+ */
+export async function writePlatformDown(key: string, nowMs: number, failedInARow: number): Promise<void> {
+  const run = () => db().$executeRaw`
+    UPDATE "PlatformBudget" SET "downSince" = CASE WHEN "downSince" = 0 THEN ${int(nowMs)} ELSE "downSince" END,
+      "downFailureAt" = ${int(nowMs)}, "downFailures" = ${failedInARow}
+    WHERE "key" = ${key}`;
+  if ((await run()) === 0) {
+    await ensureRow(key);
+    await run();
+  }
+}
+
+export async function writePlatformUp(key: string): Promise<void> {
+  await db()
+    .$executeRaw`UPDATE "PlatformBudget" SET "downSince" = 0, "downFailureAt" = 0, "downFailures" = 0 WHERE "key" = ${key} AND "downSince" <> 0`;
+}
+
+/** The platforms that count as down with a failed call at or after `sinceMs` (older ones are stale). */
+export async function readOutages(sinceMs: number): Promise<Outage[]> {
+  const rows = await db().$queryRaw<
+    { key: string; downSince: bigint | number; downFailureAt: bigint | number; downFailures: number }[]
+  >`SELECT "key", "downSince", "downFailureAt", "downFailures" FROM "PlatformBudget"
+    WHERE "downSince" > 0 AND "downFailureAt" >= ${int(sinceMs)} ORDER BY "downSince"`;
+  return rows.map((r) => ({
+    key: r.key,
+    downSince: Number(r.downSince),
+    lastFailureAt: Number(r.downFailureAt),
+    failedInARow: Number(r.downFailures),
+  }));
+}

@@ -7,6 +7,7 @@ import { countPlatformCall } from "../metrics";
 import { createPlatformClient, type PlatformClient } from "./http-client";
 import type { CallInfo, CallObserver } from "./request";
 import { SharedBudget } from "./shared-budget";
+import { writePlatformDown, writePlatformUp } from "./shared-budget-store";
 import { singleton } from "../runtime";
 
 // One platform client per base URL and process. Its rate budget and 429 pause live in the database
@@ -26,9 +27,16 @@ type State = {
   timer?: NodeJS.Timeout;
   /** The last flush, settled or not (never rejects): the next one starts after it. */
   flushing?: Promise<void>;
+  /** The last outage write (never rejects): writes go one after another, so "up" never precedes "down". */
+  outageWrite: Promise<void>;
 };
 const state = (): State =>
-  singleton<State>("platform.clients", () => ({ clients: new Map(), counts: new Map(), observers: [countCall] }));
+  singleton<State>("platform.clients", () => ({
+    clients: new Map(),
+    counts: new Map(),
+    observers: [countCall],
+    outageWrite: Promise.resolve(),
+  }));
 
 /** Adds an observer of every platform call (of clients built before and after); returns its removal. */
 export function addCallObserver(observer: CallObserver): () => void {
@@ -58,16 +66,30 @@ export function getPlatformClient(): PlatformClient {
   const s = state();
   let client = s.clients.get(baseUrl);
   if (!client) {
+    const key = `platform ${baseUrl}`;
     client = createPlatformClient({
       baseUrl,
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
-      limiter: new SharedBudget({ key: `platform ${baseUrl}`, requestsPerSecond: config.TALLY_API_RPS }),
+      limiter: new SharedBudget({ key, requestsPerSecond: config.TALLY_API_RPS }),
       onCall: notifyObservers,
+      onOutage: (outage) => recordOutage(key, outage),
     });
     s.clients.set(baseUrl, client);
   }
   return client;
+}
+
+/**
+ * Shares this process's view of an outage through the platform's budget row, where the
+ * platform_errors alert reads it (lib/alerts/rules.ts). Best effort: the database may be away too.
+ */
+function recordOutage(key: string, outage: { down: boolean; failedInARow: number }): void {
+  const s = state();
+  const at = Date.now();
+  s.outageWrite = s.outageWrite
+    .then(() => (outage.down ? writePlatformDown(key, at, outage.failedInARow) : writePlatformUp(key)))
+    .catch((err) => log.warn("platform outage not recorded", { down: outage.down, error: String(err) }));
 }
 
 function countCall(info: CallInfo): void {
@@ -94,7 +116,7 @@ function scheduleFlush(s: State): void {
 }
 
 /**
- * Writes the pending counts (also called at shutdown, by the budget view and by tests). Counts survive
+ * Writes the pending counts and waits for the outage writes under way (also called at shutdown, by the budget view and by tests). Counts survive
  * a failed write. Flushes run one after another: a caller returns only once every count noted before
  * its call is written, including those a flush already under way (the timer's) took.
  */
@@ -102,7 +124,7 @@ export function flushApiCalls(): Promise<void> {
   const s = state();
   const run = (s.flushing ?? Promise.resolve()).then(() => writePending(s));
   s.flushing = run.catch(() => undefined); // a failed flush put its counts back for the next one
-  return run;
+  return Promise.all([run, s.outageWrite]).then(() => undefined);
 }
 
 async function writePending(s: State): Promise<void> {

@@ -1,0 +1,4 @@
+-- AlterTable
+ALTER TABLE "PlatformBudget" ADD COLUMN     "downFailureAt" BIGINT NOT NULL DEFAULT 0,
+ADD COLUMN     "downFailures" INTEGER NOT NULL DEFAULT 0,
+ADD COLUMN     "downSince" BIGINT NOT NULL DEFAULT 0;
