@@ -35,6 +35,7 @@ describe("chaos (small), polling", () => {
       // No webhook was registered, so none came: polling noticed the jobs, not the final reconciliation
       // (which may still find a job whose submit was answered by a crash, so Tally never knew its id).
       expect(ledger.noticedBy.webhook ?? 0).toBe(0);
+      expect(ledger.webhookAcceptedJobs).toBe(0);
       expect(ledger.noticedBy.poll ?? 0).toBeGreaterThanOrEqual(ledger.platformJobs - 5);
       expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });
       expectSinksOnceEach(ledger, ["postgres", "rabbitmq"]);

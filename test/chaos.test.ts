@@ -22,7 +22,11 @@ describe("chaos (small)", () => {
     expect(ledger.wrongOutcome).toBe(0);
     expect(ledger.stored).toBeGreaterThan(100);
     expect(ledger.droppedWebhooks).toBeGreaterThan(0);
-    expect(ledger.noticedBy.webhook ?? 0).toBeGreaterThan(ledger.platformJobs / 2);
+    // Webhooks carry most jobs: the receiver accepted one for most of them. Which path noticed a job
+    // first is a race under load (a job without a webhook for 20 s is polled; the platform retries a
+    // delivery refused while the server was killed with growing pauses), so it is printed, not asserted.
+    expect(ledger.webhookAcceptedJobs).toBeGreaterThan(ledger.platformJobs / 2);
+    expect(ledger.noticedBy.webhook ?? 0).toBeGreaterThan(0);
     expect(ledger.unauthorizedJobsUnrecovered).toBe(0);
     // The outlet: every outcome event reached the sink, signed, and nothing else did.
     expect(ledger.forwarded).toMatchObject({ missing: 0, unexpected: 0, badSignatures: 0, ok: true });

@@ -48,6 +48,8 @@ export type Ledger = {
   unauthorizedJobsUnrecovered: number;
   /** How Tally first heard of each settled job (Receipt.source: webhook, poll, replay, reconcile, submit). */
   noticedBy: Record<string, number>;
+  /** Jobs with at least one webhook the receiver accepted, first or not (a poll may notice a job first under load). */
+  webhookAcceptedJobs: number;
   lostIds: string[];
   /** For each lost job (at most 10): what Tally's database knows of it, to find where it stopped. */
   lostDetails: string[];
@@ -104,6 +106,9 @@ export async function computeLedger(store: ChaosStore, sim: SimState): Promise<L
     `SELECT "source", COUNT(*) n FROM "Receipt" GROUP BY "source" ORDER BY "source"`,
   ))
     noticedBy[r.source] = Number(r.n);
+  const [accepted] = await store.all<{ n: number | string }>(
+    `SELECT COUNT(DISTINCT "jobId") n FROM "InboundDelivery" WHERE "status" >= 200 AND "status" < 300 AND "jobId" IS NOT NULL`,
+  );
 
   const l: Ledger = {
     platformJobs: 0,
@@ -124,6 +129,7 @@ export async function computeLedger(store: ChaosStore, sim: SimState): Promise<L
     unauthorizedJobsRecovered: 0,
     unauthorizedJobsUnrecovered: 0,
     noticedBy,
+    webhookAcceptedJobs: Number(accepted?.n ?? 0),
     lostIds: [],
     lostDetails: [],
     doubledIds: [...new Set([...doubleOutcome, ...doubleResubmit])],
@@ -178,6 +184,7 @@ export function printLedger(l: Ledger, log: (s: string) => void = console.log) {
         .map(([k, v]) => `${k} ${v}`)
         .join(", ") || "none",
     ],
+    ["jobs with a webhook accepted", l.webhookAcceptedJobs],
     ["webhooks dropped by the platform", l.droppedWebhooks],
     ["webhooks duplicated by the platform", l.duplicatedWebhooks],
     ["401s answered (rotation)", l.unauthorized],
