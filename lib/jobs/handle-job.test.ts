@@ -121,6 +121,19 @@ describe("completed jobs", () => {
     expect(await results(jobId)).toHaveLength(2);
     expect(await events(jobId, "outcome")).toHaveLength(1);
   });
+
+  it("two workers on the same extract at once (one statement on PostgreSQL, one transaction on SQLite) store it once", async () => {
+    for (let round = 0; round < 5; round++) {
+      const { jobId } = await submitJob({ kind: "extract", url: `https://example.com/race/${round}` });
+      await p.waitSettled("extract", jobId);
+      await p.enqueueJob(jobId, "extract", { dedupe: false });
+      await p.enqueueJob(jobId, "extract", { dedupe: false });
+      await p.drain(2);
+      expect(await results(jobId)).toHaveLength(1);
+      expect(await events(jobId, "outcome")).toHaveLength(1);
+      expect(await db().job.findUnique({ where: { id: jobId } })).toMatchObject({ outcome: "stored", resultCount: 1 });
+    }
+  });
 });
 
 describe("other states", () => {

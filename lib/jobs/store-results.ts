@@ -1,11 +1,12 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { db, directSqliteTransaction, transaction } from "../db";
+import { db, dialect, directSqliteTransaction, transaction } from "../db";
 import { countJobOutcome } from "../metrics";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import type { DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
-import { storeExtractNow } from "./store-extract-sqlite";
+import { storeExtractPostgres } from "./store-extract-postgres";
+import { type ExtractRow, storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
 import { DEFAULT_RESULT_PAGE_SIZE, type PlatformState } from "../platform";
 
@@ -103,22 +104,24 @@ export async function storeCompleted(
   const jobId = state.jobId;
   if (state.kind === "extract") {
     // One result row: the attempt, the row and the outcome commit together. On SQLite as prepared
-    // statements in one synchronous transaction unless the outbox has to be written (null on
-    // PostgreSQL, "outbox"): then through the ORM, in a transaction that writes first (the upsert).
+    // statements in one synchronous transaction, on PostgreSQL as one statement, unless the outbox has
+    // to be written ("outbox"): then through the ORM, in a transaction that writes first (the upsert).
     const doc = state.doc;
     const row = extractRow(doc);
-    const sqlite = await directSqliteTransaction((conn) =>
-      storeExtractNow(conn, state, attempt, {
-        url: row.url,
-        format: formatOf(row, "html"),
-        markdown: row.markdown,
-        html: row.html,
-        metadata: JSON.stringify(row.metadata),
-        tokensCharged: row.tokensCharged,
-      }),
-    );
-    if (sqlite?.kind === "stored") countJobOutcome("extract", "stored", sqlite.settledAt);
-    if (sqlite && sqlite.kind !== "outbox") return;
+    const direct: ExtractRow = {
+      url: row.url,
+      format: formatOf(row, "html"),
+      markdown: row.markdown,
+      html: row.html,
+      metadata: JSON.stringify(row.metadata),
+      tokensCharged: row.tokensCharged,
+    };
+    const stored =
+      dialect() === "postgres"
+        ? await storeExtractPostgres(state, attempt, direct)
+        : await directSqliteTransaction((conn) => storeExtractNow(conn, state, attempt, direct));
+    if (stored?.kind === "stored") countJobOutcome("extract", "stored", stored.settledAt);
+    if (stored && stored.kind !== "outbox") return;
     await transaction(async (tx) => {
       await recordState(tx, state, attempt);
       await insertRows(tx, jobId, [row], "html");
