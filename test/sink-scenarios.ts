@@ -29,6 +29,10 @@ export const SINK_TEST_ENV = {
 /** Works the queue until nothing is live, or until `enough()` holds. */
 export async function drain(enough?: () => Promise<boolean>, maxIdleRounds = 1500): Promise<void> {
   for (let idle = 0; idle < maxIdleRounds;) {
+    // A turn of the event loop each round: on SQLite the statements answer as promises that never
+    // leave the microtask queue, so a loop of items failing at once (a sink reconnecting) would starve
+    // the timers, the sink client's reconnect among them, as the worker's loop yields (lib/worker).
+    await new Promise((r) => setImmediate(r));
     const items = await claim({ owner: "test", limit: 10, leaseMs: 10_000 });
     for (const item of items) await runItem(registry, item, { timeoutMs: 10_000 });
     if (enough && (await enough())) return;

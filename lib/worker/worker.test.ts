@@ -6,6 +6,8 @@ import { db } from "@/lib/db";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";
 import { setupPipeline, type Pipeline } from "../jobs/jobs.test-util";
 import { submitJob } from "../jobs/submit";
+import { z } from "zod";
+import { createRegistry, defineKind, enqueue, rescheduleIn } from "@/lib/queue";
 import { createWorker } from "./worker";
 
 let p: Pipeline;
@@ -96,5 +98,37 @@ describe("worker", () => {
     expect(item).toMatchObject({ state: "ready", attempts: 1 });
     expect(item.lastError).toContain("timed out");
     expect(item.availableAt.getTime()).toBeGreaterThan(Date.now());
+  });
+});
+
+describe("worker loop", () => {
+  it("lets timers run while items without I/O come back at once (a sink reconnecting fails every send at once)", async () => {
+    // On SQLite a statement answers as a promise that never leaves the microtask queue: a loop of such
+    // items that never yields would starve every timer, a sink client's reconnect among them. The
+    // handler counts its calls, so the check needs no timer of its own.
+    let calls = 0;
+    let timerAfter: number | null = null;
+    let enough = () => {};
+    const done = new Promise<void>((resolve) => (enough = resolve));
+    const spin = defineKind({
+      name: "spin_test",
+      schema: z.object({}),
+      handle: async () => {
+        if (++calls >= 400) enough();
+        return rescheduleIn(0, "again at once");
+      },
+    });
+    for (let i = 0; i < 8; i++) await enqueue(db(), { kind: "spin_test", payload: {} });
+    const worker = createWorker({ registry: createRegistry([spin]), concurrency: 4, leaseMs: 20_000, idleMs: 20 });
+    worker.start();
+    setTimeout(() => {
+      timerAfter = calls;
+      enough();
+    }, 20);
+    await done;
+    await worker.stop(0);
+    await db().queueItem.deleteMany({ where: { kind: "spin_test" } });
+    expect(timerAfter, "a 20 ms timer fired before the items had gone round 400 times").not.toBeNull();
+    expect(calls).toBeGreaterThan(0);
   });
 });
