@@ -18,6 +18,7 @@ export const ERROR_CODES = [
   "platform_not_found",
   "platform_auth_failed",
   "platform_timeout",
+  "platform_unavailable",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -63,6 +64,18 @@ export class TooManyRequests extends TallyError {
     readonly retryAfterSeconds: number,
   ) {
     super("too_many_requests", message);
+  }
+}
+/**
+ * The platform counts as down (its calls failed in a row: the client's circuit breaker holds calls
+ * back); nothing was sent. Retry after the seconds given.
+ */
+export class PlatformUnavailable extends TallyError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("platform_unavailable", message);
   }
 }
 /** The platform answered with an error or could not be reached. */

@@ -203,6 +203,42 @@ describe("POST /api/jobs", () => {
     await waitFor("stored", async () => (await api(`/api/jobs/${jobId}`)).json.outcome === "stored", 10_000);
     expect((await list(`q=${jobId}`)).items[0]).toMatchObject({ jobId, status: "completed", outcome: "stored" });
   });
+
+  it("a platform that fails: 502 for a failed call, then 503 with Retry-After once it counts as down (nothing sent); a submit goes through again once it answers", async () => {
+    const submit = () =>
+      fetch(`${tally.url}/api/jobs`, {
+        method: "POST",
+        headers: { ...auth, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "extract", url: "https://example.com/platform-down" }),
+      });
+    expect((await sim.control("/_sim/config", { serverErrorRate: 1 })).status).toBe(200);
+    try {
+      const answers: Array<{ status: number; error: unknown; retryAfter: string | null }> = [];
+      // Five calls in a row answered 5xx (the server's own calls may count among them) open the breaker.
+      for (let i = 0; i < 6 && answers.at(-1)?.status !== 503; i++) {
+        const res = await submit();
+        answers.push({
+          status: res.status,
+          error: (await res.json()).error,
+          retryAfter: res.headers.get("retry-after"),
+        });
+      }
+      const down = answers.at(-1)!;
+      expect(down, JSON.stringify(answers)).toMatchObject({ status: 503, error: "platform_unavailable" });
+      expect(Number(down.retryAfter)).toBeGreaterThanOrEqual(1);
+      for (const a of answers.slice(0, -1))
+        expect(a).toMatchObject({ status: 502, error: "upstream_error", retryAfter: null });
+    } finally {
+      expect((await sim.control("/_sim/config", { serverErrorRate: 0 })).status).toBe(200);
+    }
+    // Up again: once the pause is over, a submit is the probe, and it is accepted.
+    let again = 0;
+    for (const end = Date.now() + 15_000; again !== 201 && Date.now() < end;) {
+      again = (await submit()).status;
+      if (again !== 201) await new Promise((r) => setTimeout(r, 250));
+    }
+    expect(again).toBe(201);
+  });
 });
 
 describe("item failures in a stored batch (issue 24, point 7)", () => {

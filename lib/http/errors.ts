@@ -30,6 +30,8 @@ export const STATUS: Record<ErrorCode, number> = {
   // Tally's own API key: a gateway problem, never the caller's 401
   platform_auth_failed: 502,
   platform_timeout: 504,
+  // the platform counts as down: nothing sent, Retry-After says when the client tries it again
+  platform_unavailable: 503,
 };
 
 /** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */

@@ -25,7 +25,7 @@ export type Produces = "json" | "csv" | "jsonl-or-csv" | "prometheus";
 export type ErrorStatus = 400 | 401 | 402 | 403 | 404 | 409 | 422 | 429 | 500 | 502 | 503 | 504;
 
 /** The statuses a call that reaches the platform can end in (lib/http/errors.ts's platform_* codes, and 429 passed on). */
-export const PLATFORM_ERRORS = [402, 404, 409, 422, 429, 502, 504] as const satisfies readonly ErrorStatus[];
+export const PLATFORM_ERRORS = [402, 404, 409, 422, 429, 502, 503, 504] as const satisfies readonly ErrorStatus[];
 
 /** The description's part a route states itself (the wrapper adds access and the schemas it parses with). */
 export type RouteNotes = {

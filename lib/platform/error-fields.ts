@@ -16,6 +16,8 @@ const platformErrorSchema = z.object({
     .array(z.object({ loc: z.array(z.union([z.string(), z.number()])), msg: z.string(), type: z.string() }))
     .optional(),
   retryAfterMs: z.number().optional(),
+  /** Set while the platform counts as down (the client's circuit breaker): how long until it tries again. */
+  platformDownMs: z.number().optional(),
 });
 export type PlatformErrorFields = z.infer<typeof platformErrorSchema>;
 

@@ -64,7 +64,7 @@ const ERROR_TEXT: Record<number, string> = {
   429: "Too many requests; `Retry-After` says when to try again",
   500: "Something failed on Tally's side",
   502: "The platform (or the simulator) failed or could not be reached",
-  503: "A dependency (the database) is unavailable; retry",
+  503: "A dependency is unavailable (the database, or the platform while it counts as down); `Retry-After` says when to try again where it is known",
   504: "The platform did not answer in time",
 };
 
