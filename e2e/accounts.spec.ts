@@ -32,6 +32,15 @@ test("an admin adds a viewer from Settings → Users", async ({ page }) => {
   await expect(form.getByText(`${viewerEmail} can sign in now, as viewer.`)).toBeVisible();
   const row = page.getByRole("row", { name: new RegExp(viewerEmail) });
   await expect(row.getByRole("combobox", { name: `Role of ${viewerEmail}` })).toHaveValue("viewer");
+
+  // On a phone the table fits its card: state and date go under the name, the actions stay in reach.
+  await page.setViewportSize({ width: 390, height: 844 });
+  const table = page.getByRole("table", { name: "Users" });
+  await row.scrollIntoViewIfNeeded();
+  await expect(row.getByRole("button", { name: "Disable" })).toBeInViewport();
+  const overflow = await table.evaluate((t) => t.parentElement!.scrollWidth - t.parentElement!.clientWidth);
+  expect(overflow).toBeLessThanOrEqual(0);
+  await expect(row.getByText("active").filter({ visible: true })).toHaveCount(1);
 });
 
 test("the viewer sees its name and role, no action buttons, and a direct POST answers 403", async ({ browser }) => {

@@ -79,6 +79,10 @@ export function CreateUserForm() {
 }
 
 /** Admin: everyone who can sign in, their role (changeable) and a way to shut them out. */
+function UserState({ disabled }: { disabled: boolean }) {
+  return disabled ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>;
+}
+
 export function UsersTable() {
   const me = useMe();
   const { data, error } = useUsers();
@@ -99,8 +103,8 @@ export function UsersTable() {
           <tr>
             <Th>User</Th>
             <Th>Role</Th>
-            <Th>State</Th>
-            <Th>Added</Th>
+            <Th className="hidden sm:table-cell">State</Th>
+            <Th className="hidden sm:table-cell">Added</Th>
             <Th className="relative">
               <span className="sr-only">Actions</span>
             </Th>
@@ -115,6 +119,13 @@ export function UsersTable() {
                   {me?.email === u.email && <span className="ml-1 text-xs text-slate-500">(you)</span>}
                 </div>
                 <div className="break-all text-xs text-slate-600">{u.email}</div>
+                {/* On a phone the state and the date go under the name: five columns do not fit 390 px. */}
+                <div className="mt-1 space-y-0.5 text-xs text-slate-600 sm:hidden">
+                  <UserState disabled={u.disabled} />
+                  <div>
+                    added <Time iso={u.createdAt} />
+                  </div>
+                </div>
               </Td>
               <Td>
                 <select
@@ -131,8 +142,10 @@ export function UsersTable() {
                   ))}
                 </select>
               </Td>
-              <Td>{u.disabled ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>}</Td>
-              <Td className="whitespace-nowrap">
+              <Td className="hidden sm:table-cell">
+                <UserState disabled={u.disabled} />
+              </Td>
+              <Td className="hidden whitespace-nowrap sm:table-cell">
                 <Time iso={u.createdAt} />
               </Td>
               <Td className="text-right">
