@@ -78,11 +78,11 @@ export function CreateUserForm() {
   );
 }
 
-/** Admin: everyone who can sign in, their role (changeable) and a way to shut them out. */
 function UserState({ disabled }: { disabled: boolean }) {
   return disabled ? <Badge tone="bad">disabled</Badge> : <Badge tone="good">active</Badge>;
 }
 
+/** Admin: everyone who can sign in, their role (changeable) and a way to shut them out. */
 export function UsersTable() {
   const me = useMe();
   const { data, error } = useUsers();

@@ -111,13 +111,17 @@ describe("completed jobs", () => {
     });
   });
 
+  /** Two live items for one settled job (no dedupe key), run side by side by two workers. */
+  async function twoWorkersAtOnce(kind: "batch" | "extract", jobId: string) {
+    await p.waitSettled(kind, jobId);
+    await p.enqueueJob(jobId, kind, { dedupe: false });
+    await p.enqueueJob(jobId, kind, { dedupe: false });
+    await p.drain(2);
+  }
+
   it("two workers on the same job at once store it once", async () => {
     const { jobId } = await submitJob({ kind: "batch", urls: ["https://example.com/r/1", "https://example.com/r/2"] });
-    await p.waitSettled("batch", jobId);
-    // No dedupe key: two live items for one job, run side by side.
-    await p.enqueueJob(jobId, "batch", { dedupe: false });
-    await p.enqueueJob(jobId, "batch", { dedupe: false });
-    await p.drain(2);
+    await twoWorkersAtOnce("batch", jobId);
     expect(await results(jobId)).toHaveLength(2);
     expect(await events(jobId, "outcome")).toHaveLength(1);
   });
@@ -125,10 +129,7 @@ describe("completed jobs", () => {
   it("two workers on the same extract at once (one statement on PostgreSQL, one transaction on SQLite) store it once", async () => {
     for (let round = 0; round < 5; round++) {
       const { jobId } = await submitJob({ kind: "extract", url: `https://example.com/race/${round}` });
-      await p.waitSettled("extract", jobId);
-      await p.enqueueJob(jobId, "extract", { dedupe: false });
-      await p.enqueueJob(jobId, "extract", { dedupe: false });
-      await p.drain(2);
+      await twoWorkersAtOnce("extract", jobId);
       expect(await results(jobId)).toHaveLength(1);
       expect(await events(jobId, "outcome")).toHaveLength(1);
       expect(await db().job.findUnique({ where: { id: jobId } })).toMatchObject({ outcome: "stored", resultCount: 1 });

@@ -89,7 +89,7 @@ export const databaseBudgetStore: BudgetStore = {
 };
 
 /** One platform's outage as the processes on this database last reported it (PlatformBudget). */
-export type Outage = { key: string; downSince: number; lastFailureAt: number; failedInARow: number };
+export type Outage = { downSince: number; failedInARow: number };
 
 /**
  * Records that a call failed while the platform counts as down: the outage's start is kept (the first
@@ -113,14 +113,8 @@ export async function writePlatformUp(key: string): Promise<void> {
 
 /** The platforms that count as down with a failed call at or after `sinceMs` (older ones are stale). */
 export async function readOutages(sinceMs: number): Promise<Outage[]> {
-  const rows = await db().$queryRaw<
-    { key: string; downSince: bigint | number; downFailureAt: bigint | number; downFailures: number }[]
-  >`SELECT "key", "downSince", "downFailureAt", "downFailures" FROM "PlatformBudget"
+  const rows = await db().$queryRaw<{ downSince: bigint | number; downFailures: number }[]>`
+    SELECT "downSince", "downFailures" FROM "PlatformBudget"
     WHERE "downSince" > 0 AND "downFailureAt" >= ${int(sinceMs)} ORDER BY "downSince"`;
-  return rows.map((r) => ({
-    key: r.key,
-    downSince: Number(r.downSince),
-    lastFailureAt: Number(r.downFailureAt),
-    failedInARow: Number(r.downFailures),
-  }));
+  return rows.map((r) => ({ downSince: Number(r.downSince), failedInARow: Number(r.downFailures) }));
 }

@@ -128,8 +128,8 @@ function scheduleFlush(s: State): void {
 }
 
 /**
- * Writes the pending counts and waits for the outage writes under way (also called at shutdown, by the budget view and by tests). Counts survive
- * a failed write. Flushes run one after another: a caller returns only once every count noted before
+ * Writes the pending counts and waits for the outage writes under way (also called at shutdown, by
+ * the budget view and by tests). Counts survive a failed write. Flushes run one after another: a caller returns only once every count noted before
  * its call is written, including those a flush already under way (the timer's) took.
  */
 export function flushApiCalls(): Promise<void> {
