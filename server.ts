@@ -12,11 +12,13 @@ import { configOrExit } from "./lib/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, gateRequest, resolveClientAddress } from "./lib/http";
 import { log } from "./lib/log";
 import { closeReceiverStore, createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks";
-import { manageShutdown, runShutdownHooks } from "./lib/runtime";
+import { manageShutdown, runShutdownHooks, enableBackgroundCheckpoints } from "./lib/runtime";
 
 // As `next start` does: React and Next load their production builds only under this value.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
 const config = configOrExit();
+// SQLite's checkpoints run on a thread of their own, not in the commit that crosses 1,000 pages on the event loop.
+enableBackgroundCheckpoints();
 // Past this, whatever is still open is cut (the worker hands its items back within 10 s).
 const STOP_DEADLINE_MS = 15_000;
 

@@ -11,7 +11,7 @@
 // Needs `npm run build` (built on first use).
 import { execFileSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { existsSync, writeFileSync } from "node:fs";
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
@@ -56,7 +56,20 @@ type TallyFigures = {
   settledToStoredMs: { p50: number; p95: number; p99: number; max: number };
   settledToReceivedMs: { p50: number; p95: number };
   receivedToStoredMs: { p50: number; p95: number };
+  /** The server's CPU time (user + system) from the first submit to the last outcome, per job. */
+  serverCpuMsPerJob: number;
 };
+
+/** A process's CPU time so far in ms (user + system), from /proc: Linux only, NaN elsewhere. */
+function cpuMs(pid: number | undefined): number {
+  try {
+    // Fields after the command's closing parenthesis: utime and stime are the 12th and 13th.
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // USER_HZ is 100 on Linux
+  } catch {
+    return NaN;
+  }
+}
 
 async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
   const store = await createChaosStore(kind);
@@ -92,6 +105,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
 
     // Submitted straight to the platform, 32 at a time: Tally hears of each job by its webhook only.
     const t0 = Date.now();
+    const cpu0 = cpuMs(tally.pid());
     let next = 0;
     await Promise.all(
       Array.from({ length: 32 }, async () => {
@@ -144,6 +158,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
         );
       }
     }
+    const serverCpuMs = cpuMs(tally.pid()) - cpu0;
     if (stored < N) say(`  ${kind}: ${N - stored} jobs ended without being stored`);
     if (kind === "postgres") await perJobWrites(store);
     const rows = await store.all<{ settledAt: unknown; outcomeAt: unknown; receivedAt: unknown; fetchedAt: unknown }>(
@@ -175,6 +190,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       settledToStoredMs: { p50: pct(lags, 50), p95: pct(lags, 95), p99: pct(lags, 99), max: lags.at(-1)! },
       settledToReceivedMs: { p50: pct(toReceipt, 50), p95: pct(toReceipt, 95) },
       receivedToStoredMs: { p50: pct(toStored, 50), p95: pct(toStored, 95) },
+      serverCpuMsPerJob: round(serverCpuMs / N, 2),
     };
   } finally {
     await tally.stop().catch(() => undefined);
@@ -317,6 +333,9 @@ async function main() {
     const l = tally.settledToStoredMs;
     say(
       `  ${kind}: Tally ${tally.jobsPerSecond} jobs/s end to end (${N} in ${tally.endToEndSeconds} s from the first submit; ${tally.steadyJobsPerSecond}/s first stored → last), settled → stored p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms (settled → webhook received p50 ${tally.settledToReceivedMs.p50} p95 ${tally.settledToReceivedMs.p95}, received → stored p50 ${tally.receivedToStoredMs.p50} p95 ${tally.receivedToStoredMs.p95}); the store's bare loop ${bare.jobsPerSecond} jobs/s; ratio ${ratio}× (goal ≥ 0.5)`,
+    );
+    say(
+      `    server CPU ${tally.serverCpuMsPerJob} ms a job (user + system, first submit → last outcome), the bare loop ${round(1000 / bare.jobsPerSecond, 2)} ms a job`,
     );
   }
   if (values.result) writeFileSync(values.result, JSON.stringify({ rows }));

@@ -5,7 +5,14 @@ import Database from "better-sqlite3";
 import { Prisma, PrismaClient } from "@/generated/prisma/client";
 import { z } from "zod";
 import { PrismaClient as PostgresPrismaClient } from "@/generated/prisma-pg/client";
-import { cachePreparedStatements, secureSqliteFile, singleton, withBusyRetry } from "./runtime";
+import {
+  cachePreparedStatements,
+  manageCheckpoints,
+  secureSqliteFile,
+  singleton,
+  stopBackgroundCheckpoints,
+  withBusyRetry,
+} from "./runtime";
 import { getConfig, storeOf, type Store } from "./config";
 
 // One Prisma client per database URL and process, a process-wide singleton because Next loads
@@ -87,6 +94,7 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
     if (!(conn instanceof Database) || typeof onError !== "function")
       throw new Error("unexpected SQLite adapter shape: cannot enforce BEGIN IMMEDIATE");
     cachePreparedStatements(conn);
+    manageCheckpoints(conn, conn.name);
     const fail = (err: unknown): never => onError.call(adapter, err) as never;
     const slot = new TransactionSlot();
     this.direct = { conn, slot };
@@ -241,6 +249,26 @@ export async function directSqliteTransaction<T>(fn: (conn: Database.Database) =
   }
 }
 
+/**
+ * SQLite only (null on PostgreSQL): runs `fn` synchronously on the app's connection between the ORM's
+ * transactions (the same slot, so no statement lands inside one of them), each statement committing on
+ * its own as the ORM's outside a transaction do. For the worker's hot single statements (the claim, the
+ * job's head read), where the ORM costs several times the statement.
+ */
+export async function directSqlite<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
+  const e = entry();
+  if (!e.adapter) return null;
+  await e.ready;
+  const direct = e.adapter.direct;
+  if (!direct) return null;
+  const release = await direct.slot.take(Date.now() + BEGIN_BUDGET_MS);
+  try {
+    return fn(direct.conn);
+  } finally {
+    release();
+  }
+}
+
 // What must happen only once a transaction has committed (counting an outcome in the metrics): a
 // rolled-back transaction, retried by its caller, must not have counted the first time.
 const commitHooks = new WeakMap<object, Array<() => void>>();
@@ -310,4 +338,5 @@ export async function disconnectAll(): Promise<void> {
   clients().clear();
   readers().clear();
   await Promise.all([...all, ...reading].map((c) => c.$disconnect()));
+  await stopBackgroundCheckpoints();
 }

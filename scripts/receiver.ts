@@ -2,9 +2,11 @@
 // and same database as the app; point TALLY_PUBLIC_URL's /webhooks/ at it to take deliveries faster.
 // It answers GET /api/metrics too (same bearer and answer as the app's): its deliveries count here only.
 import { configOrExit } from "../lib/config";
+import { enableBackgroundCheckpoints } from "../lib/runtime";
 import { closeReceiverStore, createReceiverServer } from "../lib/webhooks";
 
 const config = configOrExit();
+enableBackgroundCheckpoints(); // SQLite: checkpoints on a thread, not in a commit on the event loop
 const port = Number(process.argv[2] ?? config.TALLY_RECEIVER_PORT);
 const server = createReceiverServer();
 server.once("error", (err: NodeJS.ErrnoException) => {

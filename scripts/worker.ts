@@ -3,6 +3,7 @@
 import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
+import { enableBackgroundCheckpoints } from "../lib/runtime";
 import {
   closeWorkerMetrics,
   listenForEnqueuesOnPostgres,
@@ -18,6 +19,7 @@ const GRACE_MS = 15_000;
 
 async function main() {
   const config = configOrExit();
+  enableBackgroundCheckpoints(); // SQLite: checkpoints on a thread, not in a commit on the event loop
   setLogLevel(config.TALLY_LOG_LEVEL);
   if (config.TALLY_SCHEDULER === "external") {
     process.stderr.write(

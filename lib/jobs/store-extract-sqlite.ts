@@ -2,6 +2,7 @@ import "server-only";
 import type Database from "better-sqlite3";
 import { eventTypeOf, parseEvents } from "../outbound";
 import { type PlatformState, stateUrl } from "../platform";
+import { sqliteDate } from "../runtime";
 import type { Attempt } from "./job-rows";
 
 // A completed extract stored on SQLite in one synchronous transaction on the app's connection
@@ -10,8 +11,7 @@ import type { Attempt } from "./job-rows";
 // tenth of the ORM's cost per job. When an enabled destination subscribes to job.stored it writes
 // nothing and says so: the ORM path then writes the outbox (lib/outbound/outbox.ts), kept in one place.
 
-/** Prisma's SQLite text format for DateTime (lib/webhooks/store-sqlite.ts), so rows read back the same. */
-const at = (d: Date | null) => (d === null ? null : d.toISOString().replace("Z", "+00:00"));
+const at = (d: Date | null) => (d === null ? null : sqliteDate(d));
 
 export type ExtractRow = {
   url: string | null;

@@ -2,7 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { db, dialect, sqlInt } from "../db";
+import { db, dialect, directSqlite, directSqliteTransaction, sqlInt } from "../db";
+import { ackNow, claimNow } from "./lease-sqlite";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
@@ -51,6 +52,12 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   const now = opts.now ?? new Date();
   const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
   const expires = new Date(now.getTime() + opts.leaseMs);
+  // SQLite outside a caller's transaction: the same statement on the connection directly (lease-sqlite.ts).
+  if (tx === db()) {
+    const expired = opts.expired !== false;
+    const direct = await directSqlite((conn) => claimNow(conn, { token, limit: opts.limit, now, expires, expired }));
+    if (direct) return direct.sort((a, b) => a.id - b.id);
+  }
   const skipLocked = dialect() === "postgres" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
   // The candidates are picked once, in materialized CTEs: PostgreSQL may run an `IN (SELECT … LIMIT n
   // FOR UPDATE SKIP LOCKED)` subquery more than once per statement, and each run skips the rows the
@@ -113,6 +120,10 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
  */
 export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()): Promise<Set<number>> {
   if (items.length === 0) return new Set();
+  if (tx === db()) {
+    const direct = await directSqliteTransaction((conn) => ackNow(conn, items));
+    if (direct) return direct;
+  }
   const byOwner = new Map<string, number[]>();
   for (const item of items) byOwner.set(item.leaseOwner, [...(byOwner.get(item.leaseOwner) ?? []), item.id]);
   const owned = [...byOwner].map(

@@ -4,4 +4,5 @@ export { manageShutdown, onShutdown, runShutdownHooks, shutdownIsManaged } from 
 export { singleton, slot } from "./singleton";
 export { withBusyRetry } from "./sqlite-busy";
 export { secureSqliteFile } from "./sqlite-file";
-export { cachePreparedStatements } from "./sqlite-statements";
+export { manageCheckpoints, stopBackgroundCheckpoints, enableBackgroundCheckpoints } from "./sqlite-checkpoint";
+export { cachePreparedStatements, sqliteDate } from "./sqlite-statements";

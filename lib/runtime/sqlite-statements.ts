@@ -9,6 +9,11 @@ import type Database from "better-sqlite3";
 
 const MAX = 256;
 
+/** Prisma's SQLite text format for DateTime, so rows written or compared by hand match the ORM's. */
+export function sqliteDate(d: Date): string {
+  return d.toISOString().replace("Z", "+00:00");
+}
+
 type Bound = {
   readonly reader: boolean;
   run(): Database.RunResult;

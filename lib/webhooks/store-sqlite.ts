@@ -1,7 +1,7 @@
 import "server-only";
 import Database from "better-sqlite3";
 import { processJobItem } from "../jobs";
-import { withBusyRetry } from "../runtime";
+import { manageCheckpoints, sqliteDate, withBusyRetry } from "../runtime";
 import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 
 // The receiver's own SQLite connection with prepared statements: one small synchronous transaction
@@ -9,15 +9,13 @@ import type { Accept, LogRow, ReceiverStore, SecretRow } from "./store-types";
 // busy_timeout is 0 on purpose: a synchronous wait would block the event loop, and with it any
 // interactive transaction of the app's other connection that holds the lock. Busy → retry async.
 
-/** Prisma's SQLite text format for DateTime, so raw rows compare and read like ORM rows. */
-export function sqliteDate(d: Date): string {
-  return d.toISOString().replace("Z", "+00:00");
-}
+export { sqliteDate };
 
 export function openSqliteStore(url: string): ReceiverStore {
   const conn = new Database(url.replace(/^file:/, ""), { timeout: 0 });
   conn.pragma("journal_mode = WAL");
   conn.pragma("synchronous = NORMAL");
+  manageCheckpoints(conn, conn.name);
   const insertReceipt = conn.prepare(
     `INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt")
      VALUES (?,?,?,?,'webhook',?) ON CONFLICT ("jobId") DO NOTHING`,
