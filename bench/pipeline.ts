@@ -1,4 +1,4 @@
-// tsx --conditions=react-server bench/pipeline.ts [--jobs 10000] [--stores sqlite,postgres] [--result FILE]
+// tsx --conditions=react-server bench/pipeline.ts [--jobs 10000] [--stores sqlite,postgres] [--no-floor] [--result FILE]
 // The whole pipeline when the platform is not the limit (issue 28, part 3): the simulator fast (jobs of
 // 50–200 ms, no faults), TALLY_API_RPS=1000, N extract jobs submitted to the simulator directly and
 // delivered by webhook to one Tally server (`npm start`'s bundle). Tally's figures: jobs stored per
@@ -9,7 +9,7 @@
 // item, delivery log row), the claim, and the worker's transaction (job row, result row, outcome,
 // timeline entry, queue item done), one job after another, no HTTP, no queue, no platform.
 // Needs `npm run build` (built on first use).
-import { execFileSync } from "node:child_process";
+import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
@@ -26,7 +26,10 @@ const { values } = parseArgs({
     stores: { type: "string", default: "sqlite,postgres" },
     concurrency: { type: "string" },
     result: { type: "string" },
+    // The HTTP-only floor beside Tally (--no-floor to skip it).
+    floor: { type: "boolean", default: true },
   },
+  allowNegative: true,
   strict: true,
 });
 const N = Number(values.jobs);
@@ -71,6 +74,102 @@ function cpuMs(pid: number | undefined): number {
   }
 }
 
+/** N extract jobs submitted straight to the simulator, 32 at a time. */
+async function submitAll(simUrl: string) {
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < N) {
+        const i = next++;
+        const res = await fetch(`${simUrl}/v1/extract`, {
+          method: "POST",
+          headers: { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" },
+          body: JSON.stringify({
+            url: `https://pipeline.example/${i}`,
+            formats: ["markdown"],
+            processing_mode: "async",
+          }),
+        });
+        if (res.status !== 202) throw new Error(`submit → ${res.status} ${await res.text()}`);
+        await res.arrayBuffer();
+      }
+    }),
+  );
+}
+
+async function configureSimulator(simUrl: string) {
+  const cfg = await fetch(`${simUrl}/_sim/config`, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify(SIM),
+  });
+  if (!cfg.ok) throw new Error(`simulator config → ${cfg.status} ${await cfg.text()}`);
+}
+
+type FloorFigures = { jobs: number; jobsPerSecond: number; cpuMsPerJob: number };
+
+/**
+ * The floor: the same N jobs and webhooks to bench/pipeline-floor-server.ts, which only verifies each
+ * delivery, answers it and GETs the job's document (no store, no queue). What one job's HTTP costs on
+ * this machine beside the simulator, whatever the store.
+ */
+async function floorRun(): Promise<FloorFigures> {
+  const sim = await startSimulator(28);
+  const port = await freePort();
+  let out = "";
+  const floor = spawn(
+    process.execPath,
+    [
+      "--conditions=react-server",
+      "--import",
+      "tsx",
+      "bench/pipeline-floor-server.ts",
+      String(port),
+      sim.url,
+      CHAOS_API_KEY,
+    ],
+    { stdio: ["ignore", "pipe", "pipe"] },
+  );
+  floor.stdout.on("data", (d) => (out += d));
+  floor.stderr.on("data", (d) => (out += d));
+  const url = `http://127.0.0.1:${port}`;
+  const count = async () =>
+    (await (await fetch(`${url}/count`)).json()) as { fetched: number; failed: number; lastAt: number; cpuMs: number };
+  try {
+    for (let i = 0; !out.includes("floor ready"); i++) {
+      if (i > 300 || floor.exitCode !== null) throw new Error(`the floor server did not start: ${out}`);
+      await sleep(100);
+    }
+    await configureSimulator(sim.url);
+    const hook = await fetch(`${sim.url}/v1/webhooks`, {
+      method: "POST",
+      headers: { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" },
+      body: JSON.stringify({ url: `${url}/webhooks/geonode`, event_type: "extract_completed" }),
+    });
+    if (hook.status !== 201) throw new Error(`webhook → ${hook.status} ${await hook.text()}`);
+    const { secret } = (await hook.json()) as { secret: string };
+    await fetch(`${url}/secret`, { method: "POST", body: secret });
+    const before = await count();
+    const t0 = Date.now();
+    await submitAll(sim.url);
+    let c = await count();
+    let progress = { at: Date.now(), n: 0 };
+    while (c.fetched + c.failed < N) {
+      await sleep(200);
+      c = await count();
+      if (c.fetched + c.failed > progress.n) progress = { at: Date.now(), n: c.fetched + c.failed };
+      if (Date.now() - progress.at > 60_000)
+        throw new Error(`the floor: no progress for a minute at ${JSON.stringify(c)}`);
+    }
+    if (c.failed > 0) say(`  floor: ${c.failed} documents not fetched as completed`);
+    const seconds = (c.lastAt - t0) / 1000;
+    return { jobs: N, jobsPerSecond: round(N / seconds), cpuMsPerJob: round((c.cpuMs - before.cpuMs) / N, 2) };
+  } finally {
+    floor.kill("SIGTERM");
+    await sim.stop().catch(() => undefined);
+  }
+}
+
 async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
   const store = await createChaosStore(kind);
   const sim = await startSimulator(28);
@@ -91,40 +190,17 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     ...(values.concurrency ? { TALLY_WORKER_CONCURRENCY: values.concurrency } : {}),
   });
   try {
-    const cfg = await fetch(`${sim.url}/_sim/config`, {
-      method: "POST",
-      headers: { "content-type": "application/json" },
-      body: JSON.stringify(SIM),
-    });
-    if (!cfg.ok) throw new Error(`simulator config → ${cfg.status} ${await cfg.text()}`);
+    await configureSimulator(sim.url);
     const reg = await fetch(`${tally.url}/api/subscriptions/register`, {
       method: "POST",
       headers: { authorization: `Bearer ${CHAOS_TOKEN}` },
     });
     if (!reg.ok) throw new Error(`register → ${reg.status} ${await reg.text()}`);
 
-    // Submitted straight to the platform, 32 at a time: Tally hears of each job by its webhook only.
+    // Submitted straight to the platform: Tally hears of each job by its webhook only.
     const t0 = Date.now();
     const cpu0 = cpuMs(tally.pid());
-    let next = 0;
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < N) {
-          const i = next++;
-          const res = await fetch(`${sim.url}/v1/extract`, {
-            method: "POST",
-            headers: { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" },
-            body: JSON.stringify({
-              url: `https://pipeline.example/${i}`,
-              formats: ["markdown"],
-              processing_mode: "async",
-            }),
-          });
-          if (res.status !== 202) throw new Error(`submit → ${res.status} ${await res.text()}`);
-          await res.arrayBuffer();
-        }
-      }),
-    );
+    await submitAll(sim.url);
     const submitSeconds = (Date.now() - t0) / 1000;
     say(`  ${kind}: ${N} jobs submitted to the simulator in ${round(submitSeconds, 1)} s`);
 
@@ -323,6 +399,11 @@ async function main() {
   say(
     `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=1000, webhooks to one Tally server`,
   );
+  const floor = values.floor ? await floorRun() : null;
+  if (floor)
+    say(
+      `  the floor (HTTP only: each webhook verified and answered, each job's document fetched and parsed; no store, no queue): ${floor.jobsPerSecond} jobs/s, ${floor.cpuMsPerJob} ms of CPU a job`,
+    );
   const rows: { store: StoreKind; tally: TallyFigures; bare: Awaited<ReturnType<typeof bareLoop>>; ratio: number }[] =
     [];
   for (const kind of STORES) {
@@ -335,10 +416,14 @@ async function main() {
       `  ${kind}: Tally ${tally.jobsPerSecond} jobs/s end to end (${N} in ${tally.endToEndSeconds} s from the first submit; ${tally.steadyJobsPerSecond}/s first stored → last), settled → stored p50 ${l.p50} p95 ${l.p95} p99 ${l.p99} max ${l.max} ms (settled → webhook received p50 ${tally.settledToReceivedMs.p50} p95 ${tally.settledToReceivedMs.p95}, received → stored p50 ${tally.receivedToStoredMs.p50} p95 ${tally.receivedToStoredMs.p95}); the store's bare loop ${bare.jobsPerSecond} jobs/s; ratio ${ratio}× (goal ≥ 0.5)`,
     );
     say(
-      `    server CPU ${tally.serverCpuMsPerJob} ms a job (user + system, first submit → last outcome), the bare loop ${round(1000 / bare.jobsPerSecond, 2)} ms a job`,
+      `    server CPU ${tally.serverCpuMsPerJob} ms a job (user + system, first submit → last outcome), the bare loop ${round(1000 / bare.jobsPerSecond, 2)} ms a job${
+        floor
+          ? `; the floor's rate against the bare loop ${round(floor.jobsPerSecond / bare.jobsPerSecond, 2)}×, Tally at ${round(tally.jobsPerSecond / floor.jobsPerSecond, 2)}× the floor`
+          : ""
+      }`,
     );
   }
-  if (values.result) writeFileSync(values.result, JSON.stringify({ rows }));
+  if (values.result) writeFileSync(values.result, JSON.stringify({ floor, rows }));
 }
 
 main().catch((err: unknown) => {
