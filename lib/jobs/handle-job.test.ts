@@ -2,8 +2,8 @@
 // completed jobs of every kind are stored once, cancelled and unsettled jobs are handled, and a worker
 // that dies after storing (lease expired, item claimed again) does not store twice.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { db } from "@/lib/db";
-import { claim, runItem } from "@/lib/queue";
+import { db, dialect } from "@/lib/db";
+import { ack, claim, runItem, type ClaimedItem } from "@/lib/queue";
 import { flushApiCalls } from "../platform/shared-client";
 import { events, PAGE_SIZE, setupPipeline, type Pipeline } from "./jobs.test-util";
 import { submitJob } from "./submit";
@@ -162,18 +162,20 @@ describe("other states", () => {
     expect(await events(jobId, "attempt")).toHaveLength(1);
   });
 
-  it("a worker that dies after storing: the lease expires, the item runs again, the result is stored once", async () => {
-    const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/crash" });
-    await p.waitSettled("extract", jobId);
-    await p.enqueueJob(jobId, "extract");
-    const [leased] = await claim({ owner: "doomed", limit: 1, leaseMs: 1000 });
-    // The handler runs to the end, then the process "dies": no ack.
+  const handle = (item: ClaimedItem) => {
     const kind = p.registry.get("process_job");
     if (!kind) throw new Error("process_job not registered");
-    await kind.handle(kind.schema.parse(JSON.parse(leased.payload)), {
-      item: leased,
-      signal: new AbortController().signal,
-    });
+    return kind.handle(kind.schema.parse(JSON.parse(item.payload)), { item, signal: new AbortController().signal });
+  };
+
+  it("a worker that dies after storing: the lease expires, the item runs again, the result is stored once", async () => {
+    // A batch: stored page by page through the ORM and acked after, so the window exists on both stores.
+    const { jobId } = await submitJob({ kind: "batch", urls: ["https://example.com/crash/1"] });
+    await p.waitSettled("batch", jobId);
+    await p.enqueueJob(jobId, "batch");
+    const [leased] = await claim({ owner: "doomed", limit: 1, leaseMs: 1000 });
+    // The handler runs to the end, then the process "dies": no ack.
+    expect(await handle(leased)).toBeUndefined();
     expect(await claim({ owner: "next", limit: 1, leaseMs: 1000 })).toHaveLength(0);
     const [again] = await claim({ owner: "next", limit: 1, leaseMs: 10_000, now: new Date(Date.now() + 1500) });
     expect(again.id).toBe(leased.id);
@@ -184,6 +186,47 @@ describe("other states", () => {
       state: "done",
       dedupeKey: null,
     });
+  });
+
+  it("an extract on SQLite is acked in the transaction that stores it: no window between stored and done", async () => {
+    const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/acked-within" });
+    await p.waitSettled("extract", jobId);
+    await p.enqueueJob(jobId, "extract");
+    const [leased] = await claim({ owner: "w", limit: 1, leaseMs: 10_000 });
+    const answer = await handle(leased);
+    const item = await db().queueItem.findUniqueOrThrow({ where: { id: leased.id } });
+    expect((await db().job.findUniqueOrThrow({ where: { id: jobId } })).outcome).toBe("stored");
+    if (dialect() === "postgres") {
+      // One statement stores it there; the worker acks after, as before.
+      expect(answer).toBeUndefined();
+      expect(item.state).toBe("leased");
+      expect(await ack(leased)).toBe(true);
+    } else {
+      expect(answer).toEqual({ ackedWithin: true });
+      expect(item).toMatchObject({ state: "done", dedupeKey: null, leaseOwner: null });
+      // The worker's own run of such an item reports it acked.
+      await p.enqueueJob(jobId, "extract");
+      const [duplicate] = await claim({ owner: "w", limit: 1, leaseMs: 10_000 });
+      expect(await runItem(p.registry, duplicate, { timeoutMs: 5000 })).toBe("acked");
+    }
+  });
+
+  it("an extract whose lease was taken over is stored once and leaves the new holder's lease alone", async () => {
+    const { jobId } = await submitJob({ kind: "extract", url: "https://example.com/taken-over" });
+    await p.waitSettled("extract", jobId);
+    await p.enqueueJob(jobId, "extract");
+    const [slow] = await claim({ owner: "slow", limit: 1, leaseMs: 1000 });
+    const [next] = await claim({ owner: "next", limit: 1, leaseMs: 60_000, now: new Date(Date.now() + 1500) });
+    expect(next.id).toBe(slow.id);
+    const answer = await handle(slow);
+    if (dialect() !== "postgres") expect(answer).toEqual({ ackedWithin: false });
+    expect(await results(jobId)).toHaveLength(1);
+    expect(await db().queueItem.findUniqueOrThrow({ where: { id: slow.id } })).toMatchObject({
+      state: "leased",
+      leaseOwner: next.leaseOwner,
+    });
+    expect(await runItem(p.registry, next, { timeoutMs: 5000 })).toBe("acked");
+    expect(await events(jobId, "outcome")).toHaveLength(1);
   });
 });
 

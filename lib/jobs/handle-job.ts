@@ -1,6 +1,13 @@
 import "server-only";
 import { db, transaction } from "../db";
-import { backoffMs, PermanentFailure, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
+import {
+  backoffMs,
+  PermanentFailure,
+  rescheduleIn,
+  type AckedWithin,
+  type HandlerContext,
+  type Reschedule,
+} from "../queue";
 import type { JobKind } from "../platform";
 import { addEvent, deadLetterJob, markCancelled } from "./outcomes";
 import {
@@ -35,7 +42,11 @@ export function createJobHandler(opts: JobHandlerOptions = {}) {
     isBacklog(p) ? asBacklog(() => handleJob(p, ctx, opts.resultPageSize)) : handleJob(p, ctx, opts.resultPageSize);
 }
 
-async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: number): Promise<void | Reschedule> {
+async function handleJob(
+  p: ProcessJobPayload,
+  ctx: HandlerContext,
+  pageSize?: number,
+): Promise<void | Reschedule | AckedWithin> {
   const existing = await findJobHead(p.jobId);
   if (existing && existing.outcome !== "pending") {
     // A duplicate, replayed or reconciled event for a finished job: nothing to fetch, nothing to do.
@@ -67,7 +78,7 @@ async function handleJob(p: ProcessJobPayload, ctx: HandlerContext, pageSize?: n
   };
   // Completed: the attempt is recorded in the transaction that stores the result (an extract's).
   if (state.status === "completed")
-    return withPurpose("result pages", () => storeCompleted(client, state, attempt, ctx.signal, pageSize));
+    return withPurpose("result pages", () => storeCompleted(client, state, attempt, ctx.signal, pageSize, ctx.item));
   const job = await transaction((tx) => recordState(tx, state, attempt));
 
   switch (state.status) {

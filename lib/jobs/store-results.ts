@@ -3,7 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { db, dialect, directSqliteTransaction, transaction } from "../db";
 import { countJobOutcome } from "../metrics";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
-import type { DbOrTx } from "../queue";
+import { ackWithin, type AckedWithin, type ClaimedItem, type DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
 import { storeExtractPostgres } from "./store-extract-postgres";
 import { type ExtractRow, storeExtractNow } from "./store-extract-sqlite";
@@ -92,7 +92,8 @@ async function eachPage<I>(
 
 /**
  * Stores every result of a completed job, then sets its outcome to stored (once). `attempt` is the
- * worker's attempt, recorded on the Job row and the timeline with the platform's state.
+ * worker's attempt, recorded on the Job row and the timeline with the platform's state. Given the
+ * queue `item` being worked, an extract on SQLite acks it in the transaction that stores it.
  */
 export async function storeCompleted(
   client: PlatformClient,
@@ -100,7 +101,8 @@ export async function storeCompleted(
   attempt: Attempt,
   signal: AbortSignal,
   pageSize = DEFAULT_RESULT_PAGE_SIZE,
-): Promise<void> {
+  item?: ClaimedItem,
+): Promise<void | AckedWithin> {
   const jobId = state.jobId;
   if (state.kind === "extract") {
     // One result row: the attempt, the row and the outcome commit together. On SQLite as prepared
@@ -116,12 +118,17 @@ export async function storeCompleted(
       metadata: JSON.stringify(row.metadata),
       tokensCharged: row.tokensCharged,
     };
+    let acked: boolean | undefined;
     const stored =
       dialect() === "postgres"
         ? await storeExtractPostgres(state, attempt, direct)
-        : await directSqliteTransaction((conn) => storeExtractNow(conn, state, attempt, direct));
+        : await directSqliteTransaction((conn) => {
+            const now = storeExtractNow(conn, state, attempt, direct);
+            if (item && now.kind !== "outbox") acked = ackWithin(conn, item);
+            return now;
+          });
     if (stored?.kind === "stored") countJobOutcome("extract", "stored", stored.settledAt);
-    if (stored && stored.kind !== "outbox") return;
+    if (stored && stored.kind !== "outbox") return acked === undefined ? undefined : { ackedWithin: acked };
     await transaction(async (tx) => {
       await recordState(tx, state, attempt);
       await insertRows(tx, jobId, [row], "html");

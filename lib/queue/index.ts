@@ -21,11 +21,13 @@ export {
   defineKind,
   PermanentFailure,
   rescheduleIn,
+  type AckedWithin,
   type HandlerContext,
   type JobKindDef,
   type Registry,
   type Reschedule,
 } from "./registry";
+export { ackWithin } from "./lease-sqlite";
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
 export { ackAll, claimByDedupeKeys, releaseAll, rescheduleAll, type ClaimByKeysOptions } from "./siblings";
 export { queueStats, type QueueStats } from "./stats";

@@ -53,6 +53,14 @@ const ACK_SQL = `
     "doneAt" = @now, "updatedAt" = @now
   WHERE "id" = @id AND "state" = 'leased' AND "leaseOwner" = @owner`;
 
+/**
+ * Acks `item` in the caller's transaction on `conn` (a compare-and-set on its lease), so the work and
+ * its ack commit together: one transaction less a job. False if the lease was taken over.
+ */
+export function ackWithin(conn: Database.Database, item: ClaimedItem): boolean {
+  return ackNow(conn, [item]).has(item.id);
+}
+
 /** Acks each item on its own lease (a compare-and-set), in the caller's transaction; the ids acked. */
 export function ackNow(conn: Database.Database, items: readonly ClaimedItem[]): Set<number> {
   const ack = conn.prepare(ACK_SQL);

@@ -15,10 +15,16 @@ export type HandlerContext = {
 /** Returned by a handler for "not yet": the item runs again later without using up an attempt. */
 export type Reschedule = { reschedule: { delayMs: number; reason: string } };
 
+/**
+ * Returned by a handler that acked its own item in the transaction that finished the work (ackWithin,
+ * lease-sqlite.ts): the worker sends no ack of its own. `acked` false: the lease had been taken over.
+ */
+export type AckedWithin = { ackedWithin: boolean };
+
 export type JobKindDef<S extends z.ZodType = z.ZodType> = {
   name: string;
   schema: S;
-  handle(payload: z.output<S>, ctx: HandlerContext): Promise<void | Reschedule>;
+  handle(payload: z.output<S>, ctx: HandlerContext): Promise<void | Reschedule | AckedWithin>;
 };
 
 export function defineKind<S extends z.ZodType>(def: JobKindDef<S>): JobKindDef<S> {

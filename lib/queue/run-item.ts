@@ -87,6 +87,8 @@ export async function runItem(registry: Registry, item: ClaimedItem, opts: RunIt
     // The handler is awaited, not raced: once aborted it stops at its next call, and the lease (renewed
     // by the heartbeat until then) is still ours, so no one else runs the item meanwhile.
     const result = await def.handle(payload, { item, signal });
+    // Acked with the work: the lease was ours when it committed, whatever a heartbeat saw after.
+    if (result && "ackedWithin" in result) return result.ackedWithin ? "acked" : "lost";
     if (lost) return "lost";
     if (result) return settle(reschedule(item, result.reschedule.delayMs), "rescheduled");
     return settle((opts.ack ?? ack)(item), "acked");
