@@ -44,7 +44,7 @@ const exited = (c: ChildProcess) =>
 
 export type Proc = { url: string; output: () => string; stop(): Promise<void> };
 
-export async function startSimulator(seed: number): Promise<Proc> {
+export async function startSimulator(seed: number): Promise<Proc & { pid(): number | undefined }> {
   const port = await freePort();
   let out = "";
   const child = spawn(
@@ -71,6 +71,7 @@ export async function startSimulator(seed: number): Promise<Proc> {
   return {
     url,
     output: () => out,
+    pid: () => child.pid,
     async stop() {
       child.kill("SIGTERM");
       await exited(child);
