@@ -3,6 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { db } from "../db";
 import { eventTypeOf } from "../outbound";
+import { ackStatement, type ClaimedItem } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
 import type { Attempt } from "./job-rows";
 import type { ExtractRow, StoreNow } from "./store-extract-sqlite";
@@ -14,7 +15,7 @@ import type { ExtractRow, StoreNow } from "./store-extract-sqlite";
 // statements, COMMIT): on PostgreSQL the hot path is bound by round trips (docs/development/
 // performance.md, "Pipeline"). When an enabled destination subscribes to job.stored the statement
 // writes nothing and says so: the ORM path then writes the outbox (lib/outbound/outbox.ts), kept in
-// one place.
+// one place. Given the queue item being worked, its ack is one more CTE: no round trip of its own.
 //
 // One statement cannot update a row twice, so the outcome is part of the upsert: each SET that
 // belongs to the outcome keeps the old value unless the job was pending. Whether this statement set
@@ -22,13 +23,15 @@ import type { ExtractRow, StoreNow } from "./store-extract-sqlite";
 // COMMITTED it waits for a concurrent writer and reads what it committed); a job that had no row yet
 // was stored here when its outcomeAt is this statement's.
 
-const storedRow = z.object({ settledAt: z.coerce.date().nullable(), settledNow: z.boolean() });
+const storedRow = z.object({ settledAt: z.coerce.date().nullable(), settledNow: z.boolean(), acked: z.boolean() });
 
+/** Given the queue `item` being worked, it is acked in the same statement once the job is written. */
 export async function storeExtractPostgres(
   state: Extract<PlatformState, { kind: "extract" }>,
   a: Attempt,
   row: ExtractRow,
-): Promise<StoreNow> {
+  item?: ClaimedItem,
+): Promise<{ stored: StoreNow; acked?: boolean }> {
   const now = new Date();
   const settledAt = new Date(state.completedAt ?? now.getTime());
   const webhookAt = a.source === "webhook" ? now : null;
@@ -73,9 +76,15 @@ export async function storeExtractPostgres(
         CROSS JOIN (VALUES (1, 'attempt', ${attempt}), (2, 'outcome', '{"outcome":"stored"}')) AS "e" ("n", "type", "detail")
       WHERE "e"."n" = 1 OR "job"."settledNow"
       ORDER BY "e"."n"
+    ), "acked" AS (
+      ${item ? ackStatement(item, now, Prisma.sql`EXISTS (SELECT 1 FROM "job")`) : Prisma.sql`SELECT 1 AS "id" WHERE FALSE`}
     )
-    SELECT "settledAt", "settledNow" FROM "job"`;
+    SELECT "settledAt", "settledNow", EXISTS (SELECT 1 FROM "acked") AS "acked" FROM "job"`;
   const [stored] = storedRow.array().parse(rows);
-  if (!stored) return { kind: "outbox" };
-  return stored.settledNow ? { kind: "stored", settledAt: stored.settledAt } : { kind: "already" };
+  if (!stored) return { stored: { kind: "outbox" } };
+  const acked = item ? stored.acked : undefined;
+  return {
+    stored: stored.settledNow ? { kind: "stored", settledAt: stored.settledAt } : { kind: "already" },
+    acked,
+  };
 }

@@ -93,7 +93,7 @@ async function eachPage<I>(
 /**
  * Stores every result of a completed job, then sets its outcome to stored (once). `attempt` is the
  * worker's attempt, recorded on the Job row and the timeline with the platform's state. Given the
- * queue `item` being worked, an extract on SQLite acks it in the transaction that stores it.
+ * queue `item` being worked, an extract acks it in the transaction that stores it.
  */
 export async function storeCompleted(
   client: PlatformClient,
@@ -118,17 +118,16 @@ export async function storeCompleted(
       metadata: JSON.stringify(row.metadata),
       tokensCharged: row.tokensCharged,
     };
-    let acked: boolean | undefined;
-    const stored =
+    const done =
       dialect() === "postgres"
-        ? await storeExtractPostgres(state, attempt, direct)
+        ? await storeExtractPostgres(state, attempt, direct, item)
         : await directSqliteTransaction((conn) => {
-            const now = storeExtractNow(conn, state, attempt, direct);
-            if (item && now.kind !== "outbox") acked = ackWithin(conn, item);
-            return now;
+            const stored = storeExtractNow(conn, state, attempt, direct);
+            return { stored, acked: item && stored.kind !== "outbox" ? ackWithin(conn, item) : undefined };
           });
+    const stored = done?.stored;
     if (stored?.kind === "stored") countJobOutcome("extract", "stored", stored.settledAt);
-    if (stored && stored.kind !== "outbox") return acked === undefined ? undefined : { ackedWithin: acked };
+    if (stored && stored.kind !== "outbox") return done?.acked === undefined ? undefined : { ackedWithin: done.acked };
     await transaction(async (tx) => {
       await recordState(tx, state, attempt);
       await insertRows(tx, jobId, [row], "html");

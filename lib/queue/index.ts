@@ -5,6 +5,7 @@ export { enqueue, enqueueMany } from "./enqueue";
 export {
   ack,
   ackMany,
+  ackStatement,
   backoffMs,
   claim,
   deadLetter,

@@ -114,6 +114,17 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
 }
 
 /**
+ * The ack as an `UPDATE … RETURNING "id"` for a caller's own statement (a data-modifying CTE on
+ * PostgreSQL), taking effect only `when` holds: the work and its ack commit together, one round trip.
+ */
+export function ackStatement(item: ClaimedItem, now: Date, when: Prisma.Sql = Prisma.sql`TRUE`): Prisma.Sql {
+  return Prisma.sql`UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL,
+      "leaseExpiresAt" = NULL, "doneAt" = ${now}, "updatedAt" = ${now}
+    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner} AND (${when})
+    RETURNING "id"`;
+}
+
+/**
  * ack() for many items in one statement: each is still a compare-and-set on its own lease owner (the
  * items of one claim share a token; the others each keep theirs). Returns the ids acked; an item left
  * out had lost its lease.
