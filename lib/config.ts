@@ -53,7 +53,7 @@ export const envSchema = z.object({
     })
     .default("file:./data/tally.db")
     .describe(
-      "The store: `file:…` is SQLite (WAL mode, busy timeout 5 s), `postgresql://…` (or `postgres://…`) PostgreSQL through the same models. `npm start` migrates either.",
+      "The store: `file:…` is SQLite (WAL mode, busy timeout 5 s; the server and `npm run worker` checkpoint the WAL on a thread of their own), `postgresql://…` (or `postgres://…`) PostgreSQL through the same models. `npm start` migrates either.",
     ),
   GEONODE_SCRAPER_API_KEY: optionalString.describe(
     "The platform's API key. Unset means demo mode: Tally starts its built-in simulator and points its client at it.",
