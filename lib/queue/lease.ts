@@ -105,12 +105,8 @@ export async function extendLease(item: ClaimedItem, leaseMs: number, tx: DbOrTx
 
 /** Done: frees the dedupe key so a later event for the same job can be queued. False if the lease was lost. */
 export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean> {
-  const now = new Date();
-  const n = await tx.$executeRaw`
-    UPDATE "QueueItem" SET "state" = 'done', "dedupeKey" = NULL, "leaseOwner" = NULL, "leaseExpiresAt" = NULL,
-      "doneAt" = ${now}, "updatedAt" = ${now}
-    WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
-  return n > 0;
+  const rows = await tx.$queryRaw<unknown[]>(ackStatement(item, new Date()));
+  return rows.length > 0;
 }
 
 /**
