@@ -256,8 +256,10 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
           }
           if (i === rotateAt && delivery === "webhooks") void rotate();
           if (i === Math.floor(o.jobs * 0.3)) {
-            log("chaos: forwarding sink down for 15 s, the database and broker sinks for 10 s (connections refused)");
-            outage = Promise.all([sink.outage(15_000), sinks.outage(10_000)]);
+            log(
+              "chaos: forwarding sink down for 15 s, the database and broker sinks for 10 s or until each has failed once (connections refused)",
+            );
+            outage = Promise.all([sink.outage(15_000), sinks.outage(10_000, store)]);
           }
           await submitOne(i);
         }

@@ -44,8 +44,11 @@ export type ChaosSinks = {
   destinations: { type: SinkType; config: Record<string, unknown> }[];
   /** Notes the destination id Tally gave a sink (for its attempts in the ledger). */
   registered(type: SinkType, id: string): void;
-  /** Every sink's connections refused for `ms`, then back. */
-  outage(ms: number): Promise<void>;
+  /**
+   * Every sink's connections refused for `ms`, then back; longer (up to OUTAGE_EXTRA_MS) until each
+   * sink has failed at least once, so the run always tests what it claims.
+   */
+  outage(ms: number, store: ChaosStore): Promise<void>;
   tally(store: ChaosStore): Promise<SinkTally[]>;
   close(): Promise<void>;
 };
@@ -78,9 +81,21 @@ export async function startChaosSinks(o: {
   return {
     destinations: [...running.values()].map((s) => ({ type: s.type, config: s.config })),
     registered: (type, id) => void ids.set(type, id),
-    async outage(ms) {
+    async outage(ms, store) {
       await Promise.all([...running.values()].map((s) => s.proxy.down()));
       await new Promise((r) => setTimeout(r, ms));
+      // On a loaded machine a sink may have had nothing due in the window (its items in a backoff,
+      // its events not yet settled): seen once in CI, a NATS sink with no failed attempt at all.
+      const deadline = Date.now() + OUTAGE_EXTRA_MS;
+      const failedOnce = async (type: SinkType) => {
+        const [row] = await store.all<{ n: number | string }>(
+          `SELECT COUNT(*) n FROM "OutboundAttempt" WHERE "destinationId" = ? AND NOT "ok"`,
+          ids.get(type) ?? "",
+        );
+        return Number(row?.n ?? 0) > 0;
+      };
+      while (Date.now() < deadline && !(await Promise.all([...running.keys()].map(failedOnce))).every(Boolean))
+        await new Promise((r) => setTimeout(r, 250));
       await Promise.all([...running.values()].map((s) => s.proxy.up()));
     },
     async tally(store) {
@@ -99,6 +114,9 @@ export async function startChaosSinks(o: {
     },
   };
 }
+
+/** How much longer an outage may last for a sink that has not failed yet. */
+const OUTAGE_EXTRA_MS = 20_000;
 
 /** Each outcome event Tally recorded: its id and, for a stored job, its result keys `job|item`. */
 export type Expected = { id: string; rows: string[] }[];
