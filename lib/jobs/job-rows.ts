@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, directSqlite, sqlInt, type Tx } from "../db";
+import { db, directPostgres, directSqlite, sqlInt, type Tx } from "../db";
 import type { DbOrTx } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
 import type { JobSource } from "./process-job";
@@ -16,11 +16,12 @@ export type JobHead = z.infer<typeof headRow>;
 
 /** What the handler needs to know before it asks the platform: the job's kind, outcome and URL, or null. */
 export async function findJobHead(jobId: string): Promise<JobHead | null> {
-  // On SQLite the statement runs on the connection directly: the ORM costs several times the read.
+  // On the store's connection directly (SQLite's, PostgreSQL's direct pool): the ORM costs several times the read.
+  const statement = Prisma.sql`SELECT "kind", "outcome", "url" FROM "Job" WHERE "id" = ${jobId}`;
   const rows =
-    (await directSqlite((conn) =>
-      conn.prepare(`SELECT "kind", "outcome", "url" FROM "Job" WHERE "id" = ?`).all(jobId),
-    )) ?? (await db().$queryRaw`SELECT "kind", "outcome", "url" FROM "Job" WHERE "id" = ${jobId}`);
+    (await directSqlite((conn) => conn.prepare(statement.sql).all(...statement.values))) ??
+    (await directPostgres(statement)) ??
+    (await db().$queryRaw(statement));
   return headRow.array().parse(rows)[0] ?? null;
 }
 

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db } from "../db";
+import { db, directPostgres } from "../db";
 import { eventTypeOf } from "../outbound";
 import { ackStatement, type ClaimedItem } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
@@ -43,7 +43,7 @@ export async function storeExtractPostgres(
   });
   const ifPending = (column: string) =>
     Prisma.sql`${Prisma.raw(`"${column}"`)} = CASE WHEN "Job"."outcome" = 'pending' THEN excluded.${Prisma.raw(`"${column}"`)} ELSE "Job".${Prisma.raw(`"${column}"`)} END`;
-  const rows = await db().$queryRaw`
+  const statement = Prisma.sql`
     WITH "subscribed" AS (
       SELECT 1 FROM "Destination" WHERE "enabled" AND ',' || "events" || ',' LIKE ${`%,${eventTypeOf("stored")},%`} LIMIT 1
     ), "old" AS MATERIALIZED (
@@ -80,6 +80,8 @@ export async function storeExtractPostgres(
       ${item ? ackStatement(item, now, Prisma.sql`EXISTS (SELECT 1 FROM "job")`) : Prisma.sql`SELECT 1 AS "id" WHERE FALSE`}
     )
     SELECT "settledAt", "settledNow", EXISTS (SELECT 1 FROM "acked") AS "acked" FROM "job"`;
+  // On the process's direct pool: the ORM's compile and row interpreter cost more than this statement's client side.
+  const rows = (await directPostgres(statement)) ?? (await db().$queryRaw(statement));
   const [stored] = storedRow.array().parse(rows);
   if (!stored) return { stored: { kind: "outbox" } };
   const acked = item ? stored.acked : undefined;

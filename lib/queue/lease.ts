@@ -2,7 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { db, dialect, directSqlite, directSqliteTransaction, sqlInt } from "../db";
+import { db, dialect, directPostgres, directSqlite, directSqliteTransaction, sqlInt } from "../db";
 import { ackNow, claimNow } from "./lease-sqlite";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
@@ -71,7 +71,7 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
       ? Prisma.sql`SELECT "id" FROM "QueueItem" WHERE 1 = 0`
       : Prisma.sql`SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
       ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}`;
-  const rows = await tx.$queryRaw`
+  const statement = Prisma.sql`
     WITH "expired" AS ${materialized} (
       ${expired}
     ), "due" AS ${materialized} (
@@ -88,6 +88,8 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
+  // PostgreSQL outside a caller's transaction: the same statement on the process's direct pool.
+  const rows = (tx === db() ? await directPostgres(statement) : null) ?? (await tx.$queryRaw(statement));
   return claimedRowSchema
     .array()
     .parse(rows)
