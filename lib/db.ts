@@ -11,6 +11,7 @@ import {
   manageCheckpoints,
   secureSqliteFile,
   singleton,
+  sqliteDate,
   stopBackgroundCheckpoints,
   withBusyRetry,
 } from "./runtime";
@@ -221,13 +222,12 @@ export function db(): Db {
 }
 
 /**
- * SQLite only (null on PostgreSQL): runs `fn` synchronously between BEGIN IMMEDIATE and COMMIT on
- * the app's connection, in its turn among the ORM's transactions (the same slot). Synchronous, so
- * nothing else runs on the connection or holds the lock meanwhile: for the worker's per-job writes,
- * where the ORM's overhead (a wasm compile and an interpreter per statement) is most of the cost.
- * `fn` throwing rolls everything back.
+ * The app's SQLite connection, once free of the ORM's transactions (the same slot, taken by `deadline`),
+ * for `fn`; null on PostgreSQL. Synchronous work on it cannot interleave with anything else.
  */
-export async function directSqliteTransaction<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
+async function withDirectSqlite<T>(
+  fn: (conn: Database.Database, deadline: number) => T | Promise<T>,
+): Promise<T | null> {
   const e = entry();
   if (!e.adapter) return null;
   await e.ready;
@@ -236,38 +236,40 @@ export async function directSqliteTransaction<T>(fn: (conn: Database.Database) =
   const deadline = Date.now() + BEGIN_BUDGET_MS;
   const release = await direct.slot.take(deadline);
   try {
-    await beginImmediate(direct.conn, deadline);
-    try {
-      const result = fn(direct.conn);
-      direct.conn.prepare("COMMIT").run();
-      return result;
-    } catch (err) {
-      if (direct.conn.inTransaction) direct.conn.prepare("ROLLBACK").run();
-      throw err;
-    }
+    return await fn(direct.conn, deadline);
   } finally {
     release();
   }
 }
 
 /**
- * SQLite only (null on PostgreSQL): runs `fn` synchronously on the app's connection between the ORM's
- * transactions (the same slot, so no statement lands inside one of them), each statement committing on
- * its own as the ORM's outside a transaction do. For the worker's hot single statements (the claim, the
- * job's head read), where the ORM costs several times the statement.
+ * SQLite only (null on PostgreSQL): runs `fn` synchronously between BEGIN IMMEDIATE and COMMIT on
+ * the app's connection, in its turn among the ORM's transactions (the same slot). Synchronous, so
+ * nothing else runs on the connection or holds the lock meanwhile: for the worker's per-job writes,
+ * where the ORM's overhead (a wasm compile and an interpreter per statement) is most of the cost.
+ * `fn` throwing rolls everything back.
  */
-export async function directSqlite<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
-  const e = entry();
-  if (!e.adapter) return null;
-  await e.ready;
-  const direct = e.adapter.direct;
-  if (!direct) return null;
-  const release = await direct.slot.take(Date.now() + BEGIN_BUDGET_MS);
-  try {
-    return fn(direct.conn);
-  } finally {
-    release();
-  }
+export function directSqliteTransaction<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
+  return withDirectSqlite(async (conn, deadline) => {
+    await beginImmediate(conn, deadline);
+    try {
+      const result = fn(conn);
+      conn.prepare("COMMIT").run();
+      return result;
+    } catch (err) {
+      if (conn.inTransaction) conn.prepare("ROLLBACK").run();
+      throw err;
+    }
+  });
+}
+
+/**
+ * Runs a statement written with Prisma.sql on a better-sqlite3 connection, its values bound as the
+ * ORM binds them (dates in Prisma's text format, booleans as 0/1): the rows.
+ */
+export function sqliteRows(conn: Database.Database, sql: Prisma.Sql): Record<string, unknown>[] {
+  const values = sql.values.map((v) => (v instanceof Date ? sqliteDate(v) : typeof v === "boolean" ? Number(v) : v));
+  return conn.prepare(sql.sql).all(...values) as Record<string, unknown>[];
 }
 
 /** Direct PostgreSQL connections per process: the worker runs at most a few statements at once. */
@@ -297,15 +299,16 @@ function directPool(url: string): pg.Pool {
 }
 
 /**
- * PostgreSQL only (null on SQLite): runs one statement, written with Prisma.sql, on a small pool of the
- * process's own apart from the ORM, committing on its own. For the worker's hot statements (the claim,
- * the job's head read, the stored extract), where Prisma 6.19 compiles every raw statement in
- * WebAssembly and interprets its rows: about a sixth of the server's CPU a job. Dates go as UTC text and
- * come back as Dates, as through the ORM; int8 and numeric come back as strings.
+ * Runs one statement written with Prisma.sql apart from the ORM, committing on its own: on SQLite on
+ * the app's connection between the ORM's transactions, on PostgreSQL on a small pool of the process's
+ * own. For the worker's hot statements (the claim, the job's head read, the stored extract), where
+ * Prisma 6.19 compiles every raw statement in WebAssembly and interprets its rows: several times the
+ * statement's own cost. Values are bound and dates read back as through the ORM (on PostgreSQL, int8
+ * and numeric come back as strings); null when the store has no direct path.
  */
-export async function directPostgres(sql: Prisma.Sql): Promise<Record<string, unknown>[] | null> {
+export async function directQuery(sql: Prisma.Sql): Promise<Record<string, unknown>[] | null> {
   const url = getConfig().DATABASE_URL;
-  if (storeOf(url) !== "postgres") return null;
+  if (storeOf(url) !== "postgres") return withDirectSqlite((conn) => sqliteRows(conn, sql));
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   return (await directPool(url).query(sql.text, values)).rows as Record<string, unknown>[];
 }

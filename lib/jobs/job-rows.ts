@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, directPostgres, directSqlite, sqlInt, type Tx } from "../db";
+import { db, directQuery, sqlInt, type Tx } from "../db";
 import type { DbOrTx } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
 import type { JobSource } from "./process-job";
@@ -18,10 +18,7 @@ export type JobHead = z.infer<typeof headRow>;
 export async function findJobHead(jobId: string): Promise<JobHead | null> {
   // On the store's connection directly (SQLite's, PostgreSQL's direct pool): the ORM costs several times the read.
   const statement = Prisma.sql`SELECT "kind", "outcome", "url" FROM "Job" WHERE "id" = ${jobId}`;
-  const rows =
-    (await directSqlite((conn) => conn.prepare(statement.sql).all(...statement.values))) ??
-    (await directPostgres(statement)) ??
-    (await db().$queryRaw(statement));
+  const rows = (await directQuery(statement)) ?? (await db().$queryRaw(statement));
   return headRow.array().parse(rows)[0] ?? null;
 }
 

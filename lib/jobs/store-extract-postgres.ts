@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { db, directPostgres } from "../db";
+import { db, directQuery } from "../db";
 import { eventTypeOf } from "../outbound";
 import { ackStatement, type ClaimedItem } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
@@ -81,7 +81,7 @@ export async function storeExtractPostgres(
     )
     SELECT "settledAt", "settledNow", EXISTS (SELECT 1 FROM "acked") AS "acked" FROM "job"`;
   // On the process's direct pool: the ORM's compile and row interpreter cost more than this statement's client side.
-  const rows = (await directPostgres(statement)) ?? (await db().$queryRaw(statement));
+  const rows = (await directQuery(statement)) ?? (await db().$queryRaw(statement));
   const [stored] = storedRow.array().parse(rows);
   if (!stored) return { stored: { kind: "outbox" } };
   const acked = item ? stored.acked : undefined;

@@ -6,6 +6,7 @@ export {
   ack,
   ackMany,
   ackStatement,
+  ackWithin,
   backoffMs,
   claim,
   deadLetter,
@@ -28,7 +29,6 @@ export {
   type Registry,
   type Reschedule,
 } from "./registry";
-export { ackWithin } from "./lease-sqlite";
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
 export { ackAll, claimByDedupeKeys, releaseAll, rescheduleAll, type ClaimByKeysOptions } from "./siblings";
 export { queueStats, type QueueStats } from "./stats";

@@ -2,8 +2,8 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import { db, dialect, directPostgres, directSqlite, directSqliteTransaction, sqlInt } from "../db";
-import { ackNow, claimNow } from "./lease-sqlite";
+import type Database from "better-sqlite3";
+import { db, dialect, directQuery, directSqliteTransaction, sqliteRows, sqlInt } from "../db";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
@@ -52,12 +52,6 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
   const now = opts.now ?? new Date();
   const token = `${opts.owner}:${randomUUID().slice(0, 8)}`;
   const expires = new Date(now.getTime() + opts.leaseMs);
-  // SQLite outside a caller's transaction: the same statement on the connection directly (lease-sqlite.ts).
-  if (tx === db()) {
-    const expired = opts.expired !== false;
-    const direct = await directSqlite((conn) => claimNow(conn, { token, limit: opts.limit, now, expires, expired }));
-    if (direct) return direct.sort((a, b) => a.id - b.id);
-  }
   const skipLocked = dialect() === "postgres" ? Prisma.sql`FOR UPDATE SKIP LOCKED` : Prisma.empty;
   // The candidates are picked once, in materialized CTEs: PostgreSQL may run an `IN (SELECT … LIMIT n
   // FOR UPDATE SKIP LOCKED)` subquery more than once per statement, and each run skips the rows the
@@ -88,8 +82,8 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
-  // PostgreSQL outside a caller's transaction: the same statement on the process's direct pool.
-  const rows = (tx === db() ? await directPostgres(statement) : null) ?? (await tx.$queryRaw(statement));
+  // Outside a caller's transaction: apart from the ORM (directQuery), once per job on the worker's hot path.
+  const rows = (tx === db() ? await directQuery(statement) : null) ?? (await tx.$queryRaw(statement));
   return claimedRowSchema
     .array()
     .parse(rows)
@@ -112,6 +106,14 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
 }
 
 /**
+ * Acks `item` in the caller's SQLite transaction on `conn` (a compare-and-set on its lease), so the work
+ * and its ack commit together: one transaction less a job. False if the lease was taken over.
+ */
+export function ackWithin(conn: Database.Database, item: ClaimedItem): boolean {
+  return sqliteRows(conn, ackStatement(item, new Date())).length > 0;
+}
+
+/**
  * The ack as an `UPDATE … RETURNING "id"` for a caller's own statement (a data-modifying CTE on
  * PostgreSQL), taking effect only `when` holds: the work and its ack commit together, one round trip.
  */
@@ -130,7 +132,10 @@ export function ackStatement(item: ClaimedItem, now: Date, when: Prisma.Sql = Pr
 export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()): Promise<Set<number>> {
   if (items.length === 0) return new Set();
   if (tx === db()) {
-    const direct = await directSqliteTransaction((conn) => ackNow(conn, items));
+    // SQLite: one compare-and-set per item in one transaction on the connection directly.
+    const direct = await directSqliteTransaction(
+      (conn) => new Set(items.filter((item) => ackWithin(conn, item)).map((item) => item.id)),
+    );
     if (direct) return direct;
   }
   const byOwner = new Map<string, number[]>();

@@ -16,8 +16,8 @@ export type HandlerContext = {
 export type Reschedule = { reschedule: { delayMs: number; reason: string } };
 
 /**
- * Returned by a handler that acked its own item in the transaction that finished the work (ackWithin,
- * lease-sqlite.ts): the worker sends no ack of its own. `acked` false: the lease had been taken over.
+ * Returned by a handler that acked its own item in the transaction that finished the work (ackWithin or
+ * ackStatement, lease.ts): the worker sends no ack of its own. `acked` false: the lease had been taken over.
  */
 export type AckedWithin = { ackedWithin: boolean };
 
