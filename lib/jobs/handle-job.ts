@@ -47,7 +47,9 @@ async function handleJob(
   ctx: HandlerContext,
   pageSize?: number,
 ): Promise<void | Reschedule | AckedWithin> {
-  const existing = await findJobHead(p.jobId);
+  // Read with the claim on PostgreSQL (lib/queue/lease.ts), moments ago; a stale "pending" only costs a
+  // fetch, since storing is conditional on the outcome still being pending.
+  const existing = ctx.item.job !== undefined && ctx.item.jobId === p.jobId ? ctx.item.job : await findJobHead(p.jobId);
   if (existing && existing.outcome !== "pending") {
     // A duplicate, replayed or reconciled event for a finished job: nothing to fetch, nothing to do.
     await addEvent(db(), p.jobId, "note", { ignored: `${p.source} event; outcome already ${existing.outcome}` });

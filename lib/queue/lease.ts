@@ -4,7 +4,7 @@ import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import type Database from "better-sqlite3";
 import { db, dialect, directQuery, directSqliteTransaction, sqliteRows, sqlInt } from "../db";
-import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
+import { claimedRowSchema, itemJobSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
 // the row it updates, so two workers (threads or processes) can never both take an item: on SQLite
@@ -65,8 +65,8 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
       ? Prisma.sql`SELECT "id" FROM "QueueItem" WHERE 1 = 0`
       : Prisma.sql`SELECT "id" FROM "QueueItem" WHERE "state" = 'leased' AND "leaseExpiresAt" <= ${now}
       ORDER BY "leaseExpiresAt", "id" LIMIT ${opts.limit} ${skipLocked}`;
-  const statement = Prisma.sql`
-    WITH "expired" AS ${materialized} (
+  const candidates = Prisma.sql`
+    "expired" AS ${materialized} (
       ${expired}
     ), "due" AS ${materialized} (
       SELECT "id", "priority", "availableAt" FROM "QueueItem" WHERE "state" = 'ready' AND "availableAt" <= ${now}
@@ -76,19 +76,42 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
         SELECT "id", 0 AS "o", 0 AS "p", NULL AS "a" FROM "expired"
         UNION ALL SELECT "id", 1, "priority", "availableAt" FROM "due"
       ) AS "c" ORDER BY "o", "p", "a", "id" LIMIT ${opts.limit}
-    )
+    )`;
+  const update = Prisma.sql`
     UPDATE ${claimTarget()}
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
      RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
+  // On PostgreSQL the claim also reads the head of each item's Job row (the handler's first read, one
+  // round trip a job); SQLite's UPDATE cannot sit in a CTE, and its read is a prepared statement in
+  // process, so the handler reads it there.
+  const statement =
+    dialect() === "postgres"
+      ? Prisma.sql`WITH ${candidates}, "claimed" AS (${update})
+          SELECT c.*, j."kind" AS "jobKind", j."outcome" AS "jobOutcome", j."url" AS "jobUrl"
+            FROM "claimed" c LEFT JOIN "Job" j ON j."id" = c."jobId"`
+      : Prisma.sql`WITH ${candidates} ${update}`;
   // Outside a caller's transaction: apart from the ORM (directQuery), once per job on the worker's hot path.
   const rows = (tx === db() ? await directQuery(statement) : null) ?? (await tx.$queryRaw(statement));
-  return claimedRowSchema
+  return claimedWithJob
     .array()
     .parse(rows)
     .sort((a, b) => a.id - b.id);
 }
+
+const claimedWithJob = claimedRowSchema
+  .extend({
+    jobKind: z.string().nullish(),
+    jobOutcome: z.string().nullish(),
+    jobUrl: z.string().nullish(),
+  })
+  .transform(({ jobKind, jobOutcome, jobUrl, ...item }): ClaimedItem => {
+    if (jobKind === undefined) return item; // not read (SQLite)
+    const job =
+      jobKind === null || item.jobId === null ? null : { kind: jobKind, outcome: jobOutcome, url: jobUrl ?? null };
+    return { ...item, job: job && itemJobSchema.parse(job) };
+  });
 
 /** Heartbeat: the item is still being worked on; keep the lease for another leaseMs. False if it was lost. */
 export async function extendLease(item: ClaimedItem, leaseMs: number, tx: DbOrTx = db()): Promise<boolean> {

@@ -3,7 +3,7 @@
 import { spawn } from "node:child_process";
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod";
-import { db } from "@/lib/db";
+import { db, dialect } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
 import {
   ack,
@@ -73,6 +73,27 @@ describe("claim, retry, dead letter", () => {
     const stats = await queueStats();
     expect(stats.byState).toMatchObject({ ready: 1, leased: 1 });
     expect(stats.dueNow).toBe(0);
+  });
+
+  it("on PostgreSQL reads the head of each item's Job row in the same statement; on SQLite leaves it to the handler", async () => {
+    await db().job.create({ data: { id: "head-1", kind: "extract", url: "https://example.com/h" } });
+    await enqueue(db(), { kind: "k", payload: {}, jobId: "head-1" });
+    await enqueue(db(), { kind: "k", payload: {}, jobId: "no-row-yet" });
+    await enqueue(db(), { kind: "k", payload: {} });
+    const items = await claim({ owner: "w", limit: 10, leaseMs: 1000 });
+    const byJob = new Map(items.map((i) => [i.jobId, i.job]));
+    if (dialect() === "postgres") {
+      expect(byJob.get("head-1")).toEqual({ kind: "extract", outcome: "pending", url: "https://example.com/h" });
+      expect(byJob.get("no-row-yet")).toBeNull();
+      expect(byJob.get(null)).toBeNull();
+    } else {
+      expect([...byJob.values()]).toEqual([undefined, undefined, undefined]);
+    }
+    // Inside a caller's transaction the claim is the same statement through the ORM.
+    await enqueue(db(), { kind: "k", payload: {}, jobId: "head-1" });
+    const [inTx] = await db().$transaction((tx) => claim({ owner: "w", limit: 1, leaseMs: 1000 }, tx));
+    expect(inTx.job).toEqual(dialect() === "postgres" ? expect.objectContaining({ kind: "extract" }) : undefined);
+    await db().job.delete({ where: { id: "head-1" } });
   });
 
   it("never leases more items than asked for, however many are due", async () => {

@@ -22,8 +22,16 @@ export const claimedRowSchema = z.object({
   leaseExpiresAt: z.coerce.date(),
 });
 
-/** An item this worker holds a lease on; `leaseOwner` is unique per claim and fences every update. */
-export type ClaimedItem = z.infer<typeof claimedRowSchema>;
+/** The head of the Job row an item is about, as the claim read it (PostgreSQL), or null with no row. */
+export const itemJobSchema = z.object({ kind: z.string(), outcome: z.string(), url: z.string().nullable() });
+export type ItemJob = z.infer<typeof itemJobSchema>;
+
+/**
+ * An item this worker holds a lease on; `leaseOwner` is unique per claim and fences every update.
+ * `job`: on PostgreSQL claim() reads the head of the item's Job row in the same statement (one round
+ * trip less a job on the worker's hot path); undefined where it was not read (SQLite, sibling claims).
+ */
+export type ClaimedItem = z.infer<typeof claimedRowSchema> & { job?: ItemJob | null };
 
 export type EnqueueOptions = {
   /** At most one live (ready/leased) item per key; cleared when the item is done or dead. */
