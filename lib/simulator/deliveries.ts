@@ -4,6 +4,7 @@ import type { DeliveryStatus, WebhookEventType } from "@/lib/platform/contract";
 import { signDelivery } from "@/lib/signing";
 import type { SimConfig } from "./config";
 import { iso } from "./http";
+import { postForStatus } from "./post";
 import { eventData } from "./job-docs";
 import type { SimJob } from "./jobs";
 import { createRng, hashSeed, type Streams } from "./rng";
@@ -172,15 +173,7 @@ export class DeliveryEngine {
     const onReset = () => controller.abort();
     generation.addEventListener("abort", onReset, { once: true });
     try {
-      const res = await fetch(sub.url, {
-        method: "POST",
-        headers,
-        body,
-        signal: controller.signal,
-        redirect: "manual",
-      });
-      status = res.status;
-      await res.body?.cancel().catch(() => undefined);
+      status = await postForStatus(sub.url, headers, body, controller.signal);
     } catch (err) {
       if (generation.aborted) return;
       this.deps.log(

@@ -50,6 +50,8 @@ export async function startSimulator(seed: number): Promise<Proc & { pid(): numb
   const child = spawn(
     path.resolve("node_modules/.bin/tsx"),
     [
+      // BENCH_SIM_NODE_ARGS: extra node flags for the simulator (e.g. --cpu-prof), as for the server.
+      ...(process.env.BENCH_SIM_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
       "--conditions=react-server",
       "scripts/sim.ts",
       "--port",
