@@ -130,12 +130,13 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
 
 /** BEGIN IMMEDIATE without a synchronous busy wait, retried asynchronously until `deadline`. */
 function beginImmediate(conn: Database.Database, deadline: number): Promise<void> {
+  // Prepared statements (kept by the connection's cache), not conn.pragma(), which prepares anew each call.
   return withBusyRetry(() => {
-    conn.pragma("busy_timeout = 0");
+    conn.prepare("PRAGMA busy_timeout = 0").all();
     try {
       conn.prepare("BEGIN IMMEDIATE").run();
     } finally {
-      conn.pragma(`busy_timeout = ${BUSY_TIMEOUT_MS}`);
+      conn.prepare(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).all();
     }
   }, deadline - Date.now());
 }
