@@ -2,11 +2,13 @@
 // The pipeline's floor for bench/pipeline.ts: the HTTP work one job asks of any receiver that keeps
 // Tally's rule "never trust the payload", and nothing else. Per webhook: read the raw body, verify
 // its signature with Tally's own code, answer 200, then GET the job's document from the platform
-// with Node's fetch (as Tally's client does) and parse it. No store, no queue, no validation of the
+// over Node's http module on kept-alive connections (Tally's client's own sender, lib/platform/send.ts)
+// and parse it. No store, no queue, no validation of the
 // document, no budget, no logs. GET /count answers how many documents were fetched, when the last was, and
 // the process's CPU time so far.
 // POST /secret sets the subscription's secret (the bench registers the webhook, then hands it over).
 import http from "node:http";
+import { nodeSend } from "../lib/platform/send";
 import { defaultHmacScheme, verifyDelivery } from "../lib/signing";
 
 const [port, simUrl, apiKey] = process.argv.slice(2);
@@ -25,9 +27,13 @@ function body(req: http.IncomingMessage): Promise<Buffer> {
 }
 
 async function fetchJob(jobId: string) {
-  const res = await fetch(`${simUrl}/v1/extract/${encodeURIComponent(jobId)}`, { headers: { "x-api-key": apiKey! } });
-  const doc = (await res.json()) as { status?: string };
-  if (res.ok && doc.status === "completed") fetched++;
+  const res = await nodeSend(`${simUrl}/v1/extract/${encodeURIComponent(jobId)}`, {
+    method: "GET",
+    headers: { "x-api-key": apiKey! },
+    signal: AbortSignal.timeout(30_000),
+  });
+  const doc = JSON.parse(res.text) as { status?: string };
+  if (res.status === 200 && doc.status === "completed") fetched++;
   else failed++;
   lastAt = Date.now();
 }

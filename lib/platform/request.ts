@@ -4,6 +4,7 @@ import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream
 import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type Sleep } from "./rate-limit";
 import { answerClass, callRank, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
+import { fetchSend, nodeSend, type Answer } from "./send";
 
 export type ClientOptions = {
   baseUrl: string;
@@ -32,6 +33,7 @@ export type ClientOptions = {
    */
   onOutage?: (outage: { down: boolean; failedInARow: number }) => void;
   userAgent?: string;
+  /** Instead of Node's http module (lib/platform/send.ts): tests that record or tamper with calls. */
   fetch?: typeof fetch;
   now?: () => number;
   sleep?: Sleep;
@@ -91,7 +93,7 @@ export function createTransport(opts: ClientOptions): Transport {
   const now = opts.now ?? Date.now;
   const sleep = opts.sleep ?? realSleep;
   const random = opts.random ?? Math.random;
-  const doFetch = opts.fetch ?? fetch;
+  const send = opts.fetch ? fetchSend(opts.fetch) : nodeSend;
   const timeoutMs = opts.timeoutMs ?? 30_000;
   const maxGetRetries = opts.maxGetRetries ?? 3;
   const maxRateLimitRetries = opts.maxRateLimitRetries ?? 5;
@@ -197,16 +199,14 @@ export function createTransport(opts: ClientOptions): Transport {
     const onCallerAbort = () => controller.abort();
     call.signal?.addEventListener("abort", onCallerAbort, { once: true });
     const signal = controller.signal;
-    let res: Response;
-    let text: string;
+    let res: Answer;
     try {
-      res = await doFetch(url, {
+      res = await send(url, {
         method: spec.method,
         headers: headers(spec.body !== undefined),
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal,
       });
-      text = await res.text();
     } catch (err) {
       observe(spec, call, null, timedOut);
       if (call.signal?.aborted) throw call.signal.reason;
@@ -219,13 +219,13 @@ export function createTransport(opts: ClientOptions): Transport {
     // Pause everyone before anything else can observe this answer (onCall included).
     const retryAfterMs =
       res.status === 429
-        ? (parseRetryAfter(res.headers.get("retry-after"), now()) ?? Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
+        ? (parseRetryAfter(res.header("retry-after"), now()) ?? Math.min(retryCapMs, 1000 * 2 ** rateLimitAttempt))
         : 0;
     if (res.status === 429) limiter.pause(retryAfterMs);
     observe(spec, call, res.status);
 
     if (res.status < 200 || res.status >= 300) {
-      const err = errorFromResponse(res.status, text, res.headers, { endpoint: spec.endpoint, retryAfterMs });
+      const err = errorFromResponse(res.status, res.text, res.header, { endpoint: spec.endpoint, retryAfterMs });
       if (res.status >= 500) throw platformFailed(err);
       platformAnswered();
       throw err;
@@ -234,7 +234,7 @@ export function createTransport(opts: ClientOptions): Transport {
     if (spec.schema === null) return undefined as Parsed<S>;
     let json: unknown;
     try {
-      json = JSON.parse(text);
+      json = JSON.parse(res.text);
     } catch {
       throw new InvalidResponse(`${spec.endpoint}: response is not JSON`, res.status, [
         { path: "(body)", message: "not JSON" },

@@ -47,7 +47,7 @@ function parseJson(text: string): unknown {
 export function errorFromResponse(
   status: number,
   text: string,
-  headers: Headers,
+  header: (name: string) => string | null,
   context: { endpoint: string; retryAfterMs: number },
 ): PlatformError {
   const body = parseJson(text);
@@ -59,7 +59,7 @@ export function errorFromResponse(
     : [];
 
   const correlationId =
-    (flat.success ? flat.data.correlation_id : null) ?? headers.get("x-request-id") ?? headers.get("x-correlation-id");
+    (flat.success ? flat.data.correlation_id : null) ?? header("x-request-id") ?? header("x-correlation-id");
   const summary = details.map((d) => `${d.loc.join(".")}: ${d.msg}`).join("; ");
   const message = `${context.endpoint} → ${status}: ${
     flat.success ? flat.data.message : summary || (detailText.success ? detailText.data.detail : "no error body")

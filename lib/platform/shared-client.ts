@@ -69,7 +69,6 @@ export function getPlatformClient(): PlatformClient {
     const key = `platform ${baseUrl}`;
     client = createPlatformClient({
       baseUrl,
-      fetch: unpatchedFetch(),
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
       limiter: new SharedBudget({ key, requestsPerSecond: config.TALLY_API_RPS }),
@@ -79,17 +78,6 @@ export function getPlatformClient(): PlatformClient {
     s.clients.set(baseUrl, client);
   }
   return client;
-}
-
-/**
- * Node's own fetch, not the one Next installs in its server (which wraps every call in its tracing
- * and its data cache's bookkeeping, a few per cent of a busy worker's CPU per call): a platform call
- * must never be cached, and the worker calls outside any request. Read when a client is built, after
- * Next has patched the global.
- */
-function unpatchedFetch(): typeof fetch {
-  const global = globalThis.fetch as typeof fetch & { _nextOriginalFetch?: typeof fetch };
-  return global._nextOriginalFetch ?? global;
 }
 
 /**

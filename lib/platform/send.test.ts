@@ -1,0 +1,71 @@
+// The client's HTTP exchange over Node's http module against a real server: bodies decoded as fetch
+// decodes them, an abort while the body trickles in ends the exchange, connections are kept alive.
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import { gzipSync, brotliCompressSync } from "node:zlib";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { nodeSend } from "./send";
+
+let server: http.Server;
+let base = "";
+const sockets = new Set<unknown>();
+beforeAll(async () => {
+  server = http.createServer((req, res) => {
+    sockets.add(req.socket);
+    const json = JSON.stringify({ path: req.url, method: req.method, encoding: req.headers["accept-encoding"] });
+    if (req.url === "/gzip") {
+      res.writeHead(200, { "content-encoding": "gzip", "x-request-id": "r-1" }).end(gzipSync(json));
+    } else if (req.url === "/br") {
+      res.writeHead(200, { "content-encoding": "br" }).end(brotliCompressSync(json));
+    } else if (req.url === "/trickle") {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write("{");
+      const timer = setInterval(() => res.write(" "), 50);
+      res.on("close", () => clearInterval(timer));
+    } else {
+      let body = "";
+      req.on("data", (c: Buffer) => (body += c.toString()));
+      req.on("end", () => res.writeHead(201).end(JSON.stringify({ got: body, length: req.headers["content-length"] })));
+    }
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+});
+afterAll(() => new Promise((r) => server.close(r)));
+
+const init = (signal = new AbortController().signal) => ({ method: "GET", headers: {}, signal });
+
+describe("nodeSend", () => {
+  it("decodes gzip and brotli bodies, as fetch does, and reads headers by any case", async () => {
+    const gz = await nodeSend(`${base}/gzip`, init());
+    expect(gz.status).toBe(200);
+    expect(JSON.parse(gz.text)).toMatchObject({ path: "/gzip", encoding: "gzip, deflate, br" });
+    expect(gz.header("X-Request-Id")).toBe("r-1");
+    expect(gz.header("retry-after")).toBeNull();
+    expect(JSON.parse((await nodeSend(`${base}/br`, init())).text)).toMatchObject({ path: "/br" });
+  });
+
+  it("sends a body with its length (multi-byte characters counted in bytes)", async () => {
+    const body = JSON.stringify({ url: "https://example.com/é" });
+    const res = await nodeSend(`${base}/post`, { ...init(), method: "POST", body });
+    expect(res.status).toBe(201);
+    expect(JSON.parse(res.text)).toEqual({ got: body, length: String(Buffer.byteLength(body)) });
+  });
+
+  it("rejects when aborted while the body is still arriving, instead of waiting for its end", async () => {
+    // The body never ends: without the abort this would hang until the test's timeout.
+    const err = await nodeSend(`${base}/trickle`, init(AbortSignal.timeout(200))).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(Error);
+    expect(err).toMatchObject({ name: "AbortError" });
+  });
+
+  it("keeps connections alive between calls", async () => {
+    sockets.clear();
+    for (let i = 0; i < 5; i++) await nodeSend(`${base}/gzip`, init());
+    expect(sockets.size).toBe(1);
+  });
+
+  it("rejects a URL that is not http or https", async () => {
+    await expect(nodeSend("ftp://example.com/", init())).rejects.toThrow("unsupported protocol ftp:");
+  });
+});

@@ -1,0 +1,76 @@
+import "server-only";
+import http from "node:http";
+import https from "node:https";
+import { createBrotliDecompress, createGunzip, createInflate } from "node:zlib";
+import type { Readable } from "node:stream";
+
+// The client's one HTTP exchange: a request, then the answer's status, headers and whole body as text.
+// By default over Node's http module on kept-alive connections: Node's fetch (undici) costs about
+// twice the CPU a call (its web streams, Request, Response and AbortSignal objects), and the worker
+// makes one call or more for every job (bench/pipeline.ts); it also keeps the client off the `fetch`
+// Next patches in its server (a tracing span and data-cache bookkeeping on every call). Tests may
+// hand the client a `fetch` instead (fetchSend).
+
+/** What the client reads of an answer. */
+export type Answer = { status: number; header(name: string): string | null; text: string };
+export type SendInit = { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal };
+/** Sends one request; rejects on no answer or when `signal` aborts, reading the body included. */
+export type Send = (url: string, init: SendInit) => Promise<Answer>;
+
+const agents = {
+  http: new http.Agent({ keepAlive: true }),
+  https: new https.Agent({ keepAlive: true }),
+};
+
+/** The body stream, decoded as fetch would (gzip, deflate, br), or as it came. */
+function decoded(res: http.IncomingMessage): Readable {
+  switch ((res.headers["content-encoding"] ?? "").trim().toLowerCase()) {
+    case "gzip":
+    case "x-gzip":
+      return res.pipe(createGunzip());
+    case "deflate":
+      return res.pipe(createInflate());
+    case "br":
+      return res.pipe(createBrotliDecompress());
+    default:
+      return res;
+  }
+}
+
+export const nodeSend: Send = (url, init) =>
+  new Promise<Answer>((resolve, reject) => {
+    const target = new URL(url);
+    const secure = target.protocol === "https:";
+    if (!secure && target.protocol !== "http:") return reject(new TypeError(`unsupported protocol ${target.protocol}`));
+    const headers: Record<string, string> = { "Accept-Encoding": "gzip, deflate, br", ...init.headers };
+    if (init.body !== undefined) headers["Content-Length"] = String(Buffer.byteLength(init.body));
+    const options = { method: init.method, headers, signal: init.signal, agent: secure ? agents.https : agents.http };
+    const req = (secure ? https : http).request(target, options, (res) => {
+      const body = decoded(res);
+      const chunks: Buffer[] = [];
+      body.on("data", (c: Buffer) => chunks.push(c));
+      body.on("error", reject);
+      res.on("error", reject); // aborted or reset while the body was read
+      body.on("end", () =>
+        resolve({
+          status: res.statusCode ?? 0,
+          header: (name) => {
+            const v = res.headers[name.toLowerCase()];
+            return v === undefined ? null : Array.isArray(v) ? v.join(", ") : v;
+          },
+          text: Buffer.concat(chunks).toString("utf8"),
+        }),
+      );
+    });
+    req.on("error", reject);
+    req.end(init.body);
+  });
+
+/** The same exchange through a `fetch` (tests that tamper with answers or record calls). */
+export function fetchSend(f: typeof fetch): Send {
+  return async (url, init) => {
+    const res = await f(url, init);
+    const text = await res.text();
+    return { status: res.status, header: (name) => res.headers.get(name), text };
+  };
+}
