@@ -2,11 +2,11 @@
 // a 404 reported clearly) and the polling fallback end to end through a 429 storm. In-process
 // against the simulator over real HTTP; the queue is drained by the real worker.
 import { randomUUID } from "node:crypto";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig, setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
 import { workerRegistry } from "@/lib/worker/registry";
-import { flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
+import { addCallObserver, flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
 import { pollerStats, schedulePollsForSilentJobs } from "@/lib/safety-nets/poller";
 import { NO_DELIVERY_LOG, startReplay } from "@/lib/safety-nets/replay";
 import { startSchedules } from "@/lib/worker/schedules";
@@ -161,13 +161,11 @@ describe("polling fallback", () => {
       data: { id: "too-late", kind: "extract", nextPollAt: new Date(), pollDeadlineAt: new Date(Date.now() - 1000) },
     });
 
-    // Count the 429s the platform really sent (the client absorbs most of them by pausing everyone).
+    // Count the 429s the platform really sent (the client absorbs most of them by pausing everyone):
+    // every attempt's answer reaches the client's call observers.
     let status429 = 0;
-    const realFetch = globalThis.fetch;
-    const spy = vi.spyOn(globalThis, "fetch").mockImplementation(async (...args: Parameters<typeof fetch>) => {
-      const res = await realFetch(...args);
-      if (res.status === 429) status429++;
-      return res;
+    const stopCounting = addCallObserver((call) => {
+      if (call.status === 429) status429++;
     });
     resetPlatformClients();
     const before = { ...pollerStats() };
@@ -195,7 +193,7 @@ describe("polling fallback", () => {
       await worker.stop(1000);
       setConfigForTests(t.config);
       sim.sim.setConfig({ jobDurationMs: [20, 60] });
-      spy.mockRestore();
+      stopCounting();
       resetPlatformClients();
     }
     expect(status429).toBe(12);
