@@ -1,4 +1,4 @@
-// tsx --conditions=react-server bench/pipeline.ts [--jobs 10000] [--stores sqlite,postgres] [--no-floor] [--result FILE]
+// tsx --conditions=react-server bench/pipeline.ts [--jobs 10000] [--stores sqlite,postgres] [--no-floor] [--workers N] [--result FILE]
 // The whole pipeline when the platform is not the limit (issue 28, part 3): the simulator fast (jobs of
 // 50–200 ms, no faults), TALLY_API_RPS=1000, N extract jobs submitted to the simulator directly and
 // delivered by webhook to one Tally server (`npm start`'s bundle). Tally's figures: jobs stored per
@@ -17,7 +17,14 @@ import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
 import Database from "better-sqlite3";
 import pg from "pg";
-import { CHAOS_API_KEY, CHAOS_TOKEN, freePort, startSimulator, startTallyProcess } from "../scripts/chaos/processes";
+import {
+  CHAOS_API_KEY,
+  CHAOS_TOKEN,
+  freePort,
+  startSimulator,
+  startTallyProcess,
+  startWorkerProcess,
+} from "../scripts/chaos/processes";
 import { createChaosStore, type ChaosStore, type StoreKind } from "../scripts/chaos/store";
 import { serverBundle } from "../scripts/server-bundle.mjs";
 import { machine } from "./common";
@@ -27,6 +34,8 @@ const { values } = parseArgs({
     jobs: { type: "string", default: "10000" },
     stores: { type: "string", default: "sqlite,postgres" },
     concurrency: { type: "string" },
+    // Also N `npm run worker` processes, the server's own worker off (the scaled-out deployment).
+    workers: { type: "string", default: "0" },
     result: { type: "string" },
     // The HTTP-only floor beside Tally (--no-floor to skip it).
     floor: { type: "boolean", default: true },
@@ -35,6 +44,7 @@ const { values } = parseArgs({
   strict: true,
 });
 const N = Number(values.jobs);
+const WORKERS = Number(values.workers);
 const STORES = values.stores.split(",").map((s) => s.trim()) as StoreKind[];
 const say = (s: string) => process.stdout.write(`${s}\n`);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -104,6 +114,18 @@ function treeCpuMs(root: number | undefined): number {
     stack.push(...(children.get(pid) ?? []));
   }
   return total;
+}
+
+/** Until the process uses under 2 % of a core over 500 ms (started and waiting), at most 60 s. */
+async function waitIdle(pid: number | undefined) {
+  const end = Date.now() + 60_000;
+  let last = cpuMs(pid);
+  while (Date.now() < end) {
+    await sleep(500);
+    const now = cpuMs(pid);
+    if (now - last < 10) return;
+    last = now;
+  }
 }
 
 const ownCpuMs = () => {
@@ -239,8 +261,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
   const store = await createChaosStore(kind);
   const sim = await startSimulator(28);
   const port = await freePort();
-  const tally = await startTallyProcess({
-    PORT: String(port),
+  const env = {
     DATABASE_URL: store.url,
     GEONODE_SCRAPER_API_KEY: CHAOS_API_KEY,
     SCRAPER_API_BASE_URL: sim.url,
@@ -253,8 +274,19 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     TALLY_API_RPS: "1000",
     TALLY_LOG_LEVEL: "warn",
     ...(values.concurrency ? { TALLY_WORKER_CONCURRENCY: values.concurrency } : {}),
+  };
+  const tally = await startTallyProcess({
+    ...env,
+    PORT: String(port),
+    ...(WORKERS > 0 ? { TALLY_WORKER: "off" } : {}),
   });
+  const workers = Array.from({ length: WORKERS }, () => startWorkerProcess({ ...env, TALLY_SCHEDULER: "off" }));
+  /** The server's CPU time and its workers'. */
+  const tallyCpuMs = () => cpuMs(tally.pid()) + workers.reduce((a, w) => a + cpuMs(w.pid()), 0);
   try {
+    // A worker process loads its code for a few seconds (tsx); submits wait until it is idle, so the
+    // figures measure the work and not its start.
+    for (const w of workers) await waitIdle(w.pid());
     await configureSimulator(sim.url);
     const reg = await fetch(`${tally.url}/api/subscriptions/register`, {
       method: "POST",
@@ -264,7 +296,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
 
     // Submitted straight to the platform: Tally hears of each job by its webhook only.
     const t0 = Date.now();
-    const cpu0 = { tally: cpuMs(tally.pid()), sim: treeCpuMs(sim.pid()), bench: ownCpuMs() };
+    const cpu0 = { tally: tallyCpuMs(), sim: treeCpuMs(sim.pid()), bench: ownCpuMs() };
     await submitAll(sim.url);
     const submitSeconds = (Date.now() - t0) / 1000;
     say(`  ${kind}: ${N} jobs submitted to the simulator in ${round(submitSeconds, 1)} s`);
@@ -300,7 +332,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       }
     }
     const cpu = {
-      tally: cpuMs(tally.pid()) - cpu0.tally,
+      tally: tallyCpuMs() - cpu0.tally,
       sim: treeCpuMs(sim.pid()) - cpu0.sim,
       bench: ownCpuMs() - cpu0.bench,
     };
@@ -340,6 +372,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       benchCpuMsPerJob: round(cpu.bench / N, 2),
     };
   } finally {
+    await Promise.all(workers.map((w) => w.stop().catch(() => undefined)));
     await tally.stop().catch(() => undefined);
     await sim.stop().catch(() => undefined);
     await store.dispose().catch(() => undefined);
@@ -468,7 +501,7 @@ async function main() {
   if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   say(machine());
   say(
-    `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=1000, webhooks to one Tally server`,
+    `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=1000, webhooks to one Tally server${WORKERS > 0 ? ` (its worker off) and ${WORKERS} \`npm run worker\` process${WORKERS > 1 ? "es" : ""}` : ""}`,
   );
   const floor = values.floor ? await floorRun() : null;
   if (floor)
