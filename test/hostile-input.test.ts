@@ -2,7 +2,9 @@
 // truncated and deeply nested JSON, arrays and scalars, huge strings, wrong types, invalid UTF-8,
 // wrong content types, SQL and HTML fragments in every field, query parameter and path segment.
 // Every answer must be a 4xx (or a success) with a reason — never a 5xx — and the server stays up.
+import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { LOGIN_MAX_BODY_BYTES } from "@/lib/http";
 import { createSimulator } from "@/lib/simulator";
 import { routes } from "./routes";
 import { openSql } from "./sql";
@@ -81,14 +83,37 @@ afterAll(async () => {
 });
 
 async function send(method: string, url: string, body?: string | Uint8Array, type = "application/json") {
-  const res = await fetch(tally.url + url, {
-    method,
-    headers: { ...auth, origin: tally.url, "content-type": type },
-    body: method === "GET" || body === undefined ? undefined : typeof body === "string" ? body : new Uint8Array(body),
-    redirect: "manual",
+  const headers = { ...auth, origin: tally.url, "content-type": type };
+  try {
+    const res = await fetch(tally.url + url, {
+      method,
+      headers,
+      body: method === "GET" || body === undefined ? undefined : typeof body === "string" ? body : new Uint8Array(body),
+      redirect: "manual",
+    });
+    const text = await res.text();
+    return { status: res.status, text };
+  } catch (err) {
+    // server.ts answers an oversized sign-in body from its headers and closes without reading it: a
+    // client still writing may see the connection cut (EPIPE, reset) instead of the answer. The answer
+    // comes from the headers alone, so ask again with the same declared length and no body.
+    const bytes = body === undefined ? 0 : typeof body === "string" ? Buffer.byteLength(body) : body.byteLength;
+    if (url !== "/api/auth/login" || bytes <= LOGIN_MAX_BODY_BYTES) throw err;
+    return headersOnly(method, url, { ...headers, "content-length": String(bytes) });
+  }
+}
+
+function headersOnly(method: string, url: string, headers: Record<string, string>) {
+  return new Promise<{ status: number; text: string }>((resolve, reject) => {
+    const req = http.request(tally.url + url, { method, headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (d: string) => (text += d));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
+    });
+    req.on("error", reject);
+    req.flushHeaders(); // and never the body
   });
-  const text = await res.text();
-  return { status: res.status, text };
 }
 
 describe("hostile input", () => {

@@ -1,6 +1,6 @@
 import "server-only";
 // lib/http's surface: what other folders import from it (its files import each other directly).
-export { gateRequest } from "./body-gate";
+export { gateRequest, LOGIN_MAX_BODY_BYTES } from "./body-gate";
 export { CLIENT_ADDRESS_HEADER, clientAddress, clientAddressSetByServer, resolveClientAddress } from "./client-address";
 export { cronRoute } from "./cron-route";
 export { deadline } from "./deadline";
