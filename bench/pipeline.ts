@@ -11,7 +11,6 @@
 // Needs `npm run build` (built on first use).
 import { execFileSync, spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import http from "node:http";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import { parseArgs } from "node:util";
@@ -26,6 +25,7 @@ import {
   startWorkerProcess,
 } from "../scripts/chaos/processes";
 import { createChaosStore, type ChaosStore, type StoreKind } from "../scripts/chaos/store";
+import { nodeSend } from "../lib/platform/send";
 import { serverBundle } from "../scripts/server-bundle.mjs";
 import { machine } from "./common";
 
@@ -133,55 +133,27 @@ const ownCpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-/** One submit over Node's http module on kept-alive connections (about half the CPU of fetch: the bench shares the cores). */
-function postJson(agent: http.Agent, url: string, body: string): Promise<{ status: number; text: string }> {
-  return new Promise((resolve, reject) => {
-    const req = http.request(
-      url,
-      {
-        method: "POST",
-        agent,
-        headers: {
-          "x-api-key": CHAOS_API_KEY,
-          "content-type": "application/json",
-          "content-length": Buffer.byteLength(body),
-        },
-      },
-      (res) => {
-        let text = "";
-        res.setEncoding("utf8");
-        res.on("data", (d: string) => (text += d));
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, text }));
-        res.on("error", reject);
-      },
-    );
-    req.on("error", reject);
-    req.end(body);
-  });
-}
-
 /** N extract jobs submitted straight to the simulator, 32 at a time. */
 async function submitAll(simUrl: string) {
-  const agent = new http.Agent({ keepAlive: true, maxSockets: 32 });
+  // Tally's own sender (Node's http module, kept-alive connections): about half fetch's CPU, and the
+  // bench shares the cores with what it measures.
+  const never = new AbortController().signal;
+  const headers = { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" };
   let next = 0;
-  try {
-    await Promise.all(
-      Array.from({ length: 32 }, async () => {
-        while (next < N) {
-          const i = next++;
-          const body = JSON.stringify({
-            url: `https://pipeline.example/${i}`,
-            formats: ["markdown"],
-            processing_mode: "async",
-          });
-          const res = await postJson(agent, `${simUrl}/v1/extract`, body);
-          if (res.status !== 202) throw new Error(`submit → ${res.status} ${res.text}`);
-        }
-      }),
-    );
-  } finally {
-    agent.destroy();
-  }
+  await Promise.all(
+    Array.from({ length: 32 }, async () => {
+      while (next < N) {
+        const i = next++;
+        const body = JSON.stringify({
+          url: `https://pipeline.example/${i}`,
+          formats: ["markdown"],
+          processing_mode: "async",
+        });
+        const res = await nodeSend(`${simUrl}/v1/extract`, { method: "POST", headers, body, signal: never });
+        if (res.status !== 202) throw new Error(`submit → ${res.status} ${res.text}`);
+      }
+    }),
+  );
 }
 
 async function configureSimulator(simUrl: string) {

@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { db, directQuery, sqlInt, type Tx } from "../db";
-import type { DbOrTx } from "../queue";
+import { itemJobSchema, type DbOrTx, type ItemJob } from "../queue";
 import { type PlatformState, stateUrl } from "../platform";
 import type { JobSource } from "./process-job";
 
@@ -11,15 +11,13 @@ import type { JobSource } from "./process-job";
 // no plan cache); a raw statement costs a fifth of that, and a job passes through about ten of them
 // (bench/pipeline.ts, docs/development/performance.md "Pipeline").
 
-const headRow = z.object({ kind: z.string(), outcome: z.string(), url: z.string().nullable() });
-export type JobHead = z.infer<typeof headRow>;
-
-/** What the handler needs to know before it asks the platform: the job's kind, outcome and URL, or null. */
-export async function findJobHead(jobId: string): Promise<JobHead | null> {
+/** What the handler needs to know before it asks the platform: the job's kind, outcome and URL, or null.
+ * The same head a claim reads beside its item on PostgreSQL (ClaimedItem.job). */
+export async function findJobHead(jobId: string): Promise<ItemJob | null> {
   // On the store's connection directly (SQLite's, PostgreSQL's direct pool): the ORM costs several times the read.
   const statement = Prisma.sql`SELECT "kind", "outcome", "url" FROM "Job" WHERE "id" = ${jobId}`;
   const rows = (await directQuery(statement)) ?? (await db().$queryRaw(statement));
-  return headRow.array().parse(rows)[0] ?? null;
+  return itemJobSchema.array().parse(rows)[0] ?? null;
 }
 
 export type Attempt = {

@@ -32,6 +32,6 @@ export {
 export { runItem, type ItemOutcome, type RunItemOptions } from "./run-item";
 export { ackAll, claimByDedupeKeys, releaseAll, rescheduleAll, type ClaimByKeysOptions } from "./siblings";
 export { queueStats, type QueueStats } from "./stats";
-export { PRIORITY_BACKLOG, PRIORITY_FRESH } from "./types";
-export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, QueueState } from "./types";
+export { itemJobSchema, PRIORITY_BACKLOG, PRIORITY_FRESH } from "./types";
+export type { ClaimedItem, DbOrTx, EnqueueItem, EnqueueOptions, ItemJob, QueueState } from "./types";
 export { listenForEnqueues, onQueueWake, QUEUE_CHANNEL, wakeWorkers } from "./wake";
