@@ -76,6 +76,13 @@ type TallyFigures = {
   /** The same for the simulator (its process tree) and for this bench process (submitting, polling). */
   simulatorCpuMsPerJob: number;
   benchCpuMsPerJob: number;
+  /** With --workers: the share of Tally's CPU a job spent in the worker processes. */
+  workersCpuMsPerJob?: number;
+  /**
+   * From the last submit to the last outcome (the drain, when the simulator only answers GETs): the cores
+   * each side kept busy, and the machine's idle share of its cores (/proc/stat).
+   */
+  drain: { seconds: number; serverCores: number; workersCores: number; simulatorCores: number; machineIdle: number };
 };
 
 /** A process's stat fields after its command's closing parenthesis (state, ppid, …), from /proc: Linux only. */
@@ -91,6 +98,16 @@ function statOf(pid: number | string): string[] | null {
 function cpuMs(pid: number | undefined): number {
   const fields = pid === undefined ? null : statOf(pid);
   return fields ? ((Number(fields[11]) + Number(fields[12])) * 1000) / 100 : NaN; // USER_HZ is 100 on Linux
+}
+
+/** The machine's CPU time so far in ticks, idle and in all (the first line of /proc/stat); zeros off Linux. */
+function machineTicks(): { idle: number; total: number } {
+  try {
+    const fields = readFileSync("/proc/stat", "utf8").split("\n")[0]!.trim().split(/\s+/).slice(1, 9).map(Number);
+    return { idle: fields[3]! + fields[4]!, total: fields.reduce((a, b) => a + b, 0) };
+  } catch {
+    return { idle: 0, total: 0 };
+  }
 }
 
 /** The CPU time of a process and every process below it (the simulator runs under tsx's own process). */
@@ -254,7 +271,8 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
   });
   const workers = Array.from({ length: WORKERS }, () => startWorkerProcess({ ...env, TALLY_SCHEDULER: "off" }));
   /** The server's CPU time and its workers'. */
-  const tallyCpuMs = () => cpuMs(tally.pid()) + workers.reduce((a, w) => a + cpuMs(w.pid()), 0);
+  const workersCpuMs = () => workers.reduce((a, w) => a + cpuMs(w.pid()), 0);
+  const tallyCpuMs = () => cpuMs(tally.pid()) + workersCpuMs();
   try {
     // A worker process loads its code for a few seconds (tsx); submits wait until it is idle, so the
     // figures measure the work and not its start.
@@ -268,9 +286,16 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
 
     // Submitted straight to the platform: Tally hears of each job by its webhook only.
     const t0 = Date.now();
-    const cpu0 = { tally: tallyCpuMs(), sim: treeCpuMs(sim.pid()), bench: ownCpuMs() };
+    const cpu0 = { tally: tallyCpuMs(), workers: workersCpuMs(), sim: treeCpuMs(sim.pid()), bench: ownCpuMs() };
     await submitAll(sim.url);
     const submitSeconds = (Date.now() - t0) / 1000;
+    const drain0 = {
+      at: Date.now(),
+      server: cpuMs(tally.pid()),
+      workers: workersCpuMs(),
+      sim: treeCpuMs(sim.pid()),
+      machine: machineTicks(),
+    };
     say(`  ${kind}: ${N} jobs submitted to the simulator in ${round(submitSeconds, 1)} s`);
 
     // Until every job has an outcome; a minute without progress ends the wait with what is where.
@@ -303,7 +328,17 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
         );
       }
     }
+    const drainMs = Math.max(1, Date.now() - drain0.at);
+    const machine = machineTicks();
+    const drain = {
+      seconds: round(drainMs / 1000, 1),
+      serverCores: round((cpuMs(tally.pid()) - drain0.server) / drainMs, 2),
+      workersCores: round((workersCpuMs() - drain0.workers) / drainMs, 2),
+      simulatorCores: round((treeCpuMs(sim.pid()) - drain0.sim) / drainMs, 2),
+      machineIdle: round((machine.idle - drain0.machine.idle) / Math.max(1, machine.total - drain0.machine.total), 2),
+    };
     const cpu = {
+      workers: workersCpuMs() - cpu0.workers,
       tally: tallyCpuMs() - cpu0.tally,
       sim: treeCpuMs(sim.pid()) - cpu0.sim,
       bench: ownCpuMs() - cpu0.bench,
@@ -342,6 +377,8 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       serverCpuMsPerJob: round(cpu.tally / N, 2),
       simulatorCpuMsPerJob: round(cpu.sim / N, 2),
       benchCpuMsPerJob: round(cpu.bench / N, 2),
+      ...(WORKERS > 0 ? { workersCpuMsPerJob: round(cpu.workers / N, 2) } : {}),
+      drain,
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop().catch(() => undefined)));
@@ -502,6 +539,12 @@ async function main() {
           ? `; the floor ${floor.jobsPerSecond} jobs/s is ${round(floor.jobsPerSecond / bare.jobsPerSecond, 2)}× the bare loop, Tally ${round(tally.jobsPerSecond / floor.jobsPerSecond, 2)}× the floor`
           : ""
       }`,
+    );
+    const d = tally.drain;
+    say(
+      `    the drain (last submit → last outcome, ${d.seconds} s): Tally's server kept ${d.serverCores} of a core busy${
+        WORKERS > 0 ? `, its workers ${d.workersCores} (${tally.workersCpuMsPerJob} ms a job in all)` : ""
+      }, the simulator ${d.simulatorCores}; the machine's cores were ${Math.round(d.machineIdle * 100)} % idle`,
     );
   }
   if (values.result) writeFileSync(values.result, JSON.stringify({ floor, rows }));
