@@ -270,9 +270,15 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     ...(WORKERS > 0 ? { TALLY_WORKER: "off" } : {}),
   });
   const workers = Array.from({ length: WORKERS }, () => startWorkerProcess({ ...env, TALLY_SCHEDULER: "off" }));
-  /** The server's CPU time and its workers'. */
-  const workersCpuMs = () => workers.reduce((a, w) => a + cpuMs(w.pid()), 0);
-  const tallyCpuMs = () => cpuMs(tally.pid()) + workersCpuMs();
+  /** The CPU time so far of the server, its workers, the simulator and this bench, and the machine's ticks. */
+  const reading = () => ({
+    at: Date.now(),
+    server: cpuMs(tally.pid()),
+    workers: workers.reduce((a, w) => a + cpuMs(w.pid()), 0),
+    sim: treeCpuMs(sim.pid()),
+    bench: ownCpuMs(),
+    machine: machineTicks(),
+  });
   try {
     // A worker process loads its code for a few seconds (tsx); submits wait until it is idle, so the
     // figures measure the work and not its start.
@@ -285,17 +291,11 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     if (!reg.ok) throw new Error(`register → ${reg.status} ${await reg.text()}`);
 
     // Submitted straight to the platform: Tally hears of each job by its webhook only.
-    const t0 = Date.now();
-    const cpu0 = { tally: tallyCpuMs(), workers: workersCpuMs(), sim: treeCpuMs(sim.pid()), bench: ownCpuMs() };
+    const start = reading();
+    const t0 = start.at;
     await submitAll(sim.url);
-    const submitSeconds = (Date.now() - t0) / 1000;
-    const drain0 = {
-      at: Date.now(),
-      server: cpuMs(tally.pid()),
-      workers: workersCpuMs(),
-      sim: treeCpuMs(sim.pid()),
-      machine: machineTicks(),
-    };
+    const drain0 = reading();
+    const submitSeconds = (drain0.at - t0) / 1000;
     say(`  ${kind}: ${N} jobs submitted to the simulator in ${round(submitSeconds, 1)} s`);
 
     // Until every job has an outcome; a minute without progress ends the wait with what is where.
@@ -328,20 +328,23 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
         );
       }
     }
-    const drainMs = Math.max(1, Date.now() - drain0.at);
-    const machine = machineTicks();
+    const end = reading();
+    const drainMs = Math.max(1, end.at - drain0.at);
     const drain = {
       seconds: round(drainMs / 1000, 1),
-      serverCores: round((cpuMs(tally.pid()) - drain0.server) / drainMs, 2),
-      workersCores: round((workersCpuMs() - drain0.workers) / drainMs, 2),
-      simulatorCores: round((treeCpuMs(sim.pid()) - drain0.sim) / drainMs, 2),
-      machineIdle: round((machine.idle - drain0.machine.idle) / Math.max(1, machine.total - drain0.machine.total), 2),
+      serverCores: round((end.server - drain0.server) / drainMs, 2),
+      workersCores: round((end.workers - drain0.workers) / drainMs, 2),
+      simulatorCores: round((end.sim - drain0.sim) / drainMs, 2),
+      machineIdle: round(
+        (end.machine.idle - drain0.machine.idle) / Math.max(1, end.machine.total - drain0.machine.total),
+        2,
+      ),
     };
     const cpu = {
-      workers: workersCpuMs() - cpu0.workers,
-      tally: tallyCpuMs() - cpu0.tally,
-      sim: treeCpuMs(sim.pid()) - cpu0.sim,
-      bench: ownCpuMs() - cpu0.bench,
+      workers: end.workers - start.workers,
+      tally: end.server + end.workers - (start.server + start.workers),
+      sim: end.sim - start.sim,
+      bench: end.bench - start.bench,
     };
     if (stored < N) say(`  ${kind}: ${N - stored} jobs ended without being stored`);
     if (kind === "postgres") await perJobWrites(store);
