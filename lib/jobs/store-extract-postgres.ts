@@ -20,8 +20,13 @@ import type { ExtractRow, StoreNow } from "./store-extract-sqlite";
 // One statement cannot update a row twice, so the outcome is part of the upsert: each SET that
 // belongs to the outcome keeps the old value unless the job was pending. Whether this statement set
 // the outcome comes from the row as it was under this statement's lock ("old", FOR UPDATE: in READ
-// COMMITTED it waits for a concurrent writer and reads what it committed); a job that had no row yet
-// was stored here when its outcomeAt is this statement's.
+// COMMITTED it waits for a concurrent writer and reads what it committed). The lock must be taken
+// before the upsert, so the upsert reads from "old" ("locked"): referenced only in RETURNING, "old"
+// ran after the upsert, found the row changed by its own statement and returned nothing, and two
+// workers storing one pending job in the same millisecond both counted the outcome (seen in
+// lib/jobs/handle-job.test.ts). A job that had no row yet was stored here when this statement
+// inserted it (xmax = 0); when another statement inserted it first, when its outcomeAt is this
+// statement's (a pending row written by a submit in between).
 
 const storedRow = z.object({ settledAt: z.coerce.date().nullable(), settledNow: z.boolean(), acked: z.boolean() });
 
@@ -54,6 +59,7 @@ export async function storeExtractPostgres(
         "outcome", "outcomeAt", "resultCount", "tokensCharged")
       SELECT ${state.jobId}, 'extract', ${stateUrl(state)}, ${a.source}, 1, ${state.status}, ${new Date(state.createdAt)},
         ${settledAt}, NULL, NULL, NULL, ${webhookAt}, ${now}, ${now}, 'stored', ${now}, 1, ${row.tokensCharged}
+      FROM (SELECT count(*) FROM "old") AS "locked"
       WHERE NOT EXISTS (SELECT 1 FROM "subscribed")
       ON CONFLICT ("id") DO UPDATE SET
         "platformStatus" = excluded."platformStatus", "platformCreatedAt" = excluded."platformCreatedAt",
@@ -63,7 +69,7 @@ export async function storeExtractPostgres(
         ${webhookAt ? Prisma.sql`, "lastWebhookAt" = excluded."lastWebhookAt"` : Prisma.empty}
         ${a.needsUrl ? Prisma.sql`, "url" = excluded."url"` : Prisma.empty}
       RETURNING "id", "settledAt", CASE WHEN EXISTS (SELECT 1 FROM "old") THEN (SELECT "outcome" FROM "old") = 'pending'
-        ELSE "outcomeAt" = ${now} END AS "settledNow"
+        WHEN "Job"."xmax" = 0 THEN TRUE ELSE "outcomeAt" = ${now} END AS "settledNow"
     ), "result" AS (
       INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
         "errorCode", "errorMessage", "tokensCharged", "createdAt")
