@@ -26,6 +26,7 @@ import {
 } from "../scripts/chaos/processes";
 import { createChaosStore, type ChaosStore, type StoreKind } from "../scripts/chaos/store";
 import { nodeSend } from "../lib/platform/send";
+import { budgetCallsPerSecond } from "../lib/platform";
 import { serverBundle } from "../scripts/server-bundle.mjs";
 import { machine } from "./common";
 
@@ -60,6 +61,8 @@ const SIM = {
   retainJobs: 1_000_000,
   retainDeliveries: 1_000_000,
 };
+/** The issue's budget, and the highest TALLY_API_RPS Tally accepts. */
+const API_RPS = 1000;
 const MARKDOWN = `# A page\n\n${"Some text of a page, about a kilobyte in all. ".repeat(22)}`;
 
 type TallyFigures = {
@@ -83,6 +86,8 @@ type TallyFigures = {
    * each side kept busy, and the machine's idle share of its cores (/proc/stat).
    */
   drain: { seconds: number; serverCores: number; workersCores: number; simulatorCores: number; machineIdle: number };
+  /** Tally's calls to the platform a job (ApiCallMinute, written when its processes stop). */
+  platformCallsPerJob: number;
 };
 
 /** A process's stat fields after its command's closing parenthesis (state, ppid, …), from /proc: Linux only. */
@@ -260,7 +265,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     TALLY_DELIVERY_MODE: "webhooks",
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-    TALLY_API_RPS: "1000",
+    TALLY_API_RPS: String(API_RPS),
     TALLY_LOG_LEVEL: "warn",
     ...(values.concurrency ? { TALLY_WORKER_CONCURRENCY: values.concurrency } : {}),
   };
@@ -368,6 +373,10 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
     const first = outcomeAts[0]!;
     const last = outcomeAts.at(-1)!;
     const endToEndSeconds = (last - t0) / 1000;
+    // Every process writes its last call counts when it stops.
+    await Promise.all(workers.map((w) => w.stop()));
+    await tally.stop();
+    const [calls] = await store.all<{ n: number | string | null }>(`SELECT SUM("count") AS "n" FROM "ApiCallMinute"`);
     return {
       jobs: N,
       submitSeconds: round(submitSeconds, 1),
@@ -382,6 +391,7 @@ async function tallyRun(kind: StoreKind): Promise<TallyFigures> {
       benchCpuMsPerJob: round(cpu.bench / N, 2),
       ...(WORKERS > 0 ? { workersCpuMsPerJob: round(cpu.workers / N, 2) } : {}),
       drain,
+      platformCallsPerJob: round(Number(calls?.n ?? 0) / N, 2),
     };
   } finally {
     await Promise.all(workers.map((w) => w.stop().catch(() => undefined)));
@@ -513,7 +523,7 @@ async function main() {
   if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
   say(machine());
   say(
-    `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=1000, webhooks to one Tally server${WORKERS > 0 ? ` (its worker off) and ${WORKERS} \`npm run worker\` process${WORKERS > 1 ? "es" : ""}` : ""}`,
+    `The pipeline when the platform is not the limit: ${N} extract jobs (50–200 ms each on the simulator), TALLY_API_RPS=${API_RPS}, webhooks to one Tally server${WORKERS > 0 ? ` (its worker off) and ${WORKERS} \`npm run worker\` process${WORKERS > 1 ? "es" : ""}` : ""}`,
   );
   const floor = values.floor ? await floorRun() : null;
   if (floor)
@@ -542,6 +552,11 @@ async function main() {
           ? `; the floor ${floor.jobsPerSecond} jobs/s is ${round(floor.jobsPerSecond / bare.jobsPerSecond, 2)}× the bare loop, Tally ${round(tally.jobsPerSecond / floor.jobsPerSecond, 2)}× the floor`
           : ""
       }`,
+    );
+    // The rate budget's own bound: no deployment makes more platform calls a second, so no more jobs.
+    const ceiling = round(budgetCallsPerSecond(API_RPS) / Math.max(1, tally.platformCallsPerJob));
+    say(
+      `    the budget: ${tally.platformCallsPerJob} platform call${tally.platformCallsPerJob === 1 ? "" : "s"} a job; TALLY_API_RPS=${API_RPS} lets out at most ${round(budgetCallsPerSecond(API_RPS))} calls a second (lib/platform/shared-budget.ts), so at most ${ceiling} jobs/s: ${round(ceiling / bare.jobsPerSecond, 2)}× the bare loop, and Tally ran at ${round(tally.jobsPerSecond / ceiling, 2)}× that bound`,
     );
     const d = tally.drain;
     say(

@@ -28,5 +28,6 @@ export { asPlatformError, isRejectedInput } from "./error-fields";
 export { DEFAULT_RESULT_PAGE_SIZE, fetchState, type PlatformState, stateUrl } from "./job-state";
 export { type AnswerClass, asBacklog, withPurpose } from "./purpose";
 export { flushApiCalls, getPlatformClient } from "./shared-client";
+export { budgetCallsPerSecond } from "./shared-budget";
 export { type Outage, readOutages } from "./shared-budget-store";
 export { fromPlatformError } from "./to-tally-error";

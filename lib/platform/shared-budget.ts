@@ -66,6 +66,11 @@ export const TRANSIT_MS = 100;
 export const HORIZON_MS = 1000;
 export const PAUSE_CACHE_MS = 250;
 
+/** The most calls a second the budget lets out at `requestsPerSecond` (its slots' spacing): 87 % of it. */
+export function budgetCallsPerSecond(requestsPerSecond: number): number {
+  return (requestsPerSecond * 1000) / (1000 + LATE_MS + TRANSIT_MS);
+}
+
 export type SharedBudgetOptions = {
   key: string;
   requestsPerSecond: number;
@@ -99,7 +104,7 @@ export class SharedBudget implements Limiter {
   readonly stats: BudgetStats = { calls: 0, leases: 0, pauseReads: 0, pauseWrites: 0 };
 
   constructor(private readonly opts: SharedBudgetOptions) {
-    this.spacingUs = Math.ceil(((1000 + LATE_MS + TRANSIT_MS) * 1000) / opts.requestsPerSecond);
+    this.spacingUs = Math.ceil(1_000_000 / budgetCallsPerSecond(opts.requestsPerSecond));
     // Half the horizon's slots at most: two busy processes alternate leases instead of one hoarding.
     this.maxLease = Math.max(1, Math.floor((HORIZON_MS * 1000) / this.spacingUs / 2));
     this.store = opts.store ?? databaseBudgetStore;

@@ -153,10 +153,16 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProc {
     out = (out + d.toString()).slice(-20_000);
   };
   const launch = () => {
-    child = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
-      env: { ...process.env, ...env },
-      stdio: ["ignore", "pipe", "pipe"],
-    });
+    // BENCH_WORKER_NODE_ARGS: extra node flags for each worker process, as for the server.
+    const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
+    child = spawn(
+      process.execPath,
+      [...nodeArgs, "--import", "tsx", "--conditions=react-server", "scripts/worker.ts"],
+      {
+        env: { ...process.env, ...env },
+        stdio: ["ignore", "pipe", "pipe"],
+      },
+    );
     child.stdout?.on("data", keep);
     child.stderr?.on("data", keep);
   };
