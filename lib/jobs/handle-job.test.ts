@@ -109,6 +109,22 @@ describe("completed jobs", () => {
       outcome: "stored",
       url: "https://example.com/foreign",
     });
+    // Inserted already stored on SQLite (lib/jobs/store-extract-sqlite.ts): the same row and timeline
+    // as a job Tally knew before.
+    const [row] = await results(accepted.job_id);
+    expect(job).toMatchObject({ platformStatus: "completed", resultCount: 1, attempts: 1, itemsFailed: 0 });
+    expect(job.tokensCharged).toBe(row.tokensCharged);
+    expect(job.lastWebhookAt).toBeInstanceOf(Date);
+    expect(job.platformCreatedAt).toBeInstanceOf(Date);
+    expect(job.outcomeAt!.getTime()).toBeGreaterThanOrEqual(job.settledAt!.getTime());
+    const timeline = (await events(accepted.job_id)).map((e) => ({
+      type: e.type,
+      detail: JSON.parse(e.detail ?? "null"),
+    }));
+    expect(timeline).toEqual([
+      { type: "attempt", detail: { source: "webhook", queueAttempt: 1, status: "completed" } },
+      { type: "outcome", detail: { outcome: "stored" } },
+    ]);
   });
 
   /** Two live items for one settled job (no dedupe key), run side by side by two workers. */

@@ -45,17 +45,34 @@ export function storeExtractNow(
   const now = new Date();
   const settledAt = new Date(state.completedAt ?? now.getTime());
   const webhookAt = a.source === "webhook" ? now : null;
-  conn
+  const addEvent = (type: string, detail: unknown) =>
+    conn
+      .prepare(`INSERT INTO "JobEvent" ("jobId", "at", "type", "detail") VALUES (?, ?, ?, ?)`)
+      .run(state.jobId, at(new Date()), type, JSON.stringify(detail));
+  const attempt = {
+    source: a.source,
+    deliveryId: a.deliveryId ?? undefined,
+    queueAttempt: a.queueAttempt,
+    status: state.status,
+  };
+  const insertResult = () =>
+    conn
+      .prepare(
+        `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+          "errorCode", "errorMessage", "tokensCharged", "createdAt")
+        VALUES (?, '0', ?, 'completed', ?, ?, ?, ?, NULL, NULL, ?, ?)
+        ON CONFLICT ("jobId", "itemKey") DO NOTHING`,
+      )
+      .run(state.jobId, row.url, row.format, row.markdown, row.html, row.metadata, row.tokensCharged, at(now));
+
+  // A job Tally has not seen before (delivered by webhook, found by reconciliation): its row goes in
+  // already stored, one write of each of its indexes instead of a pending row and then its outcome.
+  const fresh = conn
     .prepare(
       `INSERT INTO "Job" ("id", "kind", "url", "origin", "attempts", "platformStatus", "platformCreatedAt", "settledAt",
-        "errorCode", "errorMessage", "errorRetryable", "lastWebhookAt", "createdAt", "updatedAt")
-      VALUES (?, 'extract', ?, ?, 1, ?, ?, ?, NULL, NULL, NULL, ?, ?, ?)
-      ON CONFLICT ("id") DO UPDATE SET
-        "platformStatus" = excluded."platformStatus", "platformCreatedAt" = excluded."platformCreatedAt",
-        "settledAt" = excluded."settledAt", "errorCode" = NULL, "errorMessage" = NULL, "errorRetryable" = NULL,
-        "attempts" = "Job"."attempts" + 1, "updatedAt" = excluded."updatedAt"
-        ${webhookAt ? `, "lastWebhookAt" = excluded."lastWebhookAt"` : ""}
-        ${a.needsUrl ? `, "url" = excluded."url"` : ""}`,
+        "lastWebhookAt", "outcome", "outcomeAt", "resultCount", "tokensCharged", "createdAt", "updatedAt")
+      VALUES (?, 'extract', ?, ?, 1, ?, ?, ?, ?, 'stored', ?, 1, ?, ?, ?)
+      ON CONFLICT ("id") DO NOTHING`,
     )
     .run(
       state.jobId,
@@ -66,26 +83,38 @@ export function storeExtractNow(
       at(settledAt),
       at(webhookAt),
       at(now),
+      row.tokensCharged,
+      at(now),
       at(now),
     );
-  const addEvent = (type: string, detail: unknown) =>
-    conn
-      .prepare(`INSERT INTO "JobEvent" ("jobId", "at", "type", "detail") VALUES (?, ?, ?, ?)`)
-      .run(state.jobId, at(new Date()), type, JSON.stringify(detail));
-  addEvent("attempt", {
-    source: a.source,
-    deliveryId: a.deliveryId ?? undefined,
-    queueAttempt: a.queueAttempt,
-    status: state.status,
-  });
+  if (fresh.changes === 1) {
+    addEvent("attempt", attempt);
+    insertResult();
+    addEvent("outcome", { outcome: "stored" });
+    return { kind: "stored", settledAt };
+  }
+
+  // A job Tally knows (submitted through it, or a pending row from an earlier attempt): the attempt
+  // recorded on its row, then the outcome set only if it is still pending.
   conn
     .prepare(
-      `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
-        "errorCode", "errorMessage", "tokensCharged", "createdAt")
-      VALUES (?, '0', ?, 'completed', ?, ?, ?, ?, NULL, NULL, ?, ?)
-      ON CONFLICT ("jobId", "itemKey") DO NOTHING`,
+      `UPDATE "Job" SET "platformStatus" = ?, "platformCreatedAt" = ?, "settledAt" = ?, "errorCode" = NULL,
+        "errorMessage" = NULL, "errorRetryable" = NULL, "attempts" = "attempts" + 1, "updatedAt" = ?
+        ${webhookAt ? `, "lastWebhookAt" = ?` : ""}
+        ${a.needsUrl ? `, "url" = ?` : ""}
+      WHERE "id" = ?`,
     )
-    .run(state.jobId, row.url, row.format, row.markdown, row.html, row.metadata, row.tokensCharged, at(now));
+    .run(
+      state.status,
+      at(new Date(state.createdAt)),
+      at(settledAt),
+      at(now),
+      ...(webhookAt ? [at(webhookAt)] : []),
+      ...(a.needsUrl ? [stateUrl(state)] : []),
+      state.jobId,
+    );
+  addEvent("attempt", attempt);
+  insertResult();
   const settled = conn
     .prepare(
       `UPDATE "Job" SET "outcome" = 'stored', "outcomeAt" = ?, "updatedAt" = ?, "resultCount" = 1, "tokensCharged" = ?
