@@ -10,6 +10,7 @@
 // timeline entry, queue item done), one job after another, no HTTP, no queue, no platform.
 // Needs `npm run build` (built on first use).
 import { execFileSync, spawn } from "node:child_process";
+import { setMaxListeners } from "node:events";
 import { randomUUID } from "node:crypto";
 import { existsSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { availableParallelism } from "node:os";
@@ -159,7 +160,9 @@ const ownCpuMs = () => {
 async function submitAll(simUrl: string) {
   // Tally's own sender (Node's http module, kept-alive connections): about half fetch's CPU, and the
   // bench shares the cores with what it measures.
+  // One signal that never aborts, shared by the 32 senders: each request listens on it while in flight.
   const never = new AbortController().signal;
+  setMaxListeners(0, never);
   const headers = { "x-api-key": CHAOS_API_KEY, "content-type": "application/json" };
   let next = 0;
   await Promise.all(
