@@ -54,8 +54,8 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * holds (test/budget-priority.test.ts). Without the take-over a worker running N backlog items made
  * a submit wait behind up to N held slots: N × 115 ms at the default 10 rps. A call already sent is
  * not taken back. Callers of one rank are not served in order of arrival (all that wait for a lease
- * race for its slots). Across processes the schedule stays first come, first served: a worker
- * process's fetches do not queue behind a server's submits anyway, they lease slots of their own.
+ * race for its slots). Across processes the schedule stays first come, first served: a worker process's fetches
+ * do not queue behind a server's submits anyway, they lease slots of their own.
  *
  * COST. One lease per lease size calls (1 below the budget, up to MAX_LEASE = half the horizon's
  * slots when saturated), plus one pause read per PAUSE_CACHE_MS when no lease refreshed it (in the
