@@ -189,7 +189,7 @@ export const envSchema = z.object({
     .optional()
     .meta({
       description:
-        "Queue items handled at once per worker process. Each mostly waits on the platform, so more at once hide that wait; beyond what the rate budget serves, more only wait for its slots.",
+        "Queue items handled at once per worker process. Each mostly waits on the platform; more at once hides that wait, but every item waiting for a slot of the rate budget holds one, so fresh work can queue behind as many as this.",
       defaultText: "`TALLY_API_RPS` ÷ 10, at least 4 and at most 32",
     }),
   TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100).describe("Attempts before a queue item is dead-lettered."),
@@ -405,10 +405,12 @@ const PRODUCTION_BASE_URL = "https://scraper.geonode.io";
 
 /**
  * The worker's concurrency when TALLY_WORKER_CONCURRENCY is unset: a tenth of the rate budget, 4 to 32.
- * An item mostly waits for its slot of the budget and the platform's answer, so a budget of hundreds of
- * calls a second needs more items in flight than the default 10 rps does (bench/pipeline.ts at 1,000
- * rps: 16 items instead of 4 gave +5 % on SQLite and +20 % on PostgreSQL); past about a tenth of a
- * second of the budget's calls, more items only hold slots the process leased ahead of its use.
+ * An item waiting for a slot of the budget holds it (lib/platform/shared-budget.ts), so a fresh submit
+ * can wait behind as many slots as there are items running: about 0.5 s at any budget this way (4
+ * slots at the default 10 rps; 32 at 1,000, 37 ms), while a budget of hundreds of calls a second gets
+ * the items in flight its platform's answer time needs (bench/pipeline.ts: 16 instead of 4 at 1,000
+ * rps, +5 % on SQLite and +20 % on PostgreSQL; bench/economy.ts's backlog at 50 rps: 16 items made fresh
+ * submits wait 383 ms instead of 107).
  */
 export function defaultConcurrency(apiRps: number): number {
   return Math.min(32, Math.max(4, Math.round(apiRps / 10)));

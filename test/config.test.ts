@@ -29,7 +29,8 @@ describe("configuration", () => {
   });
 
   it("works the worker's concurrency out from the rate budget unless it is set", () => {
-    // A tenth of TALLY_API_RPS, 4 to 32: enough items in flight for a large budget, not more than it serves.
+    // A tenth of TALLY_API_RPS, 4 to 32: items waiting for the budget's slots hold them, so fresh work
+    // waits behind about half a second of them at any budget.
     const at = (env: Record<string, string>) => parseConfig(env).TALLY_WORKER_CONCURRENCY;
     expect(at({ TALLY_API_RPS: "10" })).toBe(4);
     expect(at({ TALLY_API_RPS: "50" })).toBe(5);

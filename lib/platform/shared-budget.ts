@@ -167,10 +167,8 @@ export class SharedBudget implements Limiter {
         let ahead = 0;
         for (let i = 0; i < r; i++) ahead += this.needy[i];
         const mayTake = this.slots.length > ahead;
-        // A slot a caller of a lower rank sleeps on is taken over when it comes before the free ones
-        // (they lie after every held slot), or when none is free for this rank.
-        const slot =
-          this.takeOver(r, now, mayTake ? this.slots[0] : undefined) ?? (mayTake ? this.slots.shift() : undefined);
+        // No free slot for this rank: the earliest one a caller of a lower rank sleeps on is taken over.
+        const slot = mayTake ? this.slots.shift() : this.takeOver(r, now);
         if (slot === undefined) {
           if (this.retryAt > now) await this.wait(this.retryAt - now, now, deadline, signal);
           else await this.lease();
@@ -225,15 +223,15 @@ export class SharedBudget implements Limiter {
   }
 
   /**
-   * The earliest slot, before `before`, a caller of a lower rank than `rank` holds and sleeps on, taken
-   * from it (that caller wakes and waits for another slot): a submit that arrives behind the backlog's
-   * fetches, or a result fetch behind submits, goes at the next slot any of them holds. The slot itself
-   * is unchanged, so the spacing between calls is too.
+   * The earliest slot a caller of a lower rank than `rank` holds and sleeps on, taken from it (that
+   * caller wakes and waits for another slot): a submit that arrives behind the backlog's fetches, or a
+   * result fetch behind submits, goes at the next slot any of them holds. The slot itself is unchanged,
+   * so the spacing between calls is too.
    */
-  private takeOver(rank: number, now: number, before = Infinity): number | undefined {
+  private takeOver(rank: number, now: number): number | undefined {
     let victim: Holder | undefined;
     for (const h of this.held) {
-      if (h.rank <= rank || h.takenOver || h.slot < now - LATE_MS || h.slot >= before) continue;
+      if (h.rank <= rank || h.takenOver || h.slot < now - LATE_MS) continue;
       if (!victim || h.slot < victim.slot) victim = h;
     }
     if (!victim) return undefined;
