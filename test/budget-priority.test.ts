@@ -1,7 +1,6 @@
 // Callers by rank in the shared rate budget, within one process: a result fetch (purpose "worker
 // refetch" or "result pages") is not queued behind the submits already waiting (drain before fill),
-// and a submit is not queued behind a backlog's fetches (asBacklog: jobs found by reconciliation), not
-// even behind those already holding a slot: it takes the earliest of their slots over.
+// and a submit is not queued behind a backlog's fetches (asBacklog: jobs found by reconciliation).
 // Real simulator over HTTP, the real budget on this file's own database (SQLite, or PostgreSQL with
 // TALLY_TEST_STORE).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -63,21 +62,21 @@ const fetchAs =
 describe("the shared budget serves callers by rank", () => {
   // Without the ranks a probe draws its place among the ~30 waiting calls (the budget's waiters are
   // not served in order): some probes would see 10 or 20 of the crowd go first.
-  // Before the take-over, every probe waited for the 3 slots the crowd held (a lease of 2 and the
-  // next one prefetched): "3, 3, 3, 3, 3". Now at most a call already on its way finishes first.
-  it("a worker's refetch passes the submits, even those holding a slot", { timeout: 60_000 }, async () => {
+  it("a worker's refetch is passed only by the submits already holding leased slots", { timeout: 60_000 }, async () => {
     const passedBy = await overtaken("priority refetch", submit("refetch"), fetchAs("worker refetch"));
     console.log(`submits that went before each refetch: ${passedBy.join(", ")}`);
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(1);
+    // A lease is at most half a horizon (2 slots at 5 rps) and a busy process leases the next while
+    // it uses one: a handful at most.
+    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
   });
 
   it("result pages count as urgent too", { timeout: 60_000 }, async () => {
     const passedBy = await overtaken("priority pages", submit("pages"), fetchAs("result pages"));
     console.log(`submits that went before each result page: ${passedBy.join(", ")}`);
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(1);
+    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
   });
 
-  it("a submit passes the backlog's fetches, even those holding a slot", { timeout: 60_000 }, async () => {
+  it("a submit is passed only by the backlog fetches already holding leased slots", { timeout: 60_000 }, async () => {
     const backlogFetch = fetchAs("worker refetch");
     const passedBy = await overtaken(
       "priority backlog",
@@ -85,6 +84,6 @@ describe("the shared budget serves callers by rank", () => {
       submit("over-backlog"),
     );
     console.log(`backlog fetches that went before each submit: ${passedBy.join(", ")}`);
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(1);
+    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
   });
 });

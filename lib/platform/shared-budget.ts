@@ -47,14 +47,12 @@ import { databaseBudgetStore, type BudgetStore } from "./shared-budget-store";
  * PRIORITY. Within a process callers go by rank (lib/platform/purpose.ts): urgent (results of settled
  * jobs), then normal (submits, polls, listings), then backlog (work for jobs found by reconciliation).
  * A caller takes a leased slot only while more slots are left than callers of higher ranks wait for,
- * and otherwise takes over the earliest slot a caller of a lower rank already holds and sleeps on (that
- * caller waits for another), or waits for the next lease like a caller that found none. So 200 submits
- * queued in a server do not hold up the result fetch of a job that settled meanwhile, and the fetches
- * of a 30,000-job backlog do not hold up a submit: each goes at the next slot any caller below it
- * holds (test/budget-priority.test.ts). Without the take-over a worker running N backlog items made
- * a submit wait behind up to N held slots: N × 115 ms at the default 10 rps. A call already sent is
- * not taken back. Callers of one rank are not served in order of arrival (all that wait for a lease
- * race for its slots). Across processes the schedule stays first come, first served: a worker process's fetches
+ * and otherwise waits for the next lease like a caller that found none. So 200 submits queued in a
+ * server do not hold up the result fetch of a job that settled meanwhile by their whole queue, and the
+ * fetches of a 30,000-job backlog do not hold up a submit, only by the slots already leased to callers
+ * (a lease and the one prefetched beside it: about one horizon, 1 s; test/budget-priority.test.ts).
+ * Callers of one rank are not served in order of arrival (all that wait for a lease race for its
+ * slots). Across processes the schedule stays first come, first served: a worker process's fetches
  * do not queue behind a server's submits anyway, they lease slots of their own.
  *
  * COST. One lease per lease size calls (1 below the budget, up to MAX_LEASE = half the horizon's
@@ -83,9 +81,6 @@ export type SharedBudgetOptions = {
 
 export type BudgetStats = { calls: number; leases: number; pauseReads: number; pauseWrites: number };
 
-/** A caller asleep until its slot; `wake` ends the sleep early when a caller of a higher rank takes the slot. */
-type Holder = { slot: number; rank: number; wake: AbortController; takenOver?: boolean };
-
 export class SharedBudget implements Limiter {
   readonly spacingUs: number;
   private readonly maxLease: number;
@@ -99,9 +94,8 @@ export class SharedBudget implements Limiter {
   private pausedUntil = 0;
   private pauseReadAt = -Infinity;
   private pauseReading: Promise<void> | null = null;
-  /** Callers that hold a slot and sleep until it; each can be made to give its slot to a caller of a higher rank. */
+  /** Callers that hold a slot and sleep until it. */
   private holding = 0;
-  private readonly held = new Set<Holder>();
   /** Callers that hold no slot yet, by rank (CALL_RANKS order): a caller leaves the slots to those of higher ranks. */
   private readonly needy = CALL_RANKS.map(() => 0);
   /** Adaptive lease size, and how the slots of the last lease fared. */
@@ -167,8 +161,7 @@ export class SharedBudget implements Limiter {
         let ahead = 0;
         for (let i = 0; i < r; i++) ahead += this.needy[i];
         const mayTake = this.slots.length > ahead;
-        // No free slot for this rank: the earliest one a caller of a lower rank sleeps on is taken over.
-        const slot = mayTake ? this.slots.shift() : this.takeOver(r, now);
+        const slot = mayTake ? this.slots.shift() : undefined;
         if (slot === undefined) {
           if (this.retryAt > now) await this.wait(this.retryAt - now, now, deadline, signal);
           else await this.lease();
@@ -181,25 +174,11 @@ export class SharedBudget implements Limiter {
             this.slots.unshift(slot);
             throw tooLong(slot - now);
           }
-          const holder: Holder = { slot, rank: r, wake: new AbortController() };
-          const stop = () => holder.wake.abort(signal?.reason);
-          signal?.addEventListener("abort", stop, { once: true });
-          if (signal?.aborted) stop();
-          this.held.add(holder);
           this.holding++;
           try {
-            await this.sleep(slot - now, holder.wake.signal);
-          } catch (err) {
-            // Woken for its slot, not by its caller: it waits for another, as it did before it had one.
-            if (!holder.takenOver) throw err;
+            await this.sleep(slot - now, signal);
           } finally {
-            this.held.delete(holder);
             this.holding--;
-            signal?.removeEventListener("abort", stop);
-          }
-          if (holder.takenOver) {
-            setNeedy(true);
-            continue;
           }
           const at = this.now();
           // Paused meanwhile, or sent too late to keep the spacing: this slot is lost, try again.
@@ -220,25 +199,6 @@ export class SharedBudget implements Limiter {
       this.waiting--;
       setNeedy(false);
     }
-  }
-
-  /**
-   * The earliest slot a caller of a lower rank than `rank` holds and sleeps on, taken from it (that
-   * caller wakes and waits for another slot): a submit that arrives behind the backlog's fetches, or a
-   * result fetch behind submits, goes at the next slot any of them holds. The slot itself is unchanged,
-   * so the spacing between calls is too.
-   */
-  private takeOver(rank: number, now: number): number | undefined {
-    let victim: Holder | undefined;
-    for (const h of this.held) {
-      if (h.rank <= rank || h.takenOver || h.slot < now - LATE_MS) continue;
-      if (!victim || h.slot < victim.slot) victim = h;
-    }
-    if (!victim) return undefined;
-    victim.takenOver = true;
-    this.held.delete(victim);
-    victim.wake.abort();
-    return victim.slot;
   }
 
   /**
