@@ -557,9 +557,10 @@ async function main() {
       }`,
     );
     // The rate budget's own bound: no deployment makes more platform calls a second, so no more jobs.
-    const ceiling = round(budgetCallsPerSecond(API_RPS) / Math.max(1, tally.platformCallsPerJob));
+    const budgetCalls = budgetCallsPerSecond(API_RPS);
+    const ceiling = round(budgetCalls / Math.max(1, tally.platformCallsPerJob));
     say(
-      `    the budget: ${tally.platformCallsPerJob} platform call${tally.platformCallsPerJob === 1 ? "" : "s"} a job; TALLY_API_RPS=${API_RPS} lets out at most ${round(budgetCallsPerSecond(API_RPS))} calls a second (lib/platform/shared-budget.ts), so at most ${ceiling} jobs/s: ${round(ceiling / bare.jobsPerSecond, 2)}× the bare loop, and Tally ran at ${round(tally.jobsPerSecond / ceiling, 2)}× that bound`,
+      `    the budget: ${tally.platformCallsPerJob} platform call${tally.platformCallsPerJob === 1 ? "" : "s"} a job; TALLY_API_RPS=${API_RPS} lets out at most ${round(budgetCalls)} calls a second (lib/platform/shared-budget.ts), so at most ${ceiling} jobs/s: ${round(ceiling / bare.jobsPerSecond, 2)}× the bare loop, and Tally ran at ${round(tally.jobsPerSecond / ceiling, 2)}× that bound`,
     );
     const d = tally.drain;
     say(

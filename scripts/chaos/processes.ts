@@ -42,6 +42,11 @@ export async function waitFor(
 const exited = (c: ChildProcess) =>
   new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once("exit", () => r())));
 
+/** Extra node flags from an environment variable (space-separated, e.g. `--cpu-prof --cpu-prof-dir=/tmp/p`). */
+function nodeArgsFrom(variable: string): string[] {
+  return process.env[variable]?.split(" ").filter(Boolean) ?? [];
+}
+
 export type Proc = { url: string; output: () => string; stop(): Promise<void> };
 
 export async function startSimulator(seed: number): Promise<Proc & { pid(): number | undefined }> {
@@ -51,7 +56,7 @@ export async function startSimulator(seed: number): Promise<Proc & { pid(): numb
     path.resolve("node_modules/.bin/tsx"),
     [
       // BENCH_SIM_NODE_ARGS: extra node flags for the simulator (e.g. --cpu-prof), as for the server.
-      ...(process.env.BENCH_SIM_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
+      ...nodeArgsFrom("BENCH_SIM_NODE_ARGS"),
       "--conditions=react-server",
       "scripts/sim.ts",
       "--port",
@@ -99,10 +104,7 @@ export async function startTallyProcess(
   let child: ChildProcess;
   const launch = () => {
     // BENCH_SERVER_NODE_ARGS: extra node flags for the server (e.g. --cpu-prof), for looking into a figure.
-    const nodeArgs = [
-      ...(opts.nodeArgs ?? []),
-      ...(process.env.BENCH_SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []),
-    ];
+    const nodeArgs = [...(opts.nodeArgs ?? []), ...nodeArgsFrom("BENCH_SERVER_NODE_ARGS")];
     child = spawn(process.execPath, [...nodeArgs, serverBundle], {
       env: { ...process.env, TALLY_HOST: "127.0.0.1", ...env },
       stdio: ["ignore", "pipe", "pipe"],
@@ -154,10 +156,9 @@ export function startWorkerProcess(env: Record<string, string>): WorkerProc {
   };
   const launch = () => {
     // BENCH_WORKER_NODE_ARGS: extra node flags for each worker process, as for the server.
-    const nodeArgs = process.env.BENCH_WORKER_NODE_ARGS?.split(" ").filter(Boolean) ?? [];
     child = spawn(
       process.execPath,
-      [...nodeArgs, "--import", "tsx", "--conditions=react-server", "scripts/worker.ts"],
+      [...nodeArgsFrom("BENCH_WORKER_NODE_ARGS"), "--import", "tsx", "--conditions=react-server", "scripts/worker.ts"],
       {
         env: { ...process.env, ...env },
         stdio: ["ignore", "pipe", "pipe"],
