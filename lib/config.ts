@@ -176,7 +176,7 @@ export const envSchema = z.object({
     .enum(["on", "off", "external"], { error: 'must be "on", "off" or "external"' })
     .default("on")
     .describe(
-      "`on`: this process runs the schedules (polling loop, reconciliation, secret clean-up, retention, demo traffic), each single-flight across processes; `off`: none of them; `external`: no loops at all (no schedules, no in-server worker), a scheduler calls `POST /api/cron/*`.",
+      "`on`: this process runs the schedules (polling loop, reconciliation, secret clean-up, the sweep of interrupted runs, retention, demo traffic), each single-flight across processes; `off`: none of them; `external`: no loops at all (no schedules, no in-server worker), a scheduler calls `POST /api/cron/*`.",
     ),
   TALLY_CRON_SECRET: optionalString
     .pipe(z.string().min(16, { error: "must be at least 16 characters" }).optional())

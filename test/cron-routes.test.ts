@@ -175,9 +175,20 @@ describe("cron routes", () => {
         nextPollAt: new Date(0),
       },
     });
+    // A run whose process stopped two minutes ago: the pass ends it.
+    await db().operationRun.create({
+      data: {
+        id: "dead",
+        kind: "reconcile",
+        lockKey: "dead",
+        startedBy: "x",
+        heartbeatAt: new Date(Date.now() - 120_000),
+      },
+    });
     const r = await cron("/api/cron/poll");
     expect(r.status).toBe(200);
-    expect(r.json).toMatchObject({ unit: "poll", polled: 1, rateLimited: false });
+    expect(r.json).toMatchObject({ unit: "poll", polled: 1, rateLimited: false, runsEnded: 1, rotationsRecovered: 0 });
+    expect(await db().operationRun.findUnique({ where: { id: "dead" } })).toMatchObject({ state: "failed" });
   });
 
   it("POST /api/cron/reconcile runs one reconciliation to its end", async () => {

@@ -12,7 +12,9 @@ import { TEST_ENV } from "./tally-server";
 type Sim = Awaited<ReturnType<typeof startSim>>;
 
 export async function startProxy(target: string) {
-  const state = { rotateDelayMs: 0 };
+  // rotated: rotate-secret calls the platform carried out; loseRotateAnswers: how many of the next
+  // ones answer 502 although the platform rotated (a gateway losing the answer).
+  const state = { rotateDelayMs: 0, rotated: 0, loseRotateAnswers: 0 };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -29,9 +31,15 @@ export async function startProxy(target: string) {
           const out: Record<string, string> = { "content-type": up.headers.get("content-type") ?? "application/json" };
           const retryAfter = up.headers.get("retry-after");
           if (retryAfter) out["retry-after"] = retryAfter;
-          // The platform has already rotated; only its answer (with the new secret) is late.
-          const delay = req.url?.includes("/rotate-secret") ? state.rotateDelayMs : 0;
-          setTimeout(() => res.writeHead(up.status, out).end(text), delay);
+          // The platform has already rotated; only its answer (with the new secret) is late, or lost.
+          const rotation = req.url?.includes("/rotate-secret") === true && up.ok;
+          if (rotation) state.rotated++;
+          if (rotation && state.loseRotateAnswers > 0) {
+            state.loseRotateAnswers--;
+            res.writeHead(502, { "content-type": "application/json" }).end('{"code":"BAD_GATEWAY","message":"lost"}');
+            return;
+          }
+          setTimeout(() => res.writeHead(up.status, out).end(text), rotation ? state.rotateDelayMs : 0);
         })
         .catch(() => res.writeHead(502).end());
     });

@@ -2,7 +2,7 @@
 // takeover, and runs that end as succeeded or failed with their summary.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { finishRun, launchRun, RunFailed, startRun, waitForRun } from "@/lib/operations";
+import { abandonStaleRuns, finishRun, launchRun, RunFailed, startRun, waitForRun } from "@/lib/operations";
 import { createTestDb, type TestDb } from "./db";
 import { openSql } from "./sql";
 
@@ -53,6 +53,30 @@ describe("operation runs", () => {
     expect(dead).toMatchObject({ state: "failed", lockKey: null });
     expect(dead.error).toMatch(/abandoned: no heartbeat/);
     expect(await finishRun(first.runId, { state: "succeeded" })).toBe(false);
+  });
+
+  it("ends the runs whose process stopped, each once however many processes sweep, and no live one", async () => {
+    const stale = await startRun({ kind: "rotate", lockKey: "k4", startedBy: "test" });
+    const live = await startRun({ kind: "replay", lockKey: "k5", startedBy: "test" });
+    await db().operationRun.update({
+      where: { id: stale.runId },
+      data: { heartbeatAt: new Date(Date.now() - 20_000) },
+    });
+    // Too young for the default minute; old enough for a rotation's 15 s.
+    expect(await abandonStaleRuns({})).toEqual([]);
+    const sweeps = await Promise.all(
+      Array.from({ length: 4 }, () => abandonStaleRuns({ kind: "rotate", staleAfterMs: 15_000 })),
+    );
+    expect(sweeps.flat().map((r) => r.id)).toEqual([stale.runId]);
+    expect(await db().operationRun.findUniqueOrThrow({ where: { id: stale.runId } })).toMatchObject({
+      state: "failed",
+      lockKey: null,
+    });
+    expect(await db().operationRun.findUniqueOrThrow({ where: { id: live.runId } })).toMatchObject({
+      state: "running",
+      lockKey: "k5",
+    });
+    await finishRun(live.runId, { state: "succeeded" });
   });
 
   it("records progress, the summary, and failures with what was counted so far", async () => {

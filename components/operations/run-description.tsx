@@ -59,7 +59,7 @@ export function RunDescription({ d }: { d: Described }) {
       {d.childRunId && (
         <p>
           <Link href={`/operations/${encodeURIComponent(d.childRunId)}`} className="text-brand-600 underline">
-            Open the replay it started →
+            {d.childLabel ?? "Open the replay it started →"}
           </Link>
         </p>
       )}

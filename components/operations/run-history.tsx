@@ -37,7 +37,7 @@ function Row({ run }: { run: HistoryRow }) {
       <Td className="max-sm:hidden">
         <RunStateBadge state={run.state} />
       </Td>
-      <Td className="max-sm:hidden">{d.by.runId ? "its secret rotation" : d.by.text}</Td>
+      <Td className="max-sm:hidden">{d.by.short ?? d.by.text}</Td>
       <Td className="whitespace-nowrap max-sm:hidden">
         <Time iso={run.startedAt} />
       </Td>

@@ -18,13 +18,15 @@ export type FactTable = { caption: string; columns: string[]; rows: Array<Array<
 export type Described = {
   title: string;
   asked: string;
-  by: { text: string; runId?: string };
+  /** Who or what; with runId, the run that started this one, linked as before + linkText + after. */
+  by: { text: string; runId?: string; before?: string; linkText?: string; after?: string; short?: string };
   sentences: string[];
   tables: FactTable[];
   /** A rotation waiting before its replay: when the replay starts. */
   replayAt?: string;
-  /** A run this one started (a rotation's replay). */
+  /** A run this one started (a rotation's replay), or that finished its work (a recovery). */
   childRunId?: string;
+  childLabel?: string;
 };
 
 const obj = (v: J): Record<string, J> =>
@@ -62,13 +64,44 @@ function subName(id: string | null, subs: SubscriptionName[]): string {
 export type FormatTime = (iso: string) => string;
 const utc: FormatTime = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
+/** A rotation that ended without its work done: what Tally did about it (lib/subscriptions/recover.ts). */
+function rotationRecovery(recovery: string | null, note: string | null): string {
+  switch (recovery) {
+    case "replayed":
+      return "Tally stopped during this rotation after storing the new secret; the deliveries refused with 401 are replayed by the recovery.";
+    case "rotated_again":
+      return "The new secret was never stored (the platform's answer was lost, or Tally stopped before storing it), so the platform may have signed with a secret nobody had. Tally rotated again and replays the deliveries refused with 401 since the spike began.";
+    case "none":
+      return `Tally stopped during this rotation: ${note ?? "nothing left to recover"}.`;
+    default:
+      return "The new secret was never stored (the platform's answer was lost, or Tally stopped before storing it), so the platform may sign with a secret nobody has. Tally rotates again by itself until an answer arrives.";
+  }
+}
+
 function startedBy(run: RunLike): Described["by"] {
   const p = obj(run.params);
   const trigger = str(p.trigger);
   const who = run.startedBy ?? "unknown";
   if (trigger && trigger !== "operator" && /^[0-9a-f-]{16,}$/i.test(trigger)) {
-    return { text: `the secret rotation it belongs to (started by ${who})`, runId: trigger };
+    return {
+      text: `the secret rotation it belongs to (started by ${who})`,
+      runId: trigger,
+      before: "",
+      linkText: "the secret rotation",
+      after: ` it belongs to (${who})`,
+      short: "its secret rotation",
+    };
   }
+  const recovering = /^recovery of run (\S+)$/.exec(who);
+  if (recovering)
+    return {
+      text: "Tally, recovering an interrupted rotation",
+      runId: recovering[1],
+      before: "Tally, recovering ",
+      linkText: "an interrupted rotation",
+      after: "",
+      short: "recovery",
+    };
   if (who.startsWith("scheduler")) return { text: "the schedule" };
   if (who === "cron") return { text: "an external scheduler (cron route)" };
   if (who === "demo") return { text: "demo mode at start-up" };
@@ -206,14 +239,26 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
       out.asked =
         p.source === "set_elsewhere"
           ? `Store a secret rotated outside Tally for ${sub}, then replay the deliveries refused with 401 since the spike.`
-          : `Rotate the signing secret of ${sub}, wait for deliveries signed with the old one to settle, then replay the deliveries refused with 401.`;
+          : str(p.recovers)
+            ? `Rotate the signing secret of ${sub} again, because an earlier rotation did not store the secret the platform may have issued (it shows a new secret once), then replay the deliveries refused with 401 since the spike began.`
+            : `Rotate the signing secret of ${sub}, wait for deliveries signed with the old one to settle, then replay the deliveries refused with 401.`;
+      const recovery = str(s.recovery);
       if (run.state === "running") {
         if (s.phase === "settling") {
           out.replayAt = str(s.replayAt) ?? undefined;
           out.sentences = [
             `Secret stored. Waiting ${num(s.settleSeconds)} s for deliveries in flight to settle before replaying the 401s.`,
           ];
-        } else out.sentences = ["Secret stored. Replaying the deliveries refused with 401…"];
+        } else if (s.phase === "replaying")
+          out.sentences = ["Secret stored. Replaying the deliveries refused with 401…"];
+        else out.sentences = ["Asking the platform for a new secret…"];
+      } else if (recovery || s.secretInDoubt === true) {
+        out.sentences = [rotationRecovery(recovery, str(s.note))];
+        if (str(s.recoveredBy)) {
+          out.childRunId = str(s.recoveredBy) ?? undefined;
+          out.childLabel =
+            recovery === "replayed" ? "Open the replay that finished it →" : "Open the rotation that recovered it →";
+        }
       } else if (run.summary) {
         const last4 = str(s.secretLast4);
         out.sentences = [
@@ -245,6 +290,7 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
     default:
       out.asked = `A ${run.kind} run.`;
   }
-  if (run.state === "failed") out.sentences.unshift(`It failed: ${run.error ?? "no reason was recorded"}.`);
+  if (run.state === "failed")
+    out.sentences.unshift(`It failed: ${(run.error ?? "no reason was recorded").replace(/\.$/, "")}.`);
   return out;
 }

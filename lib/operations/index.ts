@@ -1,14 +1,16 @@
 import "server-only";
 // lib/operations' surface: what other folders import from it (its files import each other directly).
 export { audited, type AuditEntry } from "../audit";
-export { launchRun, runInBackground, RunFailed, waitForRun, type Launched, type RunContext } from "./launch";
+export { keepAlive, launchRun, runInBackground, RunFailed, waitForRun, type Launched, type RunContext } from "./launch";
 export {
+  abandonStaleRuns,
   finishRun,
   heartbeat,
   HEARTBEAT_MS,
   startRun,
   STALE_AFTER_MS,
   updateProgress,
+  type AbandonedRun,
   type Json,
   type RunKind,
   type RunState,

@@ -31,15 +31,24 @@ export type Launched = {
 };
 
 /**
+ * Beats a started run's heart until the returned function is called: for work done before
+ * runInBackground takes over (a rotation's platform call), so no other process takes the run for dead.
+ */
+export function keepAlive(runId: string, runLog: Logger = log.child({ runId })): () => void {
+  const timer = setInterval(() => {
+    heartbeat(runId).catch((err) => runLog.warn("operation heartbeat failed", { error: String(err) }));
+  }, HEARTBEAT_MS);
+  timer.unref();
+  return () => clearInterval(timer);
+}
+
+/**
  * Runs the body of an already started run in the background: a heartbeat keeps it from being taken
  * over, and whatever happens the run ends as succeeded (with the body's summary) or failed.
  */
 export function runInBackground(runId: string, body: (ctx: RunContext) => Promise<Json>): Promise<RunView> {
   const runLog = log.child({ runId });
-  const timer = setInterval(() => {
-    heartbeat(runId).catch((err) => runLog.warn("operation heartbeat failed", { error: String(err) }));
-  }, HEARTBEAT_MS);
-  timer.unref();
+  const stopBeating = keepAlive(runId, runLog);
   const ctx: RunContext = { runId, progress: (p) => updateProgress(runId, p), log: runLog };
   const run = async () => {
     try {
@@ -54,7 +63,7 @@ export function runInBackground(runId: string, body: (ctx: RunContext) => Promis
         summary: err instanceof RunFailed ? err.summary : undefined,
       });
     } finally {
-      clearInterval(timer);
+      stopBeating();
     }
     return mustGetRun(runId);
   };

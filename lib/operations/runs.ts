@@ -53,21 +53,59 @@ export async function startRun(opts: StartOptions): Promise<Started> {
     if (!holder) continue; // finished in between: try again
     const cutoff = new Date(Date.now() - staleAfterMs);
     if (holder.heartbeatAt >= cutoff) return { runId: holder.id, created: false };
-    const { count } = await db().operationRun.updateMany({
-      where: { id: holder.id, state: "running", heartbeatAt: { lt: cutoff } },
-      data: {
-        state: "failed",
-        lockKey: null,
-        finishedAt: new Date(),
-        error: `abandoned: no heartbeat since ${holder.heartbeatAt.toISOString()} (its process stopped)`,
-      },
-    });
-    if (count > 0) {
-      log.warn("stale operation run taken over", { runId: holder.id, kind: holder.kind });
-      countSafetyNetRun(holder.kind, "failed");
-    }
+    await abandon(holder, cutoff);
   }
   throw new Error(`could not start a ${opts.kind} run: lock ${opts.lockKey} kept changing hands`);
+}
+
+export type AbandonedRun = {
+  id: string;
+  kind: string;
+  params: string | null;
+  startedAt: Date;
+  heartbeatAt: Date;
+  startedBy: string;
+};
+
+/** Marks a running run whose heartbeat is older than `cutoff` failed and frees its key; false if another process did first. */
+async function abandon(run: AbandonedRun, cutoff: Date): Promise<boolean> {
+  const { count } = await db().operationRun.updateMany({
+    where: { id: run.id, state: "running", heartbeatAt: { lt: cutoff } },
+    data: {
+      state: "failed",
+      lockKey: null,
+      finishedAt: new Date(),
+      error: `abandoned: no heartbeat since ${run.heartbeatAt.toISOString()} (its process stopped)`,
+    },
+  });
+  if (count === 0) return false;
+  log.warn("stale operation run taken over", { runId: run.id, kind: run.kind });
+  countSafetyNetRun(run.kind, "failed");
+  return true;
+}
+
+/**
+ * Ends the runs (of one kind, or all) whose process stopped without ending them, so no page shows
+ * them running forever and their lock keys are free; returns the ones this call ended, each once
+ * across processes, for a caller that must finish their work (lib/subscriptions/recover.ts).
+ */
+export async function abandonStaleRuns(opts: { kind?: RunKind; staleAfterMs?: number }): Promise<AbandonedRun[]> {
+  const cutoff = new Date(Date.now() - (opts.staleAfterMs ?? STALE_AFTER_MS));
+  const stale = await db().operationRun.findMany({
+    // A running run holds its lock key (unique, so indexed): the scan never reads finished runs.
+    where: {
+      lockKey: { not: null },
+      state: "running",
+      heartbeatAt: { lt: cutoff },
+      ...(opts.kind ? { kind: opts.kind } : {}),
+    },
+    select: { id: true, kind: true, params: true, startedAt: true, heartbeatAt: true, startedBy: true },
+    orderBy: { startedAt: "asc" },
+    take: 100,
+  });
+  const ended: AbandonedRun[] = [];
+  for (const run of stale) if (await abandon(run, cutoff)) ended.push(run);
+  return ended;
 }
 
 /** Records progress counts; doubles as a heartbeat. */

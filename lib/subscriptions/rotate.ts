@@ -2,8 +2,17 @@ import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
 import { Conflict, NotFound, UpstreamFailure } from "../errors";
-import { finishRun, runInBackground, RunFailed, startRun, waitForRun, type Json, type RunView } from "../operations";
-import { PlatformNotFound, PlatformError } from "../platform";
+import {
+  finishRun,
+  keepAlive,
+  runInBackground,
+  RunFailed,
+  startRun,
+  waitForRun,
+  type Json,
+  type RunView,
+} from "../operations";
+import { Network, PlatformNotFound, PlatformError, Timeout, Upstream } from "../platform";
 import { redact, storeNewSecret, type SecretSource } from "./secrets";
 import { getPlatformClient } from "../platform";
 import { startReplay } from "../safety-nets";
@@ -13,7 +22,7 @@ import { startReplay } from "../safety-nets";
 // platform signed with the new secret before we stored it: they got 401 and would be lost otherwise.
 
 /** Platform and Tally clocks differ a little; replaying a few seconds too much costs nothing. */
-const CLOCK_MARGIN_MS = 5_000;
+export const CLOCK_MARGIN_MS = 5_000;
 
 export type RotateResult =
   | { stored: true; runId: string; created: true; secret: string; done: Promise<RunView> }
@@ -31,48 +40,93 @@ async function findSubscription(id: string) {
   return sub;
 }
 
-export async function rotateSubscriptionSecret(subscriptionId: string, actor: string): Promise<RotateResult> {
+/**
+ * A rotation beats its heart from its first step (the platform call included), so one silent this
+ * long stopped with its process; lib/subscriptions/recover.ts then finishes it.
+ */
+export const ROTATE_STALE_AFTER_MS = 15_000;
+/** How often a subscription whose secret is in doubt is rotated again (lib/subscriptions/recover.ts). */
+export const RETRY_IN_DOUBT_MS = 30_000;
+/** A failed rotation's summary when the platform may have rotated without Tally learning the secret. */
+export const IN_DOUBT = { secretInDoubt: true };
+/** Asks for a new secret at most this many times when the platform's answer is lost. */
+const ROTATE_ATTEMPTS = 3;
+
+export async function rotateSubscriptionSecret(
+  subscriptionId: string,
+  actor: string,
+  opts: { recovers?: string } = {},
+): Promise<RotateResult> {
   const sub = await findSubscription(subscriptionId);
   if (!sub.platformId)
     throw new Conflict(`Subscription ${sub.id} is not registered on the platform; register it first`);
   const started = await startRun({
     kind: "rotate",
     lockKey: `rotate:${sub.id}`,
-    params: { subscriptionId: sub.id, source: "rotated" },
+    params: { subscriptionId: sub.id, source: "rotated", ...(opts.recovers ? { recovers: opts.recovers } : {}) },
     startedBy: actor,
+    staleAfterMs: ROTATE_STALE_AFTER_MS,
   });
   if (!started.created) return { stored: true, runId: started.runId, created: false, done: waitForRun(started.runId) };
   const runId = started.runId;
+  const stopBeating = keepAlive(runId);
 
   let secret: string;
   const rotationStart = new Date();
+  let replayFrom = rotationStart;
   try {
-    secret = (await getPlatformClient().rotateWebhookSecret(sub.platformId, { purpose: "rotate" })).secret;
-  } catch (err) {
-    const message = platformMessage(err, sub.platformId);
-    await finishRun(runId, { state: "failed", error: message });
-    throw new UpstreamFailure(message);
-  }
+    // 401s already piling up (a rotation before this one whose secret was lost) are replayed too.
+    const spike = await findSpikeStart(sub.id);
+    if (spike && spike < replayFrom) replayFrom = spike;
+    try {
+      secret = await rotateOnPlatform(sub.platformId);
+    } catch (err) {
+      const message = platformMessage(err, sub.platformId);
+      // An answer lost every time: lib/subscriptions/recover.ts rotates again until one arrives.
+      await finishRun(runId, { state: "failed", error: message, summary: answerLost(err) ? IN_DOUBT : undefined });
+      throw new UpstreamFailure(message);
+    }
 
-  try {
-    await storeNewSecret({ subscriptionId: sub.id, secret, source: "rotated", actor, runId, at: rotationStart });
-  } catch (err) {
-    // The platform shows a new secret only once: hand it to the operator (never to a log).
-    const message = `The platform rotated the secret but Tally could not store it (${redact(err, secret)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
-    await finishRun(runId, { state: "failed", error: message });
-    return { stored: false, runId, secret, message };
+    try {
+      await storeNewSecret({ subscriptionId: sub.id, secret, source: "rotated", actor, runId, at: rotationStart });
+    } catch (err) {
+      // The platform shows a new secret only once: hand it to the operator (never to a log).
+      const message = `The platform rotated the secret but Tally could not store it (${redact(err, secret)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
+      await finishRun(runId, { state: "failed", error: message });
+      return { stored: false, runId, secret, message };
+    }
+  } finally {
+    stopBeating();
   }
   const done = runInBackground(runId, (ctx) =>
     settleThenReplay(ctx.runId, ctx.progress, {
       subscriptionId: sub.id,
       source: "rotated",
-      since: rotationStart,
+      since: replayFrom,
       secretLast4: last4(secret),
       actor,
     }),
   );
   return { stored: true, runId, created: true, secret, done };
 }
+
+/**
+ * The platform's new secret. An answer lost on the way (a 5xx, a timeout, a dropped connection) leaves
+ * unknown whether the platform rotated, and if it did, it now signs with a secret nobody has: ask
+ * again. A rotation repeated is still a rotation, and the answer that arrives names the secret in use.
+ */
+async function rotateOnPlatform(platformId: string): Promise<string> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return (await getPlatformClient().rotateWebhookSecret(platformId, { purpose: "rotate" })).secret;
+    } catch (err) {
+      if (!answerLost(err) || attempt >= ROTATE_ATTEMPTS) throw err;
+      await new Promise((r) => setTimeout(r, 500 * attempt));
+    }
+  }
+}
+
+const answerLost = (err: unknown) => err instanceof Upstream || err instanceof Network || err instanceof Timeout;
 
 /** A secret rotated on the platform's own dashboard: store it, then replay the 401s since the spike began. */
 export async function setSecretFromElsewhere(
@@ -86,6 +140,7 @@ export async function setSecretFromElsewhere(
     lockKey: `rotate:${sub.id}`,
     params: { subscriptionId: sub.id, source: "set_elsewhere" },
     startedBy: actor,
+    staleAfterMs: ROTATE_STALE_AFTER_MS,
   });
   if (!started.created)
     throw new Conflict(
@@ -193,6 +248,8 @@ async function settleThenReplay(
 }
 
 function platformMessage(err: unknown, webhookId: string): string {
+  if (answerLost(err))
+    return `The platform's answer to rotate-secret was lost ${ROTATE_ATTEMPTS} times (last: ${err instanceof Error ? err.message : String(err)}): it may have rotated the secret anyway, and then deliveries fail with 401 until a rotation succeeds. Tally rotates again every ${RETRY_IN_DOUBT_MS / 1000} s until one does.`;
   if (err instanceof PlatformNotFound)
     return `The platform has no webhook ${webhookId} (404); register the subscriptions again`;
   if (err instanceof PlatformError) return `The platform did not rotate the secret: ${err.message}`;

@@ -6,6 +6,7 @@ import { pruneHistory } from "./retention";
 import { pollDueJobs, schedulePollsForSilentJobs, startReconcile } from "../safety-nets";
 import { singleFlight } from "../scheduling";
 import { clearExpiredPreviousSecrets } from "../subscriptions";
+import { recoverInterruptedRuns } from "./interrupted";
 import { workerFor } from "./start";
 
 // The units an external scheduler runs through POST /api/cron/* (TALLY_SCHEDULER=external): each is
@@ -20,10 +21,14 @@ function needPlatform(): void {
   if (!getConfig().apiBaseUrl) throw new UpstreamFailure("No platform to talk to yet (demo simulator not started)");
 }
 
-/** Schedules polls for jobs without a webhook, then polls what is due, up to 50 batches of 20. */
+/**
+ * Schedules polls for jobs without a webhook, then polls what is due, up to 50 batches of 20; first,
+ * the runs whose process stopped are ended (a rotation's lost secret found again).
+ */
 export function cronPoll() {
   return singleFlight("cron:poll", 5 * 60_000, async () => {
     needPlatform();
+    const interrupted = await recoverInterruptedRuns();
     const silentScheduled = getConfig().TALLY_DELIVERY_MODE !== "polling" ? await schedulePollsForSilentJobs() : 0;
     let claimed = 0;
     let batches = 0;
@@ -35,7 +40,7 @@ export function cronPoll() {
       rateLimited = r.rateLimited;
       if (r.claimed < POLL_BATCH || r.rateLimited) break;
     }
-    return { unit: "poll", silentScheduled, polled: claimed, batches, rateLimited };
+    return { unit: "poll", silentScheduled, polled: claimed, batches, rateLimited, ...interrupted };
   });
 }
 

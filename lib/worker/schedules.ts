@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig, type TallyConfig } from "../config";
 import { log } from "../log";
 import { clearExpiredPreviousSecrets } from "../subscriptions";
+import { recoverInterruptedRuns } from "./interrupted";
 import { pollDueJobs, schedulePollsForSilentJobs, startReconcile } from "../safety-nets";
 import { claimTick, PROCESS_TAG } from "../scheduling";
 import { slot } from "../runtime";
@@ -15,6 +16,7 @@ import { slot } from "../runtime";
 const POLL_IDLE_MS = 500;
 const SILENT_SCAN_MS = 5_000;
 const CLEANUP_MS = 30_000;
+const RECOVERY_MS = 5_000;
 const POLL_BATCH = 20;
 
 type Schedules = { stop(): void };
@@ -78,6 +80,8 @@ export function startSchedules(config: TallyConfig): Schedules {
       if (run.created) log.info("scheduled reconciliation started", { runId: run.runId });
     });
   }
+
+  shared("interrupted-runs", RECOVERY_MS, async () => void (await recoverInterruptedRuns()));
 
   shared("secret-cleanup", CLEANUP_MS, async () => {
     const n = await clearExpiredPreviousSecrets();

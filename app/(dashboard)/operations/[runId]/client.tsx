@@ -54,10 +54,11 @@ export function RunDetailClient({ runId, subscriptions }: { runId: string; subsc
             <span data-testid="run-started-by">
               {d.by.runId ? (
                 <>
+                  {d.by.before}
                   <Link href={`/operations/${encodeURIComponent(d.by.runId)}`} className="text-brand-600 underline">
-                    the secret rotation
-                  </Link>{" "}
-                  it belongs to ({run.startedBy})
+                    {d.by.linkText}
+                  </Link>
+                  {d.by.after}
                 </>
               ) : (
                 d.by.text

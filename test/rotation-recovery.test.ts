@@ -1,0 +1,165 @@
+// A rotation that loses the platform's answer (the only place the new secret ever appears) must not
+// leave the platform signing with a secret nobody has. Against a real Tally (`npm start`, its own
+// worker and schedules) and the simulator over real HTTP, through a proxy that can hold back or lose
+// the answer to rotate-secret after the platform has rotated.
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { setConfigForTests } from "@/lib/config";
+import { db } from "@/lib/db";
+import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import { createTestDb, type TestDb } from "./db";
+import { apiClient, outcomeEventsPerJob, outcomeOf, quiet, startProxy, waitRun } from "./safety-nets-harness";
+import { startTally, type TallyServer } from "./tally-server";
+
+let sim: Awaited<ReturnType<typeof startSim>>;
+let proxy: Awaited<ReturnType<typeof startProxy>>;
+let t: TestDb;
+let tally: TallyServer;
+const api = apiClient(() => tally.url);
+let extractSub = "";
+
+beforeAll(async () => {
+  // One delivery attempt: a 401 stays a 401 until something replays it.
+  sim = await startSim({ config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0] } });
+  proxy = await startProxy(sim.url);
+  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
+  tally = await startTally(
+    {
+      SCRAPER_API_BASE_URL: proxy.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_API_RPS: "1000",
+      TALLY_ROTATION_SETTLE_SECONDS: "1",
+      // Only a replay can store a job whose webhook got a 401: no reconciliation, no polling.
+      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
+    },
+    t.url,
+  );
+  setConfigForTests({ ...t.config, TALLY_PUBLIC_URL: tally.url, publicUrl: tally.url });
+  const reg = await api("/api/subscriptions/register", { body: {} });
+  expect(reg.status).toBe(200);
+  extractSub = (reg.json.items as Array<{ id: string; eventType: string }>).find(
+    (s) => s.eventType === "extract_completed",
+  )!.id;
+}, 60_000);
+
+afterAll(async () => {
+  await tally?.stop();
+  await proxy?.close();
+  await sim?.close();
+  await t?.cleanup();
+});
+
+async function submit(n: number, tag: string): Promise<string[]> {
+  const ids: string[] = [];
+  for (let i = 0; i < n; i++) {
+    const r = await api("/api/jobs", { body: { kind: "extract", url: `https://example.com/${tag}/${i}` } });
+    expect(r.status).toBe(201);
+    ids.push(String(r.json.jobId));
+  }
+  return ids;
+}
+
+/** Jobs submitted now are delivered, accepted, and stored once each. */
+async function deliveriesVerify(tag: string) {
+  const ids = await submit(3, tag);
+  await quiet(sim, ids);
+  const perJob = sim.sim.state().perJob;
+  expect(ids.map((id) => perJob[id].lastHttpStatus)).toEqual([200, 200, 200]);
+}
+
+async function allStored(ids: string[], timeoutMs: number) {
+  await waitFor(
+    "every job stored",
+    async () => [...(await outcomeOf(ids)).values()].filter((o) => o === "stored").length === ids.length,
+    timeoutMs,
+  );
+  expect(await outcomeEventsPerJob(ids)).toEqual(ids.map(() => 1));
+}
+
+const rotateRuns = () =>
+  db().operationRun.findMany({
+    where: { kind: "rotate" },
+    orderBy: { startedAt: "asc" },
+    select: { id: true, state: true, error: true, summary: true, params: true, startedBy: true },
+  });
+
+describe("a rotation that loses the platform's answer", () => {
+  it("answer lost once on the way: Tally asks again and stores the secret the platform signs with", async () => {
+    const before = proxy.state.rotated;
+    proxy.state.loseRotateAnswers = 1;
+    const r = await api(`/api/subscriptions/${extractSub}/rotate`, { body: {} });
+    expect(r.status).toBe(202);
+    expect(proxy.state.rotated - before).toBe(2);
+    expect((await waitRun(api, String(r.json.runId))).state).toBe("succeeded");
+    await deliveriesVerify("lost-once");
+  });
+
+  it("answer lost every time: 502 saying the secret may have changed, then the schedule rotates again by itself", async () => {
+    const before = proxy.state.rotated;
+    proxy.state.loseRotateAnswers = 3;
+    const r = await api(`/api/subscriptions/${extractSub}/rotate`, { body: {} });
+    expect(r.status).toBe(502);
+    expect(r.text).toContain("may have rotated the secret");
+    expect(proxy.state.rotated - before).toBe(3);
+    // The platform now signs with a secret nobody has: these deliveries get 401.
+    const locked = await submit(3, "lost-always");
+    await quiet(sim, locked);
+    const perJob = sim.sim.state().perJob;
+    expect(locked.map((id) => perJob[id].lastHttpStatus)).toEqual([401, 401, 401]);
+
+    // Within a schedule tick (5 s): rotated again, then the 401s replayed and stored, each once.
+    await allStored(locked, 30_000);
+    expect(proxy.state.rotated - before).toBe(4);
+    const runs = await rotateRuns();
+    const [doubtful, again] = runs.slice(-2);
+    expect(doubtful).toMatchObject({ state: "failed", startedBy: "token:env" });
+    expect(doubtful.error).toContain("may have rotated the secret");
+    expect(JSON.parse(doubtful.summary ?? "{}")).toMatchObject({ secretInDoubt: true, recoveredBy: again.id });
+    expect(again).toMatchObject({ state: "succeeded", startedBy: `recovery of run ${doubtful.id}` });
+    expect(JSON.parse(again.params ?? "{}")).toMatchObject({ recovers: doubtful.id });
+    expect(JSON.parse(again.summary ?? "{}")).toMatchObject({ replay: { enqueued: 3 } });
+    await deliveriesVerify("after-lost-always");
+  });
+
+  it(
+    "Tally killed after the platform rotated and before the secret was stored: the run is ended, rotated again, its 401s replayed",
+    { timeout: 90_000 },
+    async () => {
+      const before = proxy.state.rotated;
+      proxy.state.rotateDelayMs = 60_000; // the platform rotates at once; its answer waits
+      const pending = api(`/api/subscriptions/${extractSub}/rotate`, { body: {} }).catch(() => null);
+      await waitFor("the platform to rotate", () => proxy.state.rotated > before, 10_000);
+      const [interrupted] = await db().operationRun.findMany({
+        where: { kind: "rotate", state: "running" },
+        select: { id: true },
+      });
+      expect(interrupted).toBeDefined();
+      await tally.kill("SIGKILL"); // and start again, as a supervisor would
+      proxy.state.rotateDelayMs = 0;
+      await pending;
+
+      // A retry by the operator meanwhile follows the run that died rather than rotating twice.
+      const retry = await api(`/api/subscriptions/${extractSub}/rotate`, { body: {} });
+      expect(retry.json).toMatchObject({ runId: interrupted.id, alreadyRunning: true });
+
+      const locked = await submit(4, "killed");
+      await quiet(sim, locked);
+      const perJob = sim.sim.state().perJob;
+      expect(locked.map((id) => perJob[id].lastHttpStatus)).toEqual([401, 401, 401, 401]);
+
+      // 15 s without a heartbeat, a tick of 5 s, the settle of 1 s, the replay.
+      await allStored(locked, 45_000);
+      expect(proxy.state.rotated - before).toBe(2);
+      const run = (await rotateRuns()).find((r) => r.id === interrupted.id)!;
+      expect(run.state).toBe("failed");
+      expect(run.error).toContain("no heartbeat");
+      const summary = JSON.parse(run.summary ?? "{}");
+      expect(summary).toMatchObject({ secretInDoubt: true, recovery: "rotated_again" });
+      const again = await db().operationRun.findUniqueOrThrow({ where: { id: String(summary.recoveredBy) } });
+      expect(again).toMatchObject({ kind: "rotate", state: "succeeded" });
+      expect(JSON.parse(again.summary ?? "{}")).toMatchObject({ replay: { enqueued: 4 } });
+      expect(tally.output()).toContain("rotation recovered");
+      await deliveriesVerify("after-kill");
+    },
+  );
+});
