@@ -31,7 +31,12 @@ const omit = {
 type SqliteAdapter = Awaited<ReturnType<PrismaBetterSQLite3["connect"]>>;
 type SqliteTransaction = Awaited<ReturnType<SqliteAdapter["startTransaction"]>>;
 
-/** How long the app's connection waits for SQLite's write lock (statements; transactions: below). */
+/**
+ * How long a statement outside a transaction retries while SQLite's write lock is taken elsewhere
+ * (transactions: below). Asynchronously: the connection's own busy_timeout is 0, since SQLite's
+ * wait is synchronous and would stall the event loop (the receiver, the pages, every item's lease
+ * renewal) for as long as another process holds the lock.
+ */
 const BUSY_TIMEOUT_MS = 5000;
 /** How long starting a transaction may take, queueing and lock included: under Prisma's maxWait (10 s). */
 const BEGIN_BUDGET_MS = 9000;
@@ -100,6 +105,10 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
     const fail = (err: unknown): never => onError.call(adapter, err) as never;
     const slot = new TransactionSlot();
     this.direct = { conn, slot };
+    const queryRaw = adapter.queryRaw.bind(adapter);
+    const executeRaw = adapter.executeRaw.bind(adapter);
+    adapter.queryRaw = (q) => withBusyRetry(() => queryRaw(q), BUSY_TIMEOUT_MS);
+    adapter.executeRaw = (q) => withBusyRetry(() => executeRaw(q), BUSY_TIMEOUT_MS);
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel): Promise<SqliteTransaction> => {
       // The adapter's answer to an isolation level SQLite cannot give (an error), unchanged.
@@ -128,22 +137,15 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
   }
 }
 
-/** BEGIN IMMEDIATE without a synchronous busy wait, retried asynchronously until `deadline`. */
+/** BEGIN IMMEDIATE (the connection has no synchronous busy wait), retried asynchronously until `deadline`. */
 function beginImmediate(conn: Database.Database, deadline: number): Promise<void> {
   // Prepared statements (kept by the connection's cache), not conn.pragma(), which prepares anew each call.
-  return withBusyRetry(() => {
-    conn.prepare("PRAGMA busy_timeout = 0").all();
-    try {
-      conn.prepare("BEGIN IMMEDIATE").run();
-    } finally {
-      conn.prepare(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`).all();
-    }
-  }, deadline - Date.now());
+  return withBusyRetry(() => void conn.prepare("BEGIN IMMEDIATE").run(), deadline - Date.now());
 }
 
 function createSqlite(url: string) {
   secureSqliteFile(url);
-  const adapter = new ImmediateTransactions({ url, timeout: BUSY_TIMEOUT_MS });
+  const adapter = new ImmediateTransactions({ url, timeout: 0 });
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.
   const client = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
@@ -151,7 +153,7 @@ function createSqlite(url: string) {
   const ready = (async () => {
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
     await client.$executeRawUnsafe("PRAGMA synchronous = NORMAL");
-    await client.$executeRawUnsafe(`PRAGMA busy_timeout = ${BUSY_TIMEOUT_MS}`);
+    await client.$executeRawUnsafe("PRAGMA busy_timeout = 0");
     await client.$executeRawUnsafe("PRAGMA foreign_keys = ON");
   })();
   // Callers of dbReady() see a failure; nobody else may, so it must not become an unhandled rejection.
@@ -309,7 +311,8 @@ function directPool(url: string): pg.Pool {
  */
 export async function directQuery(sql: Prisma.Sql): Promise<Record<string, unknown>[] | null> {
   const url = getConfig().DATABASE_URL;
-  if (storeOf(url) !== "postgres") return withDirectSqlite((conn) => sqliteRows(conn, sql));
+  if (storeOf(url) !== "postgres")
+    return withDirectSqlite((conn, deadline) => withBusyRetry(() => sqliteRows(conn, sql), deadline - Date.now()));
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   return (await directPool(url).query(sql.text, values)).rows as Record<string, unknown>[];
 }
