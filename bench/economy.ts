@@ -74,6 +74,7 @@ function freshConfig(env: Record<string, string>): TallyConfig {
     GEONODE_SCRAPER_API_KEY: API_KEY,
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: process.env.BENCH_LOG_LEVEL ?? "error",
+    ...(process.env.BENCH_CONCURRENCY ? { TALLY_WORKER_CONCURRENCY: process.env.BENCH_CONCURRENCY } : {}),
     ...env,
   });
   setConfigForTests(config);

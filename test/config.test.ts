@@ -25,6 +25,28 @@ describe("configuration", () => {
     expect(c.TALLY_RECONCILE_INTERVAL_MINUTES).toBe(10);
     expect(c.TALLY_RECONCILE_FULL_SCAN_HOURS).toBe(24);
     expect(c.TALLY_WEBHOOK_MAX_BODY_BYTES).toBe(1_048_576);
+    expect(c.TALLY_WORKER_CONCURRENCY).toBe(4);
+  });
+
+  it("works the worker's concurrency out from the rate budget unless it is set", () => {
+    // A tenth of TALLY_API_RPS, 4 to 32: items waiting for the budget's slots hold them, so fresh work
+    // waits behind about half a second of them at any budget.
+    const at = (env: Record<string, string>) => parseConfig(env).TALLY_WORKER_CONCURRENCY;
+    expect(at({ TALLY_API_RPS: "10" })).toBe(4);
+    expect(at({ TALLY_API_RPS: "50" })).toBe(5);
+    expect(at({ TALLY_API_RPS: "160" })).toBe(16);
+    expect(at({ TALLY_API_RPS: "1000" })).toBe(32);
+    expect(at({ TALLY_API_RPS: "1000", TALLY_WORKER_CONCURRENCY: "2" })).toBe(2);
+    expect(problems({ TALLY_WORKER_CONCURRENCY: "0" })).toEqual([
+      'TALLY_WORKER_CONCURRENCY: must be at least 1 (got "0")',
+    ]);
+    expect(problems({ TALLY_WORKER_CONCURRENCY: "65" })).toEqual([
+      'TALLY_WORKER_CONCURRENCY: must be at most 64 (got "65")',
+    ]);
+    const row = (env: Record<string, string>) =>
+      describeConfig(parseConfig(env)).find((e) => e.name === "TALLY_WORKER_CONCURRENCY");
+    expect(row({ TALLY_API_RPS: "1000" })).toMatchObject({ value: "32", source: "derived" });
+    expect(row({ TALLY_WORKER_CONCURRENCY: "7" })).toMatchObject({ value: "7", source: "set" });
   });
 
   it("goes live with an API key and the production base URL", () => {

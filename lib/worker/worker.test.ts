@@ -131,4 +131,30 @@ describe("worker loop", () => {
     expect(timerAfter, "a 20 ms timer fired before the items had gone round 400 times").not.toBeNull();
     expect(calls).toBeGreaterThan(0);
   });
+
+  it("runs 24 items at once without Node warning of a listener leak on its shutdown signal", async () => {
+    const warnings: string[] = [];
+    const onWarning = (w: Error) => warnings.push(w.name);
+    process.on("warning", onWarning);
+    let running = 0;
+    let all = () => {};
+    const together = new Promise<void>((resolve) => (all = resolve));
+    const wait = defineKind({
+      name: "wait_test",
+      schema: z.object({}),
+      handle: async () => {
+        if (++running === 24) all();
+        await together;
+      },
+    });
+    for (let i = 0; i < 24; i++) await enqueue(db(), { kind: "wait_test", payload: {} });
+    const worker = createWorker({ registry: createRegistry([wait]), concurrency: 24, leaseMs: 20_000, idleMs: 20 });
+    try {
+      await worker.drain();
+    } finally {
+      process.off("warning", onWarning);
+    }
+    expect(running).toBe(24);
+    expect(warnings).not.toContain("MaxListenersExceededWarning");
+  });
 });

@@ -1,4 +1,5 @@
 import "server-only";
+import { setMaxListeners } from "node:events";
 import { hostname } from "node:os";
 import { randomUUID } from "node:crypto";
 import { log } from "../log";
@@ -38,6 +39,8 @@ export function createWorker(opts: WorkerOptions): Worker {
   const timeoutMs = opts.timeoutMs ?? 600_000;
   const idleMs = opts.idleMs ?? 500;
   const shutdown = new AbortController();
+  // Each item in flight listens on it (lib/queue/run-item.ts): Node's default of 10 would warn of a leak.
+  setMaxListeners(opts.concurrency + 10, shutdown.signal);
   const running = new Map<number, Promise<void>>();
   let loop: Promise<void> | null = null;
   let stopping = false;
