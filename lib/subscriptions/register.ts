@@ -4,7 +4,7 @@ import { getConfig } from "../config";
 import { db } from "../db";
 import { Conflict, UpstreamFailure } from "../errors";
 import { log } from "../log";
-import { finishRun, startRun, waitForRun } from "../operations";
+import { finishRun, keepAlive, startRun, waitForRun } from "../operations";
 import { PlatformNotFound, PlatformError, type PlatformClient, type Webhook } from "../platform";
 import { invalidateSecretCache, receiverUrl } from "../webhooks";
 import { redact } from "./secrets";
@@ -33,6 +33,8 @@ export async function registerSubscriptions(actor: string): Promise<RegisterResu
     const list = (v: unknown) => (Array.isArray(v) ? v.map(String) : []);
     return { runId: run.id, registered: list(s.registered), repaired: list(s.repaired), unchanged: list(s.unchanged) };
   }
+  // Several platform calls, each up to its timeout: a heartbeat keeps the sweep of stopped runs away.
+  const stopBeating = keepAlive(started.runId);
   try {
     const result = await withPurpose("register", () => register(getPlatformClient(), config.publicUrl));
     await finishRun(started.runId, { state: "succeeded", summary: result });
@@ -42,6 +44,8 @@ export async function registerSubscriptions(actor: string): Promise<RegisterResu
       err instanceof PlatformError ? platformMessage(err) : err instanceof Error ? err.message : String(err);
     await finishRun(started.runId, { state: "failed", error: message });
     throw err instanceof PlatformError ? new UpstreamFailure(message) : err;
+  } finally {
+    stopBeating();
   }
 }
 
