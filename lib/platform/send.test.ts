@@ -65,6 +65,23 @@ describe("nodeSend", () => {
     expect(sockets.size).toBe(1);
   });
 
+  it("drops an idle connection before a server that announces a short keep-alive closes it", async () => {
+    // A server closing idle connections after 2 s (Keep-Alive: timeout=2): a request sent as it closes
+    // one fails with ECONNRESET, and a POST is not retried. The agent keeps it 1 s only.
+    const short = http.createServer((req, res) => res.writeHead(200).end(String(req.socket.remotePort)));
+    short.keepAliveTimeout = 2000;
+    await new Promise<void>((r) => short.listen(0, "127.0.0.1", r));
+    const url = `http://127.0.0.1:${(short.address() as AddressInfo).port}/`;
+    try {
+      const first = (await nodeSend(url, init())).text;
+      expect((await nodeSend(url, init())).text).toBe(first); // reused at once
+      await new Promise((r) => setTimeout(r, 1500)); // idle past the agent's 1 s, within the server's 2 s
+      expect((await nodeSend(url, { ...init(), method: "POST", body: "{}" })).text).not.toBe(first);
+    } finally {
+      await new Promise((r) => short.close(r));
+    }
+  });
+
   it("rejects a URL that is not http or https", async () => {
     await expect(nodeSend("ftp://example.com/", init())).rejects.toThrow("unsupported protocol ftp:");
   });

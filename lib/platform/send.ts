@@ -17,9 +17,15 @@ export type SendInit = { method: string; headers: Record<string, string>; body?:
 /** Sends one request; rejects on no answer or when `signal` aborts, reading the body included. */
 export type Send = (url: string, init: SendInit) => Promise<Answer>;
 
+// An idle kept-alive connection is dropped before the server drops it: a request sent on a connection
+// the server is closing fails with ECONNRESET, and a POST is never retried (it may have been carried
+// out). Node's agent honours the server's `Keep-Alive: timeout=N` hint (leaving N - 1 s) only when it
+// has a timeout of its own to shorten; IDLE_MS is that timeout, and the cap for servers without a hint
+// (under the 60 s of common load balancers). It never cuts a request short: each has its own deadline.
+const IDLE_MS = 30_000;
 const agents = {
-  http: new http.Agent({ keepAlive: true }),
-  https: new https.Agent({ keepAlive: true }),
+  http: new http.Agent({ keepAlive: true, timeout: IDLE_MS }),
+  https: new https.Agent({ keepAlive: true, timeout: IDLE_MS }),
 };
 
 /** The body stream, decoded as fetch would (gzip, deflate, br), or as it came. */
