@@ -101,13 +101,19 @@ describe("a rotation that loses the platform's answer", () => {
     expect(r.status).toBe(502);
     expect(r.text).toContain("may have rotated the secret");
     expect(proxy.state.rotated - before).toBe(3);
-    // The platform now signs with a secret nobody has: these deliveries get 401.
+    // Within a schedule tick (5 s) Tally rotates again; its answer is held here until the jobs below
+    // are delivered, so the platform signs them with a secret Tally does not have yet: each gets 401.
+    let open = () => {};
+    proxy.state.rotateGate = new Promise<void>((r) => (open = r));
+    await waitFor("the schedule to rotate again", () => proxy.state.rotated - before === 4, 15_000);
     const locked = await submit(3, "lost-always");
     await quiet(sim, locked);
     const perJob = sim.sim.state().perJob;
     expect(locked.map((id) => perJob[id].lastHttpStatus)).toEqual([401, 401, 401]);
+    proxy.state.rotateGate = null;
+    open();
 
-    // Within a schedule tick (5 s): rotated again, then the 401s replayed and stored, each once.
+    // The answer arrives: the secret is stored, then the 401s since the spike replayed and stored, once each.
     await allStored(locked, 30_000);
     expect(proxy.state.rotated - before).toBe(4);
     const runs = await rotateRuns();
@@ -125,6 +131,12 @@ describe("a rotation that loses the platform's answer", () => {
     "Tally killed after the platform rotated and before the secret was stored: the run is ended, rotated again, its 401s replayed",
     { timeout: 90_000 },
     async () => {
+      // The rotations above have ended (a recovery's replay may still run).
+      await waitFor(
+        "no rotation running",
+        async () => (await rotateRuns()).every((r) => r.state !== "running"),
+        15_000,
+      );
       const before = proxy.state.rotated;
       proxy.state.rotateDelayMs = 60_000; // the platform rotates at once; its answer waits
       const pending = api(`/api/subscriptions/${extractSub}/rotate`, { body: {} }).catch(() => null);

@@ -14,7 +14,13 @@ type Sim = Awaited<ReturnType<typeof startSim>>;
 export async function startProxy(target: string) {
   // rotated: rotate-secret calls the platform carried out; loseRotateAnswers: how many of the next
   // ones answer 502 although the platform rotated (a gateway losing the answer).
-  const state = { rotateDelayMs: 0, rotated: 0, loseRotateAnswers: 0 };
+  // rotateGate: while set, answers to rotate-secret wait for it (the platform has rotated already).
+  const state = {
+    rotateDelayMs: 0,
+    rotated: 0,
+    loseRotateAnswers: 0,
+    rotateGate: null as Promise<void> | null,
+  };
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
@@ -39,7 +45,10 @@ export async function startProxy(target: string) {
             res.writeHead(502, { "content-type": "application/json" }).end('{"code":"BAD_GATEWAY","message":"lost"}');
             return;
           }
-          setTimeout(() => res.writeHead(up.status, out).end(text), rotation ? state.rotateDelayMs : 0);
+          const answer = () =>
+            setTimeout(() => res.writeHead(up.status, out).end(text), rotation ? state.rotateDelayMs : 0);
+          if (rotation && state.rotateGate) void state.rotateGate.then(answer);
+          else answer();
         })
         .catch(() => res.writeHead(502).end());
     });
