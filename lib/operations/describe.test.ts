@@ -48,6 +48,11 @@ describe("a rotation in words", () => {
     );
     const stored = rotate({ state: "failed", summary: { recovery: "replayed", recoveredBy: "r-9" } });
     expect(stored.sentences.join(" ")).toContain("after storing the new secret");
+    // A run whose process stopped says so in the page's own time format.
+    expect(
+      rotate({ state: "failed", error: "abandoned: no heartbeat since 2026-12-04T17:40:03.112Z (its process stopped)" })
+        .sentences[0],
+    ).toBe("It failed: its process stopped (no heartbeat since 2026-12-04 17:40 UTC).");
     // A reason that ends its own sentence is not given a second full stop.
     expect(rotate({ state: "failed", error: "Rotate again." }).sentences[0]).toBe("It failed: Rotate again.");
     expect(stored).toMatchObject({ childRunId: "r-9", childLabel: "Open the replay that finished it →" });

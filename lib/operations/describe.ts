@@ -290,7 +290,13 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
     default:
       out.asked = `A ${run.kind} run.`;
   }
-  if (run.state === "failed")
-    out.sentences.unshift(`It failed: ${(run.error ?? "no reason was recorded").replace(/\.$/, "")}.`);
+  if (run.state === "failed") {
+    // lib/operations/runs.ts's words for a run whose process stopped, its time as the page shows times.
+    const stopped = /^abandoned: no heartbeat since (\S+) \(its process stopped\)$/.exec(run.error ?? "");
+    const reason = stopped
+      ? `its process stopped (no heartbeat since ${when(stopped[1])})`
+      : (run.error ?? "no reason was recorded").replace(/\.$/, "");
+    out.sentences.unshift(`It failed: ${reason}.`);
+  }
   return out;
 }
