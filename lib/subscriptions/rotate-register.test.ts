@@ -11,6 +11,7 @@ import { TEST_STORE } from "@/test/store";
 import { checkSubscriptionDrift } from "../safety-nets/drift";
 import { flushApiCalls, getPlatformClient, resetPlatformClients } from "../platform/shared-client";
 import { registerSubscriptions } from "./register";
+import { storeNewSecret } from "./secrets";
 
 const PUBLIC = "http://tally.test:3000";
 let sim: Awaited<ReturnType<typeof startSim>>;
@@ -107,5 +108,29 @@ describe("rotation whose new secret cannot be stored", () => {
       );
       await sql.close();
     }
+  });
+});
+
+describe("a rotation taken for dead before it stored its secret", () => {
+  it("stores nothing: the recovery's rotation supersedes it", async () => {
+    const sub = await db().subscription.findFirstOrThrow({
+      where: { eventType: "batch_completed" },
+      omit: { secret: false },
+    });
+    const run = await db().operationRun.create({
+      data: { id: "taken-over", kind: "rotate", state: "failed", startedBy: "operator", error: "abandoned: …" },
+    });
+    await expect(
+      storeNewSecret({
+        subscriptionId: sub.id,
+        secret: "whsec_late_0123456789",
+        source: "rotated",
+        actor: "x",
+        runId: run.id,
+      }),
+    ).rejects.toThrow("taken for dead");
+    const after = await db().subscription.findUniqueOrThrow({ where: { id: sub.id }, omit: { secret: false } });
+    expect(after.secret).toBe(sub.secret);
+    expect(await db().secretRotation.count({ where: { runId: run.id } })).toBe(0);
   });
 });

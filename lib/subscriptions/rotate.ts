@@ -90,6 +90,8 @@ export async function rotateSubscriptionSecret(
     try {
       await storeNewSecret({ subscriptionId: sub.id, secret, source: "rotated", actor, runId, at: rotationStart });
     } catch (err) {
+      // Taken for dead meanwhile: the recovery rotates again, and its secret is the one to keep.
+      if (err instanceof Conflict) throw err;
       // The platform shows a new secret only once: hand it to the operator (never to a log).
       const message = `The platform rotated the secret but Tally could not store it (${redact(err, secret)}). Enter it by hand with POST /api/subscriptions/${sub.id}/secret; until then deliveries fail with 401.`;
       await finishRun(runId, { state: "failed", error: message });

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { db } from "../db";
+import { Conflict } from "../errors";
 import { invalidateSecretCache } from "../webhooks";
 
 // Where the receiver reads secrets from. A new secret, the old one as "previous" for a short
@@ -20,6 +21,19 @@ export async function storeNewSecret(opts: {
   const at = opts.at ?? new Date();
   const ttlMs = getConfig().TALLY_PREVIOUS_SECRET_TTL_SECONDS * 1000;
   const result = await db().$transaction(async (tx) => {
+    // Only while its run holds its lock: a rotation taken for dead (lib/subscriptions/recover.ts) is
+    // being redone, and its secret may already be superseded on the platform. The update also keeps
+    // the sweep from taking the run over while this transaction stores.
+    if (opts.runId) {
+      const { count } = await tx.operationRun.updateMany({
+        where: { id: opts.runId, state: "running" },
+        data: { heartbeatAt: new Date() },
+      });
+      if (count === 0)
+        throw new Conflict(
+          `Run ${opts.runId} was taken for dead before its secret was stored; the recovery's rotation supersedes it`,
+        );
+    }
     const current = await tx.subscription.findUniqueOrThrow({
       where: { id: opts.subscriptionId },
       select: { secret: true },
