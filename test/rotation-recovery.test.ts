@@ -3,12 +3,19 @@
 // worker and schedules) and the simulator over real HTTP, through a proxy that can hold back or lose
 // the answer to rotate-secret after the platform has rotated.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
-import { createTestDb, type TestDb } from "./db";
-import { apiClient, outcomeEventsPerJob, outcomeOf, quiet, startProxy, waitRun } from "./safety-nets-harness";
-import { startTally, type TallyServer } from "./tally-server";
+import { startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import type { TestDb } from "./db";
+import {
+  apiClient,
+  outcomeEventsPerJob,
+  outcomeOf,
+  quiet,
+  startTallyBehindProxy,
+  type startProxy,
+  waitRun,
+} from "./safety-nets-harness";
+import type { TallyServer } from "./tally-server";
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -20,21 +27,8 @@ let extractSub = "";
 beforeAll(async () => {
   // One delivery attempt: a 401 stays a 401 until something replays it.
   sim = await startSim({ config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0] } });
-  proxy = await startProxy(sim.url);
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
-  tally = await startTally(
-    {
-      SCRAPER_API_BASE_URL: proxy.url,
-      GEONODE_SCRAPER_API_KEY: API_KEY,
-      TALLY_API_RPS: "1000",
-      TALLY_ROTATION_SETTLE_SECONDS: "1",
-      // Only a replay can store a job whose webhook got a 401: no reconciliation, no polling.
-      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-      TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
-    },
-    t.url,
-  );
-  setConfigForTests({ ...t.config, TALLY_PUBLIC_URL: tally.url, publicUrl: tally.url });
+  // Its own worker and schedules on; only a replay can store a job whose webhook got a 401.
+  ({ proxy, t, tally } = await startTallyBehindProxy(sim));
   const reg = await api("/api/subscriptions/register", { body: {} });
   expect(reg.status).toBe(200);
   extractSub = (reg.json.items as Array<{ id: string; eventType: string }>).find(

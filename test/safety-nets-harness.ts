@@ -2,12 +2,15 @@
 // that can hold back the answer to rotate-secret (the gap in which the platform already signs with
 // the new secret and Tally still has the old one), the JSON API with the bearer token, and waits.
 import { createServer } from "node:http";
+import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
+import { resetPlatformClients } from "@/lib/platform/shared-client";
 import { workerRegistry } from "@/lib/worker/registry";
 import { createWorker } from "@/lib/worker/worker";
 import type { startSim } from "@/lib/simulator/test-harness.test-util";
-import { waitFor } from "@/lib/simulator/test-harness.test-util";
-import { TEST_ENV } from "./tally-server";
+import { API_KEY, waitFor } from "@/lib/simulator/test-harness.test-util";
+import { createTestDb } from "./db";
+import { startTally, TEST_ENV } from "./tally-server";
 
 type Sim = Awaited<ReturnType<typeof startSim>>;
 
@@ -61,6 +64,36 @@ export async function startProxy(target: string) {
     state,
     close: () => new Promise<void>((r) => (server.closeAllConnections(), server.close(() => r()))),
   };
+}
+
+/**
+ * The simulator behind a proxy, a test database, and a real Tally on it reaching the platform through
+ * the proxy: a budget that is never the limit, a 1 s settle before a rotation's replay, and no
+ * reconciliation or polling unless `env` says otherwise. This process's config points at the same
+ * database and Tally, so a test reads and writes what the server does.
+ */
+export async function startTallyBehindProxy(sim: Sim, env: Record<string, string> = {}) {
+  const proxy = await startProxy(sim.url);
+  resetPlatformClients();
+  const t = await createTestDb({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_API_RPS: "1000",
+  });
+  const tally = await startTally(
+    {
+      SCRAPER_API_BASE_URL: proxy.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_API_RPS: "1000",
+      TALLY_ROTATION_SETTLE_SECONDS: "1",
+      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
+      ...env,
+    },
+    t.url,
+  );
+  setConfigForTests({ ...t.config, TALLY_PUBLIC_URL: tally.url, publicUrl: tally.url });
+  return { proxy, t, tally };
 }
 
 export type ApiAnswer = { status: number; json: Record<string, unknown>; text: string };

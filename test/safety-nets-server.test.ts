@@ -3,14 +3,22 @@
 // drained (by the real worker, in this process, on the same database).
 import { budgetViewSchema } from "@/lib/platform/budget-contracts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
-import { flushApiCalls, getPlatformClient, resetPlatformClients } from "@/lib/platform/shared-client";
+import { flushApiCalls, getPlatformClient } from "@/lib/platform/shared-client";
 import { submitJob } from "@/lib/jobs/submit";
-import { API_KEY, sleepMs, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
-import { createTestDb, type TestDb } from "./db";
-import { apiClient, drain, outcomeEventsPerJob, outcomeOf, quiet, startProxy, waitRun } from "./safety-nets-harness";
-import { startTally, type TallyServer } from "./tally-server";
+import { sleepMs, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import type { TestDb } from "./db";
+import {
+  apiClient,
+  drain,
+  outcomeEventsPerJob,
+  outcomeOf,
+  quiet,
+  startTallyBehindProxy,
+  type startProxy,
+  waitRun,
+} from "./safety-nets-harness";
+import type { TallyServer } from "./tally-server";
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 let proxy: Awaited<ReturnType<typeof startProxy>>;
@@ -31,22 +39,8 @@ beforeAll(async () => {
   sim = await startSim({
     config: { jobDurationMs: [20, 60], deliveryRetryScheduleMs: [0, 20, 40], slowResponseMs: 700 },
   });
-  proxy = await startProxy(sim.url);
-  resetPlatformClients();
-  t = await createTestDb({ SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" });
-  tally = await startTally(
-    {
-      SCRAPER_API_BASE_URL: proxy.url,
-      GEONODE_SCRAPER_API_KEY: API_KEY,
-      TALLY_WORKER: "off",
-      TALLY_API_RPS: "1000",
-      TALLY_ROTATION_SETTLE_SECONDS: "1",
-      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
-      TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
-    },
-    t.url,
-  );
-  setConfigForTests({ ...t.config, TALLY_PUBLIC_URL: tally.url, publicUrl: tally.url });
+  // The server's own worker is off: each test drains the queue when it decides.
+  ({ proxy, t, tally } = await startTallyBehindProxy(sim, { TALLY_WORKER: "off" }));
   const reg = await api("/api/subscriptions/register", { body: {} });
   expect(reg.status).toBe(200);
   expect(reg.json.registered).toEqual(["extract_completed", "batch_completed", "crawl_completed"]);
