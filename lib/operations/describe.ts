@@ -64,6 +64,11 @@ function subName(id: string | null, subs: SubscriptionName[]): string {
 export type FormatTime = (iso: string) => string;
 const utc: FormatTime = (iso) => `${new Date(iso).toISOString().slice(0, 16).replace("T", " ")} UTC`;
 
+/** Why a run whose process stopped failed: written by lib/operations/runs.ts, read back below for the page. */
+export const abandonedError = (heartbeatAt: Date) =>
+  `abandoned: no heartbeat since ${heartbeatAt.toISOString()} (its process stopped)`;
+const ABANDONED = /^abandoned: no heartbeat since (\S+) \(its process stopped\)$/;
+
 /** A rotation that ended without its work done: what Tally did about it (lib/subscriptions/recover.ts). */
 function rotationRecovery(recovery: string | null, note: string | null): string {
   switch (recovery) {
@@ -291,8 +296,8 @@ export function describeRun(run: RunLike, subs: SubscriptionName[] = [], formatT
       out.asked = `A ${run.kind} run.`;
   }
   if (run.state === "failed") {
-    // lib/operations/runs.ts's words for a run whose process stopped, its time as the page shows times.
-    const stopped = /^abandoned: no heartbeat since (\S+) \(its process stopped\)$/.exec(run.error ?? "");
+    // A run whose process stopped: its last heartbeat as the page shows times.
+    const stopped = ABANDONED.exec(run.error ?? "");
     const reason = stopped
       ? `its process stopped (no heartbeat since ${when(stopped[1])})`
       : (run.error ?? "no reason was recorded").replace(/\.$/, "");

@@ -4,6 +4,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { log } from "../log";
 import { countSafetyNetRun } from "../metrics";
+import { abandonedError } from "./describe";
 
 // Operation runs are rows, so every process (server, worker, CLI) sees the same ones. `lockKey` is
 // set while a run is running and its unique index makes starts single-flight across processes; a
@@ -75,7 +76,7 @@ async function abandon(run: AbandonedRun, cutoff: Date): Promise<boolean> {
       state: "failed",
       lockKey: null,
       finishedAt: new Date(),
-      error: `abandoned: no heartbeat since ${run.heartbeatAt.toISOString()} (its process stopped)`,
+      error: abandonedError(run.heartbeatAt),
     },
   });
   if (count === 0) return false;

@@ -32,6 +32,8 @@ export type Recovery = {
   note: string;
 };
 
+/** IN_DOUBT as it reads inside a stored summary. */
+const DOUBT_MARK = JSON.stringify(IN_DOUBT).slice(1, -1);
 const paramsSchema = z.object({ subscriptionId: z.string(), source: z.enum(["rotated", "set_elsewhere"]) });
 /** Doubt older than this is an operator's matter (the overview's 401 chart shows it), not a loop's. */
 const DOUBT_HORIZON_MS = 24 * 3_600_000;
@@ -92,7 +94,7 @@ async function rotateWhereInDoubt(now: Date): Promise<Recovery[]> {
       kind: "rotate",
       state: "failed",
       startedAt: { gte: new Date(now.getTime() - DOUBT_HORIZON_MS) },
-      summary: { contains: '"secretInDoubt":true' },
+      summary: { contains: DOUBT_MARK },
     },
     select: { id: true, params: true, startedAt: true },
     // The latest doubt of each subscription decides: a secret stored after it settles the older ones too.
@@ -115,7 +117,7 @@ async function rotateWhereInDoubt(now: Date): Promise<Recovery[]> {
       select: { id: true, state: true, finishedAt: true, summary: true },
     });
     // Running: wait for it. Failed for a plain reason (the webhook gone: a 404): an operator's matter.
-    if (!latest || latest.state === "running" || !latest.summary?.includes('"secretInDoubt":true')) continue;
+    if (!latest || latest.state === "running" || !latest.summary?.includes(DOUBT_MARK)) continue;
     // The first try goes at once; after a try whose answer was lost too, wait before the next.
     const firstTry = latest.id === run.id;
     if (!firstTry && latest.finishedAt && now.getTime() - latest.finishedAt.getTime() < RETRY_IN_DOUBT_MS) continue;
