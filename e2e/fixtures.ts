@@ -1,5 +1,6 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { test as base, expect, request, type Browser, type Page } from "@playwright/test";
 import { freePort, waitFor } from "../scripts/chaos/processes";
@@ -32,6 +33,7 @@ export const test = base.extend<object, { tally: Tally }>({
   tally: [
     async ({}, provide, workerInfo) => {
       const port = await freePort();
+      let authDir: string | undefined;
       const baseURL = `http://127.0.0.1:${port}`;
       const server = spawn(process.execPath, ["scripts/e2e-server.mjs", String(port)], {
         cwd: ROOT,
@@ -49,8 +51,10 @@ export const test = base.extend<object, { tally: Tally }>({
           headers: { origin: baseURL },
         });
         if (!res.ok()) throw new Error(`sign-in failed: ${res.status()} ${await res.text()}`);
-        mkdirSync(path.join(ROOT, "e2e/.auth"), { recursive: true });
-        const storageState = path.join(ROOT, `e2e/.auth/operator-${workerInfo.workerIndex}.json`);
+        // In a temp folder of the worker's own: several runs in one checkout (each with its NEXT_DIST_DIR)
+        // would otherwise overwrite each other's e2e/.auth/operator-<worker>.json, signing into the wrong server.
+        authDir = mkdtempSync(path.join(tmpdir(), "tally-e2e-auth-"));
+        const storageState = path.join(authDir, "operator.json");
         await api.storageState({ path: storageState });
         await api.dispose();
         await provide({ baseURL, storageState });
@@ -59,6 +63,7 @@ export const test = base.extend<object, { tally: Tally }>({
         server.kill("SIGTERM");
         await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
         if (server.exitCode === null) server.kill("SIGKILL");
+        if (authDir) rmSync(authDir, { recursive: true, force: true });
       }
     },
     { scope: "worker", timeout: 240_000 },
