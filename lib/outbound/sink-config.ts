@@ -20,12 +20,58 @@ const text = (name: string, max = 255) =>
     .min(1, { error: `${name} must not be empty` })
     .max(max, { error: `${name} must be at most ${max} characters` });
 
-/** A connection URL with one of `schemes`; user and password in it are credentials (masked when shown). */
-const connUrl = (schemes: string[]) =>
-  text("url", 2048).refine(
-    (u) => URL.canParse(u) && schemes.includes(new URL(u).protocol.slice(0, -1)) && new URL(u).hostname !== "",
-    { error: `url must be a ${schemes.map((s) => `${s}://`).join(" or ")} URL with a host` },
-  );
+/**
+ * The query options a sink's URL may carry, each with the values it may take. Drivers read many more from
+ * the URL, some of them files (pg's sslrootcert, sslcert, sslkey), sockets (?host=, ?socketPath=, ?path=)
+ * or whole connectors (ioredis's ?Connector=): every other option is refused when the config is parsed,
+ * on save and again when a sink is opened, before a driver sees it.
+ */
+export const URL_OPTIONS: Record<Exclude<SinkType, "s3">, Record<string, readonly string[] | "integer">> = {
+  postgres: {
+    sslmode: ["disable", "prefer", "require", "verify-full", "no-verify"],
+    ssl: ["true", "false", "1", "0"],
+  },
+  mysql: {},
+  rabbitmq: { heartbeat: "integer", frameMax: "integer", channelMax: "integer" },
+  nats: {},
+  redis: {},
+};
+
+/** Why a URL's query option is refused, or null when the type allows it with that value. */
+function optionRefusal(type: Exclude<SinkType, "s3">, key: string, value: string): string | null {
+  const allowed = URL_OPTIONS[type];
+  const rule = Object.hasOwn(allowed, key) ? allowed[key] : undefined;
+  const names = Object.keys(allowed);
+  // The option's name only: its value may be a path whose existence is not the caller's business.
+  const shown = JSON.stringify(key.slice(0, 64));
+  if (!rule)
+    return names.length === 0
+      ? `url option ${shown} is not allowed: a ${type} sink's URL takes no query options`
+      : `url option ${shown} is not allowed (allowed: ${names.join(", ")})`;
+  if (rule === "integer") return /^\d{1,9}$/.test(value) ? null : `url option ${shown} must be a whole number`;
+  return rule.includes(value) ? null : `url option ${shown} must be one of ${rule.join(", ")}`;
+}
+
+/**
+ * A connection URL of `type` with one of `schemes`, a host (a name or an address, not a percent-encoded
+ * socket path) and only the query options the type allows; user and password in it are credentials
+ * (masked when shown).
+ */
+const connUrl = (type: Exclude<SinkType, "s3">, schemes: string[]) =>
+  text("url", 2048)
+    .refine(
+      (u) => URL.canParse(u) && schemes.includes(new URL(u).protocol.slice(0, -1)) && new URL(u).hostname !== "",
+      { error: `url must be a ${schemes.map((s) => `${s}://`).join(" or ")} URL with a host`, abort: true },
+    )
+    .superRefine((raw, ctx) => {
+      const u = new URL(raw);
+      if (u.hostname.includes("%"))
+        ctx.addIssue({ code: "custom", message: "url host must be a name or an address (no percent-encoding)" });
+      for (const [key, value] of u.searchParams) {
+        const why = optionRefusal(type, key, value);
+        if (why) return void ctx.addIssue({ code: "custom", message: why });
+      }
+    });
 
 // A table name goes into SQL as an identifier: letters, digits and underscores only, quoted by the sink.
 const table = z.string({ error: "table is required" }).regex(/^[A-Za-z_][A-Za-z0-9_]{0,54}$/, {
@@ -33,8 +79,8 @@ const table = z.string({ error: "table is required" }).regex(/^[A-Za-z_][A-Za-z0
 });
 
 export const sinkConfigSchemas = {
-  postgres: z.strictObject({ url: connUrl(["postgres", "postgresql"]), table }),
-  mysql: z.strictObject({ url: connUrl(["mysql"]), table }),
+  postgres: z.strictObject({ url: connUrl("postgres", ["postgres", "postgresql"]), table }),
+  mysql: z.strictObject({ url: connUrl("mysql", ["mysql"]), table }),
   s3: z.strictObject({
     endpoint: text("endpoint", 2048)
       .refine((u) => URL.canParse(u) && /^https?:$/.test(new URL(u).protocol), {
@@ -55,16 +101,16 @@ export const sinkConfigSchemas = {
     forcePathStyle: z.boolean({ error: "forcePathStyle must be true or false" }).optional(),
   }),
   rabbitmq: z.strictObject({
-    url: connUrl(["amqp", "amqps"]),
+    url: connUrl("rabbitmq", ["amqp", "amqps"]),
     // "" is the default exchange (routing key = queue name).
     exchange: z.string({ error: 'exchange is required ("" is the default exchange)' }).max(255),
     routingKey: z.string({ error: "routingKey is required" }).max(255),
   }),
   nats: z.strictObject({
-    url: connUrl(["nats", "tls"]),
+    url: connUrl("nats", ["nats", "tls"]),
     subject: text("subject").regex(/^[^\s*>]+$/, { error: "subject must be a plain subject (no spaces or wildcards)" }),
   }),
-  redis: z.strictObject({ url: connUrl(["redis", "rediss"]), stream: text("stream", 512) }),
+  redis: z.strictObject({ url: connUrl("redis", ["redis", "rediss"]), stream: text("stream", 512) }),
 } satisfies Record<SinkType, z.ZodType>;
 
 export type SinkConfig<T extends SinkType = SinkType> = z.output<(typeof sinkConfigSchemas)[T]>;

@@ -1,5 +1,5 @@
 import "server-only";
-import { Redis, type ChainableCommander } from "ioredis";
+import { Redis, type ChainableCommander, type RedisOptions } from "ioredis";
 import type { SinkConfig } from "../sink-config";
 import { redisGuardedConnector } from "./guard";
 import { asError, type Sink, type SinkEvent, type SinkOptions } from "./types";
@@ -37,8 +37,29 @@ type ScriptPipeline = ChainableCommander & {
   ): ChainableCommander;
 };
 
+/**
+ * The client's connection options, built from the URL's parts alone. Given the URL, ioredis takes any
+ * option from its query string, over the ones passed beside it: `?Connector=&path=/run/redis.sock` put
+ * its own, unguarded connector on a Unix socket. The config's schema refuses query options too.
+ */
+export function redisConnection(url: string): RedisOptions {
+  const u = new URL(url);
+  if (!/^\/?\d{0,5}$/.test(u.pathname)) throw new Error("url path must be a database number (redis://host:6379/0)");
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ""),
+    port: u.port ? Number(u.port) : 6379,
+    ...(u.username || u.password
+      ? { username: decodeURIComponent(u.username), password: decodeURIComponent(u.password) }
+      : {}),
+    ...(u.pathname.length > 1 ? { db: Number(u.pathname.slice(1)) } : {}),
+    ...(u.protocol === "rediss:" ? { tls: {} } : {}),
+  };
+}
+
 export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink {
-  const client = new Redis(config.url, {
+  const guarded = redisGuardedConnector(opts.guard);
+  const client = new Redis({
+    ...redisConnection(config.url),
     lazyConnect: true,
     connectTimeout: opts.timeoutMs,
     commandTimeout: opts.timeoutMs,
@@ -47,8 +68,15 @@ export function redisSink(config: SinkConfig<"redis">, opts: SinkOptions): Sink 
     maxRetriesPerRequest: 0,
     retryStrategy: (n) => Math.min(n * 100, 1_000),
     connectionName: "tally-sink",
-    ...redisGuardedConnector(opts.guard),
+    ...guarded,
   });
+  // ioredis chooses its connector from its options: the guarded one must be the one it uses. `connector`
+  // is private in ioredis's types, hence the cast.
+  const connector = (client as unknown as { connector: unknown }).connector;
+  if (guarded.Connector && !(connector instanceof guarded.Connector)) {
+    client.disconnect();
+    throw new Error("the redis client would not connect through the address guard");
+  }
   // ioredis rejects a failed connect with "Connection is closed."; the attempt records why it closed.
   let lastError: Error | null = null;
   client.on("error", (err: Error) => (lastError = err));
