@@ -34,6 +34,10 @@ export function mysqlDdl(table: string): string[] {
   ];
 }
 
+/** Takes NO_BACKSLASH_ESCAPES out of the session's sql_mode, keeping the rest. */
+const WITHOUT_BACKSLASH_MODE = `SET SESSION sql_mode =
+  TRIM(BOTH ',' FROM REPLACE(CONCAT(',', @@SESSION.sql_mode, ','), ',NO_BACKSLASH_ESCAPES,', ','))`;
+
 export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink {
   const t = config.table;
   const upsertSql = `INSERT INTO \`${t}\` (${RESULT_COLUMNS.join(", ")}) VALUES ?
@@ -52,7 +56,18 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
     enableKeepAlive: true,
     ...mysqlGuardedStream(opts.guard),
   });
-  pool.on("connection", (c) => c.on("error", () => undefined));
+  // Values go into the statement's text escaped with backslashes (one round trip per write: a prepared
+  // statement needs two, the first of which a lost answer would leave unwritten). A session in
+  // NO_BACKSLASH_ESCAPES mode reads \' as a backslash and the end of the string, and scraped content
+  // would go on as SQL: so every connection takes the mode out of its session before its first statement
+  // (a connection's commands run in order, and this one is queued before the pool hands it out), a
+  // connection that cannot is destroyed, and check() refuses a server where the mode is still on.
+  pool.pool.on("connection", (c) => {
+    c.on("error", () => undefined);
+    c.query(WITHOUT_BACKSLASH_MODE, (err) => {
+      if (err) c.destroy();
+    });
+  });
   let ready: Promise<void> | null = null;
   const ensureTables = () =>
     (ready ??= (async () => {
@@ -64,6 +79,9 @@ export function mysqlSink(config: SinkConfig<"mysql">, opts: SinkOptions): Sink 
 
   return {
     async check() {
+      const [mode] = await pool.query("SELECT @@SESSION.sql_mode AS mode");
+      if (String((mode as Array<{ mode?: unknown }>)[0]?.mode ?? "").includes("NO_BACKSLASH_ESCAPES"))
+        throw new Error("the session's sql_mode keeps NO_BACKSLASH_ESCAPES, under which values cannot be escaped");
       await ensureTables();
       await pool.query(`SELECT job_id, item_key, event_id FROM \`${t}\` LIMIT 0`);
     },
