@@ -42,6 +42,9 @@ export type RouteNotes = {
   errors?: readonly ErrorStatus[];
   /** Answers of another shape than the success or the Error one (the health check's 503), by status. */
   otherAnswers?: Record<number, { description: string; answer?: z.ZodType }>;
+  /** A body the handler reads itself (a list too big or too varied for the wrapper's JSON), described for the
+   * document alone: its JSON schema, and the text types it also takes with their options in the query. */
+  reads?: { json: z.ZodType; text: readonly ("text/plain" | "text/csv")[]; textQuery?: z.ZodType };
 };
 
 export type RouteDoc = RouteNotes & {

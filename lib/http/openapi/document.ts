@@ -166,7 +166,7 @@ export function errorStatusesOf(route: ApiRoute): number[] {
     out.add(401).add(500);
     // a role above viewer, or the CSRF check on a browser session's mutation
     if (doc.access.role !== "viewer" || method !== "GET") out.add(403);
-    if (doc.body || doc.query || doc.params) out.add(400);
+    if (doc.body || doc.query || doc.params || doc.reads) out.add(400);
   }
   if (doc.access.kind === "cron") out.add(400).add(401).add(500);
   return [...out].sort((a, b) => a - b);
@@ -194,6 +194,7 @@ function operationOf(schemas: Schemas, route: ApiRoute): JsonObject {
   const parameters = [
     ...(doc.params ? parametersOf(schemas, doc.params, "path", route) : []),
     ...(doc.query ? parametersOf(schemas, doc.query, "query", route) : []),
+    ...(doc.reads?.textQuery ? parametersOf(schemas, doc.reads.textQuery, "query", route) : []),
   ];
   const named = new Set(parameters.filter((p) => p.in === "path").map((p) => p.name));
   for (const [, name] of path.matchAll(/\{([^}]+)\}/g)) {
@@ -226,6 +227,13 @@ function operationOf(schemas: Schemas, route: ApiRoute): JsonObject {
     operation.requestBody = {
       required: !doc.bodyOptional,
       content: { "application/json": { schema: schemas.convert(doc.body) } },
+    };
+  }
+  if (doc.reads && method !== "GET") {
+    const text = Object.fromEntries(doc.reads.text.map((type) => [type, { schema: { type: "string" } }]));
+    operation.requestBody = {
+      required: true,
+      content: { "application/json": { schema: schemas.convert(doc.reads.json) }, ...text },
     };
   }
   operation.responses = responses;
