@@ -1,14 +1,17 @@
 // The private-address rule on the address a sink's client actually connects to. A name that answers a
 // public address when the sink is checked and loopback when the client connects (DNS rebinding) is
-// refused by the connection's own lookup, for every client that lets Tally pass one (all but NATS:
-// docs/operations/security.md). With loopback allowed, the same name connects through the same lookup to
-// the real service: the hook is what the client uses. Options in a URL that point a client elsewhere
-// (PostgreSQL's ?host=, MySQL's ?socketPath=, Redis's ?path=) are caught the same way.
+// refused by the connection's own lookup, or for NATS (whose client resolves names itself) by the check
+// of the addresses it is given instead of the name. With loopback allowed, the same name connects through
+// the same path to the real service: the hook is what the client uses. Options in a URL that point a
+// client elsewhere (PostgreSQL's ?host=, MySQL's ?socketPath=, Redis's ?path= and ?Connector=) are
+// refused by the schema and, past it, by the connection; NATS ignores the servers a server announces.
 import type { LookupAddress } from "node:dns";
+import { createServer, type AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseAllowance, type GuardContext } from "@/lib/net/address-guard";
 import { checkSink } from "@/lib/outbound/sink-send";
 import { mysqlSink } from "@/lib/outbound/sinks/mysql";
+import { natsSink } from "@/lib/outbound/sinks/nats";
 import { postgresSink } from "@/lib/outbound/sinks/postgres";
 import { redisSink } from "@/lib/outbound/sinks/redis";
 import type { SinkType } from "@/lib/outbound/sink-config";
@@ -46,7 +49,7 @@ const refusal = (type: SinkType, config: unknown, guard: GuardContext) =>
     (e: unknown) => (e as Error).message,
   );
 
-for (const type of ["postgres", "mysql", "rabbitmq", "redis", "s3"] as const) {
+for (const type of ["postgres", "mysql", "rabbitmq", "redis", "s3", "nats"] as const) {
   const up = await serviceAnswers(type);
   describe.skipIf(!up)(`the ${type} sink's connections`, () => {
     let svc: SinkService;
@@ -124,6 +127,43 @@ describe("the redis sink's client options", () => {
       await expect(sink.check()).rejects.toThrow(/sink\.rebind\.test resolves to 127\.0\.0\.1 is a private/);
     } finally {
       await sink.close();
+    }
+  });
+});
+
+describe("the nats sink's client", () => {
+  it("ignores the servers a NATS server announces: it connects only to the address it checked", async () => {
+    // A NATS server of the test's own: it announces another (on this machine, as a cluster's private
+    // address would be), answers the handshake, then drops the client and stops listening.
+    let announcedConnections = 0;
+    const announced = createServer((s) => {
+      announcedConnections++;
+      s.destroy();
+    });
+    await new Promise<void>((r) => announced.listen(0, "127.0.0.2", r));
+    const first = createServer((s) => {
+      s.write(
+        `INFO ${JSON.stringify({ server_id: "fake", version: "2.10.0", proto: 1, headers: true, max_payload: 1048576, connect_urls: [`127.0.0.2:${(announced.address() as AddressInfo).port}`] })}\r\n`,
+      );
+      s.on("data", (d: Buffer) => {
+        if (String(d).includes("PING")) s.write("PONG\r\n");
+      });
+      setTimeout(() => {
+        s.destroy();
+        first.close();
+      }, 200);
+    });
+    await new Promise<void>((r) => first.listen(0, "127.0.0.1", r));
+    const guard: GuardContext = { allowance: parseAllowance("127.0.0.1"), selfOrigins: [], selfPort: 0 };
+    const port = (first.address() as AddressInfo).port;
+    const sink = natsSink({ url: `nats://127.0.0.1:${port}`, subject: "s" }, { timeoutMs: 1000, guard });
+    try {
+      await sink.check().catch(() => undefined);
+      await new Promise((r) => setTimeout(r, 2000));
+      expect(announcedConnections).toBe(0);
+    } finally {
+      await sink.close();
+      announced.close();
     }
   });
 });

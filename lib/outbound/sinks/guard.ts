@@ -16,7 +16,8 @@ import type { SinkConfig, SinkType } from "../sink-config";
 // connecting, a name through the connection's `lookup`, so what is checked is the address connected to,
 // whatever the name answers by then (DNS rebinding) and wherever the URL's options point the client
 // (`?host=` for PostgreSQL, `?socketPath=` for MySQL, `?path=` for Redis). The NATS client resolves
-// names itself with no hook: its connections are checked only when the sink opens (docs/operations/security.md).
+// names itself with no hook: it is given the addresses guardedAddresses checked, never the name, and
+// ignores the servers a NATS server announces (docs/operations/security.md).
 
 export function sinkHost(type: SinkType, config: SinkConfig): string {
   const c = config as Record<string, unknown>;
@@ -40,6 +41,25 @@ export async function sinkHostRefusal(type: SinkType, config: SinkConfig, guard:
     if (why) return net.isIP(host) ? why : `${host} resolves to ${why}`;
   }
   return null;
+}
+
+/**
+ * The addresses `host` stands for, every one allowed by the guard (RefusedAddress otherwise): for a client
+ * that resolves names itself with no hook (NATS), which is then given these addresses, not the name.
+ */
+export async function guardedAddresses(host: string, guard: GuardContext): Promise<string[]> {
+  const bare = host.replace(/^\[|\]$/g, "");
+  const addresses = net.isIP(bare)
+    ? [bare]
+    : /(^|\.)localhost\.?$/i.test(bare)
+      ? ["127.0.0.1"]
+      : (await (guard.resolve ?? systemResolve)(bare)).map((a) => a.address);
+  if (addresses.length === 0) throw new RefusedAddress(`${bare} resolves to no address`);
+  for (const a of addresses) {
+    const why = addressRefusal(a, guard.allowance);
+    if (why) throw new RefusedAddress(net.isIP(bare) ? why : `${bare} resolves to ${why}`);
+  }
+  return addresses;
 }
 
 /** Where a client asks to connect: a host and port, or a Unix socket. */
