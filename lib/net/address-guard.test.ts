@@ -60,6 +60,20 @@ const HOSTILE = [
   "http://[fe80::1]/",
   "http://224.0.0.1/",
   "http://255.255.255.255/",
+  // IPv6 forms that carry an IPv4 address a gateway or tunnel would reach (issue 38), and site-local.
+  "http://[64:ff9b::7f00:1]/",
+  "http://[64:ff9b::169.254.169.254]/",
+  "http://[64:ff9b::a00:5]/",
+  "http://[64:ff9b:1::a00:5]/",
+  "http://[2002:7f00:1::]/",
+  "http://[2002:a9fe:a9fe::1]/",
+  "http://[2002:c0a8:101:1::1]/",
+  "http://[::127.0.0.1]/",
+  "http://[::a9fe:a9fe]/",
+  "http://[::10.0.0.5]/",
+  "http://[fec0::1]/",
+  "http://[feff::1]/",
+  "http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/",
 ];
 
 describe("addresses", () => {
@@ -71,7 +85,14 @@ describe("addresses", () => {
   });
 
   it("accepts public addresses, and names that do not resolve yet (the connect-time check still applies)", async () => {
-    for (const url of ["https://93.184.216.34/hook", "https://[2606:4700::1111]/", "https://not-yet.example/x"])
+    for (const url of [
+      "https://93.184.216.34/hook",
+      "https://[2606:4700::1111]/",
+      "https://not-yet.example/x",
+      // A public IPv4 address behind NAT64 (an IPv6-only network's DNS64 answers these) or 6to4.
+      "https://[64:ff9b::5db8:d822]/",
+      "https://[2002:5db8:d822::1]/",
+    ])
       await expect(checkDestinationUrl(url, ctx(undefined, answers({})))).resolves.toBeUndefined();
     expect(addressRefusal("8.8.8.8", none)).toBeNull();
   });
@@ -92,6 +113,10 @@ describe("addresses", () => {
     expect(addressRefusal("127.0.0.2", allow)).toMatch(/private/);
     expect(addressRefusal("169.254.169.254", allow)).toMatch(/private/);
     expect(addressRefusal("::1", allow)).toMatch(/private/);
+    // An address that carries an allowed IPv4 one is allowed as that one; the rest of its kind is not.
+    expect(addressRefusal("64:ff9b::7f00:1", allow)).toBeNull();
+    expect(addressRefusal("2002:a00:1::", allow)).toBeNull();
+    expect(addressRefusal("64:ff9b::7f00:2", allow)).toMatch(/64:ff9b::7f00:2 carries 127\.0\.0\.2, a private/);
     expect(addressRefusal("169.254.169.254", parseAllowance("all"))).toBeNull();
     for (const bad of ["127.0.0.1/33", "nope", "10.0.0.0/8/1", "::1/129"]) expect(() => parseAllowance(bad)).toThrow();
   });

@@ -32,13 +32,43 @@ for (const [net, prefix] of [
 ] as const)
   REFUSED.addSubnet(net, prefix, "ipv4");
 for (const [net, prefix] of [
-  ["::", 128],
-  ["::1", 128],
+  ["::", 96], // unspecified, loopback, and IPv4-compatible (::a.b.c.d, deprecated)
+  ["64:ff9b:1::", 48], // local-use NAT64 (RFC 8215): whatever the network's own translator reaches
+  ["100::", 64], // discard-only
+  ["2001::", 32], // Teredo: a tunnel to an IPv4 address carried obfuscated
   ["fc00::", 7], // unique local (fd00:ec2::254, a metadata address, is here)
   ["fe80::", 10],
+  ["fec0::", 10], // site-local (deprecated, still routed by some)
   ["ff00::", 8],
 ] as const)
   REFUSED.addSubnet(net, prefix, "ipv6");
+
+/** An IPv6 address as its eight 16-bit words (`ip` already known to be IPv6). */
+function ipv6Words(ip: string): number[] {
+  let s = ip.split("%")[0];
+  const dotted = /(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(s);
+  if (dotted) {
+    const [a, b, c, d] = dotted.slice(1).map(Number);
+    s = `${s.slice(0, dotted.index)}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
+  }
+  const [head, tail] = s.split("::");
+  const h = head ? head.split(":") : [];
+  const t = tail ? tail.split(":") : [];
+  const words = tail === undefined ? h : [...h, ...Array<string>(8 - h.length - t.length).fill("0"), ...t];
+  return words.map((w) => parseInt(w, 16));
+}
+
+/**
+ * The IPv4 address an IPv6 one carries for a gateway to reach: NAT64 (64:ff9b::/96, what DNS64 answers on
+ * IPv6-only networks) and 6to4 (2002::/16). Checked as that IPv4 address: a public one passes.
+ */
+function carriedIpv4(ip: string): string | null {
+  const w = ipv6Words(ip);
+  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
+  if (w[0] === 0x64 && w[1] === 0xff9b && w.slice(2, 6).every((x) => x === 0)) return v4(w[6], w[7]);
+  if (w[0] === 0x2002) return v4(w[1], w[2]);
+  return null;
+}
 
 /** Parses TALLY_ALLOW_PRIVATE_DESTINATIONS: `all`, or CIDRs and addresses separated by commas. Throws on a bad entry. */
 export function parseAllowance(spec: string | undefined): Allowance {
@@ -65,6 +95,12 @@ export function addressRefusal(ip: string, allowance: Allowance): string | null 
   const family = isIP(bare);
   if (!family) return `${ip} is not an IP address`;
   const type = family === 4 ? "ipv4" : "ipv6";
+  const carried = family === 6 ? carriedIpv4(bare) : null;
+  if (carried) {
+    if (!REFUSED.check(carried, "ipv4")) return null;
+    if (allowance === "all" || allowance.check(carried, "ipv4") || allowance.check(bare, "ipv6")) return null;
+    return `${bare} carries ${carried}, a private, loopback, link-local or metadata address (allow it with TALLY_ALLOW_PRIVATE_DESTINATIONS)`;
+  }
   // BlockList checks an IPv4-mapped IPv6 address (::ffff:127.0.0.1) as the IPv4 address it carries.
   if (!REFUSED.check(bare, type)) return null;
   if (allowance === "all" || allowance.check(bare, type)) return null;
