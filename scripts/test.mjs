@@ -1,5 +1,5 @@
 // The whole suite, stopping at the first failing step: the static checks side by side (types, lint,
-// layering, migration drift on SQLite and PostgreSQL, Chromium for the browser tests: each is one
+// layering, migration drift on SQLite and PostgreSQL, Chromium for the browser tests, promtool: each is one
 // process on one core, so two cores do two at a time), then the build, then the unit and integration
 // tests (vitest) on SQLite and on PostgreSQL side by side, then end-to-end tests (Playwright).
 //
@@ -49,6 +49,8 @@ const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
   // Installs Debian's Chromium for the end-to-end tests if it is missing (network and disk, little CPU).
   ["chromium", "node", ["scripts/ensure-chromium.mjs"]],
+  // Unpacks promtool from Debian's prometheus package if missing, for test/deploy-rules.test.ts.
+  ["promtool", "node", ["scripts/ensure-promtool.mjs"]],
   ["lint", "npx", ["eslint", "--max-warnings", "0", "."]],
   ["format", "npx", ["prettier", "--check", "--log-level", "warn", "."]],
   [
