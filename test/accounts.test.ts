@@ -182,10 +182,16 @@ describe("sessions end at once", () => {
 });
 
 describe("changing one's own password", () => {
-  it("needs the current one, ends one's other sessions and keeps this one", async () => {
+  it("needs the current one, ends one's other sessions and tokens and keeps this one", async () => {
     await addUser("fay@example.com", "viewer");
     const here = await sessionFor(tally, "fay@example.com");
     const elsewhere = await sessionFor(tally, "fay@example.com");
+    const made = await call(tally, { cookie: elsewhere }, "POST", "/api/tokens", { name: "fay-ci", role: "viewer" });
+    const token = String(made.json.token);
+    const others = await sessionFor(tally, "ana@example.com");
+    const othersToken = String(
+      (await call(tally, { cookie: others }, "POST", "/api/tokens", { name: "ana-keeps", role: "viewer" })).json.token,
+    );
     const before = await hashOf("fay@example.com");
     const wrong = await call(tally, { cookie: here }, "POST", "/api/auth/password", {
       currentPassword: "not it at all",
@@ -194,13 +200,18 @@ describe("changing one's own password", () => {
     expect(wrong).toEqual({ status: 400, json: { error: "bad_request", message: "The current password is wrong" } });
     expect(await hashOf("fay@example.com")).toBe(before);
     expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(200);
+    expect((await call(tally, { token }, "GET", "/api/auth/me")).status).toBe(200);
     const ok = await call(tally, { cookie: here }, "POST", "/api/auth/password", {
       currentPassword: PASSWORD,
       newPassword: "a brand new password",
     });
-    expect(ok).toEqual({ status: 200, json: { endedSessions: 1 } });
+    expect(ok).toEqual({ status: 200, json: { endedSessions: 1, revokedTokens: 1 } });
     expect((await call(tally, { cookie: elsewhere }, "GET", "/api/auth/me")).status).toBe(401);
+    expect((await call(tally, { token }, "GET", "/api/auth/me")).status).toBe(401);
     expect((await call(tally, { cookie: here }, "GET", "/api/auth/me")).status).toBe(200);
+    // Nobody else's session or token is touched.
+    expect((await call(tally, { cookie: others }, "GET", "/api/auth/me")).status).toBe(200);
+    expect((await call(tally, { token: othersToken }, "GET", "/api/auth/me")).status).toBe(200);
     expect((await signIn(tally, { email: "fay@example.com", password: PASSWORD })).status).toBe(401);
     expect((await signIn(tally, { email: "fay@example.com", password: "a brand new password" })).status).toBe(200);
     expect(await hashOf("fay@example.com")).toMatch(/^\$argon2id\$/);

@@ -30,8 +30,10 @@ export function PasswordForm() {
           {
             onSuccess: (r) => {
               form.reset();
+              const count = (n: number, what: string) => (n ? ` ${n} ${what}${n === 1 ? "" : "s"}` : "");
               setDone(
-                `Password changed.${r.endedSessions ? ` ${r.endedSessions} other session${r.endedSessions === 1 ? "" : "s"} ended.` : ""}`,
+                `Password changed.${count(r.endedSessions, "other session")}${r.endedSessions ? " ended." : ""}` +
+                  `${count(r.revokedTokens, "API token")}${r.revokedTokens ? " revoked." : ""}`,
               );
             },
           },

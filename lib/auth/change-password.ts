@@ -1,5 +1,5 @@
 import "server-only";
-import { db } from "../db";
+import { db, transaction } from "../db";
 import { BadRequest, Forbidden, TooManyRequests } from "../errors";
 import { audit } from "../audit";
 import { hashPassword, passwordMatches } from "./password";
@@ -8,9 +8,14 @@ import { accountKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } f
 import type { ChangePassword } from "./users-contracts";
 
 // A person changes their own password: the current one is checked (a wrong one counts against the
-// account's sign-in throttle), and every other session of theirs ends at once; this one stays.
+// account's sign-in throttle), and every other session of theirs and every personal API token of theirs
+// end at once, as an admin's reset does (a token made by whoever knew the old password is their
+// credential too); this session stays. The hash, the sessions and the tokens change in one transaction.
 
-export async function changeOwnPassword(p: Principal, input: ChangePassword): Promise<{ endedSessions: number }> {
+export async function changeOwnPassword(
+  p: Principal,
+  input: ChangePassword,
+): Promise<{ endedSessions: number; revokedTokens: number }> {
   if (p.kind !== "user") throw new Forbidden("A token has no password; sign in to change yours");
   const key = accountKey(p.email);
   const wait = await loginBlockedFor(key);
@@ -28,14 +33,19 @@ export async function changeOwnPassword(p: Principal, input: ChangePassword): Pr
   }
   if (input.currentPassword === input.newPassword) throw new BadRequest("The new password is the current one");
   await clearLoginFailures(key);
-  await db().user.update({
-    where: { id: p.userId },
-    data: { passwordHash: await hashPassword(input.newPassword), bootstrap: false },
+  const passwordHash = await hashPassword(input.newPassword);
+  const now = new Date();
+  const [sessions, tokens] = await transaction(async (tx) => {
+    await tx.user.update({ where: { id: p.userId }, data: { passwordHash, bootstrap: false } });
+    return Promise.all([
+      tx.session.updateMany({
+        where: { userId: p.userId, revokedAt: null, id: { not: p.sessionId } },
+        data: { revokedAt: now },
+      }),
+      tx.apiToken.updateMany({ where: { userId: p.userId, revokedAt: null }, data: { revokedAt: now } }),
+    ]);
   });
-  const ended = await db().session.updateMany({
-    where: { userId: p.userId, revokedAt: null, id: { not: p.sessionId } },
-    data: { revokedAt: new Date() },
-  });
-  await audit({ actor: p.email, action: "users.change_password", detail: { endedSessions: ended.count } });
-  return { endedSessions: ended.count };
+  const result = { endedSessions: sessions.count, revokedTokens: tokens.count };
+  await audit({ actor: p.email, action: "users.change_password", detail: result });
+  return result;
 }
