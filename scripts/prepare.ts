@@ -1,11 +1,13 @@
-// Prepares the database before the server starts: checks the configuration, creates the data
-// folder for SQLite and applies the store's migrations (`prisma migrate deploy`, offline).
+// Prepares the database before the server starts: checks Node's version and the configuration, creates
+// the data folder for SQLite and applies the store's migrations (`prisma migrate deploy`, offline).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { configOrExit, redactUrl, storeOf } from "../lib/config";
 import { secureSqliteFile } from "../lib/runtime";
+import { checkNodeVersion } from "./node-version.mjs";
 
+checkNodeVersion();
 const config = configOrExit();
 if (storeOf(config.DATABASE_URL) === "sqlite") {
   const file = config.DATABASE_URL.replace(/^file:/, "");
