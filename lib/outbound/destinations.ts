@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import type { Destination } from "@/generated/prisma/client";
-import { getConfig, redactUrlSecrets, type TallyConfig } from "../config";
+import { getConfig, type TallyConfig } from "../config";
 import { checkDestinationUrl, guardFor } from "../net";
 import { db } from "../db";
 import { BadRequest, Conflict, NotFound } from "../errors";
@@ -13,7 +13,15 @@ import {
   type DestinationView,
   type ForwardEvent,
 } from "./contracts";
-import { isSinkType, maskedConfig, sinkConfigSchemas, sinkCredential, sinkTarget, type SinkType } from "./sink-config";
+import {
+  isSinkType,
+  maskedConfig,
+  shownUrl,
+  sinkConfigSchemas,
+  sinkCredential,
+  sinkTarget,
+  type SinkType,
+} from "./sink-config";
 import { checkSink } from "./sink-send";
 
 // Destinations the team registers. The secret is read only by the sender (lib/db.ts omits it from
@@ -47,9 +55,9 @@ export function toView(d: Row): DestinationView {
   return {
     id: d.id,
     type: d.type,
-    // A query value or user info in a destination's URL is a credential: never shown after creation.
-    // A sink's url is its target, masked when it was saved.
-    url: isSinkType(d.type) ? d.url : redactUrlSecrets(d.url),
+    // A query value, user info or a key in the path (Slack, Discord, Zapier) of a destination's URL is a
+    // credential: never shown after creation. A sink's url is its target, masked when it was saved.
+    url: isSinkType(d.type) ? d.url : shownUrl(d.url),
     config: viewConfig(d),
     events: parseEvents(d.events),
     enabled: d.enabled,

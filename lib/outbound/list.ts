@@ -3,10 +3,11 @@ import { z } from "zod";
 import type { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import type { Role } from "../auth";
-import { redactUrlSecrets } from "../config";
 import { NotFound } from "../errors";
 import { decodeCursor, encodeCursor, intId } from "../keyset";
+import { redactUrlSecrets } from "../config";
 import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
+import { isSinkType, shownUrl } from "./sink-config";
 
 // The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
 // status and job. What a destination answered (the first bytes of its body) is for operators and
@@ -35,14 +36,16 @@ export async function listDeliveries(q: DeliveryListQuery, role: Role = "viewer"
     where,
     orderBy: { id: "desc" },
     take: q.limit + 1,
-    include: { destination: { select: { url: true } } },
+    include: { destination: { select: { url: true, type: true } } },
   });
   const page = rows.slice(0, q.limit);
   return {
     items: page.map((r) => ({
       id: r.id,
       destinationId: r.destinationId,
-      destinationUrl: redactUrlSecrets(r.destination.url),
+      destinationUrl: isSinkType(r.destination.type)
+        ? redactUrlSecrets(r.destination.url)
+        : shownUrl(r.destination.url),
       eventId: r.eventId,
       eventType: r.eventType,
       jobId: r.jobId,

@@ -8,9 +8,10 @@ import { settleOutcome } from "@/lib/jobs/outcomes";
 import { claim, createRegistry, runItem } from "@/lib/queue";
 import { verifyDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "@/test/db";
-import { createDestinationSchema } from "./contracts";
+import { createDestinationSchema, deliveryListQuerySchema } from "./contracts";
 import { createDestination, ensureDefaultDestination, listDestinations, setDestinationEnabled } from "./destinations";
 import { forwardEventKind } from "./handler";
+import { listDeliveries } from "./list";
 import { forwardEventPayload, webhookId } from "./outbox";
 import { pruneHistory } from "@/lib/worker/retention";
 import { replayDelivery, replayDestinationSince } from "./replay";
@@ -317,6 +318,28 @@ describe("destinations", () => {
       source: "config",
       events: ["job.stored", "job.dead_lettered", "job.cancelled"],
     });
+  });
+});
+
+// Issue 38: a webhook whose path carries its key (Slack, Discord, Zapier) is listed with the path masked
+// past its plain words, to every reader, in the destinations and the deliveries alike.
+describe("a destination URL with a key in its path", () => {
+  it("is never listed whole after creation", async () => {
+    const token = "XyZ0aB1cD2eF3gH4iJ5kL6mN";
+    const created = await createDestination(
+      { url: `${sink.url}/services/T0A1B2C3D/B0E1F2G3H/${token}?channel=ops`, events: ["job.stored"] },
+      "test",
+    );
+    await settle("stored");
+    const listed = JSON.stringify(await listDestinations());
+    const deliveries = await listDeliveries(deliveryListQuerySchema.parse({}), "viewer");
+    expect(deliveries.items.length).toBeGreaterThan(0);
+    for (const shown of [listed, JSON.stringify(deliveries), created.url]) {
+      expect(shown).not.toContain(token);
+      expect(shown).not.toContain("T0A1B2C3D");
+      expect(shown).not.toContain("ops");
+    }
+    expect(created.url).toBe(`${sink.url}/services/••••${token.slice(-4)}?channel=••••`);
   });
 });
 

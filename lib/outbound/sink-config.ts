@@ -131,10 +131,42 @@ export function maskUrl(raw: string): string {
   return decodeURIComponent(u.toString());
 }
 
+/** A path segment shown as it is: a plain lowercase word (`services`, `webhooks`, `catch`), not an id or a key. */
+const WORD = /^[a-z][a-z._-]{0,15}$/;
+
+/**
+ * A URL path with everything from its first segment that is not a plain word masked: Slack
+ * (`/services/T…/B…/<token>`), Discord (`/api/webhooks/<id>/<token>`) and Zapier (`/hooks/catch/<id>/<key>/`)
+ * put the credential in the path, where a query-value mask does not reach.
+ */
+export function maskPath(pathname: string): string {
+  const segments = pathname.split("/").slice(1);
+  const kept = segments.findIndex((seg) => !WORD.test(seg) && seg !== "");
+  if (kept === -1) return pathname;
+  // The last four characters of the last segment, when it is long enough to keep its secret without them.
+  const last = segments.filter((seg) => seg !== "").at(-1) ?? "";
+  return `/${[...segments.slice(0, kept), maskSecret(last)].join("/")}`;
+}
+
+/**
+ * An HTTP URL (a webhook's, S3's endpoint) as any reader may see it: user info and every query value
+ * masked, the path past its plain words masked (maskPath), no fragment.
+ */
+export function shownUrl(raw: string): string {
+  if (!URL.canParse(raw)) return MASK;
+  const u = new URL(raw);
+  const user = u.username || u.password ? `${MASK}@` : "";
+  const query = [...new Set(u.searchParams.keys())].map((k) => `${k}=${MASK}`).join("&");
+  const path = u.pathname === "/" ? "" : maskPath(u.pathname);
+  return `${u.protocol}//${user}${u.host}${path}${query ? `?${query}` : ""}`;
+}
+
 /** The config as it may be shown: every credential masked. */
 export function maskedConfig(type: SinkType, config: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...config };
   if (typeof out.url === "string") out.url = maskUrl(out.url);
+  // An S3-compatible endpoint may carry a key in its user info, query or path (a gateway's token).
+  if (typeof out.endpoint === "string") out.endpoint = shownUrl(out.endpoint);
   if (type === "s3") {
     if (typeof out.secretAccessKey === "string") out.secretAccessKey = maskSecret(out.secretAccessKey);
     if (typeof out.accessKeyId === "string") out.accessKeyId = maskSecret(out.accessKeyId);

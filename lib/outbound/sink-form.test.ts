@@ -2,7 +2,7 @@
 // filled where the schema insists, and what the form builds is what the schema accepts, with the URL's
 // password inside the URL (percent-encoded) and empty optional fields left out.
 import { describe, expect, it } from "vitest";
-import { maskUrl, SINK_TYPES, sinkConfigSchemas } from "./sink-config";
+import { maskedConfig, maskPath, maskUrl, shownUrl, SINK_TYPES, sinkConfigSchemas, sinkTarget } from "./sink-config";
 import { sinkConfigFromForm, sinkFormFields } from "./sink-form";
 
 describe("the sink form", () => {
@@ -73,5 +73,34 @@ describe("the sink form", () => {
     const rabbit = sinkConfigFromForm("rabbitmq", { url: "amqp://mq", exchange: "", routingKey: "results" });
     expect(rabbit).toEqual({ url: "amqp://mq", exchange: "", routingKey: "results" });
     expect(sinkConfigSchemas.rabbitmq.safeParse(rabbit).success).toBe(true);
+  });
+});
+
+describe("what is shown of a URL with a key in it (issue 38)", () => {
+  it("masks a path from its first segment that is not a plain word: Slack, Discord, Zapier", () => {
+    expect(maskPath("/services/T0A1B2C3D/B0E1F2G3H/XyZ0aB1cD2eF3gH4iJ5kL6mN")).toBe("/services/••••L6mN");
+    expect(
+      maskPath("/api/webhooks/112233445566778899/AbCdEfGhIjKlMnOpQrStUvWxYz-0123456789_abcdefghijklmnopqrstuvwxyzABCD"),
+    ).toBe("/api/webhooks/••••ABCD");
+    expect(maskPath("/hooks/catch/123456/abc1de2/")).toBe("/hooks/catch/••••");
+    expect(maskPath("/tally/webhook-events")).toBe("/tally/webhook-events");
+    expect(shownUrl("https://u:p@hooks.example/in/Secret123456?token=abc#frag")).toBe(
+      "https://••••@hooks.example/in/••••3456?token=••••",
+    );
+  });
+
+  it("masks S3's endpoint in the config and the target", () => {
+    const config = {
+      endpoint: "https://key:secret@gw.example/tenant/0123456789abcdef?X-Amz-Signature=sig",
+      region: "us-east-1",
+      bucket: "scrapes",
+      prefix: "",
+      accessKeyId: "AKIAABCDEFGHIJKLMNOP",
+      secretAccessKey: "very-secret-access-key-0000",
+    };
+    for (const shown of [JSON.stringify(maskedConfig("s3", config)), sinkTarget("s3", config)]) {
+      for (const secret of ["key:", "secret@", "0123456789ab", "sig"]) expect(shown, shown).not.toContain(secret);
+      expect(shown).toContain("gw.example/tenant/••••cdef");
+    }
   });
 });
