@@ -5,7 +5,7 @@ import { CALM, expectNoSidewaysScroll, postJson, setKnobs, submitJob } from "./d
 // The navigation (issue 41): grouped sections in a sidebar from 1024 px up, each item on one line and
 // the current page marked (nested pages too); a Menu button on a phone that opens the same sections,
 // works from the keyboard and closes on navigation; no dashboard page scrolls sideways at 390 px.
-// Screenshots of every page at 1280 and 390 px land in the test's output folder.
+// Screenshots of every page at 1280, 1024 and 390 px land in the test's output folder.
 
 const GROUPS = {
   Work: ["Runs", "Collections", "Jobs"],
@@ -86,6 +86,17 @@ async function expectCurrent(page: Page, label: string) {
   await expect(marked).toHaveText(label);
 }
 
+test("at 1280 px: the account in the top bar opens over the page, with sign-out", async ({ page }) => {
+  await page.setViewportSize({ width: 1280, height: 800 });
+  await page.goto("/settings");
+  const account = page.getByTestId("user-menu");
+  await account.locator("summary").click();
+  const signOut = account.getByRole("button", { name: "Sign out" });
+  await expect(signOut).toBeInViewport();
+  await expect(account.getByRole("link", { name: "API tokens" })).toBeInViewport();
+  await page.screenshot({ path: test.info().outputPath("wide-account-open.png") });
+});
+
 for (const width of [1024, 1280, 1920]) {
   test(`at ${width} px: a sidebar of grouped sections, each item on one line, the current page marked`, async ({
     page,
@@ -162,12 +173,13 @@ test("at 390 px: the Menu button opens the sections, by mouse and keyboard, and 
   await expect(menu).toHaveAttribute("aria-expanded", "false");
 });
 
-test("every dashboard page: the current page marked, no sideways scroll at 390 px, screenshots at 1280 and 390 px", async ({
+test("every dashboard page: the current page marked, no sideways scroll at 1280, 1024 and 390 px, screenshots of each", async ({
   page,
 }) => {
-  test.setTimeout(240_000);
+  test.setTimeout(300_000);
   for (const [width, height, tag] of [
     [1280, 800, "wide"],
+    [1024, 768, "narrow"],
     [390, 844, "phone"],
   ] as const) {
     await page.setViewportSize({ width, height });

@@ -2,6 +2,8 @@ import { E2E_PASSWORD, expect, test } from "./fixtures";
 
 const SECTIONS = [
   ["/", "Overview"],
+  ["/runs", "Runs"],
+  ["/collections", "Collections"],
   ["/jobs", "Jobs"],
   ["/deliveries", "Deliveries"],
   ["/subscriptions", "Webhooks & secrets"],
@@ -20,6 +22,7 @@ test("every section renders under the login, reachable from the navigation", asy
     await nav.getByRole("link", { name: label, exact: true }).click();
     await expect(page).toHaveURL(new RegExp(`${href === "/" ? "/$" : href}$`));
     await expect(page.getByRole("heading", { level: 1, name: label })).toBeVisible();
+    await expect(nav.getByRole("link", { name: label, exact: true })).toHaveAttribute("aria-current", "page");
     await page.screenshot({
       path: `test-results/screenshots/shell-${label.replace(/\W+/g, "-").toLowerCase()}.png`,
       fullPage: true,

@@ -47,12 +47,12 @@ export function Shell({ account, children }: { account?: React.ReactNode; childr
           </button>
         </div>
       </header>
-      <div className="lg:flex">
+      <div className="lg:flex lg:min-h-[calc(100vh-3.5rem)]">
         {/* The column reaches the page's foot (border and background); the nav inside it sticks. */}
         <div
           id="site-menu"
           onKeyDown={onKeyDown}
-          className={`${open ? "block" : "hidden"} border-b border-slate-200 bg-white lg:block lg:w-56 lg:shrink-0 lg:border-b-0 lg:border-r`}
+          className={`${open ? "block" : "hidden"} border-b border-slate-200 bg-white lg:block lg:w-44 lg:shrink-0 xl:w-56 lg:border-b-0 lg:border-r`}
         >
           {account && (
             <div className="border-b border-slate-200 px-4 py-2 lg:fixed lg:right-4 lg:top-0 lg:z-40 lg:flex lg:h-14 lg:items-center lg:border-0 lg:p-0">
@@ -61,7 +61,7 @@ export function Shell({ account, children }: { account?: React.ReactNode; childr
           )}
           <nav
             aria-label="Sections"
-            className="px-2 py-3 lg:sticky lg:top-14 lg:max-h-[calc(100vh-3.5rem)] lg:overflow-y-auto lg:px-3 lg:py-4"
+            className="px-2 py-3 lg:sticky lg:top-14 lg:max-h-[calc(100vh-3.5rem)] lg:overflow-y-auto lg:py-4 xl:px-3"
           >
             <NavLink item={OVERVIEW} path={path} onPick={close} />
             {NAV_GROUPS.map((group) => (
@@ -85,7 +85,7 @@ export function Shell({ account, children }: { account?: React.ReactNode; childr
         </div>
         {/* min-w-0: a wide table scrolls inside its card instead of widening the page beside the sidebar */}
         <main className="min-w-0 flex-1">
-          <div className="mx-auto max-w-7xl px-4 py-6 lg:px-8">{children}</div>
+          <div className="mx-auto max-w-7xl px-4 py-6 lg:px-6 xl:px-8">{children}</div>
         </main>
       </div>
     </>
