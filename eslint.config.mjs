@@ -43,6 +43,33 @@ const config = [
     rules: { "no-restricted-properties": "off" },
   },
   {
+    // One writer (docs/operations/database.md#one-writer-at-a-time-on-sqlite): the app's SQLite connection is
+    // lib/db.ts's alone, and every statement on it takes its turn there. Elsewhere in the app, only
+    // modules that open a connection of their own (the receiver's, a stopped file's) or that db.ts
+    // hands its connection to (checkpoints, the statement cache) may load the driver.
+    files: ["lib/**", "app/**", "components/**", "server.ts", "instrumentation.ts", "proxy.ts"],
+    ignores: [
+      "lib/db.ts",
+      "lib/runtime/sqlite-*.ts",
+      "lib/webhooks/store-sqlite.ts",
+      "lib/db-copy/source.ts",
+      "lib/results/seed.test-util.ts",
+      "**/*.test.ts",
+    ],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          paths: ["better-sqlite3", "@prisma/adapter-better-sqlite3"].map((name) => ({
+            name,
+            message:
+              "The app's SQLite connection is lib/db.ts's alone: use db(), transaction(), directQuery() or directSqliteTransaction().",
+          })),
+        },
+      ],
+    },
+  },
+  {
     // Configuration files Node loads as CommonJS, as they are.
     files: ["**/*.cjs", "next.config.js"],
     rules: { "@typescript-eslint/no-require-imports": "off" },

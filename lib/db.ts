@@ -1,4 +1,5 @@
 import "server-only";
+import { AsyncLocalStorage } from "node:async_hooks";
 import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";
 import { PrismaPg } from "@prisma/adapter-pg";
 import Database from "better-sqlite3";
@@ -41,7 +42,7 @@ const BUSY_TIMEOUT_MS = 5000;
 /** How long starting a transaction may take, queueing and lock included: under Prisma's maxWait (10 s). */
 const BEGIN_BUDGET_MS = 9000;
 
-/** One transaction at a time on the connection, first come first served; a waiter can give up. */
+/** One caller at a time on the connection, first come first served; a waiter can give up. */
 class TransactionSlot {
   #held = false;
   #waiters: Array<() => void> = [];
@@ -78,6 +79,52 @@ class TransactionSlot {
 }
 
 /**
+ * Marks the callback of an interactive transaction on the app's SQLite connection while it runs. A
+ * statement made through db() (not the callback's `tx`) from inside it would wait for the very
+ * transaction it runs in: it fails at once instead, naming the mistake.
+ */
+const insideTransaction = new AsyncLocalStorage<{ open: boolean }>();
+
+class NestedStatement extends Error {
+  constructor() {
+    super(
+      "a statement was made through db() inside its own transaction: use the transaction's `tx` (on SQLite it would wait for that transaction to end)",
+    );
+    this.name = "NestedStatement";
+  }
+}
+
+/**
+ * The app's SQLite connection and its one slot: the ONE way in for every statement the process makes
+ * on it. The ORM's interactive transactions hold the slot from BEGIN to COMMIT; a statement outside a
+ * transaction (the ORM's single writes and reads, $queryRaw/$executeRaw, directQuery) takes it for its
+ * own execution only; directSqliteTransaction takes it for its synchronous transaction. So no statement
+ * ever runs inside another caller's open transaction, where its rollback (or a crash before its
+ * commit) would take an answered write with it, and no read sees rows nobody has committed.
+ */
+class OneWriter {
+  readonly #slot = new TransactionSlot();
+  constructor(readonly conn: Database.Database) {}
+
+  /** Takes the connection by `deadline`; the returned function gives it back (once). */
+  take(deadline: number): Promise<() => void> {
+    if (insideTransaction.getStore()?.open) return Promise.reject(new NestedStatement());
+    return this.#slot.take(deadline);
+  }
+
+  /** `fn` alone on the connection: no transaction of anyone else's is open meanwhile. */
+  async turn<T>(fn: (deadline: number) => T | Promise<T>): Promise<T> {
+    const deadline = Date.now() + BEGIN_BUDGET_MS;
+    const release = await this.take(deadline);
+    try {
+      return await fn(deadline);
+    } finally {
+      release();
+    }
+  }
+}
+
+/**
  * Transactions begin with BEGIN IMMEDIATE, not the adapter's deferred BEGIN: in WAL mode a deferred
  * transaction that reads and then writes fails with SQLITE_BUSY_SNAPSHOT when another connection
  * (the receiver's, another worker process) committed in between, and busy_timeout cannot help.
@@ -89,10 +136,13 @@ class TransactionSlot {
  * good (the worker hung); and a synchronous busy wait blocks the event loop (the receiver, the
  * pages) for the whole timeout. Here BEGIN IMMEDIATE is tried without a busy wait and retried
  * asynchronously until BEGIN_BUDGET_MS, and the slot is given back whatever happens.
+ *
+ * Statements outside a transaction take the same slot for their own execution (OneWriter): the
+ * adapter alone would run them on the connection at once, inside whatever transaction is open on it.
  */
 class ImmediateTransactions extends PrismaBetterSQLite3 {
-  /** The connection and its transaction slot, once connected: for directSqliteTransaction(). */
-  direct: { conn: Database.Database; slot: TransactionSlot } | null = null;
+  /** The connection's one way in, once connected: for directQuery() and directSqliteTransaction(). */
+  writer: OneWriter | null = null;
 
   override async connect() {
     const adapter = await super.connect();
@@ -103,12 +153,22 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
     cachePreparedStatements(conn);
     manageCheckpoints(conn, conn.name);
     const fail = (err: unknown): never => onError.call(adapter, err) as never;
-    const slot = new TransactionSlot();
-    this.direct = { conn, slot };
+    const writer = new OneWriter(conn);
+    this.writer = writer;
     const queryRaw = adapter.queryRaw.bind(adapter);
     const executeRaw = adapter.executeRaw.bind(adapter);
-    adapter.queryRaw = (q) => withBusyRetry(() => queryRaw(q), BUSY_TIMEOUT_MS);
-    adapter.executeRaw = (q) => withBusyRetry(() => executeRaw(q), BUSY_TIMEOUT_MS);
+    const executeScript = adapter.executeScript.bind(adapter);
+    // A statement outside a transaction: in its turn, then retried while another process holds the lock.
+    const alone = <T>(fn: () => Promise<T>): Promise<T> =>
+      writer
+        .turn(() => withBusyRetry(fn, BUSY_TIMEOUT_MS))
+        .catch((err) => {
+          if (err instanceof NestedStatement) throw err;
+          return fail(err);
+        });
+    adapter.queryRaw = (q) => alone(() => queryRaw(q));
+    adapter.executeRaw = (q) => alone(() => executeRaw(q));
+    adapter.executeScript = (script) => alone(() => executeScript(script));
     const original = adapter.startTransaction.bind(adapter);
     adapter.startTransaction = async (isolationLevel): Promise<SqliteTransaction> => {
       // The adapter's answer to an isolation level SQLite cannot give (an error), unchanged.
@@ -116,10 +176,11 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
       const deadline = Date.now() + BEGIN_BUDGET_MS;
       let release: () => void = () => undefined;
       try {
-        release = await slot.take(deadline);
+        release = await writer.take(deadline);
         await beginImmediate(conn, deadline);
       } catch (err) {
         release();
+        if (err instanceof NestedStatement) throw err;
         return fail(err);
       }
       return {
@@ -127,8 +188,9 @@ class ImmediateTransactions extends PrismaBetterSQLite3 {
         adapterName: adapter.adapterName,
         // As the adapter's own: the engine sends COMMIT or ROLLBACK as queries, then calls these.
         options: { usePhantomQuery: false },
-        queryRaw: (q) => adapter.queryRaw(q),
-        executeRaw: (q) => adapter.executeRaw(q),
+        // The transaction's own statements: it holds the slot (and the write lock) already.
+        queryRaw: (q) => queryRaw(q),
+        executeRaw: (q) => executeRaw(q),
         commit: () => Promise.resolve(release()),
         rollback: () => Promise.resolve(release()),
       };
@@ -148,7 +210,8 @@ function createSqlite(url: string) {
   const adapter = new ImmediateTransactions({ url, timeout: 0 });
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.
-  const client = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  const prisma = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
+  const client = markingTransactions(prisma);
   // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
   const ready = (async () => {
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
@@ -159,6 +222,39 @@ function createSqlite(url: string) {
   // Callers of dbReady() see a failure; nobody else may, so it must not become an unhandled rejection.
   ready.catch(() => undefined);
   return { client, ready, adapter };
+}
+
+/**
+ * The client with its interactive transactions' callbacks marked (insideTransaction), so a statement
+ * made through the client from inside one fails at once rather than waiting for the slot its own
+ * transaction holds. Everything else is the client's own (functions bound to it, as Prisma expects).
+ */
+function markingTransactions<C extends { $transaction: (...args: never[]) => unknown }>(prisma: C): C {
+  const $transaction = (arg: unknown, options?: unknown) => {
+    if (typeof arg !== "function") return Reflect.apply(prisma.$transaction, prisma, [arg, options]);
+    const marked = (tx: unknown) => {
+      const mark = { open: true };
+      return insideTransaction.run(mark, async () => {
+        try {
+          return await arg(tx);
+        } finally {
+          mark.open = false;
+        }
+      });
+    };
+    return Reflect.apply(prisma.$transaction, prisma, [marked, options]);
+  };
+  const bound = new Map<PropertyKey, unknown>();
+  return new Proxy(prisma, {
+    get(target, prop) {
+      if (prop === "$transaction") return $transaction;
+      const value: unknown = Reflect.get(target, prop, target);
+      if (typeof value !== "function") return value;
+      let fn = bound.get(prop);
+      if (!fn) bound.set(prop, (fn = value.bind(target)));
+      return fn;
+    },
+  });
 }
 
 const POOL_SIZE = 10;
@@ -224,55 +320,80 @@ export function db(): Db {
   return entry().client;
 }
 
-/**
- * The app's SQLite connection, once free of the ORM's transactions (the same slot, taken by `deadline`),
- * for `fn`; null on PostgreSQL. Synchronous work on it cannot interleave with anything else.
- */
-async function withDirectSqlite<T>(
-  fn: (conn: Database.Database, deadline: number) => T | Promise<T>,
-): Promise<T | null> {
+/** The app's SQLite connection's one way in; null on PostgreSQL. */
+async function sqliteWriter(): Promise<OneWriter | null> {
   const e = entry();
   if (!e.adapter) return null;
   await e.ready;
-  const direct = e.adapter.direct;
-  if (!direct) return null;
-  const deadline = Date.now() + BEGIN_BUDGET_MS;
-  const release = await direct.slot.take(deadline);
-  try {
-    return await fn(direct.conn, deadline);
-  } finally {
-    release();
-  }
+  return e.adapter.writer;
+}
+
+/** Binds values as the ORM binds them on SQLite: dates in Prisma's text format, booleans as 0/1. */
+const sqliteValues = (values: readonly unknown[]) =>
+  values.map((v) => (v instanceof Date ? sqliteDate(v) : typeof v === "boolean" ? Number(v) : v));
+
+/**
+ * What a directSqliteTransaction() callback may do on the connection: run statements, nothing else
+ * (the connection itself never leaves this file). Valid only while the callback runs.
+ */
+export type SqliteTx = {
+  /** A statement with `?` parameters that returns rows (a SELECT, or RETURNING): its rows. */
+  all(text: string, ...params: unknown[]): Record<string, unknown>[];
+  /** A statement with `?` parameters: how many rows it changed. */
+  run(text: string, ...params: unknown[]): { changes: number };
+  /** A statement written with Prisma.sql, its values bound as the ORM binds them: the rows. */
+  rows(sql: Prisma.Sql): Record<string, unknown>[];
+};
+
+function sqliteTx(conn: Database.Database): { tx: SqliteTx; end(): void } {
+  let live = true;
+  const on = () => {
+    if (!live) throw new Error("a directSqliteTransaction() handle was used after its transaction ended");
+    return conn;
+  };
+  const tx: SqliteTx = {
+    all: (text, ...params) =>
+      on()
+        .prepare(text)
+        .all(...sqliteValues(params)) as Record<string, unknown>[],
+    run: (text, ...params) => ({
+      changes: on()
+        .prepare(text)
+        .run(...sqliteValues(params)).changes,
+    }),
+    rows: (sql) =>
+      on()
+        .prepare(sql.sql)
+        .all(...sqliteValues(sql.values)) as Record<string, unknown>[],
+  };
+  return { tx, end: () => (live = false) };
 }
 
 /**
  * SQLite only (null on PostgreSQL): runs `fn` synchronously between BEGIN IMMEDIATE and COMMIT on
- * the app's connection, in its turn among the ORM's transactions (the same slot). Synchronous, so
+ * the app's connection, in its turn among every other statement (OneWriter). Synchronous, so
  * nothing else runs on the connection or holds the lock meanwhile: for the worker's per-job writes,
  * where the ORM's overhead (a wasm compile and an interpreter per statement) is most of the cost.
  * `fn` throwing rolls everything back.
  */
-export function directSqliteTransaction<T>(fn: (conn: Database.Database) => T): Promise<T | null> {
-  return withDirectSqlite(async (conn, deadline) => {
+export async function directSqliteTransaction<T>(fn: (tx: SqliteTx) => T): Promise<T | null> {
+  const writer = await sqliteWriter();
+  if (!writer) return null;
+  return writer.turn(async (deadline) => {
+    const conn = writer.conn;
     await beginImmediate(conn, deadline);
+    const { tx, end } = sqliteTx(conn);
     try {
-      const result = fn(conn);
+      const result = fn(tx);
       conn.prepare("COMMIT").run();
       return result;
     } catch (err) {
       if (conn.inTransaction) conn.prepare("ROLLBACK").run();
       throw err;
+    } finally {
+      end();
     }
   });
-}
-
-/**
- * Runs a statement written with Prisma.sql on a better-sqlite3 connection, its values bound as the
- * ORM binds them (dates in Prisma's text format, booleans as 0/1): the rows.
- */
-export function sqliteRows(conn: Database.Database, sql: Prisma.Sql): Record<string, unknown>[] {
-  const values = sql.values.map((v) => (v instanceof Date ? sqliteDate(v) : typeof v === "boolean" ? Number(v) : v));
-  return conn.prepare(sql.sql).all(...values) as Record<string, unknown>[];
 }
 
 /** Direct PostgreSQL connections per process: the worker runs at most a few statements at once. */
@@ -311,8 +432,17 @@ function directPool(url: string): pg.Pool {
  */
 export async function directQuery(sql: Prisma.Sql): Promise<Record<string, unknown>[] | null> {
   const url = getConfig().DATABASE_URL;
-  if (storeOf(url) !== "postgres")
-    return withDirectSqlite((conn, deadline) => withBusyRetry(() => sqliteRows(conn, sql), deadline - Date.now()));
+  if (storeOf(url) !== "postgres") {
+    const writer = await sqliteWriter();
+    if (!writer) return null;
+    const values = sqliteValues(sql.values);
+    return writer.turn((deadline) =>
+      withBusyRetry(
+        () => writer.conn.prepare(sql.sql).all(...values) as Record<string, unknown>[],
+        deadline - Date.now(),
+      ),
+    );
+  }
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   return (await directPool(url).query(sql.text, values)).rows as Record<string, unknown>[];
 }

@@ -4,6 +4,7 @@ import { execFileSync, spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { ESLint } from "eslint";
 import { afterAll, describe, expect, it } from "vitest";
 
 const ROOT = process.cwd();
@@ -94,6 +95,28 @@ describe("layering", () => {
     const loops = [...edges.keys()].filter((f) => reaches(f).has(f));
     expect(edges.size).toBeGreaterThan(10);
     expect(loops).toEqual([]);
+  });
+
+  it("nothing outside lib/db.ts loads the SQLite driver to reach the app's connection (lint)", async () => {
+    const eslint = new ESLint({ cwd: ROOT });
+    const code = 'import Database from "better-sqlite3";\nexport const open = (f: string) => new Database(f);\n';
+    const restricted = async (filePath: string) =>
+      (await eslint.lintText(code, { filePath: path.join(ROOT, filePath) }))
+        .flatMap((r) => r.messages)
+        .filter((m) => m.ruleId === "no-restricted-imports").length;
+    expect(await restricted("lib/jobs/raw-sqlite.ts")).toBe(1);
+    expect(await restricted("app/api/raw/route.ts")).toBe(1);
+    expect(await restricted("components/raw.tsx")).toBe(1);
+    const adapter =
+      'import { PrismaBetterSQLite3 } from "@prisma/adapter-better-sqlite3";\nexport const a = PrismaBetterSQLite3;\n';
+    expect(
+      (await eslint.lintText(adapter, { filePath: path.join(ROOT, "lib/queue/raw.ts") }))[0].messages.map(
+        (m) => m.ruleId,
+      ),
+    ).toContain("no-restricted-imports");
+    // lib/db.ts itself, and the receiver's connection of its own, may.
+    expect(await restricted("lib/db.ts")).toBe(0);
+    expect(await restricted("lib/webhooks/store-sqlite.ts")).toBe(0);
   });
 
   it("every folder of lib/ is in the architecture map (docs/architecture.md)", () => {

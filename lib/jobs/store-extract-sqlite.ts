@@ -1,5 +1,5 @@
 import "server-only";
-import type Database from "better-sqlite3";
+import type { SqliteTx } from "../db";
 import { eventTypeOf, parseEvents } from "../outbound";
 import { type PlatformState, stateUrl } from "../platform";
 import { sqliteDate } from "../runtime";
@@ -30,15 +30,14 @@ export type StoreNow =
 const destinationRow = (r: unknown) => (r as { events: string }).events;
 
 export function storeExtractNow(
-  conn: Database.Database,
+  sqlite: SqliteTx,
   state: Extract<PlatformState, { kind: "extract" }>,
   a: Attempt,
   row: ExtractRow,
 ): StoreNow {
   const event = eventTypeOf("stored");
-  const subscribed = conn
-    .prepare(`SELECT "events" FROM "Destination" WHERE "enabled" = 1`)
-    .all()
+  const subscribed = sqlite
+    .all(`SELECT "events" FROM "Destination" WHERE "enabled" = 1`)
     .some((d) => event !== undefined && parseEvents(destinationRow(d)).includes(event));
   if (subscribed) return { kind: "outbox" };
 
@@ -46,9 +45,13 @@ export function storeExtractNow(
   const settledAt = new Date(state.completedAt ?? now.getTime());
   const webhookAt = a.source === "webhook" ? now : null;
   const addEvent = (type: string, detail: unknown) =>
-    conn
-      .prepare(`INSERT INTO "JobEvent" ("jobId", "at", "type", "detail") VALUES (?, ?, ?, ?)`)
-      .run(state.jobId, at(new Date()), type, JSON.stringify(detail));
+    sqlite.run(
+      `INSERT INTO "JobEvent" ("jobId", "at", "type", "detail") VALUES (?, ?, ?, ?)`,
+      state.jobId,
+      at(new Date()),
+      type,
+      JSON.stringify(detail),
+    );
   const attempt = {
     source: a.source,
     deliveryId: a.deliveryId ?? undefined,
@@ -56,37 +59,41 @@ export function storeExtractNow(
     status: state.status,
   };
   const insertResult = () =>
-    conn
-      .prepare(
-        `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+    sqlite.run(
+      `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
           "errorCode", "errorMessage", "tokensCharged", "createdAt")
         VALUES (?, '0', ?, 'completed', ?, ?, ?, ?, NULL, NULL, ?, ?)
         ON CONFLICT ("jobId", "itemKey") DO NOTHING`,
-      )
-      .run(state.jobId, row.url, row.format, row.markdown, row.html, row.metadata, row.tokensCharged, at(now));
+      state.jobId,
+      row.url,
+      row.format,
+      row.markdown,
+      row.html,
+      row.metadata,
+      row.tokensCharged,
+      at(now),
+    );
 
   // A job Tally has not seen before (delivered by webhook, found by reconciliation): its row goes in
   // already stored, one write of each of its indexes instead of a pending row and then its outcome.
-  const fresh = conn
-    .prepare(
-      `INSERT INTO "Job" ("id", "kind", "url", "origin", "attempts", "platformStatus", "platformCreatedAt", "settledAt",
+  const fresh = sqlite.run(
+    `INSERT INTO "Job" ("id", "kind", "url", "origin", "attempts", "platformStatus", "platformCreatedAt", "settledAt",
         "lastWebhookAt", "outcome", "outcomeAt", "resultCount", "tokensCharged", "createdAt", "updatedAt")
       VALUES (?, 'extract', ?, ?, 1, ?, ?, ?, ?, 'stored', ?, 1, ?, ?, ?)
       ON CONFLICT ("id") DO NOTHING`,
-    )
-    .run(
-      state.jobId,
-      stateUrl(state),
-      a.source,
-      state.status,
-      at(new Date(state.createdAt)),
-      at(settledAt),
-      at(webhookAt),
-      at(now),
-      row.tokensCharged,
-      at(now),
-      at(now),
-    );
+
+    state.jobId,
+    stateUrl(state),
+    a.source,
+    state.status,
+    at(new Date(state.createdAt)),
+    at(settledAt),
+    at(webhookAt),
+    at(now),
+    row.tokensCharged,
+    at(now),
+    at(now),
+  );
   if (fresh.changes === 1) {
     addEvent("attempt", attempt);
     insertResult();
@@ -96,31 +103,30 @@ export function storeExtractNow(
 
   // A job Tally knows (submitted through it, or a pending row from an earlier attempt): the attempt
   // recorded on its row, then the outcome set only if it is still pending.
-  conn
-    .prepare(
-      `UPDATE "Job" SET "platformStatus" = ?, "platformCreatedAt" = ?, "settledAt" = ?, "errorCode" = NULL,
+  sqlite.run(
+    `UPDATE "Job" SET "platformStatus" = ?, "platformCreatedAt" = ?, "settledAt" = ?, "errorCode" = NULL,
         "errorMessage" = NULL, "errorRetryable" = NULL, "attempts" = "attempts" + 1, "updatedAt" = ?
         ${webhookAt ? `, "lastWebhookAt" = ?` : ""}
         ${a.needsUrl ? `, "url" = ?` : ""}
       WHERE "id" = ?`,
-    )
-    .run(
-      state.status,
-      at(new Date(state.createdAt)),
-      at(settledAt),
-      at(now),
-      ...(webhookAt ? [at(webhookAt)] : []),
-      ...(a.needsUrl ? [stateUrl(state)] : []),
-      state.jobId,
-    );
+    state.status,
+    at(new Date(state.createdAt)),
+    at(settledAt),
+    at(now),
+    ...(webhookAt ? [at(webhookAt)] : []),
+    ...(a.needsUrl ? [stateUrl(state)] : []),
+    state.jobId,
+  );
   addEvent("attempt", attempt);
   insertResult();
-  const settled = conn
-    .prepare(
-      `UPDATE "Job" SET "outcome" = 'stored', "outcomeAt" = ?, "updatedAt" = ?, "resultCount" = 1, "tokensCharged" = ?
+  const settled = sqlite.run(
+    `UPDATE "Job" SET "outcome" = 'stored', "outcomeAt" = ?, "updatedAt" = ?, "resultCount" = 1, "tokensCharged" = ?
       WHERE "id" = ? AND "outcome" = 'pending'`,
-    )
-    .run(at(now), at(now), row.tokensCharged, state.jobId);
+    at(now),
+    at(now),
+    row.tokensCharged,
+    state.jobId,
+  );
   if (settled.changes === 0) return { kind: "already" };
   addEvent("outcome", { outcome: "stored" });
   return { kind: "stored", settledAt };

@@ -121,9 +121,9 @@ export async function storeCompleted(
     const done =
       dialect() === "postgres"
         ? await storeExtractPostgres(state, attempt, direct, item)
-        : await directSqliteTransaction((conn) => {
-            const stored = storeExtractNow(conn, state, attempt, direct);
-            return { stored, acked: item && stored.kind !== "outbox" ? ackWithin(conn, item) : undefined };
+        : await directSqliteTransaction((sqlite) => {
+            const stored = storeExtractNow(sqlite, state, attempt, direct);
+            return { stored, acked: item && stored.kind !== "outbox" ? ackWithin(sqlite, item) : undefined };
           });
     const stored = done?.stored;
     if (stored?.kind === "stored") countJobOutcome("extract", "stored", stored.settledAt);

@@ -2,8 +2,7 @@ import "server-only";
 import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
-import type Database from "better-sqlite3";
-import { db, dialect, directQuery, directSqliteTransaction, sqliteRows, sqlInt } from "../db";
+import { db, dialect, directQuery, directSqliteTransaction, sqlInt, type SqliteTx } from "../db";
 import { claimedRowSchema, itemJobSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
@@ -129,11 +128,11 @@ export async function ack(item: ClaimedItem, tx: DbOrTx = db()): Promise<boolean
 }
 
 /**
- * Acks `item` in the caller's SQLite transaction on `conn` (a compare-and-set on its lease), so the work
+ * Acks `item` in the caller's SQLite transaction `tx` (a compare-and-set on its lease), so the work
  * and its ack commit together: one transaction less a job. False if the lease was taken over.
  */
-export function ackWithin(conn: Database.Database, item: ClaimedItem): boolean {
-  return sqliteRows(conn, ackStatement(item, new Date())).length > 0;
+export function ackWithin(tx: SqliteTx, item: ClaimedItem): boolean {
+  return tx.rows(ackStatement(item, new Date())).length > 0;
 }
 
 /**
@@ -157,7 +156,7 @@ export async function ackMany(items: readonly ClaimedItem[], tx: DbOrTx = db()):
   if (tx === db()) {
     // SQLite: one compare-and-set per item in one transaction on the connection directly.
     const direct = await directSqliteTransaction(
-      (conn) => new Set(items.filter((item) => ackWithin(conn, item)).map((item) => item.id)),
+      (sqlite) => new Set(items.filter((item) => ackWithin(sqlite, item)).map((item) => item.id)),
     );
     if (direct) return direct;
   }
