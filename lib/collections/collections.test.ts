@@ -201,6 +201,20 @@ describe("collections: what changed since the last run", () => {
       "test",
     ).catch((e: unknown) => e);
     expect(bad).toMatchObject({ code: "bad_request" });
+    // Patterns run on RE2: what it does not support (backreferences, lookaround) is refused on save,
+    // naming the field and the pattern's place, and nothing is saved.
+    for (const pattern of ["(a)\\1", "(?=x)y", "(?<!x)y"]) {
+      const refused = await createCollection(
+        { name: "refused pattern", list: parseValues(urls), ignorePatterns: ["Fetched at \\S+", pattern] },
+        "test",
+      ).catch((e: unknown) => e);
+      expect(refused, pattern).toMatchObject({
+        code: "bad_request",
+        details: { field: "ignorePatterns", index: 1 },
+        message: expect.stringMatching(/^ignorePatterns\[1\] is not RE2 syntax \(.+\); backreferences and lookaround/),
+      });
+    }
+    expect(await db().collection.count({ where: { name: "refused pattern" } })).toBe(0);
     const withRule = await createCollection(
       { name: "news, ignoring the clock", list: parseValues(urls), ignorePatterns: ["Fetched at \\S+"] },
       "test",
