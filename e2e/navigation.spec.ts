@@ -14,8 +14,8 @@ const GROUPS = {
   Operations: ["Operations", "API budget", "Alerts", "Settings"],
 } as const;
 
-// Every page under app/(dashboard) with the item that marks it; ids are filled in by beforeAll. The
-// pages need not be finished (a pending job, a diff not ready yet): only the frame around them is tested.
+// Every page under app/(dashboard) and app/(detail) with the item that marks it; beforeAll fills in the
+// ids. The pages need not be finished (a pending job, a diff not ready yet): the frame around them is tested.
 const ids = { job: "", operation: "", run: "", collection: "", collectionRun: "", url: "" };
 function dashboardPages(): Array<[path: string, current: string]> {
   return [
