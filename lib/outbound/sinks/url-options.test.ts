@@ -64,6 +64,18 @@ describe("a sink URL's options", () => {
       expect(JSON.stringify(audit)).not.toMatch(/ENOENT|EACCES|nonexistent|\/dev\/zero/);
     });
 
+  it("refuses a percent-encoded host (pg and mysql2 decode it into a Unix socket path)", async () => {
+    for (const [type, url] of [
+      ["postgres", "postgresql://u@%2Frun%2Fpostgresql/x"],
+      ["mysql", "mysql://u@%2Frun%2Fmysqld%2Fmysqld.sock/x"],
+    ] as const) {
+      const err = await refusal(type, { url, table: "t" });
+      expect((err as Error).message).toBe(
+        "Invalid body: config.url: url host must be a name or an address (no percent-encoding)",
+      );
+    }
+  });
+
   it("allows the harmless ones (PostgreSQL's sslmode, RabbitMQ's heartbeat) through to the connection", async () => {
     // Nothing listens on port 9 here: the refusal is the connection's, not the URL's.
     for (const [type, config] of [
