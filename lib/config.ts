@@ -55,6 +55,16 @@ export const envSchema = z.object({
     .describe(
       "The store: `file:…` is SQLite (WAL mode, busy timeout 5 s; the server and `npm run worker` checkpoint the WAL on a thread of their own), `postgresql://…` (or `postgres://…`) PostgreSQL through the same models. `npm start` migrates either.",
     ),
+  TALLY_BODY_STORE: z
+    .string()
+    .regex(/^(file:.+|s3:\/\/[a-z0-9][a-z0-9.-]{1,61}[a-z0-9](\/[^?#]*)?(\?forcePathStyle=(true|false))?)$/, {
+      error:
+        'must be a folder such as "file:./data/bodies" or a bucket such as "s3://my-bucket/tally/bodies" (add "?forcePathStyle=true" for S3-compatible servers that want it)',
+    })
+    .default("file:./data/bodies")
+    .describe(
+      "Where page bodies are kept ([Storage](operations/storage.md)): `file:<folder>` (relative to the working directory, or absolute), or `s3://<bucket>/<prefix>` in S3 or an S3-compatible store, with the endpoint, region and credentials from the standard AWS variables (`AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, or an instance role).",
+    ),
   GEONODE_SCRAPER_API_KEY: optionalString.describe(
     "The platform's API key. Unset means demo mode: Tally starts its built-in simulator and points its client at it.",
   ),

@@ -1,0 +1,12 @@
+import "server-only";
+
+// The body store (issue 40): page bodies beside the rows under the SHA-256 of their bytes, compressed,
+// on disk (the default) or in S3-compatible object storage. docs/operations/storage.md.
+
+export { type BodyCodec, BODY_CODECS, DEFAULT_CODEC, isBodyCodec } from "./codec";
+export { BodyCorrupt, BodyError, type BodyErrorCode, BodyMissing } from "./errors";
+export { fileBodyStore, type FileBodyStoreOptions } from "./file";
+export { openBodyStore } from "./open";
+export { s3BodyStore, type S3BodyStoreOptions } from "./s3";
+export { type BodyDescriptor, bodyKey, type BodyStore, type StoredBody } from "./store";
+export { INLINE_MAX_BYTES } from "./inline";

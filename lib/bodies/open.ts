@@ -1,0 +1,35 @@
+import "server-only";
+import { fileBodyStore } from "./file";
+import { s3BodyStore, type S3BodyStoreOptions } from "./s3";
+import type { BodyStore } from "./store";
+
+/** The default store: files under ./data/bodies, beside the default SQLite database. */
+export const DEFAULT_BODY_STORE = "file:./data/bodies";
+
+type S3Extras = Pick<S3BodyStoreOptions, "endpoint" | "region" | "credentials" | "timeoutMs">;
+
+/**
+ * The store a TALLY_BODY_STORE-style URL names: `file:<folder>` (relative to the working directory, or
+ * absolute), or `s3://<bucket>[/<prefix>]` with `?forcePathStyle=true` for S3-compatible servers that
+ * want it; the endpoint, region and credentials are the standard AWS variables' unless given in `s3`.
+ */
+export function openBodyStore(url: string = DEFAULT_BODY_STORE, s3: S3Extras = {}): BodyStore {
+  if (url.startsWith("file:")) {
+    const root = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
+    if (!root) throw new Error(`body store ${url}: no folder after file:`);
+    return fileBodyStore({ root });
+  }
+  if (url.startsWith("s3://")) {
+    const u = new URL(url);
+    if (!u.hostname) throw new Error(`body store ${url}: no bucket after s3://`);
+    const unknown = [...u.searchParams.keys()].filter((k) => k !== "forcePathStyle");
+    if (unknown.length > 0) throw new Error(`body store ${url}: unknown option ${unknown.join(", ")}`);
+    return s3BodyStore({
+      ...s3,
+      bucket: u.hostname,
+      prefix: decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""),
+      forcePathStyle: u.searchParams.get("forcePathStyle") === "true",
+    });
+  }
+  throw new Error(`body store ${url}: must be file:<folder> or s3://<bucket>/<prefix>`);
+}

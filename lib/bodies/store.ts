@@ -1,0 +1,167 @@
+import "server-only";
+import { createHash } from "node:crypto";
+import { pipeline, Readable } from "node:stream";
+import { type BodyCodec, BODY_CODECS, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
+import { BodyCorrupt, BodyMissing } from "./errors";
+
+// The body store: page bodies kept beside the rows under the SHA-256 of their uncompressed bytes
+// (content-addressed: the same page stored by any job, run or collection is one object), compressed.
+// One surface over two backends (file.ts, s3.ts): a backend only keeps named objects durably; naming,
+// encoding and verification live here, once.
+
+export type BodyDescriptor = {
+  /** The hex SHA-256 of the uncompressed bytes. */
+  key: string;
+  /** Uncompressed bytes. */
+  size: number;
+  /** Bytes kept by the backend. */
+  storedSize: number;
+  /** How the kept bytes are encoded; keep it in the row, `get` needs it. */
+  codec: BodyCodec;
+};
+
+export type StoredBody = { key: string; codec: BodyCodec; storedSize: number; modifiedAt: Date };
+
+export interface BodyStore {
+  /** Where the bodies are, for messages (never credentials). */
+  readonly location: string;
+  /**
+   * Keeps `bytes`, durably once it resolves (write the row naming it after). Idempotent: a body already
+   * kept under its key and codec is not written again.
+   */
+  put(bytes: Uint8Array): Promise<BodyDescriptor>;
+  /**
+   * The body's uncompressed bytes as a stream, in constant memory, hashed as they pass: the stream fails
+   * with BodyMissing when there is no object, BodyCorrupt when it does not decode or its bytes do not
+   * hash to `key` (after the last byte: a consumer must not take the body as good before the end).
+   */
+  get(key: string, codec: BodyCodec): Readable;
+  /** Whether an object of this key is kept, under any codec. */
+  has(key: string): Promise<boolean>;
+  /** Removes the body's objects (every codec); nothing when there are none. */
+  delete(key: string): Promise<void>;
+  /** Every kept object with its age, for the sweep of orphans; temporary files are not objects. */
+  list(): AsyncIterable<StoredBody>;
+  /** Fails with a clear message when the store cannot be used (for start-up), within bounded time. */
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** What a backend does: keep named objects. Names are `ab/cd/<key>.<ext>` (objectName). */
+export interface Backend {
+  readonly location: string;
+  /** Where `name` is, for messages. */
+  where(name: string): string;
+  /** The kept size of `name`, or null when it does not exist. */
+  size(name: string): Promise<number | null>;
+  /** Keeps `data` under `name`, durably once it resolves; never visible in part. */
+  write(name: string, data: Buffer): Promise<void>;
+  /** The object's bytes, or null when it does not exist. */
+  read(name: string): Promise<Readable | null>;
+  remove(name: string): Promise<void>;
+  names(): AsyncIterable<{ name: string; size: number; modifiedAt: Date }>;
+  check(): Promise<void>;
+  close(): Promise<void>;
+}
+
+const EXTENSION: Record<BodyCodec, string> = { br: "br", gzip: "gz", identity: "bin" };
+const KEY = /^[0-9a-f]{64}$/;
+const NAME = /^([0-9a-f]{2})\/([0-9a-f]{2})\/([0-9a-f]{64})\.(br|gz|bin)$/;
+
+function checkKey(key: string): void {
+  if (!KEY.test(key)) throw new TypeError(`not a body key (64 lowercase hex digits): ${JSON.stringify(key)}`);
+}
+
+/**
+ * Fans out by the key's first two bytes, `ab/cd/abcd….br`: 65,536 folders, so a folder holds about
+ * a thousand files at 65 million bodies, and none of the upper two more than 256 entries.
+ */
+export function objectName(key: string, codec: BodyCodec): string {
+  checkKey(key);
+  return `${key.slice(0, 2)}/${key.slice(2, 4)}/${key}.${EXTENSION[codec]}`;
+}
+
+function parseName(name: string): { key: string; codec: BodyCodec } | null {
+  const m = NAME.exec(name);
+  if (!m || !m[3].startsWith(m[1] + m[2])) return null;
+  const codec = BODY_CODECS.find((c) => EXTENSION[c] === m[4]);
+  return codec ? { key: m[3], codec } : null;
+}
+
+export const bodyKey = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
+
+export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_CODEC): BodyStore {
+  return {
+    location: backend.location,
+
+    async put(bytes) {
+      const key = bodyKey(bytes);
+      const size = bytes.byteLength;
+      // The usual hit (the same page again) is found before any compression work.
+      const kept = await backend.size(objectName(key, codec));
+      if (kept !== null) return { key, size, storedSize: kept, codec };
+      const encoded = await encode(bytes, codec);
+      const name = objectName(key, encoded.codec);
+      if (encoded.codec !== codec) {
+        const keptAs = await backend.size(name);
+        if (keptAs !== null) return { key, size, storedSize: keptAs, codec: encoded.codec };
+      }
+      await backend.write(name, encoded.data);
+      return { key, size, storedSize: encoded.data.length, codec: encoded.codec };
+    },
+
+    get(key, codecOfRow) {
+      checkKey(key);
+      if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
+      return Readable.from(verified(backend, key, codecOfRow), { objectMode: false });
+    },
+
+    async has(key) {
+      const found = await Promise.all(BODY_CODECS.map((c) => backend.size(objectName(key, c))));
+      return found.some((s) => s !== null);
+    },
+
+    async delete(key) {
+      await Promise.all(BODY_CODECS.map((c) => backend.remove(objectName(key, c))));
+    },
+
+    async *list() {
+      for await (const o of backend.names()) {
+        const parsed = parseName(o.name);
+        if (parsed) yield { ...parsed, storedSize: o.size, modifiedAt: o.modifiedAt };
+      }
+    },
+
+    check: () => backend.check(),
+    close: () => backend.close(),
+  };
+}
+
+/** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */
+async function* verified(backend: Backend, key: string, codec: BodyCodec): AsyncGenerator<Buffer> {
+  const name = objectName(key, codec);
+  const source = await backend.read(name);
+  if (!source) throw new BodyMissing(key, backend.where(name));
+  let sourceError: unknown;
+  source.once("error", (err) => (sourceError = err));
+  const decode = decoder(codec);
+  const bytes: Readable = decode ? pipeline(source, decode, () => undefined) : source;
+  const hash = createHash("sha256");
+  try {
+    for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      hash.update(chunk);
+      yield chunk;
+    }
+  } catch (err) {
+    // A read failing (the network, the disk) is that failure; a decoder refusing the bytes is corruption.
+    if (sourceError !== undefined && err === sourceError) throw err;
+    throw new BodyCorrupt(key, `its ${codec} data at ${backend.where(name)} does not decode (${String(err)})`, {
+      cause: err,
+    });
+  } finally {
+    bytes.destroy();
+    source.destroy();
+  }
+  const digest = hash.digest("hex");
+  if (digest !== key) throw new BodyCorrupt(key, `its bytes at ${backend.where(name)} hash to ${digest}`);
+}
