@@ -8,6 +8,8 @@
 // PostgreSQL): N servers with the worker off behind a round-robin balancer (the platform's webhooks
 // and the harness's API calls both go through it), M `npm run worker` processes, and the kills
 // alternate between a server and a worker.
+import { z } from "zod";
+import { createTallyClient, unwrap } from "../../lib/api-client";
 import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
 import { computeForwarded, startChaosSink } from "./forwarded";
@@ -59,6 +61,8 @@ export type ChaosOptions = {
 export type DeliveryMode = "webhooks" | "polling";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+/** What the run reads of POST /api/jobs's answer (the document describes no answer for it yet). */
+const submittedJob = z.object({ jobId: z.string() });
 
 export const CHAOS_FAULTS = {
   jobDurationMs: [300, 4000],
@@ -132,16 +136,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     workers.push(...fleet.workers);
     const entry = balancer?.url ?? servers[0]!.url;
     const ownCalls: OwnCall[] = [];
-    const api = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(entry + p, {
-        method,
-        headers: { authorization: `Bearer ${CHAOS_TOKEN}`, "content-type": "application/json" },
-        body: body === undefined ? undefined : JSON.stringify(body),
-      });
-      const json: unknown = await res.json().catch(() => null);
-      if (!res.ok) throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
-      return json as Record<string, unknown>;
-    };
+    // Tally's own API, through the typed client: a call's path, body and answer are the document's.
+    const tally = createTallyClient({ baseUrl: entry, token: CHAOS_TOKEN });
     // The harness's own calls to the platform meet the same injected 429s and 5xx: retry them.
     // Its /v1 calls are noted (sent, answered, status) so the rate check can leave them out.
     const simCall = async (method: string, p: string, body?: unknown) => {
@@ -160,19 +156,21 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       }
     };
 
-    if (delivery === "webhooks") await api("POST", "/api/subscriptions/register");
-    const destination = await api("POST", "/api/destinations", {
-      url: sink.url,
-      events: ["job.stored", "job.dead_lettered", "job.cancelled"],
-    });
-    const secret = String(destination.secret);
+    if (delivery === "webhooks") await unwrap(tally.POST("/api/subscriptions/register"));
+    const destination = await unwrap(
+      tally.POST("/api/destinations", {
+        body: { url: sink.url, events: ["job.stored", "job.dead_lettered", "job.cancelled"] },
+      }),
+    );
+    const secret = destination.secret;
+    if (!secret) throw new Error("POST /api/destinations answered no secret for a webhook destination");
     for (const d of sinks.destinations) {
-      const made = await api("POST", "/api/destinations", {
-        type: d.type,
-        config: d.config,
-        events: ["job.stored", "job.dead_lettered", "job.cancelled"],
-      });
-      sinks.registered(d.type, String(made.id));
+      const made = await unwrap(
+        tally.POST("/api/destinations", {
+          body: { type: d.type, config: d.config, events: ["job.stored", "job.dead_lettered", "job.cancelled"] },
+        }),
+      );
+      sinks.registered(d.type, made.id);
     }
     await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
     log(
@@ -212,7 +210,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     let next = 0;
     const stats = { accepted: 0, refused: 0, submitMs: 0, cancelled: 0 };
     const submitOne = async (i: number) => {
-      const kind = i % 20 < 12 ? "extract" : i % 20 < 17 ? "batch" : "crawl";
+      const kind: "extract" | "batch" | "crawl" = i % 20 < 12 ? "extract" : i % 20 < 17 ? "batch" : "crawl";
       const url = `https://chaos.example/${o.seed}/${i}`;
       const body =
         kind === "batch"
@@ -224,7 +222,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         if (downUntil) await downUntil;
         try {
           const t0 = Date.now();
-          const job = await api("POST", "/api/jobs", body);
+          const job = submittedJob.parse(await unwrap(tally.POST("/api/jobs", { body })));
           stats.submitMs += Date.now() - t0;
           stats.accepted++;
           // Some batch and crawl jobs are cancelled on the platform while they run.
@@ -289,12 +287,22 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         }
       };
       try {
-        if (byTally) await again(() => api("POST", `/api/subscriptions/${byTally.id}/rotate`));
+        if (byTally)
+          await again(() =>
+            unwrap(tally.POST("/api/subscriptions/{id}/rotate", { params: { path: { id: byTally.id } } })),
+          );
         if (elsewhere) {
           const rotated = await simCall("POST", `/v1/webhooks/${elsewhere.platformId}/rotate-secret`);
           log("chaos: batch_completed secret rotated on the platform; Tally learns it in 3 s");
           await sleep(3000);
-          await again(() => api("POST", `/api/subscriptions/${elsewhere.id}/secret`, { secret: rotated.secret }));
+          await again(() =>
+            unwrap(
+              tally.POST("/api/subscriptions/{id}/secret", {
+                params: { path: { id: elsewhere.id } },
+                body: { secret: String(rotated.secret) },
+              }),
+            ),
+          );
         }
         log("chaos: secrets rotated (extract by Tally, batch elsewhere)");
       } catch (err) {
@@ -322,9 +330,11 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
         await waitUntil(async () => (await pendingJobs(store)) === 0, Math.min(deadline, Date.now() + 60_000)).catch(
           () => undefined,
         );
-      const run = await api("POST", "/api/operations/reconcile", { olderThanSeconds: 0 });
+      const run = await unwrap(tally.POST("/api/operations/reconcile", { body: { olderThanSeconds: 0 } }));
       await waitUntil(
-        async () => (await api("GET", `/api/operations/${String(run.runId)}`)).state !== "running",
+        async () =>
+          (await unwrap(tally.GET("/api/operations/{runId}", { params: { path: { runId: run.runId } } }))).state !==
+          "running",
         deadline,
       );
       await waitUntil(() => queueIdle(store), deadline);

@@ -5,6 +5,7 @@
 // the run's counters add up to its total and match its URL rows, no URL stored twice (each stored URL
 // names exactly one result row, with its URL, and no two URLs one result), and every batch job the
 // platform got beyond the run's chunks and their resubmissions counted in duplicateSubmits.
+import { createTallyClient, TallyApiError, unwrap } from "../../lib/api-client";
 import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
 import { simStateSchema } from "./ledger";
@@ -136,21 +137,14 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
     servers.push(...fleet.servers);
     workers.push(...fleet.workers);
     const entry = balancer?.url ?? servers[0]!.url;
-    const api = async (method: string, p: string, body?: string, type = "application/json") => {
+    const tally = createTallyClient({ baseUrl: entry, token: CHAOS_TOKEN });
+    // Tally down or restarting (no answer, or a 5xx from it or the balancer): try again, as an operator would.
+    const persist = async <T>(call: () => Promise<T>): Promise<T> => {
       for (let attempt = 1; ; attempt++) {
         try {
-          const res = await fetch(entry + p, {
-            method,
-            headers: { authorization: `Bearer ${CHAOS_TOKEN}`, "content-type": type },
-            body,
-          });
-          const json = (await res.json().catch(() => null)) as Record<string, unknown> | null;
-          if (res.ok && json) return json;
-          if (res.status < 500 || attempt >= 60)
-            throw new Error(`${method} ${p} → ${res.status} ${JSON.stringify(json)}`);
+          return await call();
         } catch (err) {
-          // Tally down or restarting: try again, as an operator would.
-          if (attempt >= 60 || (err instanceof Error && err.message.startsWith(method))) throw err;
+          if (attempt >= 60 || (err instanceof TallyApiError && err.status < 500)) throw err;
         }
         await sleep(500);
       }
@@ -165,7 +159,7 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
       }
     };
 
-    await api("POST", "/api/subscriptions/register");
+    await persist(() => unwrap(tally.POST("/api/subscriptions/register")));
     const cfg = await fetch(`${sim.url}/_sim/config`, {
       method: "POST",
       headers: { "content-type": "application/json" },
@@ -173,8 +167,18 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
     });
     if (!cfg.ok) throw new Error(`simulator config → ${cfg.status}`);
     const list = Array.from({ length: o.urls }, (_, i) => `https://runs.chaos.example/${o.seed}/${i}`).join("\n");
-    const created = await api("POST", `/api/runs?name=chaos&batchSize=${o.batchSize ?? 100}`, list, "text/plain");
-    const runId = String(created.id);
+    // The list as text/plain, its options in the query, as `curl --data-binary @urls.txt` would send it.
+    const created = await persist(() =>
+      unwrap(
+        tally.POST("/api/runs", {
+          params: { query: { name: "chaos", batchSize: o.batchSize ?? 100 } },
+          body: list,
+          bodySerializer: (text) => text,
+          headers: { "content-type": "text/plain" },
+        }),
+      ),
+    );
+    const runId = created.id;
     log(
       `chaos runs: run ${runId} of ${o.urls} URLs in chunks of ${o.batchSize ?? 100}, ${o.kills} kills, seed ${o.seed}, ${store.kind}` +
         (workerCount || serverCount > 1 ? ` (${serverCount} servers, ${workerCount} workers)` : ""),
@@ -205,21 +209,19 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
     let lastReconcile = Date.now();
     for (;;) {
       if (Date.now() > deadline) throw new Error("chaos runs: timed out before the run completed");
-      let run: Record<string, unknown>;
+      let run;
       try {
-        run = await api("GET", `/api/runs/${runId}`);
+        run = await unwrap(tally.GET("/api/runs/{runId}", { params: { path: { runId } } }));
       } catch {
         await sleep(500);
         continue;
       }
       reads++;
-      const counts = run.counts as Record<string, number>;
-      const total = Number(run.total);
-      if (STATES.reduce((n, s) => n + (counts[s] ?? 0), 0) !== total) notAddingUp++;
+      const { counts, chunks, total } = run;
+      if (STATES.reduce((n, s) => n + counts[s], 0) !== total) notAddingUp++;
       if (run.state === "completed" || run.state === "cancelled") break;
-      const chunks = run.chunks as { total: number; submitted: number };
       const submittedShare = chunks.total === 0 ? 0 : chunks.submitted / chunks.total;
-      const finalShare = ((counts.stored ?? 0) + (counts.failed ?? 0)) / total;
+      const finalShare = (counts.stored + counts.failed) / total;
       if (submitKills.length > 0 && submittedShare >= submitKills[0]! && run.state === "submitting") {
         submitKills.shift();
         await crash(`${chunks.submitted} of ${chunks.total} chunks submitted`);
@@ -232,7 +234,7 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
       if (Date.now() - lastReconcile > 60_000) {
         const s = simStateSchema.parse(await simGet("/_sim/state"));
         if ((s.jobs.byStatus.queued ?? 0) + (s.jobs.byStatus.processing ?? 0) === 0) {
-          await api("POST", "/api/operations/reconcile", JSON.stringify({ olderThanSeconds: 0 })).catch(() => null);
+          await unwrap(tally.POST("/api/operations/reconcile", { body: { olderThanSeconds: 0 } })).catch(() => null);
           log(`chaos runs: platform idle, run not complete: reconciliation started at ${at()}`);
         }
         lastReconcile = Date.now();
