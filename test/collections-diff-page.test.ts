@@ -1,10 +1,13 @@
 // The diff page /runs/{id}/diff?url=… over real HTTP (the built server, `npm run build` first), signed in:
 // a hostile page (the simulator's <script>, <img onerror>, javascript: links) changed between two runs
 // of a collection is shown as escaped text, never as live markup; a missing or unknown url, or an
-// unknown or malformed run id, answers a real 404 status with the not-found page's message. Runs on
+// unknown or malformed run id, answers a real 404 status with the not-found page's message; invisible
+// and bidirectional characters are marked escapes with a warning; a hostile pair of versions gives a
+// diff that is cut and says so. Runs on
 // SQLite and, through vitest.postgres.config.mts, on PostgreSQL.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { db } from "@/lib/db";
 import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { cookieOf, signIn } from "./accounts-helpers";
 import { createTestDb, type TestDb } from "./db";
@@ -85,9 +88,14 @@ describe("the diff page", () => {
     expect(diff).toContain("&lt;img src=x onerror=alert(1)&gt;");
     expect(diff).toContain("&lt;iframe src=&quot;javascript:alert(1)&quot;&gt;&lt;/iframe&gt;");
     expect(diff).toContain("(revision 1)");
-    // A bidirectional override ("txt.exe" shown for "exe.txt") is a visible marker, not the character.
-    expect(diff).toContain("⟨U+202E⟩txt.exe (bidi override)");
+    // A bidirectional override ("txt.exe" shown for "exe.txt") is a marked escape, not the character,
+    // and the page warns that the diff holds such characters.
+    expect(diff).toMatch(/data-invisible="">⟨U\+202E⟩<\/span>txt\.exe \(bidi override\)/);
     expect(diff).not.toContain("\u202E");
+    expect(html).toMatch(
+      /data-testid="diff-invisible">This diff holds (<!-- -->)?[1-9]\d*(<!-- -->)? invisible or bidi/,
+    );
+    expect(html).not.toContain('data-testid="diff-cut"');
     // ...and nowhere in the markup as a tag or a live attribute.
     expect(html).not.toMatch(/<script>alert/i);
     expect(html).not.toMatch(/<img[^>]*onerror/i);
@@ -108,5 +116,17 @@ describe("the diff page", () => {
       expect(r.html, path).toContain("No diff for this address");
       expect(r.html, path).not.toContain('data-testid="diff"');
     }
+
+    // A hostile pair: 8,000 short lines a side, all different. The diff is cut, and the page says why.
+    const calm = await db().urlChange.findFirstOrThrow({ where: { runId: second, url: "https://shop.example/calm" } });
+    const lines = (a: string, b: string) => Array.from({ length: 8000 }, (_, i) => (i % 2 ? a : b)).join("\n");
+    await db().result.update({ where: { id: calm.previousResultId ?? -1 }, data: { markdown: lines("a", "b") } });
+    await db().result.update({ where: { id: calm.resultId ?? -1 }, data: { markdown: lines("c", "a") } });
+    const cut = await page(`/runs/${second}/diff?url=${encodeURIComponent(calm.url)}`);
+    expect(cut.status).toBe(200);
+    expect(cut.html).toContain("This diff is cut.");
+    const why = cut.html.slice(cut.html.indexOf('data-testid="diff-cut"'));
+    expect(why).toContain("A version has more than 5,000 lines: the diff compares the first 5,000 of each.");
+    expect(why).toContain("The versions differ in more than 1,000 lines, too many to align");
   }, 120_000);
 });

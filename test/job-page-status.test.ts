@@ -41,6 +41,8 @@ describe("the job page", () => {
     const known = await page("/jobs/page-status-known");
     expect(known.status).toBe(200);
     expect(known.html).toContain("page-status-known");
+    // In the dashboard's frame: its navigation around the page.
+    expect(known.html).toContain('aria-label="Sections"');
     for (const id of ["no-such-job", encodeURIComponent(" "), "x".repeat(201)]) {
       const r = await page(`/jobs/${id}`);
       expect(r.status, id).toBe(404);

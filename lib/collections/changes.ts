@@ -1,14 +1,14 @@
 import "server-only";
-import { diffLines } from "diff";
 import { z } from "zod";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { decodeCursor, encodeCursor } from "../keyset";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
+import { boundedLineDiff, type DiffCut, type DiffLine } from "./line-diff";
 
 // A collection run's changes (GET /api/runs/{id}/changes) keyset-paged on the URL's place, and one
-// URL's two versions as a line diff (/runs/{id}/diff?url=…). Scraped content stays text: the page
+// URL's two versions as a line diff (/runs/{id}/diff?url=…, bounded: line-diff.ts). Scraped content stays text: the page
 // renders the lines inertly.
 
 const CHANGES_CURSOR = "ch1";
@@ -67,17 +67,14 @@ export async function listChanges(
   };
 }
 
-/** The most of each version the diff compares: a page bigger than this is cut (and says so). */
-const MAX_DIFF_CHARS = 200_000;
-
-export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
 export type UrlDiff = {
   runId: string;
   url: string;
   change: (typeof CHANGES)[number];
   resultId: number | null;
   previousResultId: number | null;
-  truncated: boolean;
+  /** Empty when the diff is whole and exact. */
+  cut: DiffCut[];
   lines: DiffLine[];
 };
 
@@ -92,20 +89,14 @@ export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
   const row = await db().urlChange.findFirst({ where: { runId, url } });
   if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
   const [before, after] = await Promise.all([contentOf(row.previousResultId), contentOf(row.resultId)]);
-  const truncated = before.length > MAX_DIFF_CHARS || after.length > MAX_DIFF_CHARS;
-  const parts = diffLines(before.slice(0, MAX_DIFF_CHARS), after.slice(0, MAX_DIFF_CHARS));
-  const lines: DiffLine[] = [];
-  for (const p of parts) {
-    const kind = p.added ? "added" : p.removed ? "removed" : "same";
-    for (const text of p.value.replace(/\n$/, "").split("\n")) lines.push({ kind, text });
-  }
+  const { lines, cut } = boundedLineDiff(before, after);
   return {
     runId,
     url,
     change: change.parse(row.change),
     resultId: row.resultId,
     previousResultId: row.previousResultId,
-    truncated,
+    cut,
     lines,
   };
 }

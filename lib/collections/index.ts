@@ -10,6 +10,14 @@ export { getCollection, listCollections } from "./read";
 export { runCollectionNow, runDueCollections, type TickResult } from "./start-run";
 export { startCollectionSchedule, cronCollections } from "./scheduler";
 export { classifyRun, URL_CHANGED } from "./classify";
-export { listChanges, diffUrl, type UrlDiff, type DiffLine } from "./changes";
+export { listChanges, diffUrl, type UrlDiff } from "./changes";
+export {
+  boundedLineDiff,
+  MAX_DIFF_CHARS,
+  MAX_DIFF_EDITS,
+  MAX_DIFF_LINES,
+  type DiffCut,
+  type DiffLine,
+} from "./line-diff";
 export { describeSchedule, nextTick, scheduleProblem, timezoneProblem } from "./schedule";
 export * from "./client";

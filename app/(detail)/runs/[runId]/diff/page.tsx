@@ -5,10 +5,12 @@ import { z } from "zod";
 import { PageHeader } from "@/components/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
-import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { ErrorNotice } from "@/components/ui/feedback";
+import { DiffNotices } from "@/components/collections/diff-notices";
+import { RevealedText } from "@/components/collections/revealed-text";
+import { countInvisible } from "@/components/jobs/safe-text";
 import { diffUrl } from "@/lib/collections";
 import { Conflict, NotFound } from "@/lib/errors";
-import { revealControls } from "@/components/jobs/safe-text";
 
 export const metadata: Metadata = { title: "What changed" };
 export const dynamic = "force-dynamic";
@@ -21,7 +23,8 @@ const STYLE = {
 const MARK = { added: "+", removed: "-", same: " " } as const;
 
 // Scraped content is untrusted: every line is React text inside <pre>, never HTML, with its invisible
-// and bidirectional-override characters shown as markers (components/jobs/safe-text.ts).
+// and bidirectional characters shown as marked escapes (components/jobs/safe-text.ts), as code review
+// tools do. The diff is bounded (lib/collections/line-diff.ts) and the page says when it is cut.
 export default async function Page({
   params,
   searchParams,
@@ -63,15 +66,15 @@ export default async function Page({
       <PageHeader title="What changed">
         <Badge tone={d.change === "unchanged" ? "neutral" : "warn"}>{d.change}</Badge>
       </PageHeader>
-      <p className="break-all text-sm text-slate-700">{revealControls(d.url)}</p>
-      {d.truncated && (
-        <Notice tone="warn">A version is longer than 200,000 characters: the diff compares the start.</Notice>
-      )}
+      <p className="break-all text-sm text-slate-700">
+        <RevealedText text={d.url} />
+      </p>
+      <DiffNotices cut={d.cut} invisible={d.lines.reduce((n, l) => n + countInvisible(l.text), 0)} />
       <Card title={`Line diff (result ${d.previousResultId ?? "—"} → ${d.resultId ?? "—"})`}>
         <pre className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs" data-testid="diff">
           {d.lines.map((l, i) => (
             <div key={i} className={STYLE[l.kind]}>
-              {MARK[l.kind]} {revealControls(l.text)}
+              {MARK[l.kind]} <RevealedText text={l.text} />
             </div>
           ))}
         </pre>

@@ -1,0 +1,54 @@
+import "server-only";
+import { diffArrays } from "diff";
+
+// A hostile page can make a line diff cost the square of its lines (Myers' algorithm on many short
+// lines that all differ), on the thread that serves every page. So the diff is bounded, and says so:
+// it compares at most MAX_DIFF_CHARS characters and MAX_DIFF_LINES lines of each version, and looks for
+// an alignment with at most MAX_DIFF_EDITS added and removed lines; past that the differing middle is
+// shown whole, old lines then new ones.
+export const MAX_DIFF_CHARS = 200_000;
+export const MAX_DIFF_LINES = 5_000;
+export const MAX_DIFF_EDITS = 1_000;
+
+export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
+/** Why a diff is not the whole exact diff: a version too long, too many lines, too many edits to align. */
+export type DiffCut = "chars" | "lines" | "edits";
+
+function linesOf(text: string): string[] {
+  return text === "" ? [] : text.replace(/\n$/, "").split("\n");
+}
+
+/** A bounded line diff of two texts; `cut` says what was left out or not aligned. */
+export function boundedLineDiff(before: string, after: string): { lines: DiffLine[]; cut: DiffCut[] } {
+  const cut: DiffCut[] = [];
+  if (before.length > MAX_DIFF_CHARS || after.length > MAX_DIFF_CHARS) cut.push("chars");
+  let a = linesOf(before.slice(0, MAX_DIFF_CHARS));
+  let b = linesOf(after.slice(0, MAX_DIFF_CHARS));
+  if (a.length > MAX_DIFF_LINES || b.length > MAX_DIFF_LINES) {
+    cut.push("lines");
+    a = a.slice(0, MAX_DIFF_LINES);
+    b = b.slice(0, MAX_DIFF_LINES);
+  }
+  // The common start and end need no search; only the middle is aligned.
+  let head = 0;
+  while (head < a.length && head < b.length && a[head] === b[head]) head++;
+  let tail = 0;
+  while (tail < a.length - head && tail < b.length - head && a[a.length - 1 - tail] === b[b.length - 1 - tail]) tail++;
+  const same = (xs: string[]) => xs.map((text): DiffLine => ({ kind: "same", text }));
+  const midA = a.slice(head, a.length - tail);
+  const midB = b.slice(head, b.length - tail);
+  const lines: DiffLine[] = same(a.slice(0, head));
+  const parts = diffArrays(midA, midB, { maxEditLength: MAX_DIFF_EDITS });
+  if (parts === undefined) {
+    cut.push("edits");
+    for (const text of midA) lines.push({ kind: "removed", text });
+    for (const text of midB) lines.push({ kind: "added", text });
+  } else {
+    for (const p of parts) {
+      const kind = p.added ? "added" : p.removed ? "removed" : "same";
+      for (const text of p.value) lines.push({ kind, text });
+    }
+  }
+  lines.push(...same(a.slice(a.length - tail)));
+  return { lines, cut };
+}
