@@ -12,7 +12,7 @@ import {
   S3Client,
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
-import type { Readable } from "node:stream";
+import { Readable } from "node:stream";
 import { type Backend, type BodyStore, createBodyStore } from "./store";
 import type { BodyCodec } from "./codec";
 
@@ -147,7 +147,9 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
     async read(name) {
       try {
         const out = await client.send(new GetObjectCommand({ Bucket: bucket, Key: Key(name) }));
-        return out.Body as Readable;
+        // In Node the SDK answers with the response's stream itself.
+        if (!(out.Body instanceof Readable)) throw new Error(`S3 answered ${Key(name)} without a Node stream`);
+        return out.Body;
       } catch (err) {
         if (isNotFound(err)) return null;
         throw err;
