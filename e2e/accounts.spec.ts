@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import type { Browser, Page } from "@playwright/test";
+import { tallyApi } from "./api";
 
 // Accounts in the browser: an admin adds a viewer; the viewer sees no action buttons and the server
 // refuses a direct POST with 403; "Sign out everywhere" ends the session of another browser.
@@ -62,13 +63,9 @@ test("the viewer sees its name and role, no action buttons, and a direct POST an
   await expect(page.getByRole("form", { name: "Simulator fault knobs" })).toHaveCount(0);
 
   // The server checks anyway: the page's own session, from its own origin (so not the CSRF check).
-  const origin = new URL(page.url()).origin;
-  const res = await page.request.post("/api/operations/reconcile", {
-    data: {},
-    headers: { origin, "content-type": "application/json" },
-  });
-  expect(res.status()).toBe(403);
-  expect(await res.json()).toEqual({
+  const res = await (await tallyApi(page)).POST("/api/operations/reconcile", { body: {} });
+  expect(res.response.status).toBe(403);
+  expect(res.error).toEqual({
     error: "forbidden",
     message: `POST /api/operations/reconcile needs the operator role; ${viewerEmail} is a viewer`,
   });
@@ -87,8 +84,8 @@ test("sign out everywhere ends the session of another browser", async ({ browser
 
   await phone.goto("/jobs");
   await expect(phone).toHaveURL(/\/login\?next=%2Fjobs/);
-  const res = await phone.request.get("/api/auth/me");
-  expect(res.status()).toBe(401);
+  const res = await (await tallyApi(phone)).GET("/api/auth/me");
+  expect(res.response.status).toBe(401);
   await laptop.context().close();
   await phone.context().close();
 });

@@ -1,8 +1,17 @@
 // Helpers for the dashboard specs: submit jobs and turn the demo simulator's knobs through Tally's own
-// API (with the page's session and an Origin header, as the browser would send), and wait for outcomes.
+// API (the typed client, with the page's session and an Origin header, as the browser would send), and
+// wait for outcomes.
 import { expect, type APIRequestContext, type Page } from "@playwright/test";
+import { z } from "zod";
+import type { operations } from "../lib/api-client";
+import { simulatorKnobsPatchSchema, type SimulatorKnobsPatch as Knobs } from "../lib/demo/client";
+import { tallyApi } from "./api";
 
-type Knobs = Record<string, number | number[]>;
+type JobRequest = NonNullable<operations["postJobs"]["requestBody"]>["content"]["application/json"];
+
+// POST /api/jobs and GET /api/jobs/{jobId} have no answer schema in the document yet: read what is needed.
+const submitted = z.object({ jobId: z.string() });
+const withOutcome = z.object({ outcome: z.string().nullable() });
 
 async function api(page: Page): Promise<{ request: APIRequestContext; headers: Record<string, string> }> {
   if (page.url() === "about:blank") await page.goto("/jobs?limit=1");
@@ -10,15 +19,14 @@ async function api(page: Page): Promise<{ request: APIRequestContext; headers: R
 }
 
 /** Submits a job; the demo platform answers an occasional 429 or 5xx on purpose, so try a few times. */
-export async function submitJob(page: Page, body: Record<string, unknown>): Promise<string> {
-  const { request, headers } = await api(page);
+export async function submitJob(page: Page, body: JobRequest): Promise<string> {
+  const tally = await tallyApi(page);
   let last = "";
   for (let i = 0; i < 8; i++) {
-    const res = await request.post("/api/jobs", { data: body, headers });
-    const json: unknown = await res.json().catch(() => null);
-    if (res.status() === 201 && json && typeof json === "object" && "jobId" in json && typeof json.jobId === "string")
-      return json.jobId;
-    last = `${res.status()} ${JSON.stringify(json)}`;
+    const { data, error, response } = await tally.POST("/api/jobs", { body });
+    const job = submitted.safeParse(data);
+    if (response.status === 201 && job.success) return job.data.jobId;
+    last = `${response.status} ${JSON.stringify(error ?? data)}`;
     await page.waitForTimeout(500 * (i + 1));
   }
   throw new Error(`could not submit a job: ${last}`);
@@ -26,13 +34,9 @@ export async function submitJob(page: Page, body: Record<string, unknown>): Prom
 
 /** The job's outcome as GET /api/jobs/:id reports it (or "unknown" before Tally has a row). */
 export async function outcomeOf(page: Page, jobId: string): Promise<string> {
-  const { request } = await api(page);
-  const res = await request.get(`/api/jobs/${encodeURIComponent(jobId)}`);
-  if (!res.ok()) return "unknown";
-  const json: unknown = await res.json();
-  return json && typeof json === "object" && "outcome" in json && typeof json.outcome === "string"
-    ? json.outcome
-    : "unknown";
+  const tally = await tallyApi(page);
+  const { data } = await tally.GET("/api/jobs/{jobId}", { params: { path: { jobId } } });
+  return withOutcome.safeParse(data).data?.outcome ?? "unknown";
 }
 
 export async function waitForOutcome(page: Page, jobId: string, outcome: string, timeout = 60_000): Promise<void> {
@@ -41,17 +45,15 @@ export async function waitForOutcome(page: Page, jobId: string, outcome: string,
 
 /** Changes simulator knobs; returns the previous values of the ones changed, to put back later. */
 export async function setKnobs(page: Page, patch: Knobs): Promise<Knobs> {
-  const { request, headers } = await api(page);
-  const before = await request.get("/api/simulator/config");
-  expect(before.ok(), `GET /api/simulator/config: ${before.status()}`).toBe(true);
-  const current: unknown = await before.json();
-  const previous: Knobs = {};
-  if (current && typeof current === "object") {
-    for (const [k, v] of Object.entries(current))
-      if (k in patch && (typeof v === "number" || Array.isArray(v))) previous[k] = v;
-  }
-  const res = await request.post("/api/simulator/config", { data: patch, headers });
-  expect(res.ok(), `POST /api/simulator/config: ${res.status()} ${await res.text()}`).toBe(true);
+  const tally = await tallyApi(page);
+  const before = await tally.GET("/api/simulator/config");
+  expect(before.response.ok, `GET /api/simulator/config: ${before.response.status}`).toBe(true);
+  const current: Record<string, unknown> = { ...before.data };
+  const previous = simulatorKnobsPatchSchema.parse(
+    Object.fromEntries(Object.keys(patch).flatMap((k) => (k in current ? [[k, current[k]]] : []))),
+  );
+  const res = await tally.POST("/api/simulator/config", { body: patch });
+  expect(res.response.ok, `POST /api/simulator/config: ${res.response.status} ${JSON.stringify(res.error)}`).toBe(true);
   return previous;
 }
 

@@ -2,6 +2,8 @@ import { readFile } from "node:fs/promises";
 import { expect, test, operatorPage } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 
 let previous: Record<string, number | number[]> = {};
 test.beforeAll(async ({ browser, tally }) => {
@@ -158,8 +160,8 @@ test("job detail: a stored batch says N of M items failed and lists them; a clea
     const body = (await res.json()) as { items: Array<{ status: string; errorCode: string | null }> };
     expect(body.items.map((i) => i.status)).toEqual(["failed", "failed"]);
     expect(body.items.every((i) => i.errorCode)).toBe(true);
-    const job = (await (await page.request.get(`/api/jobs/${mixed}`)).json()) as { items: unknown };
-    expect(job.items).toEqual({ total: 5, stored: 3, failed: 2 });
+    const job = await unwrap((await tallyApi(page)).GET("/api/jobs/{jobId}", { params: { path: { jobId: mixed } } }));
+    expect(job).toHaveProperty("items", { total: 5, stored: 3, failed: 2 });
     await page.screenshot({ path: "test-results/screenshots/job-items-failed.png", fullPage: true });
     await page.setViewportSize({ width: 390, height: 844 });
     await expectNoSidewaysScroll(page);

@@ -1,6 +1,8 @@
 import { expect, test } from "./fixtures";
 import { watchHydration } from "./hydration";
-import { CALM, expectNoSidewaysScroll, postJson, setKnobs } from "./dashboard-helpers";
+import { CALM, expectNoSidewaysScroll, setKnobs } from "./dashboard-helpers";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 
 // Operations: Run reconciliation now with live progress and its summary, the run history of every
 // kind, the operator action landing in the audit log, and the run page of each kind of run.
@@ -61,8 +63,9 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
     await expect(page.getByTestId("run-started-by")).toHaveText("demo mode at start-up");
     await expect(page.getByTestId("run-result")).toContainText(/Registered 3 subscriptions|No new subscription/);
 
-    const reconcile = await postJson(page, "/api/operations/reconcile");
-    await page.goto(`/operations/${String(reconcile.runId)}`);
+    const tally = await tallyApi(page);
+    const reconcile = await unwrap(tally.POST("/api/operations/reconcile", { body: {} }));
+    await page.goto(`/operations/${reconcile.runId}`);
     await expect(page.getByRole("heading", { level: 1, name: "Reconciliation" })).toBeVisible();
     await expect(page.getByTestId("run-asked")).toContainText("whose outcome is missing here");
     await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
@@ -70,8 +73,8 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
       /Checked (no jobs|\d+ jobs?) on the platform: .*(none missing|queued now)\./,
     );
 
-    const replay = await postJson(page, "/api/operations/replay");
-    await page.goto(`/operations/${String(replay.runId)}`);
+    const replay = await unwrap(tally.POST("/api/operations/replay", { body: {} }));
+    await page.goto(`/operations/${replay.runId}`);
     await expect(page.getByRole("heading", { level: 1, name: "Replay of failed deliveries" })).toBeVisible();
     await expect(page.getByText("succeeded", { exact: true })).toBeVisible({ timeout: 60_000 });
     await expect(page.getByTestId("run-result")).toContainText(
@@ -79,13 +82,13 @@ test("a run page for each kind of run: what was asked, by whom, the result in wo
     );
     await expect(page.getByRole("table").filter({ hasText: "By subscription" })).toBeVisible();
 
-    const subs = (await (await page.request.get("/api/subscriptions")).json()) as {
-      items: Array<{ id: string; eventType: string }>;
-    };
+    const subs = await unwrap(tally.GET("/api/subscriptions"));
     const crawl = subs.items.find((s) => s.eventType === "crawl_completed");
     expect(crawl).toBeTruthy();
-    const rotate = await postJson(page, `/api/subscriptions/${crawl?.id}/rotate`);
-    await page.goto(`/operations/${String(rotate.runId)}`);
+    const rotate = await unwrap(
+      tally.POST("/api/subscriptions/{id}/rotate", { params: { path: { id: String(crawl?.id) } } }),
+    );
+    await page.goto(`/operations/${rotate.runId}`);
     await expect(page.getByRole("heading", { level: 1, name: "Secret rotation" })).toBeVisible();
     await expect(page.getByTestId("run-asked")).toContainText("the crawl_completed subscription");
     // While it settles, a countdown to the replay.

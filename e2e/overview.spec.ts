@@ -1,6 +1,8 @@
 import { expect, test } from "./fixtures";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 import { watchHydration } from "./hydration";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 
 const num = (s: string | null) => Number((s ?? "").replace(/[^\d]/g, ""));
 
@@ -67,8 +69,8 @@ test("overview: the ledger counts items, so a stored batch with failed items is 
     await expect
       .poll(async () => num(await page.getByTestId("ledger-items-failed").textContent()), { timeout: 20_000 })
       .toBeGreaterThanOrEqual(before + 1); // at least: the demo trickle may store failed items meanwhile
-    const job = (await (await page.request.get(`/api/jobs/${jobId}`)).json()) as { items: unknown };
-    expect(job.items).toEqual({ total: 2, stored: 1, failed: 1 });
+    const job = await unwrap((await tallyApi(page)).GET("/api/jobs/{jobId}", { params: { path: { jobId } } }));
+    expect(job).toHaveProperty("items", { total: 2, stored: 1, failed: 1 });
     await expect(page.getByTestId("ledger-items")).toHaveClass(/amber/);
     await expect(page.getByTestId("ledger-items")).toContainText(/failed \([\d.<>]+ %\)/);
     await expect(page.getByTestId("ledger-stored-with-failed")).toContainText(/\d+ with failed items/);

@@ -1,5 +1,7 @@
 import { expect, test, operatorPage } from "./fixtures";
-import { CALM, expectNoSidewaysScroll, postJson, setKnobs } from "./dashboard-helpers";
+import { CALM, expectNoSidewaysScroll, setKnobs } from "./dashboard-helpers";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 
 // Runs in the browser: a run in progress on /runs and /runs/{id} (progress bar, ETA, platform calls,
 // failed URLs with reasons, actions, downloads), and /runs/new's preview before anything is created.
@@ -20,14 +22,16 @@ test.afterAll(async ({ browser, tally }) => {
 test("runs: a run in progress, its URLs and failures, and the new-run preview", async ({ page }) => {
   test.setTimeout(150_000);
   const urls = Array.from({ length: 3000 }, (_, i) => `https://shop.example/catalogue/item-${i}`);
-  const run = await postJson(page, "/api/runs", { name: "daily catalogue", urls, batchSize: 500 });
-  const id = String(run.id);
+  const run = await unwrap(
+    (await tallyApi(page)).POST("/api/runs", { body: { name: "daily catalogue", urls, batchSize: 500 } }),
+  );
+  const id = run.id;
 
   // Wait until some of it is stored and some is not yet.
   await expect
     .poll(
       async () => {
-        const r = await postless(page, `/api/runs/${id}`);
+        const r = await runOf(page, id);
         return r.counts.stored > 0 && r.counts.stored + r.counts.failed < r.total;
       },
       { timeout: 60_000, intervals: [1000] },
@@ -71,8 +75,6 @@ test("runs: a run in progress, its URLs and failures, and the new-run preview", 
   }
 });
 
-async function postless(page: import("@playwright/test").Page, path: string) {
-  const res = await page.request.get(path);
-  expect(res.ok()).toBe(true);
-  return (await res.json()) as { total: number; counts: { stored: number; failed: number } };
+async function runOf(page: import("@playwright/test").Page, runId: string) {
+  return unwrap((await tallyApi(page)).GET("/api/runs/{runId}", { params: { path: { runId } } }));
 }

@@ -1,5 +1,6 @@
 import { expect, test } from "./fixtures";
 import { E2E_PASSWORD } from "./fixtures";
+import { tallyClient } from "./api";
 
 // Issue 27 in the browser: a hostile `next` after sign-in stays on Tally; an admin resets a person's
 // password from Settings → Users (their sessions and tokens end); Settings as a viewer shows no secret,
@@ -29,21 +30,17 @@ test("an admin resets a password on Settings → Users; a viewer's Settings show
   browser,
   baseURL,
 }) => {
-  const origin = { origin: baseURL! };
   const email = `viewer-${Date.now()}@example.com`;
-  const made = await page.request.post("/api/users", {
-    data: { email, name: "Vic Viewer", role: "viewer", password: "first password 123" },
-    headers: origin,
+  const made = await tallyClient(page.request, baseURL!).POST("/api/users", {
+    body: { email, name: "Vic Viewer", role: "viewer", password: "first password 123" },
   });
-  expect(made.status()).toBe(201);
+  expect(made.response.status).toBe(201);
 
   // The viewer signs in elsewhere and sees Settings without any secret value.
   const viewer = await browser.newContext({ baseURL });
-  const signedIn = await viewer.request.post("/api/auth/login", {
-    data: { email, password: "first password 123" },
-    headers: origin,
-  });
-  expect(signedIn.status()).toBe(200);
+  const asViewer = tallyClient(viewer.request, baseURL!);
+  const signedIn = await asViewer.POST("/api/auth/login", { body: { email, password: "first password 123" } });
+  expect(signedIn.response.status).toBe(200);
   const vpage = await viewer.newPage();
   for (const w of WIDTHS) {
     await vpage.setViewportSize({ width: w.width, height: w.height });
@@ -84,6 +81,6 @@ test("an admin resets a password on Settings → Users; a viewer's Settings show
   await page.screenshot({ path: "test-results/screenshots/security-users-done-phone.png", fullPage: true });
 
   // The viewer's session ended with the reset.
-  expect((await viewer.request.get("/api/auth/me")).status()).toBe(401);
+  expect((await asViewer.GET("/api/auth/me")).response.status).toBe(401);
   await viewer.close();
 });

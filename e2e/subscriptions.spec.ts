@@ -2,6 +2,8 @@ import { expect, test } from "./fixtures";
 import type { Page } from "@playwright/test";
 import { z } from "zod";
 import { watchHydration } from "./hydration";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
 
 // Webhooks & secrets: the subscriptions with masked secrets, the 401 chart, a rotation whose new
@@ -83,7 +85,7 @@ test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set 
     await page.goto("/settings");
     const platformUrl = (await page.getByTestId("api-base-url").textContent()) ?? "";
     expect(platformUrl).toMatch(/^http/);
-    const subs = listSchema.parse(await (await page.request.get("/api/subscriptions")).json());
+    const subs = listSchema.parse(await unwrap((await tallyApi(page)).GET("/api/subscriptions")));
     const extract = subs.items.find((s) => s.eventType === "extract_completed");
     expect(extract?.platformId, "extract_completed has a platform webhook id").toBeTruthy();
 

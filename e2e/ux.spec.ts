@@ -1,7 +1,9 @@
 import { readFile } from "node:fs/promises";
 import { expect, test, operatorPage } from "./fixtures";
 import type { Page } from "@playwright/test";
-import { CALM, expectNoSidewaysScroll, postJson, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+import { CALM, expectNoSidewaysScroll, setKnobs, submitJob, waitForOutcome } from "./dashboard-helpers";
+import { unwrap } from "../lib/api-client";
+import { tallyApi } from "./api";
 
 // The operator's experience (issue 15): every page at phone size without sideways scroll or console
 // errors, jobs submitted from /jobs/new with the API's field errors, a job cancelled from its page,
@@ -54,8 +56,8 @@ test("every page at 390×844: no sideways scroll, no console errors, the menu op
   await expect(nav).toBeVisible();
   const hrefs = await nav.getByRole("link").evaluateAll((links) => links.map((a) => a.getAttribute("href") ?? "/"));
   expect(hrefs.length).toBeGreaterThanOrEqual(8);
-  const run = await postJson(page, "/api/operations/reconcile");
-  const pages = [...new Set([...hrefs, "/jobs/new", `/jobs/${jobId}`, `/operations/${String(run.runId)}`])];
+  const run = await unwrap((await tallyApi(page)).POST("/api/operations/reconcile", { body: {} }));
+  const pages = [...new Set([...hrefs, "/jobs/new", `/jobs/${jobId}`, `/operations/${run.runId}`])];
   for (const path of pages) {
     await page.goto(path);
     await expect(page.getByRole("heading", { level: 1 })).toBeVisible();
@@ -193,9 +195,8 @@ test("the 401 chart: a spike after bad signatures, a labelled marker after a rot
 }) => {
   test.setTimeout(150_000);
   await page.goto("/subscriptions");
-  const subs = (await (await page.request.get("/api/subscriptions")).json()) as {
-    items: Array<{ id: string; eventType: string; url: string }>;
-  };
+  const tally = await tallyApi(page);
+  const subs = await unwrap(tally.GET("/api/subscriptions"));
   const batch = subs.items.find((s) => s.eventType === "batch_completed");
   expect(batch).toBeTruthy();
   // Bad signatures on the batch subscription's URL: refused 401, counted per subscription.
@@ -206,7 +207,7 @@ test("the 401 chart: a spike after bad signatures, a labelled marker after a rot
     });
     expect(res.status()).toBe(401);
   }
-  await postJson(page, `/api/subscriptions/${batch?.id}/rotate`);
+  await unwrap(tally.POST("/api/subscriptions/{id}/rotate", { params: { path: { id: String(batch?.id) } } }));
   await page.reload();
   const chart = page.getByRole("region", { name: "401s per minute, last hour" });
   const panel = chart.locator('[data-testid="chart-panel"][data-subscription="batch_completed"]');
