@@ -12,7 +12,7 @@ import { parseAllowance, type GuardContext } from "@/lib/net/address-guard";
 import { checkSink } from "@/lib/outbound/sink-send";
 import { mysqlSink } from "@/lib/outbound/sinks/mysql";
 import { natsSink } from "@/lib/outbound/sinks/nats";
-import { postgresSink } from "@/lib/outbound/sinks/postgres";
+import { postgresConnection, postgresSink } from "@/lib/outbound/sinks/postgres";
 import { redisSink } from "@/lib/outbound/sinks/redis";
 import type { SinkType } from "@/lib/outbound/sink-config";
 import { SERVICES, serviceAnswers, type SinkService } from "@/test/sink-services";
@@ -73,7 +73,6 @@ describe("options in a sink's URL that point its client elsewhere", async () => 
   // The schema refuses them on save and when a sink is opened (url-options.test.ts); past it (the
   // factories called directly, as for a config stored before that rule) the connection's guard still does.
   const cases: [SinkType, string, RegExp][] = [
-    ["postgres", "?host=127.0.0.1", /127\.0\.0\.1 is a private/],
     ["mysql", "?socketPath=/run/mysqld/mysqld.sock", /a Unix socket .* is the local machine/],
   ];
   for (const [type, query, expected] of cases) {
@@ -92,8 +91,7 @@ describe("options in a sink's URL that point its client elsewhere", async () => 
         expect(await refusal(type, config, guard)).toMatch(
           /is not allowed: a \w+ sink's URL takes no query|not allowed \(allowed/,
         );
-        const factory = type === "postgres" ? postgresSink : mysqlSink;
-        const sink = factory(config as never, { timeoutMs: 3000, guard });
+        const sink = mysqlSink(config as never, { timeoutMs: 3000, guard });
         try {
           await expect(sink.check()).rejects.toThrow(expected);
         } finally {
@@ -164,6 +162,57 @@ describe("the nats sink's client", () => {
     } finally {
       await sink.close();
       announced.close();
+    }
+  });
+});
+
+describe("the postgres sink's client options", () => {
+  it("are built from the URL's parts: past the schema, ?host= and file options are not even read", () => {
+    const built = postgresConnection(
+      "postgresql://loader:p%40ss@db.example:6543/analytics?host=/run/postgresql&sslrootcert=/dev/zero&sslmode=require",
+    );
+    expect({ ...built, password: typeof built.password === "function" ? built.password() : built.password }).toEqual({
+      host: "db.example",
+      port: 6543,
+      user: "loader",
+      password: "p@ss",
+      database: "analytics",
+      ssl: {},
+    });
+  });
+
+  it("never send a password the URL lacks: not PGPASSWORD, not ~/.pgpass", async () => {
+    // A PostgreSQL server of the test's own that asks for the password in clear and keeps what it gets.
+    const received: string[] = [];
+    const server = createServer((s) => {
+      s.once("data", () => s.write(Buffer.from([0x52, 0, 0, 0, 8, 0, 0, 0, 3]))); // AuthenticationCleartextPassword
+      s.on("data", (d: Buffer) => {
+        if (d[0] === 0x70) {
+          received.push(d.subarray(5, d.length - 1).toString());
+          s.destroy();
+        }
+      });
+    });
+    await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+    const guard: GuardContext = { allowance: parseAllowance("127.0.0.1"), selfOrigins: [], selfPort: 0 };
+    const before = process.env.PGPASSWORD;
+    process.env.PGPASSWORD = "the-deployers-password";
+    const port = (server.address() as AddressInfo).port;
+    const sink = postgresSink(
+      { url: `postgresql://loader@127.0.0.1:${port}/analytics`, table: "t" },
+      {
+        timeoutMs: 2000,
+        guard,
+      },
+    );
+    try {
+      await sink.check().catch(() => undefined);
+      expect(received).toEqual([""]);
+    } finally {
+      if (before === undefined) delete process.env.PGPASSWORD;
+      else process.env.PGPASSWORD = before;
+      await sink.close();
+      server.close();
     }
   });
 });

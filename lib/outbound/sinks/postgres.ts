@@ -41,6 +41,39 @@ const placeholders = (rows: number, columns: number) =>
     (_, i) => `(${Array.from({ length: columns }, (_, k) => `$${i * columns + k + 1}`).join(",")})`,
   ).join(",");
 
+/**
+ * The pool's connection options, built from the URL's parts: host, port, user, database and the two
+ * query options the schema allows (sslmode, ssl). Given a connection string, pg takes a password the URL
+ * lacks from PGPASSWORD or ~/.pgpass, and would send the deployer's password to the sink's server: the
+ * password is a function (pg then asks neither), the URL's or none.
+ */
+export function postgresConnection(url: string): pg.PoolConfig {
+  const u = new URL(url);
+  const password = decodeURIComponent(u.password);
+  const sslmode = u.searchParams.get("sslmode");
+  const ssl = u.searchParams.get("ssl");
+  const tls =
+    sslmode === "disable"
+      ? false
+      : sslmode === "no-verify"
+        ? { rejectUnauthorized: false }
+        : sslmode
+          ? {}
+          : ssl === "true" || ssl === "1"
+            ? true
+            : ssl === "false" || ssl === "0"
+              ? false
+              : undefined;
+  return {
+    host: u.hostname.replace(/^\[|\]$/g, ""),
+    port: u.port ? Number(u.port) : 5432,
+    ...(u.username ? { user: decodeURIComponent(u.username) } : {}),
+    password: () => password,
+    ...(u.pathname.length > 1 ? { database: decodeURIComponent(u.pathname.slice(1)) } : {}),
+    ...(tls === undefined ? {} : { ssl: tls }),
+  };
+}
+
 export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions): Sink {
   const t = config.table;
   // A job's rows in one statement commit together; a re-delivery rewrites them.
@@ -63,7 +96,7 @@ export function postgresSink(config: SinkConfig<"postgres">, opts: SinkOptions):
           },
         ];
   const pool = new pg.Pool({
-    connectionString: config.url,
+    ...postgresConnection(config.url),
     max: 4,
     connectionTimeoutMillis: opts.timeoutMs,
     idleTimeoutMillis: 30_000,
