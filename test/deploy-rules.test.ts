@@ -7,7 +7,10 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
+import { db } from "@/lib/db";
 import { ensurePromtool } from "../scripts/ensure-promtool.mjs";
+import { createTestDb, type TestDb } from "./db";
+import { metricValue } from "./metrics-text";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -85,14 +88,25 @@ const Dashboard = z.object({
 });
 
 let promtool: string;
+let t: TestDb;
 let tally: TallyServer;
 let metricsText: string;
+const PENDING_SINCE = new Date(Date.now() - 2 * 3600_000);
 
 beforeAll(async () => {
   const found = ensurePromtool();
   if (!found) throw new Error("no promtool: run `node scripts/ensure-promtool.mjs` (Debian's prometheus package)");
   promtool = found.path;
-  tally = await startTally();
+  t = await createTestDb();
+  // Two jobs without an outcome, the older two hours old, and an older one stored.
+  await db().job.createMany({
+    data: [
+      { id: "pending-old", kind: "extract", createdAt: PENDING_SINCE },
+      { id: "pending-new", kind: "extract" },
+      { id: "stored-older", kind: "extract", outcome: "stored", createdAt: new Date(Date.now() - 5 * 3600_000) },
+    ],
+  });
+  tally = await startTally({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789abcdef" }, t.url);
   const res = await fetch(`${tally.url}/api/metrics`, {
     headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` },
   });
@@ -101,6 +115,7 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(async () => {
   await tally?.stop();
+  await t?.cleanup();
 });
 
 const run = (...args: string[]) => {
@@ -152,6 +167,15 @@ describe("deploy/prometheus", () => {
       for (const n of names)
         expect(have.has(n) || recorded.has(n) || PROMETHEUS_OWN.has(n), `${r.alert ?? r.record} reads ${n}`).toBe(true);
     }
+  });
+});
+
+describe("tally_jobs_pending_oldest_age_seconds (TallyStalePending)", () => {
+  it("is the age of the oldest job without an outcome", () => {
+    const age = metricValue(metricsText, "tally_jobs_pending_oldest_age_seconds");
+    const expected = (Date.now() - PENDING_SINCE.getTime()) / 1000;
+    expect(age).toBeGreaterThan(7190);
+    expect(age).toBeLessThanOrEqual(expected);
   });
 });
 

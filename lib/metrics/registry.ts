@@ -91,6 +91,11 @@ function create() {
       help: "Dead letters not yet retried or discarded",
       registers: [registry],
     }),
+    jobsPendingOldestAge: new Gauge({
+      name: "tally_jobs_pending_oldest_age_seconds",
+      help: "Age of the oldest job still without an outcome (0 when none): known to Tally, not yet stored, resubmitted, dead-lettered or cancelled",
+      registers: [registry],
+    }),
   };
   // Zero from the start, so a scrape shows the series before the first 429 (rate() needs a base).
   m.rateLimitedSeconds.inc({ process: processTag }, 0);

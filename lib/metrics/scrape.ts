@@ -8,7 +8,7 @@ import { metrics } from "./registry";
 export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const client = db();
-  const [groups, oldest, open, health] = await Promise.all([
+  const [groups, oldest, open, pending, health] = await Promise.all([
     client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
     client.queueItem.findFirst({
       where: { state: "ready", availableAt: { lte: now } },
@@ -16,6 +16,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
       select: { availableAt: true },
     }),
     client.deadLetter.count({ where: { state: "open" } }),
+    client.job.findFirst({ where: { outcome: "pending" }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
     queueHealth(now),
   ]);
   const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
@@ -23,6 +24,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
   for (const [state, n] of Object.entries(byState)) m.queueItems.set({ state }, n);
   m.queueOldestReadyAge.set(oldest ? Math.max(0, now.getTime() - oldest.availableAt.getTime()) / 1000 : 0);
   m.deadLettersOpen.set(open);
+  m.jobsPendingOldestAge.set(pending ? Math.max(0, now.getTime() - pending.createdAt.getTime()) / 1000 : 0);
   m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
   m.queueDeadRows.set(health?.queueDeadRows ?? 0);
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
