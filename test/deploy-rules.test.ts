@@ -106,7 +106,10 @@ beforeAll(async () => {
       { id: "stored-older", kind: "extract", outcome: "stored", createdAt: new Date(Date.now() - 5 * 3600_000) },
     ],
   });
-  tally = await startTally({ TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789abcdef" }, t.url);
+  tally = await startTally(
+    { TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789abcdef", TALLY_API_RPS: "37" },
+    t.url,
+  );
   const res = await fetch(`${tally.url}/api/metrics`, {
     headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}` },
   });
@@ -176,6 +179,12 @@ describe("tally_jobs_pending_oldest_age_seconds (TallyStalePending)", () => {
     const expected = (Date.now() - PENDING_SINCE.getTime()) / 1000;
     expect(age).toBeGreaterThan(7190);
     expect(age).toBeLessThanOrEqual(expected);
+  });
+});
+
+describe("tally_platform_budget_calls_per_second (TallyBudgetSaturated)", () => {
+  it("is TALLY_API_RPS", () => {
+    expect(metricsText).toMatch(/^tally_platform_budget_calls_per_second 37$/m);
   });
 });
 

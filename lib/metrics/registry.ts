@@ -91,6 +91,11 @@ function create() {
       help: "Dead letters not yet retried or discarded",
       registers: [registry],
     }),
+    budgetCallsPerSecond: new Gauge({
+      name: "tally_platform_budget_calls_per_second",
+      help: "TALLY_API_RPS: the platform calls a second every process together may send (at most about 87% of it goes out); the saturation is sum(rate(tally_platform_calls_total)) over this",
+      registers: [registry],
+    }),
     jobsPendingOldestAge: new Gauge({
       name: "tally_jobs_pending_oldest_age_seconds",
       help: "Age of the oldest job still without an outcome (0 when none): known to Tally, not yet stored, resubmitted, dead-lettered or cancelled",

@@ -1,4 +1,5 @@
 import "server-only";
+import { getConfig } from "../config";
 import { db } from "../db";
 import { queueHealth } from "./queue-health";
 import { metrics } from "./registry";
@@ -24,6 +25,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
   for (const [state, n] of Object.entries(byState)) m.queueItems.set({ state }, n);
   m.queueOldestReadyAge.set(oldest ? Math.max(0, now.getTime() - oldest.availableAt.getTime()) / 1000 : 0);
   m.deadLettersOpen.set(open);
+  m.budgetCallsPerSecond.set(getConfig().TALLY_API_RPS);
   m.jobsPendingOldestAge.set(pending ? Math.max(0, now.getTime() - pending.createdAt.getTime()) / 1000 : 0);
   m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
   m.queueDeadRows.set(health?.queueDeadRows ?? 0);
