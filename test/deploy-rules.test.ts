@@ -106,6 +106,14 @@ beforeAll(async () => {
       { id: "stored-older", kind: "extract", outcome: "stored", createdAt: new Date(Date.now() - 5 * 3600_000) },
     ],
   });
+  // A collection whose tick came 20 minutes ago and (no scheduler runs) has not started; a paused one older.
+  const collection = { urls: "https://example.com/", urlCount: 1, schedule: "*/5 * * * *", createdBy: "test" };
+  await db().collection.createMany({
+    data: [
+      { id: "col-due", name: "due", ...collection, nextRunAt: new Date(Date.now() - 20 * 60_000) },
+      { id: "col-paused", name: "paused", ...collection, paused: true, nextRunAt: new Date(Date.now() - 3600_000) },
+    ],
+  });
   tally = await startTally(
     { TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789abcdef", TALLY_API_RPS: "37" },
     t.url,
@@ -185,6 +193,14 @@ describe("tally_jobs_pending_oldest_age_seconds (TallyStalePending)", () => {
 describe("tally_platform_budget_calls_per_second (TallyBudgetSaturated)", () => {
   it("is TALLY_API_RPS", () => {
     expect(metricsText).toMatch(/^tally_platform_budget_calls_per_second 37$/m);
+  });
+});
+
+describe("tally_collection_schedule_behind_seconds (TallyCollectionsBehind)", () => {
+  it("is how long the oldest due tick of a collection not paused has waited", () => {
+    const behind = metricValue(metricsText, "tally_collection_schedule_behind_seconds");
+    expect(behind).toBeGreaterThan(1190);
+    expect(behind).toBeLessThan(1800);
   });
 });
 

@@ -96,6 +96,11 @@ function create() {
       help: "TALLY_API_RPS: the platform calls a second every process together may send (at most about 87% of it goes out); the saturation is sum(rate(tally_platform_calls_total)) over this",
       registers: [registry],
     }),
+    collectionScheduleBehind: new Gauge({
+      name: "tally_collection_schedule_behind_seconds",
+      help: "How long the oldest due tick of a collection's schedule has waited for its run to start (0 when none): no scheduler running, or a run still going when its next tick came (overlap: queue)",
+      registers: [registry],
+    }),
     jobsPendingOldestAge: new Gauge({
       name: "tally_jobs_pending_oldest_age_seconds",
       help: "Age of the oldest job still without an outcome (0 when none): known to Tally, not yet stored, resubmitted, dead-lettered or cancelled",

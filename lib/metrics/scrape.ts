@@ -9,7 +9,7 @@ import { metrics } from "./registry";
 export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const client = db();
-  const [groups, oldest, open, pending, health] = await Promise.all([
+  const [groups, oldest, open, pending, behind, health] = await Promise.all([
     client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
     client.queueItem.findFirst({
       where: { state: "ready", availableAt: { lte: now } },
@@ -18,6 +18,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
     }),
     client.deadLetter.count({ where: { state: "open" } }),
     client.job.findFirst({ where: { outcome: "pending" }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
+    collectionScheduleBehind(now),
     queueHealth(now),
   ]);
   const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
@@ -27,7 +28,26 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
   m.deadLettersOpen.set(open);
   m.budgetCallsPerSecond.set(getConfig().TALLY_API_RPS);
   m.jobsPendingOldestAge.set(pending ? Math.max(0, now.getTime() - pending.createdAt.getTime()) / 1000 : 0);
+  m.collectionScheduleBehind.set(behind);
   m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
   m.queueDeadRows.set(health?.queueDeadRows ?? 0);
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
+}
+
+/** Seconds the oldest tick not yet started has waited: a due nextRunAt, or a tick queued behind a run. */
+async function collectionScheduleBehind(now: Date): Promise<number> {
+  const [due, queued] = await Promise.all([
+    db().collection.findFirst({
+      where: { paused: false, nextRunAt: { lte: now } },
+      orderBy: { nextRunAt: "asc" },
+      select: { nextRunAt: true },
+    }),
+    db().collection.findFirst({
+      where: { paused: false, queuedFor: { not: null } },
+      orderBy: { queuedFor: "asc" },
+      select: { queuedFor: true },
+    }),
+  ]);
+  const since = Math.min(due?.nextRunAt?.getTime() ?? Infinity, queued?.queuedFor?.getTime() ?? Infinity);
+  return Number.isFinite(since) ? Math.max(0, now.getTime() - since) / 1000 : 0;
 }
