@@ -114,6 +114,33 @@ beforeAll(async () => {
       { id: "col-paused", name: "paused", ...collection, paused: true, nextRunAt: new Date(Date.now() - 3600_000) },
     ],
   });
+  // An enabled sink with an event undelivered for 30 minutes, and a disabled one with an older one.
+  const destination = { url: "postgresql://sink.invalid/x", events: "job.stored", secret: "s", secretLast4: "s" };
+  await db().destination.createMany({
+    data: [
+      { id: "d-sink", type: "postgres", ...destination },
+      { id: "d-off", type: "postgres", ...destination, enabled: false },
+    ],
+  });
+  const event = {
+    eventType: "job.stored",
+    jobId: "stored-older",
+    outcome: "stored",
+    retryUntil: new Date(Date.now() + 3600_000),
+  };
+  await db().outboundDelivery.createMany({
+    data: [
+      {
+        destinationId: "d-sink",
+        eventId: "e1",
+        ...event,
+        status: "retrying",
+        createdAt: new Date(Date.now() - 30 * 60_000),
+      },
+      { destinationId: "d-sink", eventId: "e2", ...event, createdAt: new Date(Date.now() - 5 * 60_000) },
+      { destinationId: "d-off", eventId: "e3", ...event, createdAt: new Date(Date.now() - 3600_000) },
+    ],
+  });
   tally = await startTally(
     { TALLY_SCHEDULER: "external", TALLY_CRON_SECRET: "cron-secret-0123456789abcdef", TALLY_API_RPS: "37" },
     t.url,
@@ -201,6 +228,18 @@ describe("tally_collection_schedule_behind_seconds (TallyCollectionsBehind)", ()
     const behind = metricValue(metricsText, "tally_collection_schedule_behind_seconds");
     expect(behind).toBeGreaterThan(1190);
     expect(behind).toBeLessThan(1800);
+  });
+});
+
+describe("tally_outbound_oldest_undelivered_age_seconds (TallyOutboundLag)", () => {
+  it("is each enabled destination's oldest event not delivered, pending or retrying", () => {
+    const lag = metricValue(metricsText, "tally_outbound_oldest_undelivered_age_seconds", {
+      destination: "d-sink",
+      type: "postgres",
+    });
+    expect(lag).toBeGreaterThan(1790);
+    expect(lag).toBeLessThan(2400);
+    expect(metricsText).not.toContain('destination="d-off"');
   });
 });
 

@@ -101,6 +101,12 @@ function create() {
       help: "How long the oldest due tick of a collection's schedule has waited for its run to start (0 when none): no scheduler running, or a run still going when its next tick came (overlap: queue)",
       registers: [registry],
     }),
+    outboundOldestUndelivered: new Gauge({
+      name: "tally_outbound_oldest_undelivered_age_seconds",
+      help: "Per enabled destination (webhook or sink): age of its oldest event not yet delivered, pending or retrying (0 when none): how far behind it is",
+      labelNames: ["destination", "type"],
+      registers: [registry],
+    }),
     jobsPendingOldestAge: new Gauge({
       name: "tally_jobs_pending_oldest_age_seconds",
       help: "Age of the oldest job still without an outcome (0 when none): known to Tally, not yet stored, resubmitted, dead-lettered or cancelled",

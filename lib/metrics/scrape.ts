@@ -9,7 +9,7 @@ import { metrics } from "./registry";
 export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const client = db();
-  const [groups, oldest, open, pending, behind, health] = await Promise.all([
+  const [groups, oldest, open, pending, behind, outbound, health] = await Promise.all([
     client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
     client.queueItem.findFirst({
       where: { state: "ready", availableAt: { lte: now } },
@@ -19,6 +19,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
     client.deadLetter.count({ where: { state: "open" } }),
     client.job.findFirst({ where: { outcome: "pending" }, orderBy: { createdAt: "asc" }, select: { createdAt: true } }),
     collectionScheduleBehind(now),
+    outboundLag(now),
     queueHealth(now),
   ]);
   const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
@@ -29,6 +30,9 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
   m.budgetCallsPerSecond.set(getConfig().TALLY_API_RPS);
   m.jobsPendingOldestAge.set(pending ? Math.max(0, now.getTime() - pending.createdAt.getTime()) / 1000 : 0);
   m.collectionScheduleBehind.set(behind);
+  // Destinations removed or disabled since the last scrape lose their series.
+  m.outboundOldestUndelivered.reset();
+  for (const d of outbound) m.outboundOldestUndelivered.set({ destination: d.id, type: d.type }, d.seconds);
   m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
   m.queueDeadRows.set(health?.queueDeadRows ?? 0);
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
@@ -50,4 +54,24 @@ async function collectionScheduleBehind(now: Date): Promise<number> {
   ]);
   const since = Math.min(due?.nextRunAt?.getTime() ?? Infinity, queued?.queuedFor?.getTime() ?? Infinity);
   return Number.isFinite(since) ? Math.max(0, now.getTime() - since) / 1000 : 0;
+}
+
+/** Per enabled destination, the age of its oldest undelivered event; one indexed read per status. */
+async function outboundLag(now: Date): Promise<Array<{ id: string; type: string; seconds: number }>> {
+  const destinations = await db().destination.findMany({ where: { enabled: true }, select: { id: true, type: true } });
+  return Promise.all(
+    destinations.map(async ({ id, type }) => {
+      const oldest = await Promise.all(
+        ["pending", "retrying"].map((status) =>
+          db().outboundDelivery.findFirst({
+            where: { destinationId: id, status },
+            orderBy: { createdAt: "asc" },
+            select: { createdAt: true },
+          }),
+        ),
+      );
+      const since = Math.min(...oldest.map((o) => o?.createdAt.getTime() ?? Infinity));
+      return { id, type, seconds: Number.isFinite(since) ? Math.max(0, now.getTime() - since) / 1000 : 0 };
+    }),
+  );
 }
