@@ -81,7 +81,10 @@ class TransactionSlot {
 /**
  * Marks the callback of an interactive transaction on the app's SQLite connection while it runs. A
  * statement made through db() (not the callback's `tx`) from inside it would wait for the very
- * transaction it runs in: it fails at once instead, naming the mistake.
+ * transaction it runs in: it fails at once instead, naming the mistake. Outside production only: on
+ * Node 20 the first AsyncLocalStorage.run() turns on promise tracking for the whole process, which
+ * cost the receiver a quarter of its deliveries a second (bench/receiver.mjs); in production such a
+ * mistake fails when its wait for the slot runs out (BEGIN_BUDGET_MS).
  */
 const insideTransaction = new AsyncLocalStorage<{ open: boolean }>();
 
@@ -211,7 +214,7 @@ function createSqlite(url: string) {
   // Interactive transactions get more room than Prisma's 5 s default: a busy two-core machine
   // must not turn a slow commit into a failed rotation.
   const prisma = new PrismaClient({ adapter, omit, transactionOptions: { maxWait: 10_000, timeout: 20_000 } });
-  const client = markingTransactions(prisma);
+  const client = getConfig().NODE_ENV === "production" ? prisma : markingTransactions(prisma);
   // WAL lets readers run beside the writer; NORMAL is durable across process crashes in WAL mode.
   const ready = (async () => {
     await client.$queryRawUnsafe("PRAGMA journal_mode = WAL");
