@@ -64,15 +64,22 @@ const batchRow = z.object({
   createdAt: z.coerce.date(),
   /** job.stored: how many results the event carries (0 for other events, or a job gone). */
   results: sqlInt,
+  /** job.stored: the characters of markdown and html those results carry (0 otherwise). */
+  bodies: sqlInt,
 });
 export type BatchRow = z.infer<typeof batchRow>;
 
-/** The delivery rows of a batch, with the number of results each job.stored event will carry. */
+/**
+ * The delivery rows of a batch, with the number of results each job.stored event will carry and the
+ * size of their bodies (`length()` in SQL: known before any body is read).
+ */
 export async function batchRows(destinationId: string, ids: number[]): Promise<BatchRow[]> {
   if (ids.length === 0) return [];
   const rows = await readDb().$queryRaw`
     SELECT d."id", d."destinationId", d."eventId", d."eventType", d."jobId", d."outcome", d."status", d."attempts",
-      d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results"
+      d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results",
+      CASE WHEN d."eventType" = 'job.stored' THEN COALESCE((SELECT SUM(COALESCE(LENGTH(r."markdown"), 0)
+        + COALESCE(LENGTH(r."html"), 0)) FROM "Result" r WHERE r."jobId" = d."jobId"), 0) ELSE 0 END AS "bodies"
     FROM "OutboundDelivery" d LEFT JOIN "Job" j ON j."id" = d."jobId" AND d."eventType" = 'job.stored'
     WHERE ${inList('d."id"', ids)} AND d."destinationId" = ${destinationId}`;
   return batchRow.array().parse(rows);

@@ -16,7 +16,7 @@ import { BATCH_TIMED_OUT, sendToSink, storedResults, type SinkTarget } from "./s
 // backoff, dead letters, replay and the Outbound page are per delivery); the worker claims one, and
 // its handler takes up to SINK_BATCH - 1 other due items of the same destination with leases of their
 // own (claimByDedupeKeys: never an item someone else holds), reads their rows, bodies and results in a
-// few queries, hands them to the sink in one deliverMany, then in ONE transaction settles the items it
+// few queries (within a budget of results and of body characters, sized in SQL first), hands them to the sink in one deliverMany, then in ONE transaction settles the items it
 // still holds (acked, or rescheduled with backoff) and records their attempts. No transaction is open
 // while the sink is written. A crash anywhere leaves the items leased until their lease expires, and
 // they are sent again: once in effect, because every sink keys what it writes by the event id.
@@ -25,8 +25,14 @@ import { BATCH_TIMED_OUT, sendToSink, storedResults, type SinkTarget } from "./s
 export const SINK_BATCH = 100;
 /** A job.stored event carries every result of its job: a batch loads at most this many (one job may exceed it alone). */
 const BATCH_RESULTS = 2_000;
+/**
+ * And at most this many characters of their bodies (markdown + html), read in SQL before the bodies
+ * are: 16 Mi, like an export page (lib/results/csv-stream.ts PAGE_BODY_CHARS), so 2,000 results of a
+ * few KB still go together but not 100 events of 1 MiB pages; one job may exceed it alone.
+ */
+export const BATCH_BODY_CHARS = 16 * 1024 * 1024;
 
-type Row = Omit<BatchRow, "results">;
+type Row = Omit<BatchRow, "results" | "bodies">;
 
 type Member = { delivery: Row; retryUntil: Date; item: ClaimedItem | null };
 
@@ -60,6 +66,7 @@ export async function takeBatch(
   retryUntil: Date,
   claimed: ClaimedItem,
   leaseMs: number,
+  bodyBudget = BATCH_BODY_CHARS,
 ): Promise<Batch> {
   const type = primary.destination.type;
   if (!isSinkType(type)) throw new Error(`destination ${primary.destinationId} is a ${type}, not a sink`);
@@ -79,19 +86,21 @@ export async function takeBatch(
   const rows = await batchRows(primary.destinationId, [primary.id, ...items.map((i) => i.deliveryId)]);
   const rowOf = new Map(rows.map((r) => [r.id, r]));
   let results = rowOf.get(primary.id)?.results ?? 0;
+  let bodies = rowOf.get(primary.id)?.bodies ?? 0;
   const over: ClaimedItem[] = [];
   for (const { item, deliveryId } of items) {
     const row = rowOf.get(deliveryId);
     const plan = row ? planDelivery(row, true, now.getTime()) : ({ kind: "settled" } as const);
     if (!row || plan.kind === "settled") batch.settled.push(item);
     else if (plan.kind === "finish") batch.finished.push({ finish: plan.finish, item });
-    else if (results + row.results > BATCH_RESULTS) over.push(item);
+    else if (results + row.results > BATCH_RESULTS || bodies + row.bodies > bodyBudget) over.push(item);
     else {
       results += row.results;
+      bodies += row.bodies;
       batch.members.push({ delivery: row, retryUntil: plan.retryUntil, item });
     }
   }
-  // Past the results budget: handed back at once, their attempt not counted, for the next batch.
+  // Past the results or bodies budget: handed back at once, their attempt not counted, for the next batch.
   if (over.length > 0) await rescheduleAll(over, 0);
   batch.held = items.map((i) => i.item).filter((i) => !over.includes(i));
   return batch;

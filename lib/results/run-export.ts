@@ -1,13 +1,15 @@
 import "server-only";
+import { Prisma } from "@/generated/prisma/client";
 import { parseMetadata } from "./rows";
 import { z } from "zod";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
-import { CSV_PAGE, csvStream, type CsvExport } from "./csv-stream";
+import { bodySize, CSV_PAGE, csvStream, PAGE_BODY_CHARS, withinBudget, type CsvExport } from "./csv-stream";
 
 // A run out (issue 24; the run itself is lib/runs/), one row per URL in list order with its state and its stored result (joined on the
-// result's (jobId, itemKey)), a page of 500 at a time: memory stays flat for 100,000 URLs.
+// result's (jobId, itemKey)), a page of 500 at a time (fewer when their bodies pass PAGE_BODY_CHARS):
+// memory stays flat for 100,000 URLs.
 
 const rowSchema = z.object({
   position: z.coerce.number(),
@@ -31,31 +33,52 @@ const iso = (v: Row["storedAt"]) => (v === null ? null : new Date(v).toISOString
 /** Which URLs an export holds: one state, or (a collection run) only the new and changed ones. */
 export type RunExportFilter = { state?: string; changesOnly?: boolean };
 
-async function page(runId: string, after: number, filter: RunExportFilter): Promise<Row[]> {
-  const state = filter.state;
-  const rows = filter.changesOnly
-    ? await db().$queryRaw`
+/** The FROM and WHERE of a run export's rows after `after`, and the column its position is (its order). */
+function source(runId: string, after: number, filter: RunExportFilter) {
+  const result = Prisma.sql`LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'`;
+  if (filter.changesOnly)
+    return {
+      from: Prisma.sql`"UrlChange" c
+      JOIN "RunUrl" u ON u."runId" = c."runId" AND u."position" = c."seq" ${result}
+      WHERE c."runId" = ${runId} AND c."change" IN ('new', 'changed') AND c."seq" > ${after}`,
+      position: Prisma.sql`c."seq"`,
+    };
+  const state = filter.state ? Prisma.sql`AND u."state" = ${filter.state}` : Prisma.empty;
+  return {
+    from: Prisma.sql`"RunUrl" u ${result} WHERE u."runId" = ${runId} ${state} AND u."position" > ${after}`,
+    position: Prisma.sql`u."position"`,
+  };
+}
+
+const sizeRow = z.object({ position: z.coerce.number(), size: z.coerce.number() });
+
+/**
+ * The rows after `after`: up to CSV_PAGE, fewer once their results' bodies pass `budget` (sizes read
+ * first, then the bodies of the rows that fit, always one at least). `more` is false once nothing follows.
+ */
+export async function runExportPage(
+  runId: string,
+  after: number,
+  filter: RunExportFilter,
+  budget = PAGE_BODY_CHARS,
+): Promise<{ rows: Row[]; more: boolean }> {
+  const { from, position } = source(runId, after, filter);
+  const sizes = sizeRow.array().parse(
+    await db().$queryRaw`SELECT ${position} AS "position", ${bodySize("r")} AS "size" FROM ${from}
+      ORDER BY ${position} LIMIT ${CSV_PAGE}`,
+  );
+  const n = withinBudget(
+    sizes.map((s) => s.size),
+    budget,
+  );
+  const end = sizes[n - 1];
+  if (!end) return { rows: [], more: false };
+  const rows = await db().$queryRaw`
       SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
         u."storedAt", r."format", r."markdown", r."html", r."metadata"
-      FROM "UrlChange" c
-      JOIN "RunUrl" u ON u."runId" = c."runId" AND u."position" = c."seq"
-      LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
-      WHERE c."runId" = ${runId} AND c."change" IN ('new', 'changed') AND c."seq" > ${after}
-      ORDER BY c."seq" LIMIT ${CSV_PAGE}`
-    : state
-      ? await db().$queryRaw`
-      SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
-        u."storedAt", r."format", r."markdown", r."html", r."metadata"
-      FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
-      WHERE u."runId" = ${runId} AND u."state" = ${state} AND u."position" > ${after}
-      ORDER BY u."position" LIMIT ${CSV_PAGE}`
-      : await db().$queryRaw`
-      SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
-        u."storedAt", r."format", r."markdown", r."html", r."metadata"
-      FROM "RunUrl" u LEFT JOIN "Result" r ON r."jobId" = u."jobId" AND r."itemKey" = u."itemKey" AND u."state" = 'stored'
-      WHERE u."runId" = ${runId} AND u."position" > ${after}
-      ORDER BY u."position" LIMIT ${CSV_PAGE}`;
-  return rowSchema.array().parse(rows);
+      FROM ${from} AND ${position} <= ${end.position}
+      ORDER BY ${position} LIMIT ${n}`;
+  return { rows: rowSchema.array().parse(rows), more: n < sizes.length || sizes.length === CSV_PAGE };
 }
 
 const HEADER = [
@@ -86,9 +109,10 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
     name: `run-${runId.slice(0, 8)}`,
     header: HEADER,
     nextPage: async (after) => {
-      const rows = await page(runId, after ?? -1, filter);
+      const { rows, more } = await runExportPage(runId, after ?? -1, filter);
       const last = rows[rows.length - 1];
       return {
+        more,
         rows: rows.map((r) => [
           r.position,
           r.url,
@@ -113,12 +137,12 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
 export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
   await requireRun(runId, filter);
   const encoder = new TextEncoder();
-  let next: Row[] | null = await page(runId, -1, filter);
+  let next: { rows: Row[]; more: boolean } | null = await runExportPage(runId, -1, filter);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
         try {
-          const rows = next ?? [];
+          const rows = next?.rows ?? [];
           let text = "";
           for (const r of rows) {
             const result =
@@ -141,11 +165,11 @@ export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}
           }
           if (text) controller.enqueue(encoder.encode(text));
           const last = rows[rows.length - 1];
-          if (rows.length < CSV_PAGE || !last) {
+          if (!next?.more || !last) {
             controller.close();
             return;
           }
-          next = await page(runId, last.position, filter);
+          next = await runExportPage(runId, last.position, filter);
         } catch (err) {
           log.error("run export failed", { error: String(err) });
           controller.error(err);

@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
-import type { Tx } from "../db";
+import { sqlInt, type Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
 import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
@@ -113,7 +113,6 @@ async function mapStored(
   // A collection run's stored URLs get a fingerprint of their content (change tracking, issue 25).
   const run = await tx.run.findUnique({ where: { id: runId }, select: { changeRules: true } });
   const rules = run?.changeRules ? compileRules(run.changeRules) : null;
-  const withContent = rules !== null;
   const results = await tx.result.findMany({
     where: { jobId },
     select: {
@@ -124,11 +123,9 @@ async function mapStored(
       errorCode: true,
       errorMessage: true,
       metadata: true,
-      markdown: withContent,
-      html: withContent,
     },
   });
-  const prints: [number, string, number][] = [];
+  const toPrint: Array<{ position: number; id: number }> = [];
   const keys = new Map<number, string>();
   const stored: number[] = [];
   const retrying = new Map<string, Group>();
@@ -161,7 +158,7 @@ async function mapStored(
     keys.set(u.position, r.itemKey);
     if (r.status === "completed") {
       stored.push(u.position);
-      if (rules) prints.push([u.position, fingerprint(r.markdown ?? null, r.html ?? null, rules), r.id]);
+      if (rules) toPrint.push({ position: u.position, id: r.id });
     } else {
       const status = httpStatusOf(r.metadata);
       const why = status !== null && r.errorMessage ? `${r.errorMessage} (target answered ${status})` : r.errorMessage;
@@ -170,6 +167,16 @@ async function mapStored(
   }
   for (const u of urls)
     if (!keys.has(u.position)) fail(u, "NO_RESULT", "the batch job finished without an item for this URL", null);
+  const prints: [number, string, number][] = [];
+  if (rules) {
+    const positionOf = new Map(toPrint.map((p) => [p.id, p.position]));
+    for await (const page of bodyPages(
+      tx,
+      jobId,
+      toPrint.map((p) => p.id),
+    ))
+      for (const r of page) prints.push([positionOf.get(r.id) ?? 0, fingerprint(r.markdown, r.html, rules), r.id]);
+  }
 
   // Each URL's item key in one statement per 500 URLs, then the state moves (with the counters).
   const entries = [...keys.entries()];
@@ -200,6 +207,52 @@ async function mapStored(
   for (const g of failed.values())
     await move("failed", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
   return Math.max(0, Math.ceil(results.length / DEFAULT_RESULT_PAGE_SIZE) - 1);
+}
+
+/**
+ * What one read of bodies to fingerprint may hold: 16 Mi characters of markdown + html (as an export
+ * page, lib/results/csv-stream.ts), so a chunk of 500 pages of 1 MiB is not one 0.5–1 GiB read inside
+ * the settle transaction.
+ */
+export const SETTLE_BODY_CHARS = 16 * 1024 * 1024;
+
+const sizeRow = z.object({ id: sqlInt, size: sqlInt });
+const bodyRow = z.object({ id: sqlInt, markdown: z.string().nullable(), html: z.string().nullable() });
+export type BodyRow = z.infer<typeof bodyRow>;
+
+/**
+ * The bodies of a job's results `ids`, in that order, a page at a time: their sizes are read first
+ * (`length()` in SQL), then the bodies of as many as fit `budget` (always one at least), each once.
+ */
+export async function* bodyPages(
+  tx: Tx,
+  jobId: string,
+  ids: readonly number[],
+  budget = SETTLE_BODY_CHARS,
+): AsyncGenerator<BodyRow[]> {
+  const sizeOf = new Map<number, number>();
+  for (let i = 0; i < ids.length; i += PARAMS_PER_STATEMENT) {
+    const part = ids.slice(i, i + PARAMS_PER_STATEMENT);
+    const rows = await tx.$queryRaw`SELECT "id", COALESCE(LENGTH("markdown"), 0) + COALESCE(LENGTH("html"), 0) AS "size"
+      FROM "Result" WHERE "jobId" = ${jobId} AND "id" IN (${Prisma.join(part)})`;
+    for (const r of sizeRow.array().parse(rows)) sizeOf.set(r.id, r.size);
+  }
+  let at = 0;
+  while (at < ids.length) {
+    let total = sizeOf.get(ids[at]) ?? 0;
+    let end = at + 1;
+    while (end < ids.length && end - at < PARAMS_PER_STATEMENT && total + (sizeOf.get(ids[end]) ?? 0) <= budget)
+      total += sizeOf.get(ids[end++]) ?? 0;
+    const part = ids.slice(at, end);
+    const rows = bodyRow
+      .array()
+      .parse(
+        await tx.$queryRaw`SELECT "id", "markdown", "html" FROM "Result" WHERE "jobId" = ${jobId} AND "id" IN (${Prisma.join(part)})`,
+      );
+    const byId = new Map(rows.map((r) => [r.id, r]));
+    yield part.map((id) => byId.get(id) ?? { id, markdown: null, html: null });
+    at = end;
+  }
 }
 
 /** A batch job that failed as a whole: its URLs go round again, within their retry budget. */
