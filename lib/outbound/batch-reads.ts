@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { inList, readDb, sqlInt } from "../db";
+import { bodySize } from "../results";
 import { forwardDedupeKeySql } from "./outbox";
 
 // The reads of a sink batch (lib/outbound/sink-batch.ts), in raw SQL parsed with zod: Prisma's findMany
@@ -78,8 +79,8 @@ export async function batchRows(destinationId: string, ids: number[]): Promise<B
   const rows = await readDb().$queryRaw`
     SELECT d."id", d."destinationId", d."eventId", d."eventType", d."jobId", d."outcome", d."status", d."attempts",
       d."retryUntil", d."lastError", d."createdAt", COALESCE(j."resultCount", 0) AS "results",
-      CASE WHEN d."eventType" = 'job.stored' THEN COALESCE((SELECT SUM(COALESCE(LENGTH(r."markdown"), 0)
-        + COALESCE(LENGTH(r."html"), 0)) FROM "Result" r WHERE r."jobId" = d."jobId"), 0) ELSE 0 END AS "bodies"
+      CASE WHEN d."eventType" = 'job.stored' THEN COALESCE((SELECT SUM(${bodySize("r")})
+        FROM "Result" r WHERE r."jobId" = d."jobId"), 0) ELSE 0 END AS "bodies"
     FROM "OutboundDelivery" d LEFT JOIN "Job" j ON j."id" = d."jobId" AND d."eventType" = 'job.stored'
     WHERE ${inList('d."id"', ids)} AND d."destinationId" = ${destinationId}`;
   return batchRow.array().parse(rows);

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { transaction } from "../db";
 import { guardFor } from "../net";
+import { PAGE_BODY_CHARS } from "../results";
 import { ackAll, claimByDedupeKeys, rescheduleAll, rescheduleIn, type ClaimedItem, type Reschedule } from "../queue";
 import { batchRows, dueRetries, pendingPage, type BatchRow, type Cursor } from "./batch-reads";
 import { decide, logGivenUp, writeAttempts, writeFinishes, type Decided } from "./attempts";
@@ -27,10 +28,10 @@ export const SINK_BATCH = 100;
 const BATCH_RESULTS = 2_000;
 /**
  * And at most this many characters of their bodies (markdown + html), read in SQL before the bodies
- * are: 16 Mi, like an export page (lib/results/csv-stream.ts PAGE_BODY_CHARS), so 2,000 results of a
- * few KB still go together but not 100 events of 1 MiB pages; one job may exceed it alone.
+ * are: as much as an export page (PAGE_BODY_CHARS, 16 Mi), so 2,000 results of a few KB still go
+ * together but not 100 events of 1 MiB pages; one job may exceed it alone.
  */
-export const BATCH_BODY_CHARS = 16 * 1024 * 1024;
+export const BATCH_BODY_CHARS = PAGE_BODY_CHARS;
 
 type Row = Omit<BatchRow, "results" | "bodies">;
 

@@ -8,7 +8,15 @@ export {
   type ResultItem,
   type ResultPreview,
 } from "./contracts";
-export { CSV_PAGE, type CsvExport, csvResponse, csvStream } from "./csv-stream";
+export {
+  bodySize,
+  CSV_PAGE,
+  type CsvExport,
+  csvResponse,
+  csvStream,
+  PAGE_BODY_CHARS,
+  withinBudget,
+} from "./csv-stream";
 export { exportResults } from "./export";
 export { readFeed } from "./feed";
 export { listJobResults } from "./job-results";

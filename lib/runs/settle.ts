@@ -4,6 +4,7 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import { sqlInt, type Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
+import { bodySize, PAGE_BODY_CHARS, withinBudget } from "../results";
 import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
@@ -210,11 +211,11 @@ async function mapStored(
 }
 
 /**
- * What one read of bodies to fingerprint may hold: 16 Mi characters of markdown + html (as an export
- * page, lib/results/csv-stream.ts), so a chunk of 500 pages of 1 MiB is not one 0.5–1 GiB read inside
+ * What one read of bodies to fingerprint may hold: as much as an export page (PAGE_BODY_CHARS, 16 Mi
+ * characters of markdown + html), so a chunk of 500 pages of 1 MiB is not one 0.5–1 GiB read inside
  * the settle transaction.
  */
-export const SETTLE_BODY_CHARS = 16 * 1024 * 1024;
+export const SETTLE_BODY_CHARS = PAGE_BODY_CHARS;
 
 const sizeRow = z.object({ id: sqlInt, size: sqlInt });
 const bodyRow = z.object({ id: sqlInt, markdown: z.string().nullable(), html: z.string().nullable() });
@@ -233,17 +234,21 @@ export async function* bodyPages(
   const sizeOf = new Map<number, number>();
   for (let i = 0; i < ids.length; i += PARAMS_PER_STATEMENT) {
     const part = ids.slice(i, i + PARAMS_PER_STATEMENT);
-    const rows = await tx.$queryRaw`SELECT "id", COALESCE(LENGTH("markdown"), 0) + COALESCE(LENGTH("html"), 0) AS "size"
-      FROM "Result" WHERE "jobId" = ${jobId} AND "id" IN (${Prisma.join(part)})`;
+    const rows = await tx.$queryRaw`SELECT r."id", ${bodySize("r")} AS "size"
+      FROM "Result" r WHERE r."jobId" = ${jobId} AND r."id" IN (${Prisma.join(part)})`;
     for (const r of sizeRow.array().parse(rows)) sizeOf.set(r.id, r.size);
   }
   let at = 0;
   while (at < ids.length) {
-    let total = sizeOf.get(ids[at]) ?? 0;
-    let end = at + 1;
-    while (end < ids.length && end - at < PARAMS_PER_STATEMENT && total + (sizeOf.get(ids[end]) ?? 0) <= budget)
-      total += sizeOf.get(ids[end++]) ?? 0;
-    const part = ids.slice(at, end);
+    const next = ids.slice(at, at + PARAMS_PER_STATEMENT);
+    const part = next.slice(
+      0,
+      withinBudget(
+        next.map((id) => sizeOf.get(id) ?? 0),
+        budget,
+      ),
+    );
+    const end = at + part.length;
     const rows = bodyRow
       .array()
       .parse(
