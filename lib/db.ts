@@ -348,6 +348,10 @@ export type SqliteTx = {
   rows(sql: Prisma.Sql): Record<string, unknown>[];
 };
 
+/** A statement written with Prisma.sql, run on the connection: its rows. */
+const sqliteRows = (conn: Database.Database, sql: Prisma.Sql) =>
+  conn.prepare(sql.sql).all(...sqliteValues(sql.values)) as Record<string, unknown>[];
+
 function sqliteTx(conn: Database.Database): { tx: SqliteTx; end(): void } {
   let live = true;
   const on = () => {
@@ -364,10 +368,7 @@ function sqliteTx(conn: Database.Database): { tx: SqliteTx; end(): void } {
         .prepare(text)
         .run(...sqliteValues(params)).changes,
     }),
-    rows: (sql) =>
-      on()
-        .prepare(sql.sql)
-        .all(...sqliteValues(sql.values)) as Record<string, unknown>[],
+    rows: (sql) => sqliteRows(on(), sql),
   };
   return { tx, end: () => (live = false) };
 }
@@ -438,13 +439,7 @@ export async function directQuery(sql: Prisma.Sql): Promise<Record<string, unkno
   if (storeOf(url) !== "postgres") {
     const writer = await sqliteWriter();
     if (!writer) return null;
-    const values = sqliteValues(sql.values);
-    return writer.turn((deadline) =>
-      withBusyRetry(
-        () => writer.conn.prepare(sql.sql).all(...values) as Record<string, unknown>[],
-        deadline - Date.now(),
-      ),
-    );
+    return writer.turn((deadline) => withBusyRetry(() => sqliteRows(writer.conn, sql), deadline - Date.now()));
   }
   const values = sql.values.map((v) => (v instanceof Date ? v.toISOString() : v));
   return (await directPool(url).query(sql.text, values)).rows as Record<string, unknown>[];
