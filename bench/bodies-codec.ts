@@ -17,6 +17,7 @@ import zlib from "node:zlib";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import Database from "better-sqlite3";
 import { type BodyDescriptor, fileBodyStore, s3BodyStore, type BodyStore } from "@/lib/bodies";
+import { mulberry32 } from "@/lib/simulator/rng";
 import { machine } from "./common";
 
 const { values } = parseArgs({
@@ -28,19 +29,8 @@ const SECONDS = Number(values.seconds);
 
 // ---- realistic pages -------------------------------------------------------------------------------
 
-/** A small deterministic PRNG (mulberry32), so every run measures the same pages. */
-function prng(seed: number) {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-const rnd = prng(40);
+// The simulator's deterministic PRNG, so every run measures the same pages.
+const rnd = mulberry32(40);
 const SYLLABLES = "ka ri to na me su lo pa te vi da go ber ston ling ment tion ar en el is om un dra pre con ver".split(
   " ",
 );
