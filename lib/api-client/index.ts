@@ -4,6 +4,7 @@
 // talk to a running Tally and by the end-to-end tests; plain fetch, no server code, so it loads anywhere.
 import createClient, { type Client, type ClientOptions } from "openapi-fetch";
 import { z } from "zod";
+import { ApiError } from "../browser";
 import type { paths } from "./schema";
 
 export type { components, operations, paths } from "./schema";
@@ -29,17 +30,12 @@ export function createTallyClient(options: TallyClientOptions): TallyClient {
   });
 }
 
-/** An error answer: its status and, from the body every route shares (`{error, message}`), the code and reason. */
-export class TallyApiError extends Error {
-  constructor(
-    readonly status: number,
-    readonly code: string,
-    message: string,
-    readonly body: unknown,
-  ) {
-    super(message);
-    this.name = "TallyApiError";
-  }
+/**
+ * An error answer: its status and, from the body every route shares (`{error, message}`), the code and
+ * reason. The browser's fetch (lib/browser) throws the same kind of error; this one names the client.
+ */
+export class TallyApiError extends ApiError {
+  override name = "TallyApiError";
 }
 
 const errorBody = z.object({ error: z.string(), message: z.string() });
