@@ -263,4 +263,36 @@ describe("runs", () => {
     expect(after).toMatchObject({ duplicateSubmits: 1, counts: { stored: 20 } });
     expect(await db().runUrl.count({ where: { runId: created.id, jobId: copy.job_id } })).toBe(0);
   }, 60_000);
+
+  it("a lost copy that settles before the chunk's second POST is answered is still counted, once", async () => {
+    // The first POST fails without the platform writing anything: the chunk stays `posting`.
+    const created = await createRun(parseValues(urls(20, "e")), {}, "test");
+    expect((await sim.control("/_sim/faults", { kind: "server_error", status: 502, count: 1 })).status).toBe(200);
+    await drain();
+    const chunk = await db().runChunk.findFirstOrThrow({ where: { runId: created.id } });
+    expect(chunk).toMatchObject({ state: "posting", postAttempts: 1, jobId: null });
+
+    // A copy of the chunk turns up and settles first (a POST that reached the platform late, which the
+    // next look could not take: it carries one URL more), while the chunk still has no job.
+    const copy = await client().submitBatch({ urls: [...urls(20, "e"), "https://shop.example/e/extra"] });
+    for (let i = 0; i < 200 && !isTerminal((await client().getJob("batch", copy.job_id)).status); i++)
+      await new Promise((r) => setTimeout(r, 15));
+    await db().runChunk.update({ where: { id: chunk.id }, data: { postAttempts: 2 } });
+    await enqueue(db(), processJobItem({ jobId: copy.job_id, kind: "batch", source: "reconcile" }));
+    await drain();
+    expect((await getRun(created.id)).duplicateSubmits).toBe(0); // the chunk has no job yet: not decided
+
+    // The chunk is posted again and linked to its job: the copy that settled before is counted then.
+    await db().queueItem.updateMany({ where: { kind: RUN_SUBMIT, state: "ready" }, data: { availableAt: new Date() } });
+    const run = await runToEnd(created.id);
+    expect(run).toMatchObject({ state: "completed", duplicateSubmits: 1, counts: { stored: 20 } });
+    expect(await db().runUrl.count({ where: { runId: created.id, jobId: copy.job_id } })).toBe(0);
+    const notes = await db().jobEvent.count({ where: { jobId: copy.job_id, detail: { contains: "duplicateOf" } } });
+    expect(notes).toBe(1);
+
+    // Seen again (a replay), the copy is not counted twice.
+    await enqueue(db(), processJobItem({ jobId: copy.job_id, kind: "batch", source: "replay" }));
+    await drain();
+    expect((await getRun(created.id)).duplicateSubmits).toBe(1);
+  }, 60_000);
 });

@@ -5,6 +5,7 @@ import { getConfig } from "../config";
 import { sqlInt, type Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
 import { bodySize, PAGE_BODY_CHARS, withinBudget } from "../results";
+import { countDuplicate } from "./duplicates";
 import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
@@ -282,30 +283,4 @@ async function backToPending(tx: Tx, runId: string, chunkId: number, code: strin
       errorMessage: clip(`the batch job carrying it failed: ${message ?? code} (retries used up)`),
     },
   );
-}
-
-/**
- * A batch job no chunk owns that has the first URL of a chunk Tally had to post twice (its first
- * answer was lost and adoption found nothing): the lost copy turning up. Its URLs are not mapped
- * again (each counts once); the run counts the duplicate submission and says so.
- */
-async function countDuplicate(tx: Tx, jobId: string): Promise<void> {
-  const job = await tx.job.findUnique({
-    where: { id: jobId },
-    select: { kind: true, url: true, origin: true, resubmittedFromId: true },
-  });
-  if (!job || job.kind !== "batch" || !job.url || job.origin === "submitted" || job.resubmittedFromId) return;
-  const chunk = await tx.runChunk.findFirst({
-    where: { firstUrl: job.url, postAttempts: { gt: 1 }, jobId: { not: null } },
-    orderBy: { id: "desc" },
-  });
-  if (!chunk || chunk.jobId === jobId) return;
-  await tx.run.update({ where: { id: chunk.runId }, data: { duplicateSubmits: { increment: 1 } } });
-  await tx.jobEvent.create({
-    data: {
-      jobId,
-      type: "note",
-      detail: JSON.stringify({ duplicateOf: { run: chunk.runId, chunk: chunk.seq, job: chunk.jobId } }),
-    },
-  });
 }

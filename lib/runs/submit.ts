@@ -4,6 +4,7 @@ import { db, transaction } from "../db";
 import type { PlatformClient } from "../platform";
 import { asPlatformError, getPlatformClient, isRejectedInput, withPurpose } from "../platform";
 import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
+import { countEarlierCopies } from "./duplicates";
 import { completeIfDone, lockRun, moveUrls } from "./moves";
 import { settleChunkJob } from "./settle";
 import type { RunSubmitPayload } from "./submit-item";
@@ -20,7 +21,7 @@ import type { Tx } from "../db";
 // (filtered by its first URL), and adopts one with the same number of URLs that no chunk and no other
 // submission of Tally owns. Only when none is found does it post again: the chunk's `postAttempts`
 // then says the platform may have it twice, and when the other copy turns up (webhook, reconciliation)
-// settle.ts counts it in the run's `duplicateSubmits` and maps nothing from it: each URL counts once.
+// duplicates.ts counts it in the run's `duplicateSubmits` and maps nothing from it: each URL counts once.
 
 const CHUNKS_PER_TURN = 10;
 const IDLE_MS = 5_000;
@@ -239,6 +240,7 @@ async function recordAccepted(
       where: { id: runId },
       data: { chunksSubmitted: { increment: 1 }, platformCalls: { increment: calls } },
     });
+    await countEarlierCopies(tx, chunk.id);
     if (job.outcome !== "pending") await settleChunkJob(tx, job.id, job.outcome);
   });
 }
