@@ -37,7 +37,7 @@ export function RuleTable({ rules }: { rules: RuleView[] }) {
             <ul className="text-xs text-slate-600">
               {r.thresholds.map((t) => (
                 <li key={t.setting} className="break-words">
-                  {t.value} <span className="font-mono text-slate-500">({t.setting})</span>
+                  {t.value} <span className="font-mono text-slate-500 wrap-anywhere">({t.setting})</span>
                 </li>
               ))}
             </ul>
@@ -76,7 +76,7 @@ function RulesWide({ rules }: { rules: RuleView[] }) {
               <ul className="space-y-0.5 text-xs">
                 {r.thresholds.map((t) => (
                   <li key={t.setting}>
-                    {t.value} <span className="font-mono text-slate-500">({t.setting})</span>
+                    {t.value} <span className="font-mono text-slate-500 wrap-anywhere">({t.setting})</span>
                   </li>
                 ))}
               </ul>

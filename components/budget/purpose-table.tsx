@@ -4,7 +4,7 @@ import { PURPOSE_COLORS } from "./calls-chart";
 
 const fmt = (n: number) => n.toLocaleString("en-US");
 
-/** One row per purpose: calls in the hour, per minute (mean and peak), share of the budget, answers by class. */
+/** One row per purpose: calls in the hour, per minute (mean, from 1280 px, and peak), share of the budget, answers by class. */
 export function PurposeTable({ view }: { view: BudgetView }) {
   const classes = view.answerClasses.filter(
     (c) => view.answers[c] !== undefined || ["2xx", "4xx", "429", "5xx", "timeout"].includes(c),
@@ -15,7 +15,7 @@ export function PurposeTable({ view }: { view: BudgetView }) {
         <tr>
           <Th>Purpose</Th>
           <Th className="text-right">Calls</Th>
-          <Th className="text-right">Per minute</Th>
+          <Th className="text-right max-xl:hidden">Per minute</Th>
           <Th className="text-right">Peak minute</Th>
           <Th className="text-right">Of budget</Th>
           {classes.map((c) => (
@@ -28,7 +28,7 @@ export function PurposeTable({ view }: { view: BudgetView }) {
       <tbody className="divide-y divide-slate-100">
         {view.byPurpose.map((p) => (
           <tr key={p.purpose} className={p.calls === 0 ? "text-slate-400" : undefined}>
-            <Td className="whitespace-nowrap">
+            <Td className="xl:whitespace-nowrap">
               <span
                 aria-hidden
                 className="mr-2 inline-block h-2.5 w-2.5 rounded-sm"
@@ -37,7 +37,7 @@ export function PurposeTable({ view }: { view: BudgetView }) {
               {p.purpose}
             </Td>
             <Td className="text-right tabular-nums">{fmt(p.calls)}</Td>
-            <Td className="text-right tabular-nums">{p.perMinute}</Td>
+            <Td className="text-right tabular-nums max-xl:hidden">{p.perMinute}</Td>
             <Td className="text-right tabular-nums">{fmt(p.peakPerMinute)}</Td>
             <Td className="text-right tabular-nums">
               {view.budgetPerMinute > 0 ? `${((100 * p.perMinute) / view.budgetPerMinute).toFixed(1)}%` : "–"}

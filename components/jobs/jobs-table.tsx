@@ -37,7 +37,7 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
           <Th className="max-sm:hidden">URL</Th>
           <Th className="max-sm:hidden">Platform</Th>
           <Th>Outcome</Th>
-          <Th className="text-right max-sm:hidden">Attempts</Th>
+          <Th className="text-right max-xl:hidden">Attempts</Th>
           <Th className="text-right max-sm:hidden">Results</Th>
         </tr>
       </thead>
@@ -68,7 +68,7 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
                 </div>
               </div>
             </Td>
-            <Td className="max-w-sm text-xs max-sm:hidden">
+            <Td className="max-w-sm text-xs max-sm:hidden lg:max-xl:max-w-56">
               <SafeUrl url={j.url} truncate />
             </Td>
             <Td className="max-sm:hidden">
@@ -78,7 +78,7 @@ export function JobsTable({ rows, filtered }: { rows: JobRow[]; filtered: boolea
             <Td>
               <OutcomeBadge outcome={j.outcome} />
             </Td>
-            <Td className="text-right tabular-nums max-sm:hidden">{j.attempts}</Td>
+            <Td className="text-right tabular-nums max-xl:hidden">{j.attempts}</Td>
             <Td className="text-right tabular-nums max-sm:hidden">
               {j.resultCount}
               {j.itemsFailed > 0 && (

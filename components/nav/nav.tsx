@@ -52,7 +52,7 @@ export function Shell({ account, children }: { account?: React.ReactNode; childr
         <div
           id="site-menu"
           onKeyDown={onKeyDown}
-          className={`${open ? "block" : "hidden"} border-b border-slate-200 bg-white lg:block lg:w-44 lg:shrink-0 xl:w-56 lg:border-b-0 lg:border-r`}
+          className={`${open ? "block" : "hidden"} border-b border-slate-200 bg-white lg:block lg:w-48 lg:shrink-0 xl:w-56 lg:border-b-0 lg:border-r`}
         >
           {account && (
             <div className="border-b border-slate-200 px-4 py-2 lg:fixed lg:right-4 lg:top-0 lg:z-40 lg:flex lg:h-14 lg:items-center lg:border-0 lg:p-0">

@@ -1,4 +1,5 @@
-// Plain, accessible table primitives; pages compose them (server or client).
+// Plain, accessible table primitives; pages compose them (server or client). Between 1024 and 1280 px
+// (the sidebar beside them) cells are tighter and headings may wrap between words, so tables fit.
 
 export function Table({ caption, children }: { caption: string; children: React.ReactNode }) {
   return (
@@ -15,7 +16,7 @@ export function Th({ children, className = "" }: { children?: React.ReactNode; c
   return (
     <th
       scope="col"
-      className={`whitespace-nowrap bg-slate-50 px-2 py-2 text-left sm:px-3 text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
+      className={`bg-slate-50 px-2 py-2 text-left sm:px-3 lg:max-xl:px-2 xl:whitespace-nowrap text-xs font-semibold uppercase tracking-wide text-slate-600 ${className}`}
     >
       {children}
     </th>
@@ -23,7 +24,7 @@ export function Th({ children, className = "" }: { children?: React.ReactNode; c
 }
 
 export function Td({ children, className = "" }: { children?: React.ReactNode; className?: string }) {
-  return <td className={`px-2 py-2 align-top sm:px-3 ${className}`}>{children}</td>;
+  return <td className={`px-2 py-2 align-top sm:px-3 lg:max-xl:px-2 ${className}`}>{children}</td>;
 }
 
 export function EmptyRow({ colSpan, children }: { colSpan: number; children: React.ReactNode }) {

@@ -22,8 +22,16 @@ export function utcText(d: Date): string {
   return `${d.toISOString().slice(0, 16).replace("T", " ")} UTC`;
 }
 
-export function localText(d: Date): string {
-  return d.toLocaleString(undefined, { dateStyle: "medium", timeStyle: "medium" });
+/** The operator's locale and zone; the year only when it is not this year's (tables stay narrow). */
+export function localText(d: Date, now = new Date()): string {
+  return d.toLocaleString(undefined, {
+    year: d.getFullYear() === now.getFullYear() ? undefined : "numeric",
+    month: "short",
+    day: "numeric",
+    hour: "numeric",
+    minute: "2-digit",
+    second: "2-digit",
+  });
 }
 
 /** A formatter for times inside sentences: UTC on the server, the operator's zone in the browser. */
