@@ -220,6 +220,9 @@ export const envSchema = z.object({
     "The rate budget for all calls to the platform, in requests per second, shared by every process on the database.",
   ),
   TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000).describe("The timeout per platform request, in milliseconds."),
+  TALLY_PLATFORM_MAX_ANSWER_MB: int(128, 1, 512).describe(
+    "The most one platform answer may hold, decoded, in MiB: a larger one is not read and fails its job as an invalid response (a page of 50 realistic results is 5–40 MB).",
+  ),
   TALLY_POLL_INITIAL_MS: int(1000, 10, 600_000).describe(
     "The first polling delay, in milliseconds; it doubles per poll, spread ±20%.",
   ),

@@ -4,13 +4,15 @@ import { InvalidResponse, Network, RateLimited, PlatformError, Timeout, Upstream
 import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type Sleep } from "./rate-limit";
 import { answerClass, callRank, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
-import { fetchSend, nodeSend, type Answer } from "./send";
+import { AnswerTooLarge, fetchSend, nodeSend, type Answer } from "./send";
 
 export type ClientOptions = {
   baseUrl: string;
   apiKey: string;
   /** Per attempt, including reading the body. */
   timeoutMs?: number;
+  /** The most an answer's body may hold, decoded (default 128 MiB): past it the answer is not read. */
+  maxAnswerBytes?: number;
   requestsPerSecond?: number;
   burst?: number;
   /** A rate budget from outside (shared across processes); without one, a RateLimiter in memory. */
@@ -88,6 +90,9 @@ export function buildQuery(query: Record<string, QueryValue> | undefined): strin
   return text ? "?" + text : "";
 }
 
+/** 128 MiB: a page of 50 results of realistic pages (20–200 KB of markdown, about three times that of html) is 5–40 MB. */
+export const DEFAULT_MAX_ANSWER_BYTES = 128 * 1024 * 1024;
+
 /** The one request path of the client: rate budget, timeout, typed errors, parsing, retries. */
 export function createTransport(opts: ClientOptions): Transport {
   const now = opts.now ?? Date.now;
@@ -95,6 +100,7 @@ export function createTransport(opts: ClientOptions): Transport {
   const random = opts.random ?? Math.random;
   const send = opts.fetch ? fetchSend(opts.fetch) : nodeSend;
   const timeoutMs = opts.timeoutMs ?? 30_000;
+  const maxAnswerBytes = opts.maxAnswerBytes ?? DEFAULT_MAX_ANSWER_BYTES;
   const maxGetRetries = opts.maxGetRetries ?? 3;
   const maxRateLimitRetries = opts.maxRateLimitRetries ?? 5;
   const retryBaseMs = opts.retryBaseMs ?? 250;
@@ -206,8 +212,19 @@ export function createTransport(opts: ClientOptions): Transport {
         headers: headers(spec.body !== undefined),
         body: spec.body === undefined ? undefined : JSON.stringify(spec.body),
         signal,
+        maxBytes: maxAnswerBytes,
       });
     } catch (err) {
+      if (err instanceof AnswerTooLarge) {
+        // The platform answered: not an outage, and asking again would get the same answer.
+        observe(spec, call, err.status);
+        platformAnswered();
+        throw new InvalidResponse(
+          `${spec.endpoint}: the answer is larger than ${err.limit} bytes (TALLY_PLATFORM_MAX_ANSWER_MB); it was not read`,
+          err.status,
+          [{ path: "(body)", message: `larger than ${err.limit} bytes` }],
+        );
+      }
       observe(spec, call, null, timedOut);
       if (call.signal?.aborted) throw call.signal.reason;
       if (timedOut) throw platformFailed(new Timeout(`${spec.endpoint}: no response within ${budget} ms`));

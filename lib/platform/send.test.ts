@@ -4,7 +4,8 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { gzipSync, brotliCompressSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeSend } from "./send";
+import { createPlatformClient } from "./http-client";
+import { AnswerTooLarge, nodeSend } from "./send";
 
 let server: http.Server;
 let base = "";
@@ -17,6 +18,18 @@ beforeAll(async () => {
       res.writeHead(200, { "content-encoding": "gzip", "x-request-id": "r-1" }).end(gzipSync(json));
     } else if (req.url === "/br") {
       res.writeHead(200, { "content-encoding": "br" }).end(brotliCompressSync(json));
+    } else if (req.url === "/big") {
+      // 3 MiB of JSON, written in pieces as a real server streams it.
+      res.writeHead(200, { "content-type": "application/json" });
+      res.write('{"pad":"');
+      for (let i = 0; i < 3 * 1024; i++) res.write("x".repeat(1024));
+      res.end('"}');
+    } else if (req.url === "/bomb") {
+      // 64 MiB of spaces in about 64 KiB of gzip: the size on the wire says nothing.
+      res.writeHead(200, { "content-encoding": "gzip" }).end(gzipSync(Buffer.alloc(64 * 1024 * 1024, 32)));
+    } else if (req.url?.startsWith("/v1/extract/")) {
+      res.writeHead(200, { "content-type": "application/json" });
+      res.end(JSON.stringify({ job_id: "j1", status: "completed", pad: "x".repeat(2 * 1024 * 1024) }));
     } else if (req.url === "/trickle") {
       res.writeHead(200, { "content-type": "application/json" });
       res.write("{");
@@ -50,6 +63,35 @@ describe("nodeSend", () => {
     const res = await nodeSend(`${base}/post`, { ...init(), method: "POST", body });
     expect(res.status).toBe(201);
     expect(JSON.parse(res.text)).toEqual({ got: body, length: String(Buffer.byteLength(body)) });
+  });
+
+  it("stops reading an answer past maxBytes, counted decoded (a gzip bomb too); under it, reads it whole", async () => {
+    const big = await nodeSend(`${base}/big`, { ...init(), maxBytes: 1024 * 1024 }).catch((e: unknown) => e);
+    expect(big).toBeInstanceOf(AnswerTooLarge);
+    expect(big).toMatchObject({ limit: 1024 * 1024, status: 200 });
+    const bomb = await nodeSend(`${base}/bomb`, { ...init(), maxBytes: 8 * 1024 * 1024 }).catch((e: unknown) => e);
+    expect(bomb).toBeInstanceOf(AnswerTooLarge);
+    const whole = await nodeSend(`${base}/big`, { ...init(), maxBytes: 4 * 1024 * 1024 });
+    expect(whole.text.length).toBe(3 * 1024 * 1024 + 10);
+  });
+
+  it("the client answers an oversized answer as an invalid response, once: not retried, not an outage", async () => {
+    let calls = 0;
+    const client = createPlatformClient({
+      baseUrl: base,
+      apiKey: "k",
+      maxAnswerBytes: 1024 * 1024,
+      outageAfter: 1,
+      onCall: () => void calls++,
+    });
+    const err = await client.getJob("extract", "j1").catch((e: unknown) => e);
+    expect(err).toMatchObject({ code: "INVALID_RESPONSE", retryable: false, status: 200 });
+    expect(String((err as Error).message)).toMatch(/larger than 1048576 bytes.*TALLY_PLATFORM_MAX_ANSWER_MB/);
+    expect(calls).toBe(1);
+    // Not counted as the platform failing (outageAfter 1 would open the breaker): the next call is sent.
+    const again = await client.getJob("extract", "j1").catch((e: unknown) => e);
+    expect(again).toMatchObject({ code: "INVALID_RESPONSE" });
+    expect(calls).toBe(2);
   });
 
   it("rejects when aborted while the body is still arriving, instead of waiting for its end", async () => {

@@ -13,7 +13,28 @@ import type { Readable } from "node:stream";
 
 /** What the client reads of an answer. */
 export type Answer = { status: number; header(name: string): string | null; text: string };
-export type SendInit = { method: string; headers: Record<string, string>; body?: string; signal: AbortSignal };
+export type SendInit = {
+  method: string;
+  headers: Record<string, string>;
+  body?: string;
+  signal: AbortSignal;
+  /** The most the body may hold, decoded; past it the exchange fails with AnswerTooLarge. */
+  maxBytes?: number;
+};
+
+/**
+ * An answer whose body passed SendInit.maxBytes, decoded (a compressed answer is counted as it
+ * inflates, so a small bomb is stopped too). Past about 512 MiB a body could not even become a string.
+ */
+export class AnswerTooLarge extends Error {
+  constructor(
+    readonly limit: number,
+    readonly status: number,
+  ) {
+    super(`the answer passed ${limit} bytes`);
+    this.name = "AnswerTooLarge";
+  }
+}
 /** Sends one request; rejects on no answer or when `signal` aborts, reading the body included. */
 export type Send = (url: string, init: SendInit) => Promise<Answer>;
 
@@ -54,7 +75,18 @@ export const nodeSend: Send = (url, init) =>
     const req = (secure ? https : http).request(target, options, (res) => {
       const body = decoded(res);
       const chunks: Buffer[] = [];
-      body.on("data", (c: Buffer) => chunks.push(c));
+      const max = init.maxBytes ?? Infinity;
+      let received = 0;
+      body.on("data", (c: Buffer) => {
+        received += c.length;
+        if (received > max) {
+          reject(new AnswerTooLarge(max, res.statusCode ?? 0));
+          chunks.length = 0;
+          req.destroy();
+          return;
+        }
+        chunks.push(c);
+      });
       body.on("error", reject);
       res.on("error", reject); // aborted or reset while the body was read
       body.on("end", () =>
@@ -76,7 +108,10 @@ export const nodeSend: Send = (url, init) =>
 export function fetchSend(f: typeof fetch): Send {
   return async (url, init) => {
     const res = await f(url, init);
-    const text = await res.text();
+    const bytes = new Uint8Array(await res.arrayBuffer());
+    if (init.maxBytes !== undefined && bytes.byteLength > init.maxBytes)
+      throw new AnswerTooLarge(init.maxBytes, res.status);
+    const text = new TextDecoder().decode(bytes);
     return { status: res.status, header: (name) => res.headers.get(name), text };
   };
 }

@@ -71,6 +71,7 @@ export function getPlatformClient(): PlatformClient {
       baseUrl,
       apiKey: config.apiKey,
       timeoutMs: config.TALLY_API_TIMEOUT_MS,
+      maxAnswerBytes: config.TALLY_PLATFORM_MAX_ANSWER_MB * 1024 * 1024,
       limiter: new SharedBudget({ key, requestsPerSecond: config.TALLY_API_RPS }),
       onCall: notifyObservers,
       onOutage: (outage) => recordOutage(key, outage),
