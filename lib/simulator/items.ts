@@ -2,6 +2,7 @@ import "server-only";
 import type { SimConfig } from "./config";
 import type { ContentVersions } from "./content-versions";
 import { linksOf, pageContent } from "./content";
+import { fetchOptions, servedContent, servedKind, tokensFor } from "./page-kinds";
 import type { ItemResult, JobErrorDoc, SimJob } from "./job-types";
 
 export type { ItemResult };
@@ -28,8 +29,13 @@ function item(
   const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
   const version = status === "completed" && versions ? versions.serve(cfg.seed, url, cfg.contentChangeRate) : 0;
-  const render = () =>
+  const real = () =>
     pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare, version });
+  // The content knobs (page-kinds.ts): a block page, an empty shell, a soft 404 or a cut page, all status 200.
+  const opts = fetchOptions(job.request);
+  const served = servedKind(cfg, url, opts);
+  if (status === "completed" && versions) versions.noteServed(url, served, opts);
+  const render = () => servedContent(cfg.seed, url, served, real, job.formats);
   const result: ItemResult = {
     url,
     status,
@@ -40,6 +46,7 @@ function item(
     httpStatus:
       status === "completed" ? 200 : status === "failed" ? (pinnedStatus(url) ?? rng.pick([403, 404, 500, 503])) : null,
     durationMs: rng.int(150, 4000),
+    tokensCharged: status === "completed" ? tokensFor(cfg, opts) : 0,
     ...place,
   };
   // Bulk-seeded jobs render their page on each read instead of holding it: 100,000 rendered pages
