@@ -6,6 +6,8 @@ import { dialect, transaction, type Tx } from "../db";
 import { BadRequest } from "../errors";
 import { enqueue } from "../queue";
 import { MAX_BATCH_SIZE, type CreatedRun } from "./contracts";
+import { withDefaults, type Checks } from "../content-checks";
+import { DEFAULT_ESCALATION, TOKENS_PER_PAGE, type Rung } from "./escalation";
 import type { ParsedList } from "./parse-list";
 import { runSubmitItem } from "./submit-item";
 
@@ -21,6 +23,10 @@ export type RunOptions = {
   renderJs?: boolean;
   batchSize?: number;
   ignoreInvalid?: boolean;
+  /** Issue 39: the checks (defaults filled in), the ladder (default DEFAULT_ESCALATION) and the token cap. */
+  checks?: Checks;
+  escalation?: Rung[];
+  maxTokens?: number | null;
 };
 
 /** What a collection adds to a run it starts (lib/collections/). */
@@ -75,6 +81,14 @@ export async function insertRun(
       max,
     });
   const batchSize = Math.min(opts.batchSize ?? MAX_BATCH_SIZE, MAX_BATCH_SIZE);
+  // The first rung costs a token per page (the platform's price table: one successful page, one token).
+  const estimate = total * TOKENS_PER_PAGE;
+  const maxTokens = opts.maxTokens ?? null;
+  if (maxTokens !== null && estimate > maxTokens)
+    throw new BadRequest(
+      `maxTokens: the run's estimate is ${estimate} tokens (${total} URLs at ${TOKENS_PER_PAGE} token a page, before any escalation), over the cap of ${maxTokens}`,
+      [{ path: "maxTokens", message: `the estimate ${estimate} is over the cap ${maxTokens}`, estimate, maxTokens }],
+    );
   const id = randomUUID();
   const now = new Date();
   const name = opts.name ?? `Run ${now.toISOString().slice(0, 16).replace("T", " ")}`;
@@ -89,6 +103,9 @@ export async function insertRun(
       batchSize,
       request: JSON.stringify(request),
       pending: total,
+      checks: JSON.stringify(opts.checks ?? withDefaults(undefined)),
+      escalation: JSON.stringify(opts.escalation ?? DEFAULT_ESCALATION),
+      maxTokens,
       createdBy: actor,
       createdAt: now,
       ...(collection

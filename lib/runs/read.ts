@@ -18,7 +18,7 @@ const position = z.tuple([z.number().int().min(0)]);
 /** submitting while URLs wait to go out or a chunk is on its way; running while only results are awaited. */
 function stateOf(r: Run): RunState {
   if (r.state === "completed" || r.state === "cancelled") return r.state;
-  return r.pending + r.retrying > 0 || r.chunksSubmitted < r.chunksTotal ? "submitting" : "running";
+  return r.pending + r.retrying + r.suspect > 0 || r.chunksSubmitted < r.chunksTotal ? "submitting" : "running";
 }
 
 /** Seconds left at the pace so far (URLs final per second since the first chunk); null before any is final. */
@@ -41,6 +41,18 @@ function changesOf(r: Run): ChangeCounts | null {
   };
 }
 
+const names = z.array(z.string());
+/** RunUrl.rungsTried: a JSON list of rung names, oldest first. */
+export function rungsTriedOf(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const parsed = names.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toRunView(r: Run, now = Date.now()): RunView {
   return {
     id: r.id,
@@ -49,9 +61,16 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     total: r.total,
     invalid: r.invalid,
     duplicates: r.duplicates,
-    counts: { pending: r.pending, submitted: r.submitted, stored: r.stored, retrying: r.retrying, failed: r.failed },
+    counts: {
+      pending: r.pending,
+      submitted: r.submitted,
+      stored: r.stored,
+      retrying: r.retrying,
+      suspect: r.suspect,
+      failed: r.failed,
+    },
     chunks: {
-      total: r.chunksTotal + (r.state === "active" ? Math.ceil((r.pending + r.retrying) / r.batchSize) : 0),
+      total: r.chunksTotal + (r.state === "active" ? Math.ceil((r.pending + r.retrying + r.suspect) / r.batchSize) : 0),
       submitted: r.chunksSubmitted,
     },
     duplicateSubmits: r.duplicateSubmits,
@@ -65,6 +84,7 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     collectionId: r.collectionId,
     trigger: r.trigger === "schedule" || r.trigger === "manual" ? r.trigger : null,
     changes: changesOf(r),
+    tokens: { charged: r.tokensCharged, reserved: r.tokensReserved, max: r.maxTokens, capReason: r.capReason },
   };
 }
 
@@ -111,6 +131,11 @@ export async function listRunUrls(
       errorCode: u.errorCode,
       errorMessage: u.errorMessage,
       storedAt: u.storedAt?.toISOString() ?? null,
+      rung: u.rung,
+      rungsTried: rungsTriedOf(u.rungsTried),
+      tokensCharged: u.tokensCharged,
+      checkName: u.checkName,
+      checkExcerpt: u.checkExcerpt,
     })),
     nextCursor: rows.length > q.limit && last ? encodeCursor(RUN_URLS_CURSOR, [last.position]) : null,
   };
