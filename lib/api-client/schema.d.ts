@@ -2078,6 +2078,7 @@ export interface operations {
                   submitted: number;
                   stored: number;
                   retrying: number;
+                  suspect: number;
                   failed: number;
                 };
                 changes: {
@@ -2176,6 +2177,7 @@ export interface operations {
                 submitted: number;
                 stored: number;
                 retrying: number;
+                suspect: number;
                 failed: number;
               };
               changes: {
@@ -3956,6 +3958,7 @@ export interface operations {
                 submitted: number;
                 stored: number;
                 retrying: number;
+                suspect: number;
                 failed: number;
               };
               chunks: {
@@ -3978,6 +3981,12 @@ export interface operations {
                 unchanged: number;
                 gone: number;
               } | null;
+              tokens: {
+                charged: number;
+                reserved: number;
+                max: number | null;
+                capReason: string | null;
+              };
             }[];
             nextCursor: string | null;
           };
@@ -3996,6 +4005,7 @@ export interface operations {
         ignoreInvalid?: "0" | "1" | "true" | "false";
         renderJs?: "0" | "1" | "true" | "false";
         formats?: string;
+        maxTokens?: number;
       };
       header?: never;
       path?: never;
@@ -4010,6 +4020,20 @@ export interface operations {
           renderJs?: boolean;
           batchSize?: number;
           ignoreInvalid?: boolean;
+          checks?: unknown;
+          escalation?: {
+            renderJs?: boolean;
+            waitConfig?: {
+              /** @enum {string} */
+              waitUntil?: "commit" | "domcontentloaded" | "load" | "networkidle";
+              waitFor?: string;
+              waitTimeout?: number;
+            };
+            /** @enum {string} */
+            proxyType?: "residential" | "datacenter" | "mix";
+            proxyCountry?: string;
+          }[];
+          maxTokens?: number | null;
         };
         "text/plain": string;
         "text/csv": string;
@@ -4070,6 +4094,7 @@ export interface operations {
               submitted: number;
               stored: number;
               retrying: number;
+              suspect: number;
               failed: number;
             };
             chunks: {
@@ -4092,6 +4117,12 @@ export interface operations {
               unchanged: number;
               gone: number;
             } | null;
+            tokens: {
+              charged: number;
+              reserved: number;
+              max: number | null;
+              capReason: string | null;
+            };
           };
         };
       };
@@ -4131,6 +4162,7 @@ export interface operations {
               submitted: number;
               stored: number;
               retrying: number;
+              suspect: number;
               failed: number;
             };
             chunks: {
@@ -4153,6 +4185,12 @@ export interface operations {
               unchanged: number;
               gone: number;
             } | null;
+            tokens: {
+              charged: number;
+              reserved: number;
+              max: number | null;
+              capReason: string | null;
+            };
           };
         };
       };
@@ -4214,7 +4252,7 @@ export interface operations {
     parameters: {
       query?: {
         format?: "csv" | "jsonl";
-        state?: "pending" | "submitted" | "stored" | "retrying" | "failed";
+        state?: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
         changes?: "only";
       };
       header?: never;
@@ -4273,7 +4311,7 @@ export interface operations {
   getRunsRunIdUrls: {
     parameters: {
       query?: {
-        state?: "pending" | "submitted" | "stored" | "retrying" | "failed";
+        state?: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
         cursor?: string;
         limit?: number;
       };
@@ -4295,13 +4333,18 @@ export interface operations {
             items: {
               url: string;
               /** @enum {string} */
-              state: "pending" | "submitted" | "stored" | "retrying" | "failed";
+              state: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
               attempts: number;
               jobId: string | null;
               itemKey: string | null;
               errorCode: string | null;
               errorMessage: string | null;
               storedAt: string | null;
+              rung: number;
+              rungsTried: string[];
+              tokensCharged: number;
+              checkName: string | null;
+              checkExcerpt: string | null;
             }[];
             nextCursor: string | null;
           };
