@@ -2163,6 +2163,17 @@ export interface operations {
             ignorePatterns: string[];
             /** @enum {string} */
             overlap: "skip" | "queue";
+            checks: {
+              [key: string]: unknown;
+            } | null;
+            escalation:
+              | {
+                  [key: string]: unknown;
+                }[]
+              | null;
+            maxTokens: number | null;
+            monthlyMaxTokens: number | null;
+            tokensThisMonth: number;
             queuedFor: string | null;
             createdBy: string;
             createdAt: string;

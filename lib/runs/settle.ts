@@ -130,7 +130,10 @@ async function mapStored(
     sent = [];
   }
   // A collection run's stored URLs get a fingerprint of their content (change tracking, issue 25).
-  const run = await tx.run.findUnique({ where: { id: runId }, select: { changeRules: true, escalation: true } });
+  const run = await tx.run.findUnique({
+    where: { id: runId },
+    select: { changeRules: true, escalation: true, collectionId: true },
+  });
   const rules = run?.changeRules ? compileRules(run.changeRules) : null;
   // Issue 39: a page that failed its checks (or that the platform reported BLOCKED) goes up the ladder.
   const ladder = readEscalation(run?.escalation);
@@ -273,6 +276,7 @@ async function mapStored(
     }
   };
   if (stored.length > 0) await move("stored", stored, { storedAt: now, errorCode: null, errorMessage: null });
+  if (stored.length > 0 && run?.collectionId) await rememberRung(tx, run.collectionId, runId, chunkId, rung, stored);
   if (suspect.length > 0)
     await move("suspect", suspect, { rung: rung + 1, rungAttempts: 0, errorCode: null, errorMessage: null });
   for (const g of retrying.values())
@@ -280,6 +284,32 @@ async function mapStored(
   for (const g of failed.values())
     await move("failed", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
   return Math.max(0, Math.ceil(results.length / DEFAULT_RESULT_PAGE_SIZE) - 1);
+}
+
+/**
+ * A collection remembers per URL the rung its page was stored at (issue 39): its next run starts there
+ * (lib/runs/create.ts startAtRememberedRungs). Rung 0 is the default, so it is forgotten rather than kept.
+ */
+async function rememberRung(
+  tx: Tx,
+  collectionId: string,
+  runId: string,
+  chunkId: number,
+  rung: number,
+  positions: number[],
+): Promise<void> {
+  const now = new Date();
+  for (let i = 0; i < positions.length; i += PARAMS_PER_STATEMENT) {
+    const part = Prisma.join(positions.slice(i, i + PARAMS_PER_STATEMENT));
+    if (rung === 0)
+      await tx.$executeRaw`DELETE FROM "CollectionRung" WHERE "collectionId" = ${collectionId} AND "url" IN (
+        SELECT "url" FROM "RunUrl" WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${part}))`;
+    else
+      await tx.$executeRaw`INSERT INTO "CollectionRung" ("collectionId", "url", "rung", "updatedAt")
+        SELECT ${collectionId}, "url", ${rung}, ${now} FROM "RunUrl"
+        WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${part})
+        ON CONFLICT ("collectionId", "url") DO UPDATE SET "rung" = excluded."rung", "updatedAt" = excluded."updatedAt"`;
+  }
 }
 
 /**
