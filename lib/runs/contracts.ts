@@ -109,6 +109,10 @@ export const runViewSchema = z.object({
     max: z.number().nullable(),
     capReason: z.string().nullable(),
   }),
+  /** One run's page only (GET /api/runs/{id}): batches, URLs and tokens per rung of its ladder. */
+  rungs: z
+    .array(z.object({ rung: z.number(), name: z.string(), batches: z.number(), urls: z.number(), tokens: z.number() }))
+    .optional(),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 

@@ -165,6 +165,15 @@ describe("content checks and the ladder", () => {
     const sum = rows.reduce((s, u) => s + u.tokensCharged, 0);
     expect(run.tokens).toMatchObject({ charged: sum, reserved: 0 });
     expect(chunks.reduce((s, c) => s + c.tokensCharged, 0)).toBe(sum);
+    // The run's page: batches, URLs and tokens per rung, named.
+    expect(run.rungs?.map((r) => r.name)).toEqual([
+      "plain",
+      "render_js",
+      "render_js + wait_config(networkidle)",
+      "proxy residential",
+    ]);
+    expect(run.rungs?.reduce((s, r) => s + r.tokens, 0)).toBe(sum);
+    expect(run.rungs?.[0]).toMatchObject({ urls: urls.length, tokens: urls.length });
   });
 
   it("a page the platform reports BLOCKED climbs too, and residential gets it; with one rung it fails as blocked", async () => {

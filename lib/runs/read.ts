@@ -4,6 +4,7 @@ import { readDb } from "../db";
 import { NotFound } from "../errors";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
+import { readEscalation, rungName } from "./escalation";
 import { URL_STATES, type ChangeCounts, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
 
 const urlState = z.enum(URL_STATES);
@@ -91,7 +92,25 @@ export function toRunView(r: Run, now = Date.now()): RunView {
 export async function getRun(id: string): Promise<RunView> {
   const r = await readDb().run.findUnique({ where: { id } });
   if (!r) throw new NotFound(`No run ${id}`);
-  return toRunView(r);
+  // Spend per rung (issue 39): a run has at most a few hundred chunks, grouped on its (runId, …) index.
+  const groups = await readDb().runChunk.groupBy({
+    by: ["rung"],
+    where: { runId: id },
+    _count: { _all: true },
+    _sum: { size: true, tokensCharged: true },
+    orderBy: { rung: "asc" },
+  });
+  const ladder = readEscalation(r.escalation);
+  return {
+    ...toRunView(r),
+    rungs: groups.map((g) => ({
+      rung: g.rung,
+      name: rungName(ladder[g.rung]),
+      batches: g._count._all,
+      urls: g._sum.size ?? 0,
+      tokens: g._sum.tokensCharged ?? 0,
+    })),
+  };
 }
 
 /** Runs, newest first, keyset-paged on (createdAt, id). */
