@@ -3998,6 +3998,13 @@ export interface operations {
                 max: number | null;
                 capReason: string | null;
               };
+              rungs?: {
+                rung: number;
+                name: string;
+                batches: number;
+                urls: number;
+                tokens: number;
+              }[];
             }[];
             nextCursor: string | null;
           };
@@ -4134,6 +4141,13 @@ export interface operations {
               max: number | null;
               capReason: string | null;
             };
+            rungs?: {
+              rung: number;
+              name: string;
+              batches: number;
+              urls: number;
+              tokens: number;
+            }[];
           };
         };
       };
@@ -4202,6 +4216,13 @@ export interface operations {
               max: number | null;
               capReason: string | null;
             };
+            rungs?: {
+              rung: number;
+              name: string;
+              batches: number;
+              urls: number;
+              tokens: number;
+            }[];
           };
         };
       };
