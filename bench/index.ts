@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,runs,queue,pipeline]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,checks,runs,queue,pipeline]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
@@ -19,6 +19,7 @@ const PARTS = [
   "economy",
   "sinks",
   "collections",
+  "checks",
   "runs",
   "queue",
   "pipeline",
@@ -77,6 +78,10 @@ if (wanted("sinks")) results.sinks = runPart("sinks", tsx("bench/sinks.ts"));
 if (wanted("collections"))
   results.collections = ["sqlite", "postgres"].map((store) =>
     runPart(`collections ${store}`, tsx("bench/collections.ts", "--store", store)),
+  );
+if (wanted("checks"))
+  results.checks = ["sqlite", "postgres"].map((store) =>
+    runPart(`checks ${store}`, tsx("bench/checks.ts", "--store", store)),
   );
 // The runs part reads the server's live heap over the inspector's WebSocket (global on Node 22).
 if (wanted("runs"))

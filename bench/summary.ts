@@ -11,6 +11,7 @@ export type Results = {
   economy?: unknown;
   sinks?: unknown;
   collections?: unknown[];
+  checks?: unknown[];
   runs?: unknown;
   queue?: unknown;
   pipeline?: unknown;
@@ -89,6 +90,26 @@ const pollingSchema = z.object({
       callsSaved: z.string(),
       pollerNoticeMeanS: z.number(),
     }),
+  ),
+});
+
+const checksSchema = z.object({
+  store: z.string(),
+  urls: z.number(),
+  seconds: z.number(),
+  bad: z.number(),
+  byKind: z.record(z.string(), z.number()),
+  detectedShare: z.number(),
+  good: z.number(),
+  falsePositives: z.number(),
+  recoverable: z.number(),
+  recoveredShare: z.number(),
+  unrecoverable: z.number(),
+  rightReasonShare: z.number(),
+  tokens: z.number(),
+  addsUp: z.boolean(),
+  rungs: z.array(
+    z.object({ rung: z.number(), name: z.string(), chunks: z.number(), urls: z.number(), tokens: z.number() }),
   ),
 });
 
@@ -329,6 +350,28 @@ export function summaryTable(r: Results): string {
         `change tracking on a 20,000-URL run (${x.store})`,
         `${x.overheadSeconds20k.toFixed(2)} s (fingerprints ${x.fingerprintSeconds20k.toFixed(2)} s + classify ${x.classifySeconds20k.toFixed(2)} s)`,
         `under 5% of any run longer than ${(x.overheadSeconds20k * 20).toFixed(0)} s`,
+      ]);
+    }
+  }
+  for (const [i, raw] of (r.checks ?? []).entries()) {
+    const p = checksSchema.safeParse(raw);
+    if (!p.success) missing("Content checks");
+    else {
+      const x = p.data;
+      const kinds = Object.entries(x.byKind)
+        .map(([k, v]) => `${k} ${n(v)}`)
+        .join(", ");
+      rows.push([
+        "Content checks",
+        `${n(x.urls)} URLs, ${n(x.bad)} bad pages (${kinds}) (${x.store})`,
+        `detected ${x.detectedShare}% · false positives ${n(x.falsePositives)} of ${n(x.good)} good · recovered ${x.recoveredShare}% of ${n(x.recoverable)} · right reason ${x.rightReasonShare}% of ${n(x.unrecoverable)} · ${x.seconds.toFixed(1)} s`,
+        `goal ≥ 99%, 0, ≥ 99%; counts added up: ${x.addsUp}; ${load(r, `checks ${i === 0 ? "sqlite" : "postgres"}`)}`,
+      ]);
+      rows.push([
+        "Content checks",
+        `calls and tokens per rung (${x.store})`,
+        x.rungs.map((g) => `${g.name}: ${n(g.chunks)} batches, ${n(g.urls)} URLs, ${n(g.tokens)} tokens`).join(" · "),
+        `${n(x.tokens)} tokens in all`,
       ]);
     }
   }

@@ -92,12 +92,12 @@ describe("runs API", () => {
     let run = runViewSchema.parse((await api(`/api/runs/${id}`)).json);
     for (let i = 0; i < 600 && run.state !== "completed"; i++) {
       const c = run.counts;
-      expect(c.pending + c.submitted + c.stored + c.retrying + c.failed).toBe(1200);
+      expect(c.pending + c.submitted + c.stored + c.retrying + c.suspect + c.failed).toBe(1200);
       await new Promise((r) => setTimeout(r, 100));
       run = runViewSchema.parse((await api(`/api/runs/${id}`)).json);
     }
     expect(run).toMatchObject({ state: "completed", total: 1200, chunks: { total: 2, submitted: 2 }, etaSeconds: 0 });
-    expect(run.counts).toEqual({ pending: 0, submitted: 0, stored: 1200, retrying: 0, failed: 0 });
+    expect(run.counts).toEqual({ pending: 0, submitted: 0, stored: 1200, retrying: 0, suspect: 0, failed: 0 });
     expect(run.completedAt).not.toBeNull();
 
     const page = await api(`/api/runs/${id}/urls?state=stored&limit=500`);
@@ -134,7 +134,7 @@ describe("runs API", () => {
       const run = runViewSchema.parse((await api(`/api/runs/${id}`)).json);
       times.push(Date.now() - t0);
       const c = run.counts;
-      expect(c.pending + c.submitted + c.stored + c.retrying + c.failed).toBe(100_000);
+      expect(c.pending + c.submitted + c.stored + c.retrying + c.suspect + c.failed).toBe(100_000);
     }
     times.sort((a, b) => a - b);
     const cancelled = await api(`/api/runs/${id}/cancel`, { method: "POST" });

@@ -1,11 +1,12 @@
 import type { RunCounts } from "@/lib/runs/client";
 
-// A run's URLs as one bar: stored, retrying, failed, submitted and pending, each as its share of the
+// A run's URLs as one bar: stored, retrying, suspect, failed, submitted and pending, each as its share of the
 // total (they add up to it), with a legend in words for screen readers and small screens.
 
 const PARTS = [
   { key: "stored", label: "stored", bar: "bg-emerald-500", dot: "bg-emerald-500" },
   { key: "retrying", label: "retrying", bar: "bg-amber-400", dot: "bg-amber-400" },
+  { key: "suspect", label: "suspect", bar: "bg-orange-500", dot: "bg-orange-500" },
   { key: "failed", label: "failed", bar: "bg-red-500", dot: "bg-red-500" },
   { key: "submitted", label: "submitted", bar: "bg-sky-400", dot: "bg-sky-400" },
   { key: "pending", label: "pending", bar: "bg-slate-200", dot: "bg-slate-300" },

@@ -3,7 +3,7 @@
 import Link from "next/link";
 import { useState } from "react";
 import { errorText } from "@/lib/browser/client";
-import { URL_STATES, type UrlState } from "@/lib/runs/client";
+import { URL_STATES, type RunUrlView, type UrlState } from "@/lib/runs/client";
 import { Badge } from "@/components/ui/badge";
 import { CursorPager, useCursorStack } from "@/components/ui/cursor-pager";
 import { ErrorNotice, Skeleton } from "@/components/ui/feedback";
@@ -11,7 +11,14 @@ import { EmptyRow, Table, Td, Th } from "@/components/ui/table";
 import { useRunUrls } from "./use-runs";
 import { revealControls } from "@/components/jobs/safe-text";
 
-const TONE = { stored: "good", failed: "bad", retrying: "warn", submitted: "info", pending: "neutral" } as const;
+const TONE = {
+  stored: "good",
+  failed: "bad",
+  retrying: "warn",
+  suspect: "warn",
+  submitted: "info",
+  pending: "neutral",
+} as const;
 
 /** The run's URLs in list order, failed ones first in view: state, attempts, job and the reason. */
 export function RunUrls({ runId, follow, initialState }: { runId: string; follow: boolean; initialState?: UrlState }) {
@@ -61,6 +68,9 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
                       {u.attempts === 1 ? "try" : "tries"}
                     </span>
                   )}
+                  <span className="block font-sans sm:hidden">
+                    <CheckDetail u={u} />
+                  </span>
                 </Td>
                 <Td>
                   <Badge tone={TONE[u.state]}>{u.state}</Badge>
@@ -69,6 +79,7 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
                 <Td className="hidden max-w-sm text-xs text-slate-700 sm:table-cell">
                   {u.errorCode && <span className="font-mono">{u.errorCode}</span>}
                   {u.errorMessage && <span className="block break-words">{revealControls(u.errorMessage)}</span>}
+                  <CheckDetail u={u} />
                 </Td>
                 <Td className="hidden lg:table-cell font-mono text-xs">
                   {u.jobId ? (
@@ -94,5 +105,22 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
         busy={urls.isFetching}
       />
     </div>
+  );
+}
+
+/** The failed content check, its excerpt (page text, shown as text: never markup) and the rungs tried. */
+function CheckDetail({ u }: { u: RunUrlView }) {
+  if (!u.checkName && u.rungsTried.length <= 1 && u.tokensCharged === 0) return null;
+  return (
+    <span className="mt-1 block text-xs text-slate-700">
+      {u.checkName && (
+        <span className="block">
+          check <span className="font-mono">{u.checkName}</span>
+          {u.checkExcerpt && <q className="ml-1 break-words italic text-slate-600">{revealControls(u.checkExcerpt)}</q>}
+        </span>
+      )}
+      {u.rungsTried.length > 0 && <span className="block">rungs tried: {u.rungsTried.join(" → ")}</span>}
+      {u.tokensCharged > 0 && <span className="block tabular-nums">{u.tokensCharged} tokens</span>}
+    </span>
   );
 }

@@ -2078,6 +2078,7 @@ export interface operations {
                   submitted: number;
                   stored: number;
                   retrying: number;
+                  suspect: number;
                   failed: number;
                 };
                 changes: {
@@ -2162,6 +2163,17 @@ export interface operations {
             ignorePatterns: string[];
             /** @enum {string} */
             overlap: "skip" | "queue";
+            checks: {
+              [key: string]: unknown;
+            } | null;
+            escalation:
+              | {
+                  [key: string]: unknown;
+                }[]
+              | null;
+            maxTokens: number | null;
+            monthlyMaxTokens: number | null;
+            tokensThisMonth: number;
             queuedFor: string | null;
             createdBy: string;
             createdAt: string;
@@ -2176,6 +2188,7 @@ export interface operations {
                 submitted: number;
                 stored: number;
                 retrying: number;
+                suspect: number;
                 failed: number;
               };
               changes: {
@@ -3956,6 +3969,7 @@ export interface operations {
                 submitted: number;
                 stored: number;
                 retrying: number;
+                suspect: number;
                 failed: number;
               };
               chunks: {
@@ -3978,6 +3992,19 @@ export interface operations {
                 unchanged: number;
                 gone: number;
               } | null;
+              tokens: {
+                charged: number;
+                reserved: number;
+                max: number | null;
+                capReason: string | null;
+              };
+              rungs?: {
+                rung: number;
+                name: string;
+                batches: number;
+                urls: number;
+                tokens: number;
+              }[];
             }[];
             nextCursor: string | null;
           };
@@ -3996,6 +4023,7 @@ export interface operations {
         ignoreInvalid?: "0" | "1" | "true" | "false";
         renderJs?: "0" | "1" | "true" | "false";
         formats?: string;
+        maxTokens?: number;
       };
       header?: never;
       path?: never;
@@ -4010,6 +4038,20 @@ export interface operations {
           renderJs?: boolean;
           batchSize?: number;
           ignoreInvalid?: boolean;
+          checks?: unknown;
+          escalation?: {
+            renderJs?: boolean;
+            waitConfig?: {
+              /** @enum {string} */
+              waitUntil?: "commit" | "domcontentloaded" | "load" | "networkidle";
+              waitFor?: string;
+              waitTimeout?: number;
+            };
+            /** @enum {string} */
+            proxyType?: "residential" | "datacenter" | "mix";
+            proxyCountry?: string;
+          }[];
+          maxTokens?: number | null;
         };
         "text/plain": string;
         "text/csv": string;
@@ -4070,6 +4112,7 @@ export interface operations {
               submitted: number;
               stored: number;
               retrying: number;
+              suspect: number;
               failed: number;
             };
             chunks: {
@@ -4092,6 +4135,19 @@ export interface operations {
               unchanged: number;
               gone: number;
             } | null;
+            tokens: {
+              charged: number;
+              reserved: number;
+              max: number | null;
+              capReason: string | null;
+            };
+            rungs?: {
+              rung: number;
+              name: string;
+              batches: number;
+              urls: number;
+              tokens: number;
+            }[];
           };
         };
       };
@@ -4131,6 +4187,7 @@ export interface operations {
               submitted: number;
               stored: number;
               retrying: number;
+              suspect: number;
               failed: number;
             };
             chunks: {
@@ -4153,6 +4210,19 @@ export interface operations {
               unchanged: number;
               gone: number;
             } | null;
+            tokens: {
+              charged: number;
+              reserved: number;
+              max: number | null;
+              capReason: string | null;
+            };
+            rungs?: {
+              rung: number;
+              name: string;
+              batches: number;
+              urls: number;
+              tokens: number;
+            }[];
           };
         };
       };
@@ -4214,7 +4284,7 @@ export interface operations {
     parameters: {
       query?: {
         format?: "csv" | "jsonl";
-        state?: "pending" | "submitted" | "stored" | "retrying" | "failed";
+        state?: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
         changes?: "only";
       };
       header?: never;
@@ -4273,7 +4343,7 @@ export interface operations {
   getRunsRunIdUrls: {
     parameters: {
       query?: {
-        state?: "pending" | "submitted" | "stored" | "retrying" | "failed";
+        state?: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
         cursor?: string;
         limit?: number;
       };
@@ -4295,13 +4365,18 @@ export interface operations {
             items: {
               url: string;
               /** @enum {string} */
-              state: "pending" | "submitted" | "stored" | "retrying" | "failed";
+              state: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
               attempts: number;
               jobId: string | null;
               itemKey: string | null;
               errorCode: string | null;
               errorMessage: string | null;
               storedAt: string | null;
+              rung: number;
+              rungsTried: string[];
+              tokensCharged: number;
+              checkName: string | null;
+              checkExcerpt: string | null;
             }[];
             nextCursor: string | null;
           };

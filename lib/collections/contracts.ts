@@ -1,5 +1,12 @@
 import { z } from "zod";
-import { changeCountsSchema, CHANGES, RUN_STATES, runCountsSchema } from "../runs/client";
+import {
+  changeCountsSchema,
+  CHANGES,
+  escalationSchema,
+  maxTokensSchema,
+  RUN_STATES,
+  runCountsSchema,
+} from "../runs/client";
 
 // The collections API's contracts (issue 25), shared by the routes, the domain and the pages (no
 // server code here). Field names and values are the issue's: they are a contract.
@@ -23,6 +30,11 @@ const settings = {
   renderJs: z.boolean().optional(),
   ignorePatterns: z.array(z.string(), { error: "ignorePatterns must be a list of regular expressions" }).optional(),
   overlap: z.enum(OVERLAPS, { error: "overlap must be skip or queue" }).optional(),
+  /** Issue 39: content checks (validated on the server), the ladder (null: the default), caps per run and per month. */
+  checks: z.unknown().optional(),
+  escalation: escalationSchema.nullable().optional(),
+  maxTokens: maxTokensSchema,
+  monthlyMaxTokens: maxTokensSchema,
 };
 
 export const createCollectionBodySchema = z.strictObject({
@@ -103,6 +115,12 @@ export const collectionDetailSchema = collectionSummarySchema.extend({
   renderJs: z.boolean(),
   ignorePatterns: z.array(z.string()),
   overlap: z.enum(OVERLAPS),
+  checks: z.record(z.string(), z.unknown()).nullable(),
+  escalation: z.array(z.record(z.string(), z.unknown())).nullable(),
+  maxTokens: z.number().nullable(),
+  monthlyMaxTokens: z.number().nullable(),
+  /** Tokens its runs were charged this calendar month (UTC). */
+  tokensThisMonth: z.number(),
   queuedFor: z.string().nullable(),
   createdBy: z.string(),
   createdAt: z.string(),

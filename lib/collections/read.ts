@@ -7,6 +7,7 @@ import type { Run } from "@/generated/prisma/client";
 import { TICK_OUTCOMES, type CollectionDetail, type CollectionList, type CollectionRun } from "./contracts";
 import { describeSchedule } from "./schedule";
 import { settingsOf, toSummary } from "./save";
+import { monthSpend } from "./spend";
 
 // What a collection says about itself: its row, its last 20 runs (the counters are on each run row)
 // and its last 20 ticks; the list shows each collection's last run.
@@ -34,6 +35,7 @@ export async function getCollection(id: string, opts: { withUrls?: boolean } = {
     db().collectionTick.findMany({ where: { collectionId: id }, orderBy: { createdAt: "desc" }, take: HISTORY }),
   ]);
   const s = settingsOf(c);
+  const tokensThisMonth = await monthSpend(db(), id, new Date());
   return {
     ...toSummary(c),
     scheduleText: c.schedule ? describeSchedule(c.schedule, c.timezone) : null,
@@ -41,6 +43,11 @@ export async function getCollection(id: string, opts: { withUrls?: boolean } = {
     renderJs: s.renderJs,
     ignorePatterns: s.ignorePatterns,
     overlap: s.overlap,
+    checks: s.checks,
+    escalation: s.escalation,
+    maxTokens: s.maxTokens,
+    monthlyMaxTokens: s.monthlyMaxTokens,
+    tokensThisMonth,
     queuedFor: c.queuedFor?.toISOString() ?? null,
     createdBy: c.createdBy,
     createdAt: c.createdAt.toISOString(),

@@ -1,7 +1,8 @@
 import "server-only";
 import { BadRequest } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
-import { MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
+import type { Checks } from "../content-checks";
+import { checksOrRefuse, MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
 import {
   collectionTextQuerySchema,
   createCollectionBodySchema,
@@ -12,7 +13,11 @@ import {
 // The body of POST /api/collections and POST /api/collections/{id}: JSON {"name","urls",…settings}, or
 // a text/plain (one URL a line) or text/csv body (the list) with the name and settings in the query.
 
-export type CollectionInput = Omit<UpdateCollectionBody, "urls"> & { list?: ParsedList };
+export type CollectionInput = Omit<UpdateCollectionBody, "urls" | "checks"> & {
+  list?: ParsedList;
+  /** Validated (checksOrRefuse: a 400 naming the field); null clears it back to the default set. */
+  checks?: Checks | null;
+};
 
 function firstIssue(prefix: string, issues: { path: PropertyKey[]; message: string }[]): BadRequest {
   const list = issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
@@ -32,8 +37,12 @@ export async function readCollectionRequest(req: Request, mode: "create" | "upda
     const json = parseJsonBody(text);
     const parsed = (mode === "create" ? createCollectionBodySchema : updateCollectionBodySchema).safeParse(json);
     if (!parsed.success) throw firstIssue("Invalid body", parsed.error.issues);
-    const { urls, ...rest } = parsed.data;
-    return { ...rest, list: urls === undefined ? undefined : parseValues(urls) };
+    const { urls, checks, ...rest } = parsed.data;
+    return {
+      ...rest,
+      ...(checks === undefined ? {} : { checks: checks === null ? null : checksOrRefuse(checks) }),
+      list: urls === undefined ? undefined : parseValues(urls),
+    };
   }
   const csv = type.startsWith("text/csv");
   if (!csv && !type.startsWith("text/plain"))

@@ -5,7 +5,8 @@ import { audit } from "../audit";
 import { getConfig } from "../config";
 import { db, transaction } from "../db";
 import { BadRequest, NotFound } from "../errors";
-import type { ParsedList } from "../runs";
+import { checksSchema, withDefaults } from "../content-checks";
+import { escalationSchema, type ParsedList } from "../runs";
 import type { Collection } from "@/generated/prisma/client";
 import { OVERLAPS, type CollectionSummary } from "./contracts";
 import type { CollectionInput } from "./request";
@@ -17,6 +18,16 @@ import { checkSettings, nextRunOf, type CollectionSettings } from "./settings";
 
 const formatList = z.array(z.enum(["markdown", "html"]));
 const patternList = z.array(z.string());
+
+function jsonOr<T>(text: string | null, schema: z.ZodType<T>): T | null {
+  if (!text) return null;
+  try {
+    const parsed = schema.safeParse(JSON.parse(text));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
 
 export function settingsOf(c: Collection): CollectionSettings {
   const formats = formatList.safeParse(c.formats.split(",").filter(Boolean));
@@ -33,6 +44,10 @@ export function settingsOf(c: Collection): CollectionSettings {
     renderJs: c.renderJs,
     ignorePatterns: patterns,
     overlap: OVERLAPS.find((o) => o === c.overlap) ?? "skip",
+    checks: c.checks ? withDefaults(jsonOr(c.checks, checksSchema) ?? undefined) : null,
+    escalation: jsonOr(c.escalation, escalationSchema),
+    maxTokens: c.maxTokens,
+    monthlyMaxTokens: c.monthlyMaxTokens,
   };
 }
 
@@ -74,6 +89,10 @@ function merged(input: CollectionInput, base: CollectionSettings): CollectionSet
     renderJs: input.renderJs ?? base.renderJs,
     ignorePatterns: input.ignorePatterns ?? base.ignorePatterns,
     overlap: input.overlap ?? base.overlap,
+    checks: input.checks === undefined ? base.checks : input.checks,
+    escalation: input.escalation === undefined ? base.escalation : input.escalation,
+    maxTokens: input.maxTokens === undefined ? base.maxTokens : input.maxTokens,
+    monthlyMaxTokens: input.monthlyMaxTokens === undefined ? base.monthlyMaxTokens : input.monthlyMaxTokens,
   };
 }
 
@@ -84,7 +103,19 @@ const DEFAULTS: CollectionSettings = {
   renderJs: false,
   ignorePatterns: [],
   overlap: "skip",
+  checks: null,
+  escalation: null,
+  maxTokens: null,
+  monthlyMaxTokens: null,
 };
+
+/** The issue-39 columns of a collection's row. */
+const spendColumns = (s: CollectionSettings) => ({
+  checks: s.checks === null ? null : JSON.stringify(s.checks),
+  escalation: s.escalation === null ? null : JSON.stringify(s.escalation),
+  maxTokens: s.maxTokens,
+  monthlyMaxTokens: s.monthlyMaxTokens,
+});
 
 export async function createCollection(input: CollectionInput, actor: string): Promise<CollectionSummary> {
   if (!input.name) throw new BadRequest("name is required");
@@ -105,6 +136,7 @@ export async function createCollection(input: CollectionInput, actor: string): P
       renderJs: s.renderJs,
       ignorePatterns: JSON.stringify(s.ignorePatterns),
       overlap: s.overlap,
+      ...spendColumns(s),
       nextRunAt: nextRunOf({ ...s, paused: false }, now),
       createdBy: actor,
       createdAt: now,
@@ -140,6 +172,7 @@ export async function updateCollection(id: string, input: CollectionInput, actor
         renderJs: s.renderJs,
         ignorePatterns: JSON.stringify(s.ignorePatterns),
         overlap: s.overlap,
+        ...spendColumns(s),
         // A new schedule counts from now; an unchanged one keeps its next tick (a missed one still runs).
         ...(scheduleChanged ? { nextRunAt: nextRunOf({ ...s, paused: fresh.paused }, new Date()) } : {}),
         ...(s.overlap === "skip" ? { queuedFor: null } : {}),

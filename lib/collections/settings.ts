@@ -1,6 +1,7 @@
 import "server-only";
 import { BadRequest } from "../errors";
-import { MAX_IGNORE_PATTERNS, patternProblem } from "../runs";
+import type { Checks } from "../content-checks";
+import { MAX_IGNORE_PATTERNS, patternProblem, type Rung } from "../runs";
 import type { Overlap } from "./contracts";
 import { nextTick, scheduleProblem, timezoneProblem } from "./schedule";
 
@@ -14,6 +15,11 @@ export type CollectionSettings = {
   renderJs: boolean;
   ignorePatterns: string[];
   overlap: Overlap;
+  /** Issue 39: null where the run's defaults apply. */
+  checks: Checks | null;
+  escalation: Rung[] | null;
+  maxTokens: number | null;
+  monthlyMaxTokens: number | null;
 };
 
 export function checkSettings(s: CollectionSettings): void {

@@ -8,6 +8,7 @@ import { log } from "../log";
 import { insertRun, parseText } from "../runs";
 import { nextTick } from "./schedule";
 import { settingsOf } from "./save";
+import { runCap } from "./spend";
 
 // Starting a collection's runs. A manual run (POST /api/collections/{id}/run) starts now unless one is
 // still going (409). A scheduled tick is claimed by moving the collection's nextRunAt with a conditional
@@ -18,12 +19,27 @@ import { settingsOf } from "./save";
 /** The run a collection starts with its current list and settings, in the caller's transaction. */
 async function insertCollectionRun(tx: Tx, c: Collection, trigger: "schedule" | "manual", actor: string) {
   const s = settingsOf(c);
-  const name = `${c.name} ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  return insertRun(tx, parseText(c.urls, "lines"), { name, formats: s.formats, renderJs: s.renderJs }, actor, {
-    collectionId: c.id,
-    trigger,
-    ignorePatterns: s.ignorePatterns,
-  });
+  const now = new Date();
+  const name = `${c.name} ${now.toISOString().slice(0, 16).replace("T", " ")}`;
+  // Issue 39: the run's cap is the collection's per-run cap or what is left of its month, whichever is lower.
+  // A manual run whose estimate passes it is refused (400); a scheduled one starts and stops at the cap.
+  const cap = await runCap(tx, c, now);
+  return insertRun(
+    tx,
+    parseText(c.urls, "lines"),
+    {
+      name,
+      formats: s.formats,
+      renderJs: s.renderJs,
+      ...(s.checks ? { checks: s.checks } : {}),
+      ...(s.escalation ? { escalation: s.escalation } : {}),
+      maxTokens: cap.maxTokens,
+      refuseOverEstimate: trigger === "manual",
+      capNote: cap.monthLeft !== null ? `the collection's monthly cap leaves ${cap.monthLeft}` : undefined,
+    },
+    actor,
+    { collectionId: c.id, trigger, ignorePatterns: s.ignorePatterns },
+  );
 }
 
 async function activeRun(tx: Tx, collectionId: string): Promise<string | null> {

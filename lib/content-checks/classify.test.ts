@@ -108,6 +108,20 @@ describe("classify: markdown only, empty pages", () => {
     expect(classify({ markdown: "# Winter lentil soup\n\nServes six. Start with the base." }).verdict).toBe("ok");
   });
 
+  it("reads a markdown page's # and ## lines as its headings: a soft 404 and a consent wall in markdown are found", () => {
+    const soft =
+      "# Oops! We can't find that page.\n\nThe page you were looking for may have moved. Try the [home page](/).";
+    expect(classify({ markdown: soft })).toMatchObject({ verdict: "not_found", reason: { kind: "soft_404" } });
+    const consent =
+      "## Before you continue to example.com\n\nWe use cookies and data to deliver our services.\n\nAccept all";
+    expect(classify({ markdown: consent }).reason?.kind).toBe("consent_wall");
+    // A heading deeper than ##, or a phrase in running text, is not a heading.
+    expect(classify({ markdown: "### Page not found\n\nA short note." }).verdict).toBe("ok");
+    expect(classify({ markdown: "# Release notes\n\nWe fixed the page not found error on search." }).verdict).toBe(
+      "ok",
+    );
+  });
+
   it("an empty body, or markdown of nothing but markup, is an empty shell", () => {
     expect(classify({ html: "", markdown: "" }).reason?.kind).toBe("empty_shell");
     expect(classify({ markdown: "  \n# \n---\n" }).reason?.kind).toBe("empty_shell");

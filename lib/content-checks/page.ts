@@ -101,6 +101,17 @@ function isTruncated(html: string): boolean {
   return !tail.includes("</html") && !tail.includes("</body");
 }
 
+/** A markdown page's level-1 and level-2 ATX headings (`# …`, `## …`): what title, h1 and h2 are to html. */
+function markdownHeadings(md: string): string[] {
+  const out: string[] = [];
+  for (const m of md.matchAll(/^ {0,3}#{1,2}[ \t]+(.+?)[ \t#]*$/gm)) {
+    const h = collapse(m[1]);
+    if (h !== "") out.push(h);
+    if (out.length >= 50) break;
+  }
+  return out;
+}
+
 export function parsePage(input: PageInput): Page {
   const status = input.status ?? null;
   const rawHtml = input.html ?? "";
@@ -111,7 +122,7 @@ export function parsePage(input: PageInput): Page {
       $: null,
       text,
       mainText: text,
-      headings: [],
+      headings: markdownHeadings(md.slice(0, MAX_INPUT_CHARS)),
       scripts: 0,
       code: [],
       partial: md.length > MAX_INPUT_CHARS,

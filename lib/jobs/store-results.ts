@@ -5,6 +5,7 @@ import { countJobOutcome } from "../metrics";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import { ackWithin, type AckedWithin, type ClaimedItem, type DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
+import { checksForJob, judgeRows, type JudgedFields } from "./judge-rows";
 import { storeExtractPostgres } from "./store-extract-postgres";
 import { type ExtractRow, storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
@@ -24,7 +25,7 @@ type Row = {
   errorCode: string | null;
   errorMessage: string | null;
   tokensCharged: number;
-};
+} & Partial<JudgedFields>;
 
 const formatOf = (r: Row, fallback: string) =>
   r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback;
@@ -36,11 +37,12 @@ async function insertRows(tx: DbOrTx, jobId: string, rows: Row[], fallbackFormat
       (
         r,
       ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
-        ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged}, ${now})`,
+        ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged},
+        ${r.checkVerdict ?? null}, ${r.checkName ?? null}, ${r.checkExcerpt ?? null}, ${now})`,
     );
     await tx.$executeRaw`
       INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
-        "errorCode", "errorMessage", "tokensCharged", "createdAt")
+        "errorCode", "errorMessage", "tokensCharged", "checkVerdict", "checkName", "checkExcerpt", "createdAt")
       VALUES ${Prisma.join(values)}
       ON CONFLICT ("jobId", "itemKey") DO NOTHING`;
   }
@@ -138,6 +140,8 @@ export async function storeCompleted(
   // Batch and crawl: the attempt first, then page by page, each page committed on its own.
   await transaction((tx) => recordState(tx, state, attempt));
   const call = { signal };
+  // Issue 39: a run's chunk has its pages judged (lib/jobs/judge-rows.ts) before each page's INSERT.
+  const checks = await checksForJob(jobId);
   let tokens: number | null;
   if (state.kind === "batch") {
     await eachPage(
@@ -148,7 +152,10 @@ export async function storeCompleted(
         insertRows(
           db(),
           jobId,
-          items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+          judgeRows(
+            checks,
+            items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+          ),
           "markdown",
         ),
     );
@@ -162,8 +169,11 @@ export async function storeCompleted(
         insertRows(
           db(),
           jobId,
-          items.map((it) =>
-            itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+          judgeRows(
+            checks,
+            items.map((it) =>
+              itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+            ),
           ),
           "markdown",
         ),

@@ -24,7 +24,7 @@ export async function cancelRun(id: string, actor: string, signal?: AbortSignal)
     });
     if (count === 0) return false;
     const reason = { errorCode: "CANCELLED", errorMessage: `cancelled by ${actor}` };
-    for (const from of ["pending", "retrying", "submitted"] as const)
+    for (const from of ["pending", "retrying", "suspect", "submitted"] as const)
       await moveUrls(tx, id, from, "failed", {}, reason);
     return true;
   });

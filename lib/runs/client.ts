@@ -9,9 +9,11 @@ export {
   runCountsSchema,
   runListSchema,
   runUrlPageSchema,
+  type RunUrlView,
   type RunView,
   runViewSchema,
   URL_STATES,
   type UrlState,
 } from "./contracts";
 export { parseText } from "./parse-list";
+export { DEFAULT_ESCALATION, escalationSchema, maxTokensSchema, rungName, rungSchema, type Rung } from "./escalation";

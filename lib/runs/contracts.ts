@@ -1,9 +1,11 @@
 import { z } from "zod";
+import { escalationSchema, maxTokensSchema } from "./escalation";
 
 // The runs API's contracts, shared by the routes, the domain, the CLI and the pages (no server code
 // here). Field names are the issue's (#24): they are a contract.
 
-export const URL_STATES = ["pending", "submitted", "stored", "retrying", "failed"] as const;
+/** `suspect` (issue 39): the page failed a content check (or the platform said BLOCKED) and waits for the next rung. */
+export const URL_STATES = ["pending", "submitted", "stored", "retrying", "suspect", "failed"] as const;
 export type UrlState = (typeof URL_STATES)[number];
 
 export const RUN_STATES = ["submitting", "running", "completed", "cancelled"] as const;
@@ -28,6 +30,10 @@ export const createRunBodySchema = z.strictObject({
     .max(MAX_BATCH_SIZE, { error: `batchSize must be at most ${MAX_BATCH_SIZE}` })
     .optional(),
   ignoreInvalid: z.boolean().optional(),
+  /** Content checks (issue 39): validated on the server by lib/content-checks parseChecks (it needs the HTML parser). */
+  checks: z.unknown().optional(),
+  escalation: escalationSchema.optional(),
+  maxTokens: maxTokensSchema,
 });
 export type CreateRunBody = z.infer<typeof createRunBodySchema>;
 
@@ -41,6 +47,7 @@ export const createRunQuerySchema = z.object({
     .string()
     .regex(/^(markdown|html)(,(markdown|html))?$/, { error: "formats must be markdown, html or markdown,html" })
     .optional(),
+  maxTokens: z.coerce.number().int().min(1, { error: "must be 1 or more" }).max(1_000_000_000).optional(),
 });
 
 export const createdRunSchema = z.object({
@@ -59,6 +66,7 @@ export const runCountsSchema = z.object({
   submitted: z.number(),
   stored: z.number(),
   retrying: z.number(),
+  suspect: z.number(),
   failed: z.number(),
 });
 export type RunCounts = z.infer<typeof runCountsSchema>;
@@ -94,6 +102,17 @@ export const runViewSchema = z.object({
   collectionId: z.string().nullable(),
   trigger: z.enum(["schedule", "manual"]).nullable(),
   changes: changeCountsSchema.nullable(),
+  /** Spend (issue 39): tokens the platform charged, reserved by chunks in flight, the cap and why submitting stopped. */
+  tokens: z.object({
+    charged: z.number(),
+    reserved: z.number(),
+    max: z.number().nullable(),
+    capReason: z.string().nullable(),
+  }),
+  /** One run's page only (GET /api/runs/{id}): batches, URLs and tokens per rung of its ladder. */
+  rungs: z
+    .array(z.object({ rung: z.number(), name: z.string(), batches: z.number(), urls: z.number(), tokens: z.number() }))
+    .optional(),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 
@@ -114,6 +133,12 @@ export const runUrlSchema = z.object({
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
   storedAt: z.string().nullable(),
+  /** Escalation (issue 39): the rung it is on, the rungs tried (names), tokens charged, the last failed check. */
+  rung: z.number(),
+  rungsTried: z.array(z.string()),
+  tokensCharged: z.number(),
+  checkName: z.string().nullable(),
+  checkExcerpt: z.string().nullable(),
 });
 export type RunUrlView = z.infer<typeof runUrlSchema>;
 

@@ -6,6 +6,8 @@ import { dialect, transaction, type Tx } from "../db";
 import { BadRequest } from "../errors";
 import { enqueue } from "../queue";
 import { MAX_BATCH_SIZE, type CreatedRun } from "./contracts";
+import { withDefaults, type Checks } from "../content-checks";
+import { DEFAULT_ESCALATION, TOKENS_PER_PAGE, type Rung } from "./escalation";
 import type { ParsedList } from "./parse-list";
 import { runSubmitItem } from "./submit-item";
 
@@ -21,6 +23,14 @@ export type RunOptions = {
   renderJs?: boolean;
   batchSize?: number;
   ignoreInvalid?: boolean;
+  /** Issue 39: the checks (defaults filled in), the ladder (default DEFAULT_ESCALATION) and the token cap. */
+  checks?: Checks;
+  escalation?: Rung[];
+  maxTokens?: number | null;
+  /** false: a run whose estimate passes maxTokens starts anyway and stops at the cap (a collection's scheduled run). */
+  refuseOverEstimate?: boolean;
+  /** Where the cap comes from, when not the run's own (a collection's monthly cap); said in the 400 and the run's capReason. */
+  capNote?: string;
 };
 
 /** What a collection adds to a run it starts (lib/collections/). */
@@ -30,6 +40,26 @@ export type CollectionRunOptions = {
   /** The collection's ignorePatterns: the run's stored URLs get a fingerprint for change tracking. */
   ignorePatterns: string[];
 };
+
+/** One run in STEP_DOWN_EVERY starts each remembered URL a rung lower, so it steps down when the site relents. */
+export const STEP_DOWN_EVERY = 10;
+
+/**
+ * A collection's run starts each URL at the rung that last worked for it (CollectionRung, issue 39), one
+ * rung lower for a tenth of them (those whose position ≡ a per-run offset mod 10), clamped to the ladder.
+ */
+async function startAtRememberedRungs(tx: Tx, runId: string, collectionId: string, rungs: number): Promise<void> {
+  const offset = Math.floor(Math.random() * STEP_DOWN_EVERY);
+  const top = Math.max(0, rungs - 1);
+  await tx.$executeRaw`UPDATE "RunUrl" SET "rung" = (
+      SELECT CASE
+        WHEN (${offset} = "RunUrl"."position" % ${STEP_DOWN_EVERY}) AND cr."rung" > 0 THEN (CASE WHEN cr."rung" - 1 > ${top} THEN ${top} ELSE cr."rung" - 1 END)
+        WHEN cr."rung" > ${top} THEN ${top}
+        ELSE cr."rung" END
+      FROM "CollectionRung" cr WHERE cr."collectionId" = ${collectionId} AND cr."url" = "RunUrl"."url")
+    WHERE "runId" = ${runId} AND EXISTS (
+      SELECT 1 FROM "CollectionRung" cr WHERE cr."collectionId" = ${collectionId} AND cr."url" = "RunUrl"."url")`;
+}
 
 /** The 400 for a list with bad lines: the first 20 with their line numbers, and nothing created. */
 function refuseInvalid(list: ParsedList): never {
@@ -75,6 +105,14 @@ export async function insertRun(
       max,
     });
   const batchSize = Math.min(opts.batchSize ?? MAX_BATCH_SIZE, MAX_BATCH_SIZE);
+  // The first rung costs a token per page (the platform's price table: one successful page, one token).
+  const estimate = total * TOKENS_PER_PAGE;
+  const maxTokens = opts.maxTokens ?? null;
+  if (maxTokens !== null && estimate > maxTokens && opts.refuseOverEstimate !== false)
+    throw new BadRequest(
+      `maxTokens: the run's estimate is ${estimate} tokens (${total} URLs at ${TOKENS_PER_PAGE} token a page, before any escalation), over the cap of ${maxTokens}${opts.capNote ? ` (${opts.capNote})` : ""}`,
+      [{ path: "maxTokens", message: `the estimate ${estimate} is over the cap ${maxTokens}`, estimate, maxTokens }],
+    );
   const id = randomUUID();
   const now = new Date();
   const name = opts.name ?? `Run ${now.toISOString().slice(0, 16).replace("T", " ")}`;
@@ -89,6 +127,9 @@ export async function insertRun(
       batchSize,
       request: JSON.stringify(request),
       pending: total,
+      checks: JSON.stringify(opts.checks ?? withDefaults(undefined)),
+      escalation: JSON.stringify(opts.escalation ?? DEFAULT_ESCALATION),
+      maxTokens,
       createdBy: actor,
       createdAt: now,
       ...(collection
@@ -112,6 +153,8 @@ export async function insertRun(
       await tx.$executeRaw`INSERT INTO "RunUrl" ("runId", "position", "url", "state", "attempts")
         SELECT ${id}, CAST(j.key AS INTEGER) + ${i}, j.value, 'pending', 0 FROM json_each(${json}) AS j`;
   }
+  if (collection)
+    await startAtRememberedRungs(tx, id, collection.collectionId, opts.escalation?.length ?? DEFAULT_ESCALATION.length);
   await enqueue(tx, runSubmitItem(id));
   return {
     id,

@@ -52,12 +52,12 @@ export async function wakeSubmitter(tx: Tx, runId: string): Promise<void> {
 }
 
 /**
- * Completes the run when every URL is stored or failed (and it is not cancelled); the outbound event
+ * Completes the run when every URL is stored or failed (none pending, submitted, retrying or suspect) (and it is not cancelled); the outbound event
  * `run.completed` commits with it, and a collection run's classification is queued. True when this call completed it.
  */
 export async function completeIfDone(tx: Tx, runId: string): Promise<boolean> {
   const { count } = await tx.run.updateMany({
-    where: { id: runId, state: "active", pending: 0, submitted: 0, retrying: 0 },
+    where: { id: runId, state: "active", pending: 0, submitted: 0, retrying: 0, suspect: 0 },
     data: { state: "completed", completedAt: new Date() },
   });
   if (count === 0) return false;

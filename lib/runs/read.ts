@@ -4,6 +4,7 @@ import { readDb } from "../db";
 import { NotFound } from "../errors";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
+import { readEscalation, rungName } from "./escalation";
 import { URL_STATES, type ChangeCounts, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
 
 const urlState = z.enum(URL_STATES);
@@ -18,7 +19,7 @@ const position = z.tuple([z.number().int().min(0)]);
 /** submitting while URLs wait to go out or a chunk is on its way; running while only results are awaited. */
 function stateOf(r: Run): RunState {
   if (r.state === "completed" || r.state === "cancelled") return r.state;
-  return r.pending + r.retrying > 0 || r.chunksSubmitted < r.chunksTotal ? "submitting" : "running";
+  return r.pending + r.retrying + r.suspect > 0 || r.chunksSubmitted < r.chunksTotal ? "submitting" : "running";
 }
 
 /** Seconds left at the pace so far (URLs final per second since the first chunk); null before any is final. */
@@ -41,6 +42,18 @@ function changesOf(r: Run): ChangeCounts | null {
   };
 }
 
+const names = z.array(z.string());
+/** RunUrl.rungsTried: a JSON list of rung names, oldest first. */
+export function rungsTriedOf(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const parsed = names.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
+
 export function toRunView(r: Run, now = Date.now()): RunView {
   return {
     id: r.id,
@@ -49,9 +62,16 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     total: r.total,
     invalid: r.invalid,
     duplicates: r.duplicates,
-    counts: { pending: r.pending, submitted: r.submitted, stored: r.stored, retrying: r.retrying, failed: r.failed },
+    counts: {
+      pending: r.pending,
+      submitted: r.submitted,
+      stored: r.stored,
+      retrying: r.retrying,
+      suspect: r.suspect,
+      failed: r.failed,
+    },
     chunks: {
-      total: r.chunksTotal + (r.state === "active" ? Math.ceil((r.pending + r.retrying) / r.batchSize) : 0),
+      total: r.chunksTotal + (r.state === "active" ? Math.ceil((r.pending + r.retrying + r.suspect) / r.batchSize) : 0),
       submitted: r.chunksSubmitted,
     },
     duplicateSubmits: r.duplicateSubmits,
@@ -65,13 +85,32 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     collectionId: r.collectionId,
     trigger: r.trigger === "schedule" || r.trigger === "manual" ? r.trigger : null,
     changes: changesOf(r),
+    tokens: { charged: r.tokensCharged, reserved: r.tokensReserved, max: r.maxTokens, capReason: r.capReason },
   };
 }
 
 export async function getRun(id: string): Promise<RunView> {
   const r = await readDb().run.findUnique({ where: { id } });
   if (!r) throw new NotFound(`No run ${id}`);
-  return toRunView(r);
+  // Spend per rung (issue 39): a run has at most a few hundred chunks, grouped on its (runId, …) index.
+  const groups = await readDb().runChunk.groupBy({
+    by: ["rung"],
+    where: { runId: id },
+    _count: { _all: true },
+    _sum: { size: true, tokensCharged: true },
+    orderBy: { rung: "asc" },
+  });
+  const ladder = readEscalation(r.escalation);
+  return {
+    ...toRunView(r),
+    rungs: groups.map((g) => ({
+      rung: g.rung,
+      name: rungName(ladder[g.rung]),
+      batches: g._count._all,
+      urls: g._sum.size ?? 0,
+      tokens: g._sum.tokensCharged ?? 0,
+    })),
+  };
 }
 
 /** Runs, newest first, keyset-paged on (createdAt, id). */
@@ -111,6 +150,11 @@ export async function listRunUrls(
       errorCode: u.errorCode,
       errorMessage: u.errorMessage,
       storedAt: u.storedAt?.toISOString() ?? null,
+      rung: u.rung,
+      rungsTried: rungsTriedOf(u.rungsTried),
+      tokensCharged: u.tokensCharged,
+      checkName: u.checkName,
+      checkExcerpt: u.checkExcerpt,
     })),
     nextCursor: rows.length > q.limit && last ? encodeCursor(RUN_URLS_CURSOR, [last.position]) : null,
   };

@@ -1,4 +1,5 @@
 import "server-only";
+import { parseChecks, type Checks } from "../content-checks";
 import { BadRequest } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
 import { createRunBodySchema, createRunQuerySchema } from "./contracts";
@@ -13,6 +14,15 @@ import type { RunOptions } from "./create";
 export const MAX_LIST_BYTES = 32 * 1024 * 1024;
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
+
+/** A run's or collection's `checks`, with the default set filled in; a 400 naming the field when invalid. */
+export function checksOrRefuse(input: unknown): Checks {
+  const out = parseChecks(input);
+  if (out.ok) return out.checks;
+  const issues = out.problems.map((p) => ({ path: p.path ? `checks.${p.path}` : "checks", message: p.message }));
+  const first = issues[0];
+  throw new BadRequest(`Invalid body${first ? `: ${first.path}: ${first.message}` : ""}`, issues);
+}
 
 export async function readRunRequest(req: Request): Promise<{ list: ParsedList; opts: RunOptions }> {
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
@@ -45,6 +55,9 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
         renderJs: b.renderJs,
         batchSize: b.batchSize,
         ignoreInvalid: b.ignoreInvalid,
+        checks: checksOrRefuse(b.checks),
+        escalation: b.escalation,
+        maxTokens: b.maxTokens ?? null,
       },
     };
   }
@@ -70,6 +83,7 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
       ignoreInvalid: flag(q.data.ignoreInvalid),
       renderJs: flag(q.data.renderJs),
       formats,
+      maxTokens: q.data.maxTokens ?? null,
     },
   };
 }

@@ -14,8 +14,8 @@ export async function retryFailed(id: string, actor: string): Promise<RunView & 
   if (!run) throw new NotFound(`No run ${id}`);
   if (run.failed === 0) throw new Conflict(`Run ${id} has no failed URLs`);
   const retried = await transaction(async (tx) => {
-    await tx.run.update({ where: { id }, data: { state: "active", completedAt: null } });
-    const n = await moveUrls(tx, id, "failed", "pending", {}, { attempts: 0 });
+    await tx.run.update({ where: { id }, data: { state: "active", completedAt: null, capReason: null } });
+    const n = await moveUrls(tx, id, "failed", "pending", {}, { attempts: 0, rungAttempts: 0 });
     await wakeSubmitter(tx, id);
     return n;
   });

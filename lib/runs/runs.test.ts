@@ -62,7 +62,7 @@ const drain = () => createWorker({ registry, concurrency: 2, leaseMs: 10_000, ow
 
 function expectAddsUp(r: RunView) {
   const c = r.counts;
-  expect(c.pending + c.submitted + c.stored + c.retrying + c.failed).toBe(r.total);
+  expect(c.pending + c.submitted + c.stored + c.retrying + c.suspect + c.failed).toBe(r.total);
 }
 
 /** Drives the run: worker turns, the platform settling its batch jobs, their webhooks; checks counts at every read. */
@@ -151,7 +151,7 @@ describe("runs", () => {
     ]);
     const created = await createRun(list, {}, "test");
     const run = await runToEnd(created.id);
-    expect(run.counts).toEqual({ pending: 0, submitted: 0, stored: 5, retrying: 0, failed: 2 });
+    expect(run.counts).toEqual({ pending: 0, submitted: 0, stored: 5, retrying: 0, suspect: 0, failed: 2 });
     const failed = await listRunUrls(run.id, { state: "failed", limit: 10 });
     const byUrl = Object.fromEntries(failed.items.map((u) => [u.url, u]));
     expect(byUrl["https://shop.example/item-fail-503/x"]).toMatchObject({

@@ -6,6 +6,7 @@ import { sqlInt, type Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
 import { bodySize, PAGE_BODY_CHARS, withinBudget } from "../results";
 import { countDuplicate } from "./duplicates";
+import { readEscalation, rungName } from "./escalation";
 import { compileRules, fingerprint } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
@@ -39,6 +40,17 @@ function httpStatusOf(metadata: string | null): number | null {
 const PARAMS_PER_STATEMENT = 200;
 
 const clip = (s: string | null) => (s === null ? null : s.slice(0, 500));
+
+const rungList = z.array(z.string());
+function rungsTriedList(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const parsed = rungList.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
 
 export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Promise<void> {
   const chunk = await tx.runChunk.findUnique({ where: { jobId } });
@@ -75,18 +87,23 @@ export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Pr
     return;
   }
   let calls = job.attempts + job.pollCount;
-  if (outcome === "stored") calls += await mapStored(tx, chunk.runId, chunk.id, jobId, job.request);
+  if (outcome === "stored") calls += await mapStored(tx, chunk.runId, chunk.id, chunk.rung, jobId, job.request);
   else await backToPending(tx, chunk.runId, chunk.id, job.errorCode ?? outcome.toUpperCase(), job.errorMessage);
   await tx.runChunk.update({
     where: { id: chunk.id },
     data: { state: outcome === "stored" ? "settled" : "failed", settledAt: new Date() },
   });
+  // The chunk's token reservation (submit.ts recordChunk) is released: what it cost is now charged.
   const run = await tx.run.update({
     where: { id: chunk.runId },
-    data: { platformCalls: { increment: calls } },
-    select: { pending: true, retrying: true, state: true },
+    data: { platformCalls: { increment: calls }, tokensReserved: { decrement: chunk.reserved } },
+    select: { pending: true, retrying: true, suspect: true, state: true },
   });
-  if (!(await completeIfDone(tx, chunk.runId)) && run.state === "active" && run.pending + run.retrying > 0)
+  if (
+    !(await completeIfDone(tx, chunk.runId)) &&
+    run.state === "active" &&
+    run.pending + run.retrying + run.suspect > 0
+  )
     await wakeSubmitter(tx, chunk.runId);
 }
 
@@ -97,13 +114,14 @@ async function mapStored(
   tx: Tx,
   runId: string,
   chunkId: number,
+  rung: number,
   jobId: string,
   request: string | null,
 ): Promise<number> {
   const max = getConfig().TALLY_ITEM_RETRY_MAX;
   const urls = await tx.runUrl.findMany({
     where: { runId, chunkId, state: "submitted" },
-    select: { position: true, url: true, attempts: true },
+    select: { position: true, url: true, attempts: true, rungAttempts: true, rungsTried: true },
   });
   const byUrl = new Map(urls.map((u) => [u.url, u]));
   let sent: string[] = [];
@@ -113,8 +131,14 @@ async function mapStored(
     sent = [];
   }
   // A collection run's stored URLs get a fingerprint of their content (change tracking, issue 25).
-  const run = await tx.run.findUnique({ where: { id: runId }, select: { changeRules: true } });
+  const run = await tx.run.findUnique({
+    where: { id: runId },
+    select: { changeRules: true, escalation: true, collectionId: true },
+  });
   const rules = run?.changeRules ? compileRules(run.changeRules) : null;
+  // Issue 39: a page that failed its checks (or that the platform reported BLOCKED) goes up the ladder.
+  const ladder = readEscalation(run?.escalation);
+  const thisRung = rungName(ladder[rung]);
   const results = await tx.result.findMany({
     where: { jobId },
     select: {
@@ -125,6 +149,10 @@ async function mapStored(
       errorCode: true,
       errorMessage: true,
       metadata: true,
+      tokensCharged: true,
+      checkVerdict: true,
+      checkName: true,
+      checkExcerpt: true,
     },
   });
   const toPrint: Array<{ position: number; id: number }> = [];
@@ -138,13 +166,16 @@ async function mapStored(
     g.positions.push(position);
     m.set(k, g);
   };
+  const suspect: number[] = [];
+  const checkOf = new Map<number, { name: string | null; excerpt: string | null; tokens: number }>();
   const fail = (
-    u: { position: number; attempts: number },
+    u: { position: number; attempts: number; rungAttempts: number },
     code: string | null,
     message: string | null,
     status: number | null,
   ) => {
-    if (isTransient({ errorCode: code, httpStatus: status }) && u.attempts <= max)
+    // The retry budget is per rung (rungAttempts): climbing the ladder does not use it up.
+    if (isTransient({ errorCode: code, httpStatus: status }) && u.rungAttempts <= max)
       add(retrying, u.position, code, clip(message));
     else
       add(
@@ -158,9 +189,29 @@ async function mapStored(
     const u = (r.url ? byUrl.get(r.url) : undefined) ?? byUrl.get(sent[Number(r.itemKey)] ?? "");
     if (!u || keys.has(u.position)) continue;
     keys.set(u.position, r.itemKey);
-    if (r.status === "completed") {
+    const judged = r.checkVerdict !== null && r.checkVerdict !== "ok";
+    const platformBlocked = r.status === "failed" && /^BLOCKED/i.test(r.errorCode ?? "");
+    checkOf.set(u.position, {
+      name: judged ? r.checkName : platformBlocked ? `platform:${r.errorCode}` : null,
+      excerpt: judged ? r.checkExcerpt : platformBlocked ? (clip(r.errorMessage)?.slice(0, 200) ?? null) : null,
+      tokens: r.tokensCharged,
+    });
+    if (r.status === "completed" && !judged) {
       stored.push(u.position);
       if (rules) toPrint.push({ position: u.position, id: r.id });
+    } else if (judged || platformBlocked) {
+      // Up the ladder, or final past its last rung: blocked when a block page or BLOCKED, else content_check_failed.
+      if (rung + 1 < ladder.length) suspect.push(u.position);
+      else {
+        const blocked = platformBlocked || r.checkVerdict === "blocked";
+        const what = judged ? `${r.checkName ?? "check"}: ${r.checkExcerpt ?? ""}` : (r.errorMessage ?? "blocked");
+        add(
+          failed,
+          u.position,
+          blocked ? "blocked" : "content_check_failed",
+          clip(`${what} (after ${ladder.length} rung${ladder.length === 1 ? "" : "s"}: last ${thisRung})`),
+        );
+      }
     } else {
       const status = httpStatusOf(r.metadata);
       const why = status !== null && r.errorMessage ? `${r.errorMessage} (target answered ${status})` : r.errorMessage;
@@ -182,11 +233,29 @@ async function mapStored(
 
   // Each URL's item key in one statement per 500 URLs, then the state moves (with the counters).
   const entries = [...keys.entries()];
-  for (let i = 0; i < entries.length; i += PARAMS_PER_STATEMENT) {
-    const part = entries.slice(i, i + PARAMS_PER_STATEMENT);
+  // With it (issue 39): the last check that failed and its excerpt, the tokens charged, the rungs tried.
+  const tried = new Map(urls.map((u) => [u.position, JSON.stringify([...rungsTriedList(u.rungsTried), thisRung])]));
+  const PER_UPDATE = PARAMS_PER_STATEMENT / 2;
+  for (let i = 0; i < entries.length; i += PER_UPDATE) {
+    const part = entries.slice(i, i + PER_UPDATE);
+    const when = (f: (pos: number) => unknown) =>
+      Prisma.join(
+        part.map(([pos]) => Prisma.sql`WHEN ${pos} THEN ${f(pos)}`),
+        " ",
+      );
     const cases = part.map(([pos, key]) => Prisma.sql`WHEN ${pos} THEN ${key}`);
-    await tx.$executeRaw`UPDATE "RunUrl" SET "itemKey" = CASE "position" ${Prisma.join(cases, " ")} END, "jobId" = ${jobId}
+    await tx.$executeRaw`UPDATE "RunUrl" SET "itemKey" = CASE "position" ${Prisma.join(cases, " ")} END, "jobId" = ${jobId},
+      "checkName" = COALESCE(CASE "position" ${when((p) => checkOf.get(p)?.name ?? null)} END, "checkName"),
+      "checkExcerpt" = COALESCE(CASE "position" ${when((p) => checkOf.get(p)?.excerpt ?? null)} END, "checkExcerpt"),
+      "tokensCharged" = "tokensCharged" + CAST(CASE "position" ${when((p) => checkOf.get(p)?.tokens ?? 0)} END AS INTEGER),
+      "rungsTried" = CASE "position" ${when((p) => tried.get(p) ?? null)} END
       WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
+  }
+  let tokens = 0;
+  for (const c of checkOf.values()) tokens += c.tokens;
+  if (tokens > 0) {
+    await tx.runChunk.update({ where: { id: chunkId }, data: { tokensCharged: { increment: tokens } } });
+    await tx.run.update({ where: { id: runId }, data: { tokensCharged: { increment: tokens } } });
   }
   for (let i = 0; i < prints.length; i += PARAMS_PER_STATEMENT) {
     const part = prints.slice(i, i + PARAMS_PER_STATEMENT);
@@ -197,18 +266,51 @@ async function mapStored(
       WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${Prisma.join(part.map(([pos]) => pos))})`;
   }
   const now = new Date();
-  const move = async (to: "stored" | "retrying" | "failed", positions: number[], data: Record<string, unknown>) => {
+  const move = async (
+    to: "stored" | "retrying" | "suspect" | "failed",
+    positions: number[],
+    data: Record<string, unknown>,
+  ) => {
     for (let i = 0; i < positions.length; i += PARAMS_PER_STATEMENT) {
       const where = { chunkId, position: { in: positions.slice(i, i + PARAMS_PER_STATEMENT) } };
       await moveUrls(tx, runId, "submitted", to, where, data);
     }
   };
   if (stored.length > 0) await move("stored", stored, { storedAt: now, errorCode: null, errorMessage: null });
+  if (stored.length > 0 && run?.collectionId) await rememberRung(tx, run.collectionId, runId, chunkId, rung, stored);
+  if (suspect.length > 0)
+    await move("suspect", suspect, { rung: rung + 1, rungAttempts: 0, errorCode: null, errorMessage: null });
   for (const g of retrying.values())
     await move("retrying", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
   for (const g of failed.values())
     await move("failed", g.positions, { errorCode: g.errorCode, errorMessage: g.errorMessage });
   return Math.max(0, Math.ceil(results.length / DEFAULT_RESULT_PAGE_SIZE) - 1);
+}
+
+/**
+ * A collection remembers per URL the rung its page was stored at (issue 39): its next run starts there
+ * (lib/runs/create.ts startAtRememberedRungs). Rung 0 is the default, so it is forgotten rather than kept.
+ */
+async function rememberRung(
+  tx: Tx,
+  collectionId: string,
+  runId: string,
+  chunkId: number,
+  rung: number,
+  positions: number[],
+): Promise<void> {
+  const now = new Date();
+  for (let i = 0; i < positions.length; i += PARAMS_PER_STATEMENT) {
+    const part = Prisma.join(positions.slice(i, i + PARAMS_PER_STATEMENT));
+    if (rung === 0)
+      await tx.$executeRaw`DELETE FROM "CollectionRung" WHERE "collectionId" = ${collectionId} AND "url" IN (
+        SELECT "url" FROM "RunUrl" WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${part}))`;
+    else
+      await tx.$executeRaw`INSERT INTO "CollectionRung" ("collectionId", "url", "rung", "updatedAt")
+        SELECT ${collectionId}, "url", ${rung}, ${now} FROM "RunUrl"
+        WHERE "runId" = ${runId} AND "chunkId" = ${chunkId} AND "position" IN (${part})
+        ON CONFLICT ("collectionId", "url") DO UPDATE SET "rung" = excluded."rung", "updatedAt" = excluded."updatedAt"`;
+  }
 }
 
 /**

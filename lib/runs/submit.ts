@@ -5,6 +5,7 @@ import type { PlatformClient } from "../platform";
 import { asPlatformError, getPlatformClient, isRejectedInput, withPurpose } from "../platform";
 import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import { countEarlierCopies } from "./duplicates";
+import { readEscalation, rungOptions, TOKENS_PER_PAGE, type RungOptions } from "./escalation";
 import { completeIfDone, lockRun, moveUrls } from "./moves";
 import { settleChunkJob } from "./settle";
 import type { RunSubmitPayload } from "./submit-item";
@@ -33,7 +34,7 @@ const requestSchema = z.object({
   render_js: z.boolean().optional(),
 });
 
-type Run = { id: string; state: string; batchSize: number; request: string };
+type Run = { id: string; state: string; batchSize: number; request: string; escalation: string | null };
 type Chunk = {
   id: number;
   runId: string;
@@ -43,6 +44,8 @@ type Chunk = {
   state: string;
   postAttempts: number;
   createdAt: Date;
+  rung: number;
+  reserved: number;
 };
 
 /** A chunk's POST body, in the shape lib/jobs submits and stores on Job.request. */
@@ -52,7 +55,7 @@ export type ChunkRequest = {
   ignore_invalid_urls: boolean;
   formats?: ("markdown" | "html")[];
   render_js?: boolean;
-};
+} & RungOptions; // the rung's options (issue 39, lib/runs/escalation.ts rungOptions)
 export type Accepted = { jobId: string; status: string };
 
 /**
@@ -87,61 +90,136 @@ async function handleRunSubmit(jobs: JobsPort, p: RunSubmitPayload, ctx: Handler
   return rescheduleIn(0, "more chunks to send");
 }
 
-/** Takes the next URLs (retrying first, then pending, each in list order) into a new chunk. */
+/**
+ * Takes the next URLs into a new chunk: the lowest rung any waiting URL is on (issue 39), and at that rung
+ * retrying, then suspect, then pending URLs, each in list order. The chunk reserves a token per URL
+ * (TOKENS_PER_PAGE) against the run's `maxTokens` in this same transaction, after its first write took
+ * the run's row (PostgreSQL) or the writer slot (SQLite): two workers cannot both reserve the last tokens.
+ * A run with no room left and nothing in flight stops: its waiting URLs fail with `token_cap` and the run
+ * says why (capReason).
+ */
 async function recordChunk(run: Run): Promise<Chunk | null> {
   return transaction(async (tx) => {
     // Write first: the transaction takes the write lock before it reads (lib/jobs/store-results.ts).
     const fresh = await tx.run.updateMany({ where: { id: run.id, state: "active" }, data: { updatedAt: new Date() } });
     if (fresh.count === 0) return null;
-    const pick = async (state: "retrying" | "pending", take: number) =>
+    const lowest = async (state: "retrying" | "suspect" | "pending") =>
+      (
+        await tx.runUrl.findFirst({
+          where: { runId: run.id, state },
+          orderBy: [{ rung: "asc" }, { position: "asc" }],
+          select: { rung: true },
+        })
+      )?.rung;
+    const rungs = [await lowest("retrying"), await lowest("suspect"), await lowest("pending")].filter(
+      (r): r is number => r !== undefined,
+    );
+    if (rungs.length === 0) return null;
+    const rung = Math.min(...rungs);
+    const spend = await tx.run.findUniqueOrThrow({
+      where: { id: run.id },
+      select: { maxTokens: true, tokensCharged: true, tokensReserved: true },
+    });
+    let room = run.batchSize;
+    if (spend.maxTokens !== null) {
+      room = Math.min(
+        room,
+        Math.floor((spend.maxTokens - spend.tokensCharged - spend.tokensReserved) / TOKENS_PER_PAGE),
+      );
+      if (room <= 0) {
+        if (spend.tokensReserved <= 0) await stopAtCap(tx, run.id, spend.maxTokens, spend.tokensCharged);
+        return null;
+      }
+    }
+    const pick = async (state: "retrying" | "suspect" | "pending", take: number) =>
       take <= 0
         ? []
         : tx.runUrl.findMany({
-            where: { runId: run.id, state },
+            where: { runId: run.id, state, rung },
             orderBy: { position: "asc" },
             take,
             select: { position: true, url: true },
           });
-    const retrying = await pick("retrying", run.batchSize);
-    const pending = await pick("pending", run.batchSize - retrying.length);
-    const urls = [...retrying, ...pending].sort((a, b) => a.position - b.position);
+    const retrying = await pick("retrying", room);
+    const suspect = await pick("suspect", room - retrying.length);
+    const pending = await pick("pending", room - retrying.length - suspect.length);
+    const urls = [...retrying, ...suspect, ...pending].sort((a, b) => a.position - b.position);
     const first = urls[0];
     if (!first) return null;
+    const reserved = urls.length * TOKENS_PER_PAGE;
     const counter = await tx.run.update({
       where: { id: run.id },
-      data: { chunksTotal: { increment: 1 } },
+      data: { chunksTotal: { increment: 1 }, tokensReserved: { increment: spend.maxTokens === null ? 0 : reserved } },
       select: { chunksTotal: true, startedAt: true },
     });
     if (!counter.startedAt) await tx.run.update({ where: { id: run.id }, data: { startedAt: new Date() } });
     const chunk = await tx.runChunk.create({
-      data: { runId: run.id, seq: counter.chunksTotal, size: urls.length, firstUrl: first.url, state: "recorded" },
+      data: {
+        runId: run.id,
+        seq: counter.chunksTotal,
+        size: urls.length,
+        firstUrl: first.url,
+        state: "recorded",
+        rung,
+        reserved: spend.maxTokens === null ? 0 : reserved,
+      },
     });
-    // The first N URLs of a state in list order are exactly those of that state up to the last one
-    // taken: a range, not a list of 1,000 parameters.
-    const data = { chunkId: chunk.id, attempts: { increment: 1 }, jobId: null, itemKey: null };
-    const upTo = (rows: { position: number }[]) => ({ position: { lte: rows[rows.length - 1]?.position ?? -1 } });
+    // The first N URLs of a state (at this rung) in list order are exactly those of that state and rung up
+    // to the last one taken: a range, not a list of 1,000 parameters.
+    const data = {
+      chunkId: chunk.id,
+      attempts: { increment: 1 },
+      rungAttempts: { increment: 1 },
+      jobId: null,
+      itemKey: null,
+    };
+    const upTo = (rows: { position: number }[]) => ({
+      rung,
+      position: { lte: rows[rows.length - 1]?.position ?? -1 },
+    });
     if (retrying.length > 0) await moveUrls(tx, run.id, "retrying", "submitted", upTo(retrying), data);
+    if (suspect.length > 0) await moveUrls(tx, run.id, "suspect", "submitted", upTo(suspect), data);
     if (pending.length > 0) await moveUrls(tx, run.id, "pending", "submitted", upTo(pending), data);
     return chunk;
   });
 }
 
-async function chunkRequest(run: Run, chunkId: number): Promise<ChunkRequest> {
+/** The cap is reached and nothing is in flight: the waiting URLs fail with token_cap; the run says why. */
+async function stopAtCap(tx: Tx, runId: string, maxTokens: number, charged: number): Promise<void> {
+  const reason = `maxTokens ${maxTokens} reached (${charged} charged): no further chunk or rung is submitted`;
+  await tx.run.update({ where: { id: runId }, data: { capReason: reason } });
+  const data = { errorCode: "token_cap", errorMessage: reason };
+  for (const state of ["pending", "retrying", "suspect"] as const) await moveUrls(tx, runId, state, "failed", {}, data);
+  await completeIfDone(tx, runId);
+}
+
+async function chunkRequest(run: Run, chunkId: number, rung: number): Promise<ChunkRequest> {
   const urls = await db().runUrl.findMany({
     where: { runId: run.id, chunkId, state: "submitted" },
     orderBy: { position: "asc" },
     select: { url: true },
   });
   const opts = requestSchema.parse(JSON.parse(run.request));
-  return { kind: "batch", urls: urls.map((u) => u.url), ignore_invalid_urls: true, ...opts };
+  // The chunk's rung laid over the run's own options (lib/runs/escalation.ts).
+  const ladder = readEscalation(run.escalation);
+  return {
+    kind: "batch",
+    urls: urls.map((u) => u.url),
+    ignore_invalid_urls: true,
+    ...opts,
+    ...rungOptions(ladder[rung]),
+  };
 }
 
 async function postChunk(jobs: JobsPort, run: Run, chunk: Chunk, signal: AbortSignal): Promise<Reschedule | null> {
   const client = getPlatformClient();
-  const req = await chunkRequest(run, chunk.id);
+  const req = await chunkRequest(run, chunk.id, chunk.rung);
   if (req.urls.length === 0) {
-    // Every URL of the chunk left it (cancelled): nothing to send.
-    await db().runChunk.update({ where: { id: chunk.id }, data: { state: "settled", settledAt: new Date() } });
+    // Every URL of the chunk left it (cancelled): nothing to send; its reservation goes back.
+    await transaction(async (tx) => {
+      await tx.runChunk.update({ where: { id: chunk.id }, data: { state: "settled", settledAt: new Date() } });
+      await tx.run.update({ where: { id: run.id }, data: { tokensReserved: { decrement: chunk.reserved } } });
+    });
     return null;
   }
   let calls = 0;
@@ -175,6 +253,7 @@ async function postChunk(jobs: JobsPort, run: Run, chunk: Chunk, signal: AbortSi
       // The platform refused the body: the same body cannot succeed; its URLs fail with the reason.
       await transaction(async (tx) => {
         await tx.runChunk.update({ where: { id: chunk.id }, data: { state: "failed", settledAt: new Date() } });
+        await tx.run.update({ where: { id: run.id }, data: { tokensReserved: { decrement: chunk.reserved } } });
         await moveUrls(
           tx,
           run.id,

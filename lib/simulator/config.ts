@@ -32,6 +32,19 @@ const shape = {
   hostileShare: rate,
   /** Share of URLs whose content differs from the last time the simulator served that URL (collections' changes). */
   contentChangeRate: rate,
+  /** Content knobs (issue 39, lib/simulator/page-kinds.ts): share of hosts whose plain fetch answers a block page (200). */
+  blockPageRate: rate,
+  /** Of the blocking hosts, the share that `proxy.type: residential` gets through. */
+  residentialUnblockShare: rate,
+  /** Share of URLs that need `render_js` (else an empty JavaScript shell). */
+  emptyShellRate: rate,
+  /** Share of URLs answering a "not found" page with status 200. */
+  softNotFoundRate: rate,
+  /** Share of URLs cut short unless `wait_config` is given. */
+  truncatedRate: rate,
+  /** Tokens a completed page costs, without and with rendering (the price table: 1 and 1, no surcharge). */
+  pageTokens: z.number().int().min(0).max(100),
+  renderTokens: z.number().int().min(0).max(100),
   rateLimitRate: rate,
   /** Retry-After form on 429: alternate between delay-seconds and HTTP-date, one of them, or none. */
   rateLimitForm: z.enum(["alternate", "seconds", "http-date", "none"]),
@@ -78,6 +91,13 @@ export const baseConfig: SimConfig = {
   itemFailureRate: 0,
   hostileShare: 0.05,
   contentChangeRate: 0,
+  blockPageRate: 0,
+  residentialUnblockShare: 0,
+  emptyShellRate: 0,
+  softNotFoundRate: 0,
+  truncatedRate: 0,
+  pageTokens: 1,
+  renderTokens: 1,
   rateLimitRate: 0,
   rateLimitForm: "alternate",
   retryAfterSeconds: 1,

@@ -1,3 +1,4 @@
+import type { FetchOptions, Served } from "./page-kinds";
 import { hashUnit } from "./rng";
 
 // The knob contentChangeRate: each time the simulator serves a URL it has served before, its content
@@ -7,7 +8,8 @@ import { hashUnit } from "./rng";
 /** At most this many URLs are remembered (oldest forgotten first): a long demo must not grow without bound. */
 const MAX_URLS = 200_000;
 
-export type ContentServing = { served: number; version: number };
+/** `last`: what the latest serving answered (page-kinds.ts), with the options it was asked with. */
+export type ContentServing = { served: number; version: number; last?: Served & { options: FetchOptions } };
 
 export class ContentVersions {
   private readonly urls = new Map<string, ContentServing>();
@@ -25,6 +27,12 @@ export class ContentVersions {
       if (!oldest.done) this.urls.delete(oldest.value);
     }
     return version;
+  }
+
+  /** Remembers what the latest serving of `url` answered (called after serve). */
+  noteServed(url: string, served: Served, options: FetchOptions): void {
+    const entry = this.urls.get(url);
+    if (entry) entry.last = { ...served, options };
   }
 
   get(url: string): ContentServing {

@@ -20,6 +20,8 @@ function titleOf(url: string): string {
   try {
     const u = new URL(url);
     const last = u.pathname.split("/").filter(Boolean).pop();
+    // A bare number ("/a/404") reads "Item 404": a title of "404" alone is what a soft 404 looks like.
+    if (last && /^\d+$/.test(last)) return `Item ${last}`;
     return last ? decodeURIComponent(last).replace(/[-_]+/g, " ") : u.hostname;
   } catch {
     return url;

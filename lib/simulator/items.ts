@@ -2,6 +2,7 @@ import "server-only";
 import type { SimConfig } from "./config";
 import type { ContentVersions } from "./content-versions";
 import { linksOf, pageContent } from "./content";
+import { fetchOptions, servedContent, servedKind, tokensFor } from "./page-kinds";
 import type { ItemResult, JobErrorDoc, SimJob } from "./job-types";
 
 export type { ItemResult };
@@ -23,23 +24,42 @@ function item(
 ): ItemResult {
   // Per-item draws come from a stream derived from (seed, job, index): stable whatever else happens.
   const rng = createRng(hashSeed(cfg.seed, `${job.id}:${index}`));
+  // "item-blocked" in a URL: the platform itself reports the item BLOCKED (403), unless routed residential.
+  const platformBlocked =
+    !outcome.cancelled && url.includes("item-blocked") && fetchOptions(job.request).proxyType !== "residential";
   const itemFails =
-    !outcome.cancelled && (outcome.error !== null || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
+    !outcome.cancelled &&
+    (outcome.error !== null || platformBlocked || url.includes("item-fail") || rng.chance(cfg.itemFailureRate));
   const status = outcome.cancelled ? "cancelled" : itemFails ? "failed" : "completed";
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
   const version = status === "completed" && versions ? versions.serve(cfg.seed, url, cfg.contentChangeRate) : 0;
-  const render = () =>
+  const real = () =>
     pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare, version });
+  // The content knobs (page-kinds.ts): a block page, an empty shell, a soft 404 or a cut page, all status 200.
+  const opts = fetchOptions(job.request);
+  const served = servedKind(cfg, url, opts);
+  if (status === "completed" && versions) versions.noteServed(url, served, opts);
+  const render = () => servedContent(cfg.seed, url, served, real, job.formats);
   const result: ItemResult = {
     url,
     status,
-    errorCode: status === "failed" ? (outcome.error?.code ?? "EXTRACTION_FAILED") : null,
-    errorMessage: status === "failed" ? (outcome.error?.message ?? "simulated item failure") : null,
+    errorCode:
+      status === "failed" ? (outcome.error?.code ?? (platformBlocked ? "BLOCKED" : "EXTRACTION_FAILED")) : null,
+    errorMessage:
+      status === "failed"
+        ? (outcome.error?.message ??
+          (platformBlocked ? "blocked by the target's bot protection" : "simulated item failure"))
+        : null,
     content: status === "completed" && !outcome.lazyContent ? render() : null,
     // "item-fail-404" (any 3 digits) pins the target's status, for tests that need a known failure.
     httpStatus:
-      status === "completed" ? 200 : status === "failed" ? (pinnedStatus(url) ?? rng.pick([403, 404, 500, 503])) : null,
+      status === "completed"
+        ? 200
+        : status === "failed"
+          ? (pinnedStatus(url) ?? (platformBlocked ? 403 : rng.pick([403, 404, 500, 503])))
+          : null,
     durationMs: rng.int(150, 4000),
+    tokensCharged: status === "completed" ? tokensFor(cfg, opts) : 0,
     ...place,
   };
   // Bulk-seeded jobs render their page on each read instead of holding it: 100,000 rendered pages

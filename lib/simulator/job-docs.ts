@@ -18,7 +18,7 @@ function itemMetadata(item: ItemResult) {
     http_status: item.httpStatus,
     duration_ms: item.durationMs,
     retry_count: 0,
-    tokens_charged: item.status === "completed" ? 1 : 0,
+    tokens_charged: item.tokensCharged,
   };
 }
 
@@ -52,7 +52,7 @@ export function extractDoc(job: Extract<SimJob, { kind: "extract" }>, view: View
         }
       : null,
     error: view.status === "failed" ? job.error : null,
-    tokens_charged: view.status === "completed" ? 1 : settled(view) ? 0 : null,
+    tokens_charged: view.status === "completed" ? (item?.tokensCharged ?? 1) : settled(view) ? 0 : null,
   };
 }
 
@@ -60,7 +60,8 @@ function counts(job: SimJob, view: View) {
   const items = settled(view) ? job.items : [];
   const by = (s: ItemResult["status"]) => items.filter((i) => i.status === s).length;
   const completed = by("completed");
-  return { completed, failed: by("failed"), cancelled: by("cancelled"), charged: completed };
+  const charged = items.reduce((sum, i) => sum + i.tokensCharged, 0);
+  return { completed, failed: by("failed"), cancelled: by("cancelled"), charged };
 }
 
 function resultsPage<T>(job: SimJob, view: View, paging: Paging, map: (i: ItemResult) => T) {

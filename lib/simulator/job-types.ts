@@ -55,6 +55,8 @@ export type ItemResult = {
   content: PageContent | null;
   httpStatus: number | null;
   durationMs: number;
+  /** What the platform charges for this item: 0 unless completed (lib/simulator/page-kinds.ts tokensFor). */
+  tokensCharged: number;
   inputIndex: number | null;
   parentUrl: string | null;
   depth: number;

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { mergeConfig } from "./config";
+import { servedPerOptionSet } from "./page-kinds";
 import type { SimCore } from "./core";
 import type { Reply } from "./http";
 import { route, type Route } from "./router";
@@ -44,11 +45,14 @@ export function controlRoutes(core: SimCore): Route[] {
     route("GET", "/_sim/state", () => ({ status: 200, body: core.state() })),
     // Arrival times of the API calls, so a test or the chaos run can check the callers' rate.
     route("GET", "/_sim/calls", () => ({ status: 200, body: { calls: core.apiCalls } })),
-    // Which version of a URL's content the simulator served last (the knob contentChangeRate).
+    // Which version of a URL's content the simulator served last (the knob contentChangeRate), what that
+    // serving was (`last`: good, block, empty_shell, soft_404, truncated; why; the options asked with) and
+    // what each named option set would get (`wouldServe`, the content knobs: page-kinds.ts).
     route("GET", "/_sim/content", (ctx) => {
       const url = typeof ctx.query.url === "string" ? ctx.query.url : undefined;
       if (!url) return { status: 400, body: { error: "url is required" } };
-      return { status: 200, body: { url, ...core.content.get(url) } };
+      const wouldServe = servedPerOptionSet(core.config(), url);
+      return { status: 200, body: { url, ...core.content.get(url), wouldServe } };
     }),
     route("POST", "/_sim/reset", () => {
       core.reset();

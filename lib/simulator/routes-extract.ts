@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { extractRequestSchema, formatSchema, jobStatusSchema } from "@/lib/platform/contract";
 import { pageContent } from "./content";
+import { fetchOptions, servedContent, servedKind, tokensFor } from "./page-kinds";
 import type { SimCore } from "./core";
 import { flatError, pageOf, type Reply } from "./http";
 import { summaryDoc, extractDoc, visibleView } from "./job-docs";
@@ -65,13 +66,17 @@ function extractSync(core: SimCore, req: z.output<typeof extractRequestSchema>, 
     );
   }
   const formats = req.formats ?? ["html"];
-  const content = pageContent({
-    seed: cfg.seed,
-    url: req.url,
-    formats,
-    extractLinks: req.extract_links === true,
-    hostileShare: cfg.hostileShare,
-  });
+  const opts = fetchOptions(req);
+  const served = servedKind(cfg, req.url, opts);
+  const real = () =>
+    pageContent({
+      seed: cfg.seed,
+      url: req.url,
+      formats,
+      extractLinks: req.extract_links === true,
+      hostileShare: cfg.hostileShare,
+    });
+  const content = servedContent(cfg.seed, req.url, served, real, formats);
   return {
     status: 200,
     body: {
@@ -88,7 +93,7 @@ function extractSync(core: SimCore, req: z.output<typeof extractRequestSchema>, 
         headers: req.headers ?? {},
         wait_config: req.wait_config ?? null,
       },
-      tokens_charged: 1,
+      tokens_charged: tokensFor(cfg, opts),
     },
   };
 }

@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/empty-state";
 import { RunActions } from "@/components/runs/run-actions";
 import { etaText, RunProgress, runStateTone } from "@/components/runs/run-progress";
 import { RunChanges } from "@/components/runs/run-changes";
+import { RunSpend } from "@/components/runs/run-spend";
 import { RunUrls } from "@/components/runs/run-urls";
 import { useRun } from "@/components/runs/use-runs";
 import { Badge } from "@/components/ui/badge";
@@ -77,6 +78,7 @@ export function RunDetailClient({ runId }: { runId: string }) {
           )}
         </p>
       </Card>
+      <RunSpend run={run} />
       {run.collectionId && (
         <Card title="Changes since the previous run">
           {run.changes ? (
@@ -114,7 +116,11 @@ export function RunDetailClient({ runId }: { runId: string }) {
         </div>
       </div>
       <Card title="URLs">
-        <RunUrls runId={run.id} follow={active} initialState={run.counts.failed > 0 ? "failed" : undefined} />
+        <RunUrls
+          runId={run.id}
+          follow={active}
+          initialState={run.counts.suspect > 0 ? "suspect" : run.counts.failed > 0 ? "failed" : undefined}
+        />
       </Card>
     </div>
   );

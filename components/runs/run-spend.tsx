@@ -1,0 +1,58 @@
+import type { RunView } from "@/lib/runs/client";
+import { Card } from "@/components/ui/card";
+import { Notice } from "@/components/ui/feedback";
+import { Table, Td, Th } from "@/components/ui/table";
+
+// A run's spend (issue 39): tokens the platform charged against the run's cap, why it stopped submitting
+// when the cap was reached, and batches, URLs and tokens per rung of its escalation ladder (rung 0 is the
+// run's own options; the rungs above are the extra cost of pages that failed their content checks).
+
+const n = (v: number) => v.toLocaleString("en");
+
+export function RunSpend({ run }: { run: RunView }) {
+  const t = run.tokens;
+  const rungs = run.rungs ?? [];
+  const extra = rungs.filter((r) => r.rung > 0).reduce((s, r) => s + r.tokens, 0);
+  return (
+    <Card title="Spend">
+      {t.capReason && (
+        <Notice tone="warn">
+          Submitting stopped: {t.capReason}. The URLs still waiting failed with <code>token_cap</code>.
+        </Notice>
+      )}
+      <p className="text-sm text-slate-700">
+        <span className="font-semibold tabular-nums">{n(t.charged)}</span> tokens charged
+        {t.max !== null && <> of a cap of {n(t.max)}</>}
+        {t.reserved > 0 && <> · {n(t.reserved)} reserved by batches in flight</>}
+        {extra > 0 && <> · {n(extra)} of them on escalation rungs</>}
+        {run.counts.suspect > 0 && <> · {n(run.counts.suspect)} URLs suspect, waiting for their next rung</>}
+      </p>
+      {rungs.length > 0 && (
+        <div className="mt-3">
+          <Table caption="Batches, URLs and tokens per rung">
+            <thead>
+              <tr>
+                <Th>Rung</Th>
+                <Th className="text-right">Batches</Th>
+                <Th className="text-right">URLs</Th>
+                <Th className="text-right">Tokens</Th>
+              </tr>
+            </thead>
+            <tbody className="divide-y divide-slate-100">
+              {rungs.map((r) => (
+                <tr key={r.rung}>
+                  <Td>
+                    {r.rung} · {r.name}
+                  </Td>
+                  <Td className="text-right tabular-nums">{n(r.batches)}</Td>
+                  <Td className="text-right tabular-nums">{n(r.urls)}</Td>
+                  <Td className="text-right tabular-nums">{n(r.tokens)}</Td>
+                </tr>
+              ))}
+            </tbody>
+          </Table>
+        </div>
+      )}
+    </Card>
+  );
+}

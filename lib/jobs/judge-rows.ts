@@ -1,0 +1,71 @@
+import "server-only";
+import { z } from "zod";
+import { parseChecks, runChecks, type Checks } from "../content-checks";
+import { db } from "../db";
+
+// Step 1 of the store path (issue 39), before the database transaction that inserts the rows opens (on
+// SQLite every statement holds the one writer slot: no parsing there). For a job that carries a run's
+// chunk (RunChunk.jobId), the run's `checks` run on each completed row: the verdict, the check's name
+// and a plain-text excerpt (at most 200 characters) go on the row. A row whose verdict is not `ok`
+// keeps NO body (its markdown and html are dropped here), so a block page is never stored, never
+// fingerprinted, never sent to a sink. A job outside a run, and a failed item, get null.
+
+export type Verdict = "ok" | "suspect" | "blocked" | "not_found" | "transient";
+
+export type JudgedFields = {
+  checkVerdict: Verdict | null;
+  checkName: string | null;
+  checkExcerpt: string | null;
+};
+
+type Judgeable = {
+  status: string;
+  markdown: string | null;
+  html: string | null;
+  metadata: unknown;
+};
+
+const EXCERPT_CHARS = 200;
+const httpStatus = z.object({ http_status: z.number().nullish() });
+
+/** The checks of the run whose chunk `jobId` carries, or null (a job outside a run). One indexed read. */
+export async function checksForJob(jobId: string): Promise<Checks | null> {
+  const chunk = await db().runChunk.findUnique({ where: { jobId }, select: { runId: true } });
+  if (!chunk) return null;
+  const run = await db().run.findUnique({ where: { id: chunk.runId }, select: { checks: true } });
+  if (!run) return null;
+  let input: unknown = undefined;
+  try {
+    input = run.checks ? JSON.parse(run.checks) : undefined;
+  } catch {
+    input = undefined;
+  }
+  const parsed = parseChecks(input);
+  // A stored definition that no longer parses (a later release tightened the schema): the default set.
+  return parsed.ok ? parsed.checks : (parseChecks(undefined) as { ok: true; checks: Checks }).checks;
+}
+
+/** Judges one row (pure): its verdict and, when not ok, the row without its body. */
+export function judgeRow<R extends Judgeable>(checks: Checks | null, row: R): R & JudgedFields {
+  if (!checks || row.status !== "completed") return { ...row, checkVerdict: null, checkName: null, checkExcerpt: null };
+  const meta = httpStatus.safeParse(row.metadata);
+  const status = meta.success ? (meta.data.http_status ?? null) : null;
+  const r = runChecks(checks, { html: row.html, markdown: row.markdown, status });
+  if (r.ok) return { ...row, checkVerdict: "ok", checkName: null, checkExcerpt: null };
+  const verdict: Verdict = r.classification ? (r.classification.verdict as Verdict) : "suspect";
+  return {
+    ...row,
+    markdown: null,
+    html: null,
+    checkVerdict: verdict === "ok" ? "suspect" : verdict,
+    checkName: r.classification?.reason
+      ? `${r.check}:${r.classification.reason.kind}:${r.classification.reason.signature}`.slice(0, 200)
+      : r.check,
+    checkExcerpt: r.excerpt.replace(/[\u0000-\u001f\u007f]/g, " ").slice(0, EXCERPT_CHARS),
+  };
+}
+
+/** Judges a page of rows of `jobId` with the checks already looked up (checksForJob). */
+export function judgeRows<R extends Judgeable>(checks: Checks | null, rows: R[]): (R & JudgedFields)[] {
+  return rows.map((r) => judgeRow(checks, r));
+}
