@@ -1,5 +1,6 @@
 import "server-only";
 import { startAlerts } from "./alerts";
+import { bodyStoreReady } from "./bodies";
 import { startCollectionSchedule } from "./collections";
 import { ensureBootstrapAdmin } from "./auth";
 import { configOrExit, type TallyConfig } from "./config";
@@ -22,6 +23,12 @@ async function start(): Promise<void> {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
+  //    The body store (page bodies, lib/bodies): unusable means stop here with the reason, not a
+  //    failure at the first result stored.
+  await bodyStoreReady().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
   // 0. No lock-out: on a database without users, the first admin (admin@localhost) from
   //    TALLY_OPERATOR_PASSWORD or demo mode's generated password.
   await ensureBootstrapAdmin(config);

@@ -5,6 +5,7 @@ import { countJobOutcome } from "../metrics";
 import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } from "../platform";
 import { ackWithin, type AckedWithin, type ClaimedItem, type DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
+import { type BodyRefs, formatOfBodies, keepBodies } from "./keep-bodies";
 import { storeExtractPostgres } from "./store-extract-postgres";
 import { type ExtractRow, storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
@@ -26,20 +27,22 @@ type Row = {
   tokensCharged: number;
 };
 
-const formatOf = (r: Row, fallback: string) =>
-  r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback;
+/** A row as inserted: its large bodies already in the body store (keep-bodies.ts), references in their place. */
+type KeptRow = Row & BodyRefs;
 
-async function insertRows(tx: DbOrTx, jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
+async function insertRows(tx: DbOrTx, jobId: string, rows: KeptRow[], fallbackFormat: string): Promise<void> {
   const now = new Date();
   for (let i = 0; i < rows.length; i += 50) {
     const values = rows.slice(i, i + 50).map(
       (
         r,
-      ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+      ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOfBodies(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+        ${r.markdownKey}, ${r.markdownCodec}, ${r.markdownSize}, ${r.htmlKey}, ${r.htmlCodec}, ${r.htmlSize},
         ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged}, ${now})`,
     );
     await tx.$executeRaw`
-      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html",
+        "markdownKey", "markdownCodec", "markdownSize", "htmlKey", "htmlCodec", "htmlSize", "metadata",
         "errorCode", "errorMessage", "tokensCharged", "createdAt")
       VALUES ${Prisma.join(values)}
       ON CONFLICT ("jobId", "itemKey") DO NOTHING`;
@@ -109,12 +112,19 @@ export async function storeCompleted(
     // statements in one synchronous transaction, on PostgreSQL as one statement, unless the outbox has
     // to be written ("outbox"): then through the ORM, in a transaction that writes first (the upsert).
     const doc = state.doc;
-    const row = extractRow(doc);
+    // Bodies into the body store before any transaction opens (keep-bodies.ts).
+    const [row] = await keepBodies([extractRow(doc)]);
     const direct: ExtractRow = {
       url: row.url,
-      format: formatOf(row, "html"),
+      format: formatOfBodies(row, "html"),
       markdown: row.markdown,
       html: row.html,
+      markdownKey: row.markdownKey,
+      markdownCodec: row.markdownCodec,
+      markdownSize: row.markdownSize,
+      htmlKey: row.htmlKey,
+      htmlCodec: row.htmlCodec,
+      htmlSize: row.htmlSize,
       metadata: JSON.stringify(row.metadata),
       tokensCharged: row.tokensCharged,
     };
@@ -144,11 +154,11 @@ export async function storeCompleted(
       state.doc,
       pageSize,
       (page) => client.getBatch(jobId, { page, pageSize }, call),
-      (items, page) =>
+      async (items, page) =>
         insertRows(
           db(),
           jobId,
-          items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+          await keepBodies(items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {}))),
           "markdown",
         ),
     );
@@ -158,12 +168,14 @@ export async function storeCompleted(
       state.doc,
       pageSize,
       (page) => client.getCrawl(jobId, { page, pageSize }, call),
-      (items) =>
+      async (items) =>
         insertRows(
           db(),
           jobId,
-          items.map((it) =>
-            itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+          await keepBodies(
+            items.map((it) =>
+              itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+            ),
           ),
           "markdown",
         ),

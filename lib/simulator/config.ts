@@ -32,6 +32,10 @@ const shape = {
   hostileShare: rate,
   /** Share of URLs whose content differs from the last time the simulator served that URL (collections' changes). */
   contentChangeRate: rate,
+  /** [min, max] bytes of a page's markdown (its html about three times that); [0, 0] keeps pages as generated (under 1 KB). */
+  bodyBytes: z
+    .tuple([z.number().int().min(0).max(16_000_000), z.number().int().min(0).max(16_000_000)])
+    .refine(([min, max]) => min <= max, "expected [min, max] with min <= max"),
   rateLimitRate: rate,
   /** Retry-After form on 429: alternate between delay-seconds and HTTP-date, one of them, or none. */
   rateLimitForm: z.enum(["alternate", "seconds", "http-date", "none"]),
@@ -78,6 +82,7 @@ export const baseConfig: SimConfig = {
   itemFailureRate: 0,
   hostileShare: 0.05,
   contentChangeRate: 0,
+  bodyBytes: [0, 0],
   rateLimitRate: 0,
   rateLimitForm: "alternate",
   retryAfterSeconds: 1,

@@ -29,7 +29,15 @@ function item(
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
   const version = status === "completed" && versions ? versions.serve(cfg.seed, url, cfg.contentChangeRate) : 0;
   const render = () =>
-    pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare, version });
+    pageContent({
+      seed: cfg.seed,
+      url,
+      formats: job.formats,
+      extractLinks,
+      hostileShare: cfg.hostileShare,
+      version,
+      bodyBytes: cfg.bodyBytes,
+    });
   const result: ItemResult = {
     url,
     status,

@@ -71,6 +71,7 @@ function extractSync(core: SimCore, req: z.output<typeof extractRequestSchema>, 
     formats,
     extractLinks: req.extract_links === true,
     hostileShare: cfg.hostileShare,
+    bodyBytes: cfg.bodyBytes,
   });
   return {
     status: 200,
