@@ -1,6 +1,6 @@
 import "server-only";
 import { startAlerts } from "./alerts";
-import { bodyStoreReady } from "./bodies";
+import { bodyStoreReady, startBodySweep } from "./bodies";
 import { startCollectionSchedule } from "./collections";
 import { ensureBootstrapAdmin } from "./auth";
 import { configOrExit, type TallyConfig } from "./config";
@@ -48,6 +48,8 @@ async function start(): Promise<void> {
   if (config.TALLY_SCHEDULER === "on") {
     startSchedules(config);
     startRetention();
+    //    The body store's sweep of unreferenced objects (hourly, single-flight).
+    startBodySweep();
     //    The collections' schedules (a missed tick runs once, at start).
     startCollectionSchedule(config);
     if (config.TALLY_ALERTS === "on") startAlerts(config);

@@ -42,6 +42,11 @@ export interface BodyStore {
   delete(key: string): Promise<void>;
   /** Every kept object with its age, for the sweep of orphans; temporary files are not objects. */
   list(): AsyncIterable<StoredBody>;
+  /**
+   * The sweep's removal: the object of `key` under `codec`, only if it was last modified (written, or
+   * found by a put) before `before`; whether it was removed.
+   */
+  deleteIfOlder(key: string, codec: BodyCodec, before: Date): Promise<boolean>;
   /** Fails with a clear message when the store cannot be used (for start-up), within bounded time. */
   check(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +59,18 @@ export interface Backend {
   where(name: string): string;
   /** The kept size of `name`, or null when it does not exist. */
   size(name: string): Promise<number | null>;
+  /**
+   * Marks `name` as just used (its modification time now) and gives its kept size, or null when it
+   * does not exist: a put that finds its body kept already makes it young again, so the sweep of
+   * orphans (which removes only objects older than its grace) cannot take it while the row naming it
+   * is still to commit.
+   */
+  touch(name: string): Promise<number | null>;
+  /**
+   * Removes `name` only if it was last modified before `before` (checked as close to the removal as
+   * the backend allows); whether it was removed.
+   */
+  removeIfOlder(name: string, before: Date): Promise<boolean>;
   /** Keeps `data` under `name`, durably once it resolves; never visible in part. */
   write(name: string, data: Buffer): Promise<void>;
   /** The object's bytes, or null when it does not exist. */
@@ -97,13 +114,14 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     async put(bytes) {
       const key = bodyKey(bytes);
       const size = bytes.byteLength;
-      // The usual hit (the same page again) is found before any compression work.
-      const kept = await backend.size(objectName(key, codec));
+      // The usual hit (the same page again) is found before any compression work, and made young
+      // again for the sweep (Backend.touch).
+      const kept = await backend.touch(objectName(key, codec));
       if (kept !== null) return { key, size, storedSize: kept, codec };
       const encoded = await encode(bytes, codec);
       const name = objectName(key, encoded.codec);
       if (encoded.codec !== codec) {
-        const keptAs = await backend.size(name);
+        const keptAs = await backend.touch(name);
         if (keptAs !== null) return { key, size, storedSize: keptAs, codec: encoded.codec };
       }
       await backend.write(name, encoded.data);
@@ -124,6 +142,8 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     async delete(key) {
       await Promise.all(BODY_CODECS.map((c) => backend.remove(objectName(key, c))));
     },
+
+    deleteIfOlder: (key, codecOfObject, before) => backend.removeIfOlder(objectName(key, codecOfObject), before),
 
     async *list() {
       for await (const o of backend.names()) {

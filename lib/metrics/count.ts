@@ -51,3 +51,10 @@ export function observeBodyIo(op: "put" | "get", seconds: number): void {
   const m = metrics();
   (op === "put" ? m.bodyPutDuration : m.bodyGetDuration).observe({ process: m.processTag }, seconds);
 }
+
+/** A sweep of the body store removed `objects` unreferenced objects of `bytes` stored bytes. */
+export function countBodySweep(objects: number, bytes: number): void {
+  const m = metrics();
+  m.bodySweepDeleted.inc({ process: m.processTag }, objects);
+  m.bodySweepDeletedBytes.inc({ process: m.processTag }, bytes);
+}

@@ -84,6 +84,18 @@ function create() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
+    bodySweepDeleted: new Counter({
+      name: "tally_body_sweep_deleted_total",
+      help: "Body store: unreferenced objects past the grace removed by the sweep",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    bodySweepDeletedBytes: new Counter({
+      name: "tally_body_sweep_deleted_bytes_total",
+      help: "Body store: stored bytes of the objects the sweep removed",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
     // Shared state, set from the database just before each scrape.
     queueItems: new Gauge({
       name: "tally_queue_items",
