@@ -59,10 +59,9 @@ const READS_AT_ONCE = 8;
 export async function readBody(key: string, codec: string): Promise<string> {
   if (!isBodyCodec(codec)) throw new TypeError(`unknown body codec ${JSON.stringify(codec)}`);
   const started = performance.now();
-  const chunks: Buffer[] = [];
-  for await (const chunk of bodyStore().get(key, codec) as AsyncIterable<Buffer>) chunks.push(chunk);
+  const bytes = await bodyStore().read(key, codec);
   observeBodyIo("get", (performance.now() - started) / 1000);
-  return Buffer.concat(chunks).toString("utf8");
+  return bytes.toString("utf8");
 }
 
 async function one(
