@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,checks,runs,queue,pipeline]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,checks,runs,queue,pipeline,storage]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
@@ -23,6 +23,7 @@ const PARTS = [
   "runs",
   "queue",
   "pipeline",
+  "storage",
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -91,6 +92,14 @@ if (wanted("runs"))
   ]);
 if (wanted("queue")) results.queue = runPart("queue", tsx("bench/queue.ts"));
 if (wanted("pipeline")) results.pipeline = runPart("pipeline", tsx("bench/pipeline.ts"));
+// BENCH_STORAGE_URLS raises the collection's size (10,000 for the issue's figure; minutes per store).
+if (wanted("storage"))
+  results.storage = ["sqlite", "postgres"].map((store) =>
+    runPart(
+      `storage ${store}`,
+      tsx("bench/storage.ts", "--store", store, "--urls", process.env.BENCH_STORAGE_URLS ?? "100"),
+    ),
+  );
 
 console.log(`\n${machine()}\n`);
 console.log(summaryTable(results));

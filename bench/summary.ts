@@ -15,6 +15,7 @@ export type Results = {
   runs?: unknown;
   queue?: unknown;
   pipeline?: unknown;
+  storage?: unknown[];
 };
 
 const pipelineSchema = z.object({
@@ -31,6 +32,24 @@ const pipelineSchema = z.object({
       ratio: z.number(),
     }),
   ),
+});
+
+const storageMode = z.object({
+  mode: z.string(),
+  rows: z.number(),
+  dbBytesPerResult: z.number(),
+  bodyStore: z
+    .object({ objects: z.number(), bytes: z.number(), allocated: z.number(), compressedDistinct: z.number() })
+    .nullable(),
+  apiP95Ms: z.number(),
+  exportRowsPerSecond: z.number(),
+});
+const storageSchema = z.object({
+  store: z.string(),
+  urls: z.number(),
+  runs: z.number(),
+  change: z.number(),
+  modes: z.tuple([storageMode, storageMode]),
 });
 
 const sinksSchema = z.object({
@@ -423,6 +442,34 @@ export function summaryTable(r: Results): string {
           `${n(x.tally.jobsPerSecond)} jobs/s end to end · settled → stored p50 ${ms(x.tally.settledToStoredMs.p50)} p95 ${ms(x.tally.settledToStoredMs.p95)} p99 ${ms(x.tally.settledToStoredMs.p99)} ms`,
           `the store's bare loop ${n(x.bare.jobsPerSecond)} jobs/s: ${x.ratio}× (goal ≥ 0.5); ${load(r, "pipeline")}`,
         ]);
+  }
+  for (const [i, raw] of (r.storage ?? []).entries()) {
+    const p = storageSchema.safeParse(raw);
+    if (!p.success) missing("Storage");
+    else {
+      const x = p.data;
+      const [kept, inline] = x.modes;
+      const what = `${n(x.urls)} URLs × ${x.runs} runs, ${(x.change * 100).toFixed(0)}% changed per run (${x.store})`;
+      rows.push([
+        "Storage",
+        `database bytes per stored result, URL excluded: ${what}`,
+        `${n(kept.dbBytesPerResult)} with the body store · ${n(inline.dbBytesPerResult)} inline`,
+        `goal ≤ 600; ${load(r, `storage ${i === 0 ? "sqlite" : "postgres"}`)}`,
+      ]);
+      if (kept.bodyStore)
+        rows.push([
+          "Storage",
+          `body store on disk ÷ compressed distinct bodies (${x.store})`,
+          `${(kept.bodyStore.allocated / kept.bodyStore.compressedDistinct).toFixed(2)}× (${n(kept.bodyStore.objects)} objects)`,
+          "goal ≤ 1.2×",
+        ]);
+      rows.push([
+        "Storage",
+        `results API p95 and export rows/s, body store vs inline (${x.store})`,
+        `${ms(kept.apiP95Ms)} vs ${ms(inline.apiP95Ms)} ms · ${n(kept.exportRowsPerSecond)} vs ${n(inline.exportRowsPerSecond)} rows/s`,
+        "goal ≥ 0.8× the inline figures",
+      ]);
+    }
   }
   return [
     "| area | measured | figure | notes |",

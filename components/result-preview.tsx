@@ -40,6 +40,11 @@ export function ResultPreview({ result }: { result: Result }) {
           {revealControls(result.errorMessage)}
         </p>
       )}
+      {result.bodyError && (
+        <p className="break-words text-sm text-red-700" data-testid="body-error">
+          Body cannot be read: {revealControls(result.bodyError)}
+        </p>
+      )}
       {result.truncated && (
         <p className="text-xs text-amber-700">Cut to the first 100,000 characters for the preview.</p>
       )}
@@ -75,7 +80,7 @@ export function ResultPreview({ result }: { result: Result }) {
           </details>
         </>
       )}
-      {result.markdown === null && result.html === null && !result.errorMessage && (
+      {result.markdown === null && result.html === null && !result.errorMessage && !result.bodyError && (
         <p className="text-sm text-slate-600">No content stored.</p>
       )}
     </article>

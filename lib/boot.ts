@@ -1,5 +1,6 @@
 import "server-only";
 import { startAlerts } from "./alerts";
+import { bodyStoreReady, startBodySweep } from "./bodies";
 import { startCollectionSchedule } from "./collections";
 import { ensureBootstrapAdmin } from "./auth";
 import { configOrExit, type TallyConfig } from "./config";
@@ -22,6 +23,12 @@ async function start(): Promise<void> {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
   await dbReady();
+  //    The body store (page bodies, lib/bodies): unusable means stop here with the reason, not a
+  //    failure at the first result stored.
+  await bodyStoreReady().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
   // 0. No lock-out: on a database without users, the first admin (admin@localhost) from
   //    TALLY_OPERATOR_PASSWORD or demo mode's generated password.
   await ensureBootstrapAdmin(config);
@@ -41,6 +48,8 @@ async function start(): Promise<void> {
   if (config.TALLY_SCHEDULER === "on") {
     startSchedules(config);
     startRetention();
+    //    The body store's sweep of unreferenced objects (hourly, single-flight).
+    startBodySweep();
     //    The collections' schedules (a missed tick runs once, at start).
     startCollectionSchedule(config);
     if (config.TALLY_ALERTS === "on") startAlerts(config);

@@ -1,5 +1,6 @@
 // `npm run worker`: the queue worker alone, for scaling out beside (or instead of) the server's own
 // worker. SIGTERM/SIGINT: stop claiming, let items in flight finish for a while, then release them.
+import { bodyStoreReady } from "../lib/bodies";
 import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
@@ -55,6 +56,10 @@ async function main() {
     );
   }
   await dbReady();
+  await bodyStoreReady().catch((err: unknown) => {
+    process.stderr.write(`${err instanceof Error ? err.message : String(err)}\n`);
+    process.exit(1);
+  });
   const worker = workerFor(config);
   listenForEnqueuesOnPostgres(config);
   // The safety nets' timers (polling loop, scheduled reconciliation, secret cleanup) run here too with

@@ -20,6 +20,7 @@ const ROUTES = [
   "/api/cron/retention",
   "/api/cron/alerts",
   "/api/cron/collections",
+  "/api/cron/bodies-sweep",
 ];
 
 let t: TestDb;

@@ -4,6 +4,7 @@ import { copyFileSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import { closeBodyStore } from "@/lib/bodies";
 import { parseConfig, setConfigForTests, type TallyConfig } from "@/lib/config";
 import { dbReady, disconnectAll } from "@/lib/db";
 import { closeReceiverStore } from "@/lib/webhooks/store";
@@ -31,6 +32,8 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
     TALLY_OPERATOR_PASSWORD: "correct horse battery",
     TALLY_API_TOKEN: "test-token-0123456789abcdef",
     TALLY_SESSION_SECRET: "test-session-secret-0123456789abcdef0123",
+    // Page bodies beside the database, gone with it (lib/bodies).
+    TALLY_BODY_STORE: `file:${path.join(dir, "bodies")}`,
     ...env,
   });
   setConfigForTests(config);
@@ -43,6 +46,7 @@ export async function createTestDb(env: Record<string, string> = {}): Promise<Te
     async cleanup() {
       await disconnectAll();
       await closeReceiverStore();
+      await closeBodyStore();
       setConfigForTests(undefined);
       rmSync(dir, { recursive: true, force: true });
       if (database) await adminQuery(`DROP DATABASE IF EXISTS "${database}" WITH (FORCE)`);

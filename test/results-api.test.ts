@@ -52,6 +52,7 @@ const item = z.strictObject({
   format: z.string(),
   markdown: z.string().nullable(),
   html: z.string().nullable(),
+  bodyError: z.null(),
   metadata: z.unknown(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),

@@ -116,6 +116,7 @@ describe("GET /api/results/export", () => {
       "errorMessage",
       "tokensCharged",
       "createdAt",
+      "bodyError",
     ]);
     expect(records).toHaveLength(ROWS + 3);
     expect(records.every((r) => r.length === header.length)).toBe(true);

@@ -73,16 +73,18 @@ describe("route protection", () => {
     }
   });
 
-  it("found the six cron routes, by POST and GET", () => {
+  it("found the seven cron routes, by POST and GET", () => {
     const cron = routes.filter((r) => isCron(r.url));
     expect(cron.map((r) => `${r.method} ${r.url}`).sort()).toEqual([
       "GET /api/cron/alerts",
+      "GET /api/cron/bodies-sweep",
       "GET /api/cron/collections",
       "GET /api/cron/poll",
       "GET /api/cron/reconcile",
       "GET /api/cron/retention",
       "GET /api/cron/work",
       "POST /api/cron/alerts",
+      "POST /api/cron/bodies-sweep",
       "POST /api/cron/collections",
       "POST /api/cron/poll",
       "POST /api/cron/reconcile",

@@ -6,6 +6,8 @@ import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { inject } from "vitest";
+import type { TallyConfig } from "@/lib/config";
+import { slot } from "@/lib/runtime";
 import { serverBundle } from "../scripts/server-bundle.mjs";
 import { adminQuery, postgresUrl, TEST_STORE, testDatabaseName } from "./store";
 
@@ -70,6 +72,8 @@ export async function startTally(env: Record<string, string> = {}, database?: st
     TALLY_HOST: "127.0.0.1",
     TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     TALLY_DEMO_TRAFFIC: "off",
+    // Page bodies: beside a database of its own; with a test's database (createTestDb), in that test's store.
+    TALLY_BODY_STORE: database ? testBodyStore(dir) : `file:${path.join(dir, "bodies")}`,
     ...env,
   };
   let out = "";
@@ -146,4 +150,10 @@ async function waitUntilUp(url: string, output: () => string) {
     await new Promise((r) => setTimeout(r, 150));
   }
   throw new Error(`Tally did not start at ${url}:\n${output()}`);
+}
+
+/** The body store of the test's own configuration (createTestDb sets it), else one in `dir`. */
+function testBodyStore(dir: string): string {
+  const own = slot<TallyConfig>("config").get();
+  return own?.TALLY_BODY_STORE ?? `file:${path.join(dir, "bodies")}`;
 }

@@ -362,6 +362,30 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/cron/bodies-sweep": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Remove the body store's objects that no result names, once older than the grace (single-flight)
+     * @description Scheduler: `Authorization: Bearer $TALLY_CRON_SECRET`.
+     */
+    get: operations["getCronBodiesSweep"];
+    put?: never;
+    /**
+     * Remove the body store's objects that no result names, once older than the grace (single-flight)
+     * @description Scheduler: `Authorization: Bearer $TALLY_CRON_SECRET`.
+     */
+    post: operations["postCronBodiesSweep"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/cron/collections": {
     parameters: {
       query?: never;
@@ -2376,6 +2400,58 @@ export interface operations {
     };
   };
   postCronAlerts: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: {
+      content: {
+        "application/json": Record<string, never>;
+      };
+    };
+    responses: {
+      /** @description Success (the answer's shape is not yet a zod contract) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      409: components["responses"]["409"];
+      500: components["responses"]["500"];
+    };
+  };
+  getCronBodiesSweep: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success (the answer's shape is not yet a zod contract) */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": unknown;
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      409: components["responses"]["409"];
+      500: components["responses"]["500"];
+    };
+  };
+  postCronBodiesSweep: {
     parameters: {
       query?: never;
       header?: never;

@@ -23,6 +23,8 @@ const BROTLI_QUALITY = 5;
 
 const brotliCompress = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
+const brotliDecompress = promisify(zlib.brotliDecompress);
+const gunzip = promisify(zlib.gunzip);
 
 /**
  * The bytes to keep for `bytes` and their codec. A body that does not get smaller (already compressed
@@ -49,4 +51,11 @@ export function decoder(codec: BodyCodec): Transform | null {
   if (codec === "br") return zlib.createBrotliDecompress();
   if (codec === "gzip") return zlib.createGunzip();
   return null;
+}
+
+/** A stored object's whole bytes decoded in one call (on libuv's thread pool, off the main thread). */
+export async function decodeWhole(data: Buffer, codec: BodyCodec): Promise<Buffer> {
+  if (codec === "br") return brotliDecompress(data);
+  if (codec === "gzip") return gunzip(data);
+  return data;
 }

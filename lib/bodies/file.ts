@@ -1,7 +1,7 @@
 import "server-only";
 import { randomBytes } from "node:crypto";
 import { constants } from "node:fs";
-import { mkdir, open, opendir, rename, stat, unlink } from "node:fs/promises";
+import { mkdir, open, opendir, rename, stat, unlink, utimes } from "node:fs/promises";
 import path from "node:path";
 import type { Readable } from "node:stream";
 import { type Backend, type BodyStore, createBodyStore } from "./store";
@@ -51,6 +51,42 @@ export function fileBackend(root: string): Backend {
         if (isMissing(err)) return null;
         throw err;
       }
+    },
+
+    async touch(name) {
+      const now = new Date();
+      try {
+        await utimes(at(name), now, now);
+        return (await stat(at(name))).size;
+      } catch (err) {
+        if (isMissing(err)) return null;
+        throw err;
+      }
+    },
+
+    async removeIfOlder(name, before) {
+      // Moved aside first (atomic), then its time read where no put can touch it any more: a put that
+      // touched it before the move shows in that time, and it is put back; one after the move finds
+      // nothing and writes the body again.
+      const target = at(name);
+      const aside = path.join(
+        path.dirname(target),
+        `${TEMP_PREFIX}sweep-${path.basename(target)}-${randomBytes(6).toString("hex")}`,
+      );
+      try {
+        if ((await stat(target)).mtime >= before) return false;
+        await rename(target, aside);
+      } catch (err) {
+        if (isMissing(err)) return false;
+        throw err;
+      }
+      if ((await stat(aside)).mtime >= before) {
+        await rename(aside, target);
+        return false;
+      }
+      await unlink(aside);
+      await fsyncDir(path.dirname(target));
+      return true;
     },
 
     async write(name, data) {

@@ -7,6 +7,8 @@ export { type BodyCodec, BODY_CODECS, DEFAULT_CODEC, isBodyCodec } from "./codec
 export { BodyCorrupt, BodyError, type BodyErrorCode, BodyMissing } from "./errors";
 export { fileBodyStore, type FileBodyStoreOptions } from "./file";
 export { openBodyStore } from "./open";
+export { bodyStore, bodyStoreReady, closeBodyStore } from "./process";
 export { s3BodyStore, type S3BodyStoreOptions } from "./s3";
 export { type BodyDescriptor, bodyKey, type BodyStore, type StoredBody } from "./store";
 export { INLINE_MAX_BYTES } from "./inline";
+export { BODY_SWEEP_GRACE_MS, startBodySweep, sweepBodies, sweepBodiesOnce, type SweepReport } from "./sweep";

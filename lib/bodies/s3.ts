@@ -2,6 +2,7 @@ import "server-only";
 import {
   AbortMultipartUploadCommand,
   CompleteMultipartUploadCommand,
+  CopyObjectCommand,
   CreateMultipartUploadCommand,
   DeleteObjectCommand,
   GetObjectCommand,
@@ -129,6 +130,46 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
         if (isNotFound(err)) return null;
         throw err;
       }
+    },
+
+    async touch(name) {
+      const kept = await this.size(name);
+      if (kept === null) return null;
+      // S3 has no utime: the object copied onto itself with new metadata gets a new LastModified.
+      try {
+        await client.send(
+          new CopyObjectCommand({
+            Bucket: bucket,
+            Key: Key(name),
+            CopySource: `${bucket}/${encodeURIComponent(Key(name)).replace(/%2F/g, "/")}`,
+            MetadataDirective: "REPLACE",
+            Metadata: { touched: new Date().toISOString() },
+            ContentType: "application/octet-stream",
+          }),
+        );
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+      return kept;
+    },
+
+    async removeIfOlder(name, before) {
+      // S3 cannot move an object aside: its time is read just before the delete. A put touching it in
+      // the moment between would lose it (docs/operations/storage.md, "The sweep"). The time is the
+      // later of LastModified and the touch's own metadata: S3 renews LastModified on the self-copy,
+      // some S3-compatible servers (s3rver) keep only the metadata.
+      try {
+        const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: Key(name) }));
+        const touched = Date.parse(head.Metadata?.touched ?? "");
+        const last = Math.max(head.LastModified?.getTime() ?? 0, Number.isNaN(touched) ? 0 : touched);
+        if (last === 0 || last >= before.getTime()) return false;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+      await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: Key(name) }));
+      return true;
     },
 
     async write(name, data) {

@@ -1,7 +1,7 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
-import { type BodyCodec, BODY_CODECS, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
+import { type BodyCodec, BODY_CODECS, decodeWhole, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
 import { BodyCorrupt, BodyMissing } from "./errors";
 
 // The body store: page bodies kept beside the rows under the SHA-256 of their uncompressed bytes
@@ -36,12 +36,24 @@ export interface BodyStore {
    * hash to `key` (after the last byte: a consumer must not take the body as good before the end).
    */
   get(key: string, codec: BodyCodec): Readable;
+  /**
+   * The body's uncompressed bytes in one buffer, verified against `key` before it resolves (BodyMissing,
+   * BodyCorrupt as for `get`): for a reader that holds the whole body anyway (a JSON answer, a page
+   * of an export), faster than the stream (the kept bytes are read whole, then decoded in one call
+   * off the main thread).
+   */
+  read(key: string, codec: BodyCodec): Promise<Buffer>;
   /** Whether an object of this key is kept, under any codec. */
   has(key: string): Promise<boolean>;
   /** Removes the body's objects (every codec); nothing when there are none. */
   delete(key: string): Promise<void>;
   /** Every kept object with its age, for the sweep of orphans; temporary files are not objects. */
   list(): AsyncIterable<StoredBody>;
+  /**
+   * The sweep's removal: the object of `key` under `codec`, only if it was last modified (written, or
+   * found by a put) before `before`; whether it was removed.
+   */
+  deleteIfOlder(key: string, codec: BodyCodec, before: Date): Promise<boolean>;
   /** Fails with a clear message when the store cannot be used (for start-up), within bounded time. */
   check(): Promise<void>;
   close(): Promise<void>;
@@ -54,6 +66,18 @@ export interface Backend {
   where(name: string): string;
   /** The kept size of `name`, or null when it does not exist. */
   size(name: string): Promise<number | null>;
+  /**
+   * Marks `name` as just used (its modification time now) and gives its kept size, or null when it
+   * does not exist: a put that finds its body kept already makes it young again, so the sweep of
+   * orphans (which removes only objects older than its grace) cannot take it while the row naming it
+   * is still to commit.
+   */
+  touch(name: string): Promise<number | null>;
+  /**
+   * Removes `name` only if it was last modified before `before` (checked as close to the removal as
+   * the backend allows); whether it was removed.
+   */
+  removeIfOlder(name: string, before: Date): Promise<boolean>;
   /** Keeps `data` under `name`, durably once it resolves; never visible in part. */
   write(name: string, data: Buffer): Promise<void>;
   /** The object's bytes, or null when it does not exist. */
@@ -97,13 +121,14 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     async put(bytes) {
       const key = bodyKey(bytes);
       const size = bytes.byteLength;
-      // The usual hit (the same page again) is found before any compression work.
-      const kept = await backend.size(objectName(key, codec));
+      // The usual hit (the same page again) is found before any compression work, and made young
+      // again for the sweep (Backend.touch).
+      const kept = await backend.touch(objectName(key, codec));
       if (kept !== null) return { key, size, storedSize: kept, codec };
       const encoded = await encode(bytes, codec);
       const name = objectName(key, encoded.codec);
       if (encoded.codec !== codec) {
-        const keptAs = await backend.size(name);
+        const keptAs = await backend.touch(name);
         if (keptAs !== null) return { key, size, storedSize: keptAs, codec: encoded.codec };
       }
       await backend.write(name, encoded.data);
@@ -116,6 +141,31 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
       return Readable.from(verified(backend, key, codecOfRow), { objectMode: false });
     },
 
+    async read(key, codecOfRow) {
+      checkKey(key);
+      if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
+      const name = objectName(key, codecOfRow);
+      const source = await backend.read(name);
+      if (!source) throw new BodyMissing(key, backend.where(name));
+      const chunks: Buffer[] = [];
+      for await (const chunk of source as AsyncIterable<Buffer>) chunks.push(chunk);
+      let bytes: Buffer;
+      try {
+        bytes = await decodeWhole(Buffer.concat(chunks), codecOfRow);
+      } catch (err) {
+        throw new BodyCorrupt(
+          key,
+          `its ${codecOfRow} data at ${backend.where(name)} does not decode (${String(err)})`,
+          {
+            cause: err,
+          },
+        );
+      }
+      const digest = bodyKey(bytes);
+      if (digest !== key) throw new BodyCorrupt(key, `its bytes at ${backend.where(name)} hash to ${digest}`);
+      return bytes;
+    },
+
     async has(key) {
       const found = await Promise.all(BODY_CODECS.map((c) => backend.size(objectName(key, c))));
       return found.some((s) => s !== null);
@@ -124,6 +174,8 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     async delete(key) {
       await Promise.all(BODY_CODECS.map((c) => backend.remove(objectName(key, c))));
     },
+
+    deleteIfOlder: (key, codecOfObject, before) => backend.removeIfOlder(objectName(key, codecOfObject), before),
 
     async *list() {
       for await (const o of backend.names()) {

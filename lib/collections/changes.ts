@@ -3,6 +3,7 @@ import { z } from "zod";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { decodeCursor, encodeCursor } from "../keyset";
+import { resolveRow, resultName } from "../results";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
 import { boundedLineDiff, type DiffCut, type DiffLine } from "./line-diff";
@@ -76,12 +77,22 @@ export type UrlDiff = {
   /** Empty when the diff is whole and exact. */
   cut: DiffCut[];
   lines: DiffLine[];
+  /** Bodies that cannot be read back as stored (missing or corrupt in the body store), each naming its
+   * result: no diff is shown then (lines is empty), never one against an empty page. */
+  bodyErrors: string[];
 };
 
-async function contentOf(resultId: number | null): Promise<string> {
-  if (resultId === null) return "";
-  const r = await db().result.findUnique({ where: { id: resultId }, select: { markdown: true, html: true } });
-  return r?.markdown ?? r?.html ?? "";
+async function contentOf(resultId: number | null): Promise<{ text: string; error: string | null }> {
+  if (resultId === null) return { text: "", error: null };
+  const r = await db().result.findUnique({ where: { id: resultId } });
+  if (!r) return { text: "", error: null };
+  // The markdown, else the html: only the one shown is read from the body store.
+  const md = r.markdown !== null || r.markdownKey !== null;
+  const body = await resolveRow(
+    md ? { ...r, html: null, htmlKey: null, htmlCodec: null } : { ...r, markdown: null, markdownKey: null },
+    resultName(r),
+  );
+  return { text: body.markdown ?? body.html ?? "", error: body.bodyError };
 }
 
 export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
@@ -89,7 +100,8 @@ export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
   const row = await db().urlChange.findFirst({ where: { runId, url } });
   if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
   const [before, after] = await Promise.all([contentOf(row.previousResultId), contentOf(row.resultId)]);
-  const { lines, cut } = boundedLineDiff(before, after);
+  const bodyErrors = [before.error, after.error].filter((e) => e !== null);
+  const { lines, cut } = bodyErrors.length > 0 ? { lines: [], cut: [] } : boundedLineDiff(before.text, after.text);
   return {
     runId,
     url,
@@ -98,5 +110,6 @@ export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
     previousResultId: row.previousResultId,
     cut,
     lines,
+    bodyErrors,
   };
 }

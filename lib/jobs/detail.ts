@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import type { ResultPreview } from "../results";
+import { resolveBodies, resultName, type ResultPreview } from "../results";
 import { getJob } from "./query";
 import { timeline, type TimelineEntry } from "./timeline";
 
@@ -85,7 +85,9 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
   const items = job.items;
   const [deliveries, results, deadLetters, lineage, failedItems] = await Promise.all([
     client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN }),
-    client.result.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN }),
+    client.result
+      .findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN })
+      .then((rows) => resolveBodies(rows, resultName)),
     client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
     client.job.findMany({
       where: { id: { in: [job.resubmittedFromId, job.resubmittedAsId].filter((v): v is string => v !== null) } },
@@ -142,6 +144,7 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
         markdown: cut(r.markdown),
         html: cut(r.html),
         truncated: (r.markdown?.length ?? 0) > PREVIEW_CHARS || (r.html?.length ?? 0) > PREVIEW_CHARS,
+        bodyError: r.bodyError,
         errorCode: r.errorCode,
         errorMessage: r.errorMessage,
         tokensCharged: r.tokensCharged,

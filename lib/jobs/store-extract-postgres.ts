@@ -71,10 +71,12 @@ export async function storeExtractPostgres(
       RETURNING "id", "settledAt", CASE WHEN EXISTS (SELECT 1 FROM "old") THEN (SELECT "outcome" FROM "old") = 'pending'
         WHEN "Job"."xmax" = 0 THEN TRUE ELSE "outcomeAt" = ${now} END AS "settledNow"
     ), "result" AS (
-      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "markdownKey",
+        "markdownCodec", "markdownSize", "htmlKey", "htmlCodec", "htmlSize", "metadata",
         "errorCode", "errorMessage", "tokensCharged", "createdAt")
-      SELECT "id", '0', ${row.url}, 'completed', ${row.format}, ${row.markdown}, ${row.html}, ${row.metadata},
-        NULL, NULL, ${row.tokensCharged}, ${now} FROM "job"
+      SELECT "id", '0', ${row.url}, 'completed', ${row.format}, ${row.markdown}, ${row.html}, ${row.markdownKey},
+        ${row.markdownCodec}, ${row.markdownSize}::integer, ${row.htmlKey}, ${row.htmlCodec}, ${row.htmlSize}::integer,
+        ${row.metadata}, NULL, NULL, ${row.tokensCharged}, ${now} FROM "job"
       ON CONFLICT ("jobId", "itemKey") DO NOTHING
     ), "events" AS (
       INSERT INTO "JobEvent" ("jobId", "at", "type", "detail")

@@ -4,6 +4,7 @@ import { eventTypeOf, parseEvents } from "../outbound";
 import { type PlatformState, stateUrl } from "../platform";
 import { sqliteDate } from "../runtime";
 import type { Attempt } from "./job-rows";
+import type { BodyRefs } from "./keep-bodies";
 
 // A completed extract stored on SQLite in one synchronous transaction on the app's connection
 // (directSqliteTransaction, lib/db.ts): the same writes as the ORM path in store-results.ts (the
@@ -13,7 +14,8 @@ import type { Attempt } from "./job-rows";
 
 const at = (d: Date | null) => (d === null ? null : sqliteDate(d));
 
-export type ExtractRow = {
+/** The result row, its large bodies already in the body store (keep-bodies.ts) and named by reference. */
+export type ExtractRow = BodyRefs & {
   url: string | null;
   format: string;
   markdown: string | null;
@@ -60,15 +62,22 @@ export function storeExtractNow(
   };
   const insertResult = () =>
     sqlite.run(
-      `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+      `INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "markdownKey",
+          "markdownCodec", "markdownSize", "htmlKey", "htmlCodec", "htmlSize", "metadata",
           "errorCode", "errorMessage", "tokensCharged", "createdAt")
-        VALUES (?, '0', ?, 'completed', ?, ?, ?, ?, NULL, NULL, ?, ?)
+        VALUES (?, '0', ?, 'completed', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, NULL, NULL, ?, ?)
         ON CONFLICT ("jobId", "itemKey") DO NOTHING`,
       state.jobId,
       row.url,
       row.format,
       row.markdown,
       row.html,
+      row.markdownKey,
+      row.markdownCodec,
+      row.markdownSize,
+      row.htmlKey,
+      row.htmlCodec,
+      row.htmlSize,
       row.metadata,
       row.tokensCharged,
       at(now),

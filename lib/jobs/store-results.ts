@@ -6,6 +6,7 @@ import type { BatchResultItem, CrawlResultItem, ExtractJob, PlatformClient } fro
 import { ackWithin, type AckedWithin, type ClaimedItem, type DbOrTx } from "../queue";
 import { recordState, type Attempt } from "./job-rows";
 import { checksForJob, judgeRows, type JudgedFields } from "./judge-rows";
+import { type BodyRefs, formatOfBodies, keepBodies } from "./keep-bodies";
 import { storeExtractPostgres } from "./store-extract-postgres";
 import { type ExtractRow, storeExtractNow } from "./store-extract-sqlite";
 import { settleOutcome } from "./outcomes";
@@ -27,21 +28,23 @@ type Row = {
   tokensCharged: number;
 } & Partial<JudgedFields>;
 
-const formatOf = (r: Row, fallback: string) =>
-  r.markdown != null && r.html != null ? "both" : r.html != null ? "html" : r.markdown != null ? "markdown" : fallback;
+/** A row as inserted: its large bodies already in the body store (keep-bodies.ts), references in their place. */
+type KeptRow = Row & BodyRefs;
 
-async function insertRows(tx: DbOrTx, jobId: string, rows: Row[], fallbackFormat: string): Promise<void> {
+async function insertRows(tx: DbOrTx, jobId: string, rows: KeptRow[], fallbackFormat: string): Promise<void> {
   const now = new Date();
   for (let i = 0; i < rows.length; i += 50) {
     const values = rows.slice(i, i + 50).map(
       (
         r,
-      ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOf(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+      ) => Prisma.sql`(${jobId}, ${r.itemKey}, ${r.url}, ${r.status}, ${formatOfBodies(r, fallbackFormat)}, ${r.markdown}, ${r.html},
+        ${r.markdownKey}, ${r.markdownCodec}, ${r.markdownSize}, ${r.htmlKey}, ${r.htmlCodec}, ${r.htmlSize},
         ${r.metadata == null ? null : JSON.stringify(r.metadata)}, ${r.errorCode}, ${r.errorMessage}, ${r.tokensCharged},
         ${r.checkVerdict ?? null}, ${r.checkName ?? null}, ${r.checkExcerpt ?? null}, ${now})`,
     );
     await tx.$executeRaw`
-      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata",
+      INSERT INTO "Result" ("jobId", "itemKey", "url", "status", "format", "markdown", "html",
+        "markdownKey", "markdownCodec", "markdownSize", "htmlKey", "htmlCodec", "htmlSize", "metadata",
         "errorCode", "errorMessage", "tokensCharged", "checkVerdict", "checkName", "checkExcerpt", "createdAt")
       VALUES ${Prisma.join(values)}
       ON CONFLICT ("jobId", "itemKey") DO NOTHING`;
@@ -111,12 +114,19 @@ export async function storeCompleted(
     // statements in one synchronous transaction, on PostgreSQL as one statement, unless the outbox has
     // to be written ("outbox"): then through the ORM, in a transaction that writes first (the upsert).
     const doc = state.doc;
-    const row = extractRow(doc);
+    // Bodies into the body store before any transaction opens (keep-bodies.ts).
+    const [row] = await keepBodies([extractRow(doc)]);
     const direct: ExtractRow = {
       url: row.url,
-      format: formatOf(row, "html"),
+      format: formatOfBodies(row, "html"),
       markdown: row.markdown,
       html: row.html,
+      markdownKey: row.markdownKey,
+      markdownCodec: row.markdownCodec,
+      markdownSize: row.markdownSize,
+      htmlKey: row.htmlKey,
+      htmlCodec: row.htmlCodec,
+      htmlSize: row.htmlSize,
       metadata: JSON.stringify(row.metadata),
       tokensCharged: row.tokensCharged,
     };
@@ -148,13 +158,15 @@ export async function storeCompleted(
       state.doc,
       pageSize,
       (page) => client.getBatch(jobId, { page, pageSize }, call),
-      (items, page) =>
+      async (items, page) =>
         insertRows(
           db(),
           jobId,
-          judgeRows(
-            checks,
-            items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+          await keepBodies(
+            judgeRows(
+              checks,
+              items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
+            ),
           ),
           "markdown",
         ),
@@ -165,14 +177,16 @@ export async function storeCompleted(
       state.doc,
       pageSize,
       (page) => client.getCrawl(jobId, { page, pageSize }, call),
-      (items) =>
+      async (items) =>
         insertRows(
           db(),
           jobId,
-          judgeRows(
-            checks,
-            items.map((it) =>
-              itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+          await keepBodies(
+            judgeRows(
+              checks,
+              items.map((it) =>
+                itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),
+              ),
             ),
           ),
           "markdown",

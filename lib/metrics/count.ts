@@ -39,3 +39,22 @@ export function countSafetyNetRun(kind: string, state: string): void {
   const m = metrics();
   m.safetyNetRuns.inc({ process: m.processTag, kind, state });
 }
+
+/** A reader met a body it could not return as stored (`code`: body_missing | body_corrupt). */
+export function countBodyMissing(code: string): void {
+  const m = metrics();
+  m.bodyMissing.inc({ process: m.processTag, code });
+}
+
+/** One body put (`seconds` from the hash to the durable write) or one body read back in full. */
+export function observeBodyIo(op: "put" | "get", seconds: number): void {
+  const m = metrics();
+  (op === "put" ? m.bodyPutDuration : m.bodyGetDuration).observe({ process: m.processTag }, seconds);
+}
+
+/** A sweep of the body store removed `objects` unreferenced objects of `bytes` stored bytes. */
+export function countBodySweep(objects: number, bytes: number): void {
+  const m = metrics();
+  m.bodySweepDeleted.inc({ process: m.processTag }, objects);
+  m.bodySweepDeletedBytes.inc({ process: m.processTag }, bytes);
+}

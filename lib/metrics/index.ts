@@ -1,6 +1,15 @@
 import "server-only";
 // lib/metrics's surface: what other folders import from it (its files import each other directly).
 export { answerMetrics, metricsUnavailableSchema } from "./answer";
-export { countDelivery, countJobOutcome, countPlatformCall, countRateLimitedMs, countSafetyNetRun } from "./count";
+export {
+  countBodyMissing,
+  countBodySweep,
+  countDelivery,
+  countJobOutcome,
+  countPlatformCall,
+  countRateLimitedMs,
+  countSafetyNetRun,
+  observeBodyIo,
+} from "./count";
 export { checkHealth, healthOkSchema, healthUnavailableSchema } from "./health";
 export { queueHealth } from "./queue-health";

@@ -64,6 +64,38 @@ function create() {
       labelNames: labelNames("kind", "state"),
       registers: [registry],
     }),
+    bodyMissing: new Counter({
+      name: "tally_body_missing_total",
+      help: "Page bodies a reader could not return as stored, by code: body_missing (no object under the key the row names) or body_corrupt (the object does not decode or hash to its key)",
+      labelNames: labelNames("code"),
+      registers: [registry],
+    }),
+    bodyPutDuration: new Histogram({
+      name: "tally_body_put_duration_seconds",
+      help: "Body store: one body put (hashing, compressing and the durable write; a body already kept is a lookup)",
+      labelNames: labelNames(),
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    bodyGetDuration: new Histogram({
+      name: "tally_body_get_duration_seconds",
+      help: "Body store: one body read back in full by a reader (fetch, decompress, verify)",
+      labelNames: labelNames(),
+      buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    }),
+    bodySweepDeleted: new Counter({
+      name: "tally_body_sweep_deleted_total",
+      help: "Body store: unreferenced objects past the grace removed by the sweep",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    bodySweepDeletedBytes: new Counter({
+      name: "tally_body_sweep_deleted_bytes_total",
+      help: "Body store: stored bytes of the objects the sweep removed",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
     // Shared state, set from the database just before each scrape.
     queueItems: new Gauge({
       name: "tally_queue_items",
@@ -115,6 +147,7 @@ function create() {
   };
   // Zero from the start, so a scrape shows the series before the first 429 (rate() needs a base).
   m.rateLimitedSeconds.inc({ process: processTag }, 0);
+  for (const code of ["body_missing", "body_corrupt"]) m.bodyMissing.inc({ process: processTag, code }, 0);
   return m;
 }
 

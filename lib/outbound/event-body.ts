@@ -1,5 +1,5 @@
 import "server-only";
-import { parseMetadata, type ResultItem } from "../results";
+import { parseMetadata, resolveBodies, resultName, type ResultItem } from "../results";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { db, inList, readDb, sqlInt } from "../db";
@@ -15,15 +15,20 @@ const sizeRow = z.object({ n: z.coerce.number(), chars: z.coerce.number() });
 
 /** The results inline when their JSON fits in maxBytes; undefined when it does not. */
 export async function inlineResults(jobId: string, maxBytes: number): Promise<ResultItem[] | undefined> {
-  // Text lengths are a lower bound of the encoded size: a job that is surely too big is never loaded.
+  // Text lengths (and kept bodies' sizes) are a lower bound of the encoded size: a job that is surely
+  // too big is never loaded.
   const [size] = sizeRow.array().parse(
     await db().$queryRaw`
     SELECT COUNT(*) AS "n",
-      SUM(COALESCE(LENGTH("markdown"), 0) + COALESCE(LENGTH("html"), 0) + COALESCE(LENGTH("metadata"), 0)) AS "chars"
+      SUM(COALESCE("markdownSize", LENGTH("markdown"), 0) + COALESCE("htmlSize", LENGTH("html"), 0)
+        + COALESCE(LENGTH("metadata"), 0)) AS "chars"
     FROM "Result" WHERE "jobId" = ${jobId}`,
   );
   if (size && size.chars > maxBytes) return undefined;
-  const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
+  const rows = await resolveBodies(
+    await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
+    resultName,
+  );
   const items = rows.map((r): ResultItem => ({
     itemKey: r.itemKey,
     url: r.url,
@@ -31,6 +36,7 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
     format: r.format,
     markdown: r.markdown,
     html: r.html,
+    bodyError: r.bodyError,
     metadata: parseMetadata(r.metadata),
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,

@@ -11,7 +11,7 @@ import { buildEventBodies } from "./event-body";
 import { FORWARD_EVENT, forwardDedupeKey } from "./outbox";
 import type { SendResult } from "./send";
 import { isSinkType } from "./sink-config";
-import { BATCH_TIMED_OUT, sendToSink, storedResults, type SinkTarget } from "./sink-send";
+import { BATCH_TIMED_OUT, readStoredResults, sendToSink, type SinkTarget } from "./sink-send";
 
 // Deliveries to a sink go in batches. Each keeps its own delivery row and queue item (retries,
 // backoff, dead letters, replay and the Outbound page are per delivery); the worker claims one, and
@@ -156,12 +156,18 @@ export async function sendBatch(batch: Batch, signal: AbortSignal): Promise<Sent
   const config = getConfig();
   const deliveries = batch.members.map((m) => m.delivery);
   // The results first: the bodies carry them all in data.results, and the sinks write them.
-  const results = await storedResults(deliveries);
+  const { byJob: results, unreadable } = await readStoredResults(deliveries);
   const bodies = await buildEventBodies(deliveries, { inline: false, results });
+  // An event whose job has a body the store cannot give back as stored is not sent (never empty): it
+  // fails this attempt with the error naming the result.
+  const broken = (i: number) =>
+    bodies[i] !== null && batch.members[i].delivery.eventType === "job.stored"
+      ? unreadable.get(batch.members[i].delivery.jobId)
+      : undefined;
   const ready = batch.members.flatMap((m, i) => {
     const body = bodies[i];
     const d = m.delivery;
-    return body === null
+    return body === null || broken(i) !== undefined
       ? []
       : [{ ...d, body, results: d.eventType === "job.stored" ? (results.get(d.jobId) ?? []) : null }];
   });
@@ -171,7 +177,11 @@ export async function sendBatch(batch: Batch, signal: AbortSignal): Promise<Sent
     guard: guardFor(config),
   });
   let next = 0;
-  return batch.members.map((member, i) => ({ member, result: bodies[i] === null ? null : sent[next++] }));
+  return batch.members.map((member, i) => {
+    const error = broken(i);
+    if (error !== undefined) return { member, result: { ok: false, statusCode: null, error, latencyMs: 0 } };
+    return { member, result: bodies[i] === null ? null : sent[next++] };
+  });
 }
 
 /**

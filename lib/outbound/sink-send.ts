@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { parseMetadata } from "../results";
+import { bodyColumns, bodyColumnsShape, parseMetadata, resolveBodies, resultName } from "../results";
 import { inList, readDb, sqlInt } from "../db";
 import { BadRequest } from "../errors";
 import type { GuardContext } from "../net";
@@ -37,8 +37,7 @@ const resultRow = z.object({
   url: z.string().nullable(),
   status: z.string(),
   format: z.string(),
-  markdown: z.string().nullable(),
-  html: z.string().nullable(),
+  ...bodyColumnsShape,
   metadata: z.string().nullable(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),
@@ -48,19 +47,28 @@ const resultRow = z.object({
 
 /**
  * Every result of the batch's job.stored events, in one raw read (on readDb: stored before the outcome's
- * event), by job: what the sinks write, and the events' data.results (lib/outbound/event-body.ts).
+ * event), by job: what the sinks write, and the events' data.results (lib/outbound/event-body.ts); and
+ * the jobs with a body that cannot be read back as stored (missing or corrupt in
+ * the body store), each with the error naming the result: their events must not be sent.
  */
-export async function storedResults(
+export async function readStoredResults(
   deliveries: Array<{ eventType: string; jobId: string }>,
-): Promise<Map<string, SinkResultRow[]>> {
+): Promise<{ byJob: Map<string, SinkResultRow[]>; unreadable: Map<string, string> }> {
   const jobIds = [...new Set(deliveries.filter((d) => d.eventType === "job.stored").map((d) => d.jobId))];
   const byJob = new Map<string, SinkResultRow[]>();
-  if (jobIds.length === 0) return byJob;
+  const unreadable = new Map<string, string>();
+  if (jobIds.length === 0) return { byJob, unreadable };
   const rows = await readDb().$queryRaw`
-    SELECT "jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage",
-      "tokensCharged", "createdAt"
-    FROM "Result" WHERE ${inList('"jobId"', jobIds)} ORDER BY "jobId", "id"`;
-  for (const r of resultRow.array().parse(rows)) {
+    SELECT r."jobId", r."itemKey", r."url", r."status", r."format", ${bodyColumns("r")}, r."metadata", r."errorCode",
+      r."errorMessage", r."tokensCharged", r."createdAt"
+    FROM "Result" r WHERE ${inList('r."jobId"', jobIds)} ORDER BY r."jobId", r."id"`;
+  for (const r of await resolveBodies(resultRow.array().parse(rows), resultName)) {
+    // A body that cannot be read as stored is never written out empty: the job's event fails its
+    // attempt naming it (sink-batch.ts), and is retried (the body may be restored) or dead-letters.
+    if (r.bodyError !== null) {
+      unreadable.set(r.jobId, r.bodyError);
+      continue;
+    }
     const list = byJob.get(r.jobId) ?? [];
     list.push({
       itemKey: r.itemKey,
@@ -77,7 +85,8 @@ export async function storedResults(
     });
     byJob.set(r.jobId, list);
   }
-  return byJob;
+  for (const jobId of unreadable.keys()) byJob.delete(jobId);
+  return { byJob, unreadable };
 }
 
 function within<T>(p: Promise<T>, ms: number, signal: AbortSignal): Promise<T> {

@@ -101,6 +101,12 @@ export const resultItemSchema = z.object({
   format: z.string(),
   markdown: z.string().nullable(),
   html: z.string().nullable(),
+  bodyError: z
+    .string()
+    .nullable()
+    .describe(
+      "Set when the result had a body that cannot be read back as stored (missing from the body store, or corrupt: its bytes no longer hash to its key); it names the result and the body, and markdown or html is null for that reason. null otherwise.",
+    ),
   metadata: z.unknown(),
   errorCode: z.string().nullable(),
   errorMessage: z.string().nullable(),

@@ -16,13 +16,16 @@ export const CSV_PAGE = 500;
  * What a page of stored bodies may hold besides its row limit: 16 Mi characters of markdown + html
  * (16–32 MiB as V8 strings, about as much again once encoded for the answer). 500 typical pages of
  * 10–100 KB stay one page; 500 pages of 1 MiB, which nothing upstream refuses, would be 0.5–1 GiB.
- * Sizes are `length()` in SQL (characters on both stores), read before the bodies.
+ * Sizes are read in SQL before the bodies: a body kept in the body store counts its stored size in bytes
+ * (markdownSize, htmlSize: at least its characters), an inline one its `length()` (characters on both stores).
  */
 export const PAGE_BODY_CHARS = 16 * 1024 * 1024;
 
-/** SQL for a row's body size: the characters of its markdown and html (`alias` the Result table's). */
+/** SQL for a row's body size: its markdown and html, kept (their sizes) or inline (`alias` the Result table's). */
 export const bodySize = (alias: string) =>
-  Prisma.raw(`COALESCE(LENGTH(${alias}."markdown"), 0) + COALESCE(LENGTH(${alias}."html"), 0)`);
+  Prisma.raw(
+    `COALESCE(${alias}."markdownSize", LENGTH(${alias}."markdown"), 0) + COALESCE(${alias}."htmlSize", LENGTH(${alias}."html"), 0)`,
+  );
 
 /** How many of `sizes` (in order) a page takes: those within `budget`, and always the first. */
 export function withinBudget(sizes: readonly number[], budget: number): number {

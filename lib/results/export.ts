@@ -31,6 +31,7 @@ const CSV_COLUMNS = [
   "errorMessage",
   "tokensCharged",
   "createdAt",
+  "bodyError",
 ] as const;
 
 const csvRow = (r: ResultRow) =>
@@ -48,6 +49,7 @@ const csvRow = (r: ResultRow) =>
     r.errorMessage,
     r.tokensCharged,
     isoOf(r.createdAt),
+    r.bodyError,
   ]);
 const jsonRow = (r: ResultRow) => `${JSON.stringify(toFeedItem(r))}\n`;
 

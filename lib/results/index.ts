@@ -17,6 +17,16 @@ export {
   PAGE_BODY_CHARS,
   withinBudget,
 } from "./csv-stream";
+export {
+  type BodyColumns,
+  bodyColumns,
+  bodyColumnsShape,
+  readBody,
+  type Resolved,
+  resolveBodies,
+  resolveRow,
+  resultName,
+} from "./bodies";
 export { exportResults } from "./export";
 export { readFeed } from "./feed";
 export { listJobResults } from "./job-results";

@@ -3,6 +3,7 @@ import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import type { FeedItem, ResultItem } from "./contracts";
+import { bodyColumns, bodyColumnsShape, resolveBodies, resultName } from "./bodies";
 import { feedWindow } from "./position";
 
 // The one SELECT of result rows with their job's kind, shared by the per-job list, the feed and the
@@ -19,8 +20,7 @@ const rowSchema = z.object({
   url: text,
   status: z.string(),
   format: z.string(),
-  markdown: text,
-  html: text,
+  ...bodyColumnsShape,
   metadata: text,
   errorCode: text,
   errorMessage: text,
@@ -30,19 +30,23 @@ const rowSchema = z.object({
   // PostgreSQL only: the writing transaction, part of the feed's position (position.ts's columns).
   txid: z.coerce.number().int().nullish(),
 });
-export type ResultRow = z.output<typeof rowSchema>;
+/** A row as read, its bodies resolved (bodies.ts): `bodyError` says why one could not be read. */
+export type ResultRow = z.output<typeof rowSchema> & { bodyError: string | null };
 
-/** Result rows (alias r, job alias j) matching `where`, in `orderBy`, at most `limit`. */
+/** Result rows (alias r, job alias j) matching `where`, in `orderBy`, at most `limit`, bodies resolved. */
 export async function selectRows(where: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Promise<ResultRow[]> {
   const conditions = [Prisma.sql`j."id" = r."jobId"`, ...where];
   const rows = await db().$queryRaw<unknown[]>`
-    SELECT r."id", r."jobId", j."kind", r."itemKey", r."url", r."status", r."format", r."markdown", r."html",
+    SELECT r."id", r."jobId", j."kind", r."itemKey", r."url", r."status", r."format", ${bodyColumns("r")},
       r."metadata", r."errorCode", r."errorMessage", r."tokensCharged", r."createdAt"${feedWindow().columns}
     FROM "Result" r CROSS JOIN "Job" j
     WHERE ${Prisma.join(conditions, " AND ")}
     ORDER BY ${orderBy}
     LIMIT ${limit}`;
-  return rows.map((r) => rowSchema.parse(r));
+  return resolveBodies(
+    rows.map((r) => rowSchema.parse(r)),
+    resultName,
+  );
 }
 
 /** Metadata is stored as JSON text; a value that does not parse is passed on as the text it is. */
@@ -65,6 +69,7 @@ export function toItem(r: ResultRow): ResultItem {
     format: r.format,
     markdown: r.markdown,
     html: r.html,
+    bodyError: r.bodyError,
     metadata: parseMetadata(r.metadata),
     errorCode: r.errorCode,
     errorMessage: r.errorMessage,

@@ -1,5 +1,6 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
+import { bodyColumns, bodyColumnsShape, resolveBodies } from "./bodies";
 import { parseMetadata } from "./rows";
 import { z } from "zod";
 import { db } from "../db";
@@ -22,11 +23,11 @@ const rowSchema = z.object({
   errorMessage: z.string().nullable(),
   storedAt: z.union([z.date(), z.string(), z.number()]).nullable(),
   format: z.string().nullable(),
-  markdown: z.string().nullable(),
-  html: z.string().nullable(),
+  ...bodyColumnsShape,
   metadata: z.string().nullable(),
 });
-type Row = z.infer<typeof rowSchema>;
+/** A row as read, its result's bodies resolved (bodies.ts). */
+type Row = z.infer<typeof rowSchema> & { bodyError: string | null };
 
 const iso = (v: Row["storedAt"]) => (v === null ? null : new Date(v).toISOString());
 
@@ -75,10 +76,14 @@ export async function runExportPage(
   if (!end) return { rows: [], more: false };
   const rows = await db().$queryRaw`
       SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
-        u."storedAt", r."format", r."markdown", r."html", r."metadata"
+        u."storedAt", r."format", ${bodyColumns("r")}, r."metadata"
       FROM ${from} AND ${position} <= ${end.position}
       ORDER BY ${position} LIMIT ${n}`;
-  return { rows: rowSchema.array().parse(rows), more: n < sizes.length || sizes.length === CSV_PAGE };
+  const resolved = await resolveBodies(
+    rowSchema.array().parse(rows),
+    (r) => `the result of URL ${r.position} (${r.url}), item ${r.itemKey} of job ${r.jobId}`,
+  );
+  return { rows: resolved, more: n < sizes.length || sizes.length === CSV_PAGE };
 }
 
 const HEADER = [
@@ -94,6 +99,7 @@ const HEADER = [
   "format",
   "markdown",
   "html",
+  "bodyError",
 ] as const;
 
 async function requireRun(runId: string, filter: RunExportFilter) {
@@ -126,6 +132,7 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
           r.format,
           r.markdown,
           r.html,
+          r.bodyError,
         ]),
         position: last ? last.position : null,
       };
@@ -147,7 +154,13 @@ export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}
           for (const r of rows) {
             const result =
               r.state === "stored" && r.format !== null
-                ? { format: r.format, markdown: r.markdown, html: r.html, metadata: parseMetadata(r.metadata) }
+                ? {
+                    format: r.format,
+                    markdown: r.markdown,
+                    html: r.html,
+                    bodyError: r.bodyError,
+                    metadata: parseMetadata(r.metadata),
+                  }
                 : null;
             text +=
               JSON.stringify({

@@ -4,10 +4,19 @@ import { z } from "zod";
 import { getConfig } from "../config";
 import { sqlInt, type Tx } from "../db";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
-import { bodySize, PAGE_BODY_CHARS, withinBudget } from "../results";
+import {
+  bodyColumns,
+  bodyColumnsShape,
+  bodySize,
+  PAGE_BODY_CHARS,
+  resolveBodies,
+  resultName,
+  withinBudget,
+} from "../results";
+import { bodyPrint, printKnown } from "./body-prints";
 import { countDuplicate } from "./duplicates";
 import { readEscalation, rungName } from "./escalation";
-import { compileRules, fingerprint } from "./fingerprint";
+import { compileRules } from "./fingerprint";
 import { isTransient } from "./item-errors";
 import { completeIfDone, lockRun, moveUrls, wakeSubmitter } from "./moves";
 
@@ -227,8 +236,15 @@ async function mapStored(
       tx,
       jobId,
       toPrint.map((p) => p.id),
+      SETTLE_BODY_CHARS,
+      (key) => printKnown(key, run?.changeRules ?? ""),
     ))
-      for (const r of page) prints.push([positionOf.get(r.id) ?? 0, fingerprint(r.markdown, r.html, rules), r.id]);
+      for (const r of page) {
+        // A body kept in the store is printed once per content and rules (body-prints.ts); one that
+        // cannot be read gets no fingerprint (never the print of an empty page).
+        const fp = bodyPrint(r, rules, run?.changeRules ?? "");
+        if (fp !== null) prints.push([positionOf.get(r.id) ?? 0, fp, r.id]);
+      }
   }
 
   // Each URL's item key in one statement per 500 URLs, then the state moves (with the counters).
@@ -321,8 +337,16 @@ async function rememberRung(
 export const SETTLE_BODY_CHARS = PAGE_BODY_CHARS;
 
 const sizeRow = z.object({ id: sqlInt, size: sqlInt });
-const bodyRow = z.object({ id: sqlInt, markdown: z.string().nullable(), html: z.string().nullable() });
-export type BodyRow = z.infer<typeof bodyRow>;
+const bodyRow = z.object({ id: sqlInt, jobId: z.string(), itemKey: z.string(), ...bodyColumnsShape });
+/** A result's bodies for its fingerprint: read (inline or from the store), or, where `known` said the
+ * content's print is known already, its key alone (`contentKey`, the markdown's, else the html's). */
+export type BodyRow = {
+  id: number;
+  markdown: string | null;
+  html: string | null;
+  contentKey: string | null;
+  bodyError: string | null;
+};
 
 /**
  * The bodies of a job's results `ids`, in that order, a page at a time: their sizes are read first
@@ -333,6 +357,7 @@ export async function* bodyPages(
   jobId: string,
   ids: readonly number[],
   budget = SETTLE_BODY_CHARS,
+  known: (contentKey: string) => boolean = () => false,
 ): AsyncGenerator<BodyRow[]> {
   const sizeOf = new Map<number, number>();
   for (let i = 0; i < ids.length; i += PARAMS_PER_STATEMENT) {
@@ -352,13 +377,33 @@ export async function* bodyPages(
       ),
     );
     const end = at + part.length;
-    const rows = bodyRow
-      .array()
-      .parse(
-        await tx.$queryRaw`SELECT "id", "markdown", "html" FROM "Result" WHERE "jobId" = ${jobId} AND "id" IN (${Prisma.join(part)})`,
-      );
-    const byId = new Map(rows.map((r) => [r.id, r]));
-    yield part.map((id) => byId.get(id) ?? { id, markdown: null, html: null });
+    const rows = bodyRow.array().parse(
+      await tx.$queryRaw`SELECT r."id", r."jobId", r."itemKey", ${bodyColumns("r")}
+        FROM "Result" r WHERE r."jobId" = ${jobId} AND r."id" IN (${Prisma.join(part)})`,
+    );
+    const contentKey = (r: (typeof rows)[number]) => r.markdownKey ?? (r.markdown === null ? r.htmlKey : null);
+    // Bodies whose print is known are not read at all; the others are, inline or from the store.
+    const toRead = rows.filter((r) => {
+      const k = contentKey(r);
+      return k === null || !known(k);
+    });
+    const read = new Map((await resolveBodies(toRead, resultName)).map((r) => [r.id, r]));
+    const byId = new Map(
+      rows.map((r): [number, BodyRow] => {
+        const got = read.get(r.id);
+        return [
+          r.id,
+          {
+            id: r.id,
+            markdown: got?.markdown ?? null,
+            html: got?.html ?? null,
+            contentKey: contentKey(r),
+            bodyError: got?.bodyError ?? null,
+          },
+        ];
+      }),
+    );
+    yield part.map((id) => byId.get(id) ?? { id, markdown: null, html: null, contentKey: null, bodyError: null });
     at = end;
   }
 }

@@ -45,6 +45,10 @@ const shape = {
   /** Tokens a completed page costs, without and with rendering (the price table: 1 and 1, no surcharge). */
   pageTokens: z.number().int().min(0).max(100),
   renderTokens: z.number().int().min(0).max(100),
+  /** [min, max] bytes of a page's markdown (its html about three times that); [0, 0] keeps pages as generated (under 1 KB). */
+  bodyBytes: z
+    .tuple([z.number().int().min(0).max(16_000_000), z.number().int().min(0).max(16_000_000)])
+    .refine(([min, max]) => min <= max, "expected [min, max] with min <= max"),
   rateLimitRate: rate,
   /** Retry-After form on 429: alternate between delay-seconds and HTTP-date, one of them, or none. */
   rateLimitForm: z.enum(["alternate", "seconds", "http-date", "none"]),
@@ -98,6 +102,7 @@ export const baseConfig: SimConfig = {
   truncatedRate: 0,
   pageTokens: 1,
   renderTokens: 1,
+  bodyBytes: [0, 0],
   rateLimitRate: 0,
   rateLimitForm: "alternate",
   retryAfterSeconds: 1,

@@ -41,15 +41,47 @@ export function linksOf(seed: number, url: string, count: number): string[] {
   return Array.from({ length: count }, () => `${base.origin}${path}/${rng.pick(WORDS)}-${rng.int(1, 999)}`);
 }
 
-function plain(seed: number, url: string, version: number): { title: string; paragraphs: string[] } {
+function plain(
+  seed: number,
+  url: string,
+  version: number,
+  bodyBytes?: readonly [number, number],
+): { title: string; paragraphs: string[]; boilerplate: number } {
   // Version 0 is the page as it always was; a later version (contentChangeRate) reads differently.
   const rng = createRng(hashSeed(seed, "content:" + url + (version > 0 ? `#v${version}` : "")));
-  const paragraphs = Array.from({ length: rng.int(2, 4) }, () => {
+  const paragraph = () => {
     const words = Array.from({ length: rng.int(12, 30) }, () => rng.pick(WORDS));
     const text = words.join(" ");
     return text[0].toUpperCase() + text.slice(1) + ".";
-  });
-  return { title: titleOf(url), paragraphs };
+  };
+  const paragraphs = Array.from({ length: rng.int(2, 4) }, paragraph);
+  // bodyBytes (a knob): paragraphs until the markdown reaches a size drawn from [min, max] (per URL
+  // and version), and the html about three times that (markup and navigation around the same text).
+  const target = bodyBytes && bodyBytes[1] > 0 ? rng.range(bodyBytes) : 0;
+  for (let size = paragraphs.reduce((n, p) => n + p.length + 2, 0); size < target;) {
+    const p = paragraph();
+    paragraphs.push(p);
+    size += p.length + 2;
+  }
+  return { title: titleOf(url), paragraphs, boilerplate: target > 0 ? 2 * target : 0 };
+}
+
+/** Site navigation of about `bytes` bytes: the same on every page of a host, as real sites' chrome is. */
+function navigation(seed: number, url: string, bytes: number): string {
+  if (bytes <= 0) return "";
+  let origin = url;
+  try {
+    origin = new URL(url).origin;
+  } catch {}
+  const rng = createRng(hashSeed(seed, "nav:" + origin));
+  const items: string[] = [];
+  for (let size = 0; size < bytes;) {
+    const word = rng.pick(WORDS);
+    const item = `<li class="nav-item nav-${word}"><a class="nav-link" href="${escapeHtml(origin)}/${word}/${rng.int(1, 9999)}" title="${word} section">${word}</a></li>`;
+    items.push(item);
+    size += item.length + 1;
+  }
+  return `<nav class="site-nav"><ul>\n${items.join("\n")}\n</ul></nav>`;
 }
 
 // Everything a careless renderer turns into script execution, layout breakage or a spoofed view.
@@ -88,10 +120,12 @@ export function pageContent(opts: {
   hostileShare: number;
   /** The content version of this serving (lib/simulator/content-versions.ts); 0 when not tracked. */
   version?: number;
+  /** [min, max] of the markdown's size in bytes (the html about three times it); [0, 0]: as generated. */
+  bodyBytes?: readonly [number, number];
 }): PageContent {
   const { seed, url, formats } = opts;
   const hostile = isHostile(seed, url, opts.hostileShare);
-  const { title, paragraphs: body } = plain(seed, url, opts.version ?? 0);
+  const { title, paragraphs: body, boilerplate } = plain(seed, url, opts.version ?? 0, opts.bodyBytes);
   // Every URL containing "volatile" carries the moment it was served: a timestamp that changes on every
   // fetch, which a collection's ignorePatterns must remove for the page to count as unchanged.
   const paragraphs = url.includes("volatile") ? [...body, `Fetched at ${new Date().toISOString()}`] : body;
@@ -105,6 +139,7 @@ export function pageContent(opts: {
     ? hostileHtml(title + revised)
     : [
         `<html><head><title>${escapeHtml(title)}</title></head><body>`,
+        ...(boilerplate > 0 ? [navigation(seed, url, boilerplate)] : []),
         `<h1>${escapeHtml(title)}</h1>`,
         ...paragraphs.map((p) => `<p>${escapeHtml(p)}</p>`),
         `<ul>${links.map((l) => `<li><a href="${escapeHtml(l)}">${escapeHtml(titleOf(l))}</a></li>`).join("")}</ul>`,

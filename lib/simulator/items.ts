@@ -34,7 +34,15 @@ function item(
   const extractLinks = job.kind === "extract" && job.request.extract_links === true;
   const version = status === "completed" && versions ? versions.serve(cfg.seed, url, cfg.contentChangeRate) : 0;
   const real = () =>
-    pageContent({ seed: cfg.seed, url, formats: job.formats, extractLinks, hostileShare: cfg.hostileShare, version });
+    pageContent({
+      seed: cfg.seed,
+      url,
+      formats: job.formats,
+      extractLinks,
+      hostileShare: cfg.hostileShare,
+      version,
+      bodyBytes: cfg.bodyBytes,
+    });
   // The content knobs (page-kinds.ts): a block page, an empty shell, a soft 404 or a cut page, all status 200.
   const opts = fetchOptions(job.request);
   const served = servedKind(cfg, url, opts);

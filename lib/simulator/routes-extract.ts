@@ -75,6 +75,7 @@ function extractSync(core: SimCore, req: z.output<typeof extractRequestSchema>, 
       formats,
       extractLinks: req.extract_links === true,
       hostileShare: cfg.hostileShare,
+      bodyBytes: cfg.bodyBytes,
     });
   const content = servedContent(cfg.seed, req.url, served, real, formats);
   return {

@@ -58,6 +58,7 @@ export default async function Page({
     if (err instanceof Conflict) return refusal("No changes to show", err.message);
     throw err;
   }
+  if (d.bodyErrors.length > 0) return refusal("A page body cannot be read", d.bodyErrors.join("; "));
   return (
     <div className="min-w-0 space-y-4">
       <Link href={`/runs/${d.runId}`} className="text-sm text-brand-600 underline">

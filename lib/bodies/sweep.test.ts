@@ -1,0 +1,161 @@
+// The sweep of unreferenced bodies (issue 40), on both backends (a folder; an s3rver in its own
+// process) and both databases: a crash between a body's put and its row's commit leaves only an
+// object no row names, which the sweep removes once past the grace and not before; a sweep racing
+// stores never removes a body a committed row names (a put that finds its body kept makes it young
+// again); two sweeps at once are one.
+import { type ChildProcess, spawn } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { db } from "@/lib/db";
+import { Conflict } from "@/lib/errors";
+import { keepBodies } from "@/lib/jobs/keep-bodies";
+import { resolveRow } from "@/lib/results";
+import { createTestDb, type TestDb } from "@/test/db";
+import { bodyStore, sweepBodies, sweepBodiesOnce } from ".";
+
+const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+let s3server: ChildProcess | undefined;
+let s3dir = "";
+let s3port = 0;
+
+async function startS3(): Promise<void> {
+  s3dir = mkdtempSync(path.join(tmpdir(), "tally-sweep-s3-"));
+  s3server = spawn(process.execPath, ["test/s3-server.mjs", s3dir], { stdio: ["ignore", "pipe", "inherit"] });
+  s3port = await new Promise<number>((resolve, reject) => {
+    s3server!.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+    s3server!.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
+  });
+  const admin = new S3Client({
+    endpoint: `http://127.0.0.1:${s3port}`,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials,
+  });
+  await admin.send(new CreateBucketCommand({ Bucket: "tally-sweep" }));
+  admin.destroy();
+  // The standard AWS variables, as an operator sets them (openBodyStore leaves them to the SDK).
+  Object.assign(process.env, {
+    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3port}`,
+    AWS_REGION: "us-east-1",
+    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
+    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
+  });
+}
+
+afterAll(() => {
+  s3server?.kill();
+  if (s3dir) rmSync(s3dir, { recursive: true, force: true });
+});
+
+/** A page-like body of about `kb` KiB, different per `seed`. */
+const page = (seed: string, kb = 24) =>
+  Array.from({ length: kb * 16 }, (_, i) => `${seed} paragraph ${i} of a stored page with words.`).join("\n");
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+let rowSeq = 0;
+
+/** The commit of a store: a Result row naming the kept bodies. */
+async function commit(kept: Awaited<ReturnType<typeof keepBodies>>[number]): Promise<number> {
+  const row = await db().result.create({
+    data: {
+      jobId: "sweep-job",
+      itemKey: String(rowSeq++),
+      format: "markdown",
+      markdown: kept.markdown,
+      markdownKey: kept.markdownKey,
+      markdownCodec: kept.markdownCodec,
+      markdownSize: kept.markdownSize,
+    },
+  });
+  return row.id;
+}
+
+async function readable(id: number): Promise<string | null> {
+  const r = await db().result.findUniqueOrThrow({ where: { id } });
+  const got = await resolveRow(r, `result ${id}`);
+  return got.bodyError;
+}
+
+describe.each(["file", "s3"] as const)("the sweep on the %s store", (backend) => {
+  let t: TestDb;
+  // S3 keeps times to the second: a grace of seconds is what a test can wait out.
+  const GRACE = 2_500;
+
+  beforeAll(async () => {
+    if (backend === "s3") await startS3();
+    t = await createTestDb(
+      backend === "s3" ? { TALLY_BODY_STORE: `s3://tally-sweep/t${Date.now()}/bodies?forcePathStyle=true` } : {},
+    );
+    await bodyStore().check();
+  });
+  afterAll(() => t?.cleanup());
+
+  it("a crash between the put and the commit leaves an orphan the sweep removes past the grace only", async () => {
+    const [orphan] = await keepBodies([{ markdown: page("orphan"), html: null }]);
+    const [kept] = await keepBodies([{ markdown: page("kept"), html: null }]);
+    // The crash: the orphan's row never commits; the other's does.
+    const keptId = await commit(kept);
+    expect(await bodyStore().has(orphan.markdownKey!)).toBe(true);
+
+    const early = await sweepBodies({ graceMs: GRACE });
+    expect(early.deleted).toBe(0);
+    expect(await bodyStore().has(orphan.markdownKey!)).toBe(true);
+
+    await sleep(GRACE + 1_200);
+    const late = await sweepBodies({ graceMs: GRACE });
+    expect(late).toMatchObject({ deleted: 1, referenced: 1 });
+    expect(late.bytesDeleted).toBeGreaterThan(0);
+    expect(await bodyStore().has(orphan.markdownKey!)).toBe(false);
+    expect(await bodyStore().has(kept.markdownKey!)).toBe(true);
+    expect(await readable(keptId)).toBeNull();
+  });
+
+  it("a store that finds its body kept makes it young again: a sweep before its commit leaves it", async () => {
+    // An orphan past the grace, which a store is about to name again (the same page fetched again).
+    const body = page("again");
+    await keepBodies([{ markdown: body, html: null }]);
+    await sleep(GRACE + 1_200);
+    const [inFlight] = await keepBodies([{ markdown: body, html: null }]);
+    const during = await sweepBodies({ graceMs: GRACE });
+    expect(during.deleted).toBe(0);
+    const id = await commit(inFlight);
+    await sleep(GRACE + 1_200);
+    await sweepBodies({ graceMs: GRACE });
+    expect(await readable(id)).toBeNull();
+  });
+
+  it("sweeps racing stores never remove a body a committed row names", async () => {
+    // Old orphans that the stores will name again, and new bodies; sweeps run all the while.
+    const old = Array.from({ length: 8 }, (_, i) => page(`race-old-${i}`, 8));
+    await keepBodies(old.map((markdown) => ({ markdown, html: null })));
+    await sleep(GRACE + 1_200);
+    const ids: number[] = [];
+    let storing = true;
+    const stores = (async () => {
+      for (let i = 0; i < 16; i++) {
+        const markdown = i % 2 === 0 ? old[i / 2] : page(`race-new-${i}`, 8);
+        const [k] = await keepBodies([{ markdown, html: null }]);
+        await sleep(50);
+        ids.push(await commit(k));
+      }
+      storing = false;
+    })();
+    const sweeps = (async () => {
+      while (storing) await sweepBodies({ graceMs: GRACE });
+    })();
+    await Promise.all([stores, sweeps]);
+    for (const id of ids) expect(await readable(id)).toBeNull();
+  });
+
+  // Single-flight is the database's lease, the same whatever the backend; once per file, as
+  // lib/scheduling remembers the lease rows it made (of the first database) for the process.
+  it.runIf(backend === "file")("two sweeps at once: one runs, the other is refused with Conflict", async () => {
+    const results = await Promise.allSettled([sweepBodiesOnce(), sweepBodiesOnce()]);
+    expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
+    const refused = results.find((r) => r.status === "rejected");
+    expect(refused?.reason).toBeInstanceOf(Conflict);
+  });
+});

@@ -1,0 +1,112 @@
+import "server-only";
+import { z } from "zod";
+import { db } from "../db";
+import { log } from "../log";
+import { countBodySweep } from "../metrics";
+import { slot } from "../runtime";
+import { claimTick, singleFlight } from "../scheduling";
+import { bodyStore } from "./process";
+import type { BodyStore } from "./store";
+
+// The sweep of orphans: objects no Result row names (a store that crashed between its put and its
+// commit, a row deleted), older than the grace, deleted. Safe against stores in flight: a put writes
+// its object or, finding it kept already, makes it young again (Backend.touch), before the row's
+// transaction opens, and a store's put-to-commit is far shorter than the grace. So an object last
+// written or touched before (start - grace) belongs to a store that committed, or failed, before the
+// sweep started, and the rows read after the start show whether it is named; the removal checks the
+// age once more as it removes. Single-flight across processes: the hourly tick (TALLY_SCHEDULER=on)
+// and POST /api/cron/bodies-sweep share one lease.
+
+/** Longer than any store's put-to-commit by far (a page of results is put and inserted in seconds). */
+export const BODY_SWEEP_GRACE_MS = 6 * 3_600_000;
+const HOUR = 3_600_000;
+const CHECK_MS = 5 * 60_000;
+/** The lease outlives a crashed sweep by at most this (a sweep of millions of objects takes minutes). */
+const SWEEP_TTL_MS = 2 * HOUR;
+const PAGE = 5_000;
+
+export type SweepReport = {
+  unit: "bodies-sweep";
+  /** Objects listed in the store. */
+  objects: number;
+  /** Distinct keys the rows name. */
+  referenced: number;
+  /** Objects past the grace that no row named, and removed. */
+  deleted: number;
+  bytesDeleted: number;
+  graceMs: number;
+};
+
+const keyRow = z.object({
+  id: z.coerce.number().int(),
+  markdownKey: z.string().nullable(),
+  htmlKey: z.string().nullable(),
+});
+
+/** Every key a Result row names, read a page at a time by id. */
+async function referencedKeys(): Promise<Set<string>> {
+  const keys = new Set<string>();
+  for (let after = 0; ;) {
+    const rows = keyRow.array().parse(
+      await db().$queryRaw`
+        SELECT "id", "markdownKey", "htmlKey" FROM "Result"
+        WHERE "id" > ${after} AND ("markdownKey" IS NOT NULL OR "htmlKey" IS NOT NULL)
+        ORDER BY "id" LIMIT ${PAGE}`,
+    );
+    for (const r of rows) {
+      if (r.markdownKey) keys.add(r.markdownKey);
+      if (r.htmlKey) keys.add(r.htmlKey);
+    }
+    if (rows.length < PAGE) return keys;
+    after = rows[rows.length - 1].id;
+  }
+}
+
+/** One sweep (not single-flight: sweepBodiesOnce is). `now` and `graceMs` for tests. */
+export async function sweepBodies(
+  opts: { now?: Date; graceMs?: number; store?: BodyStore } = {},
+): Promise<SweepReport> {
+  const store = opts.store ?? bodyStore();
+  const graceMs = opts.graceMs ?? BODY_SWEEP_GRACE_MS;
+  const before = new Date((opts.now ?? new Date()).getTime() - graceMs);
+  // Candidates first (old enough), then the rows: a store committing after this point put or touched
+  // its object after `before`, so it is not a candidate.
+  const candidates: Array<{ key: string; codec: Parameters<BodyStore["get"]>[1]; storedSize: number }> = [];
+  let objects = 0;
+  for await (const o of store.list()) {
+    objects++;
+    if (o.modifiedAt < before) candidates.push(o);
+  }
+  const referenced = await referencedKeys();
+  let deleted = 0;
+  let bytesDeleted = 0;
+  for (const c of candidates) {
+    if (referenced.has(c.key)) continue;
+    if (await store.deleteIfOlder(c.key, c.codec, before)) {
+      deleted++;
+      bytesDeleted += c.storedSize;
+    }
+  }
+  countBodySweep(deleted, bytesDeleted);
+  return { unit: "bodies-sweep", objects, referenced: referenced.size, deleted, bytesDeleted, graceMs };
+}
+
+/** One sweep unless one runs in any process (Conflict, 409 at the cron route). */
+export function sweepBodiesOnce(opts: { now?: Date; graceMs?: number } = {}): Promise<SweepReport> {
+  return singleFlight("cron:bodies-sweep", SWEEP_TTL_MS, () => sweepBodies(opts));
+}
+
+/** Sweeps hourly across all processes (TALLY_SCHEDULER=on): whoever wins the hour's tick sweeps. */
+export function startBodySweep(): void {
+  const started = slot<true>("bodySweep.started");
+  if (started.get()) return;
+  started.set(true);
+  const run = () =>
+    claimTick("bodies-sweep", HOUR)
+      .then((won) => (won ? sweepBodiesOnce() : null))
+      .then((r) => {
+        if (r && r.deleted > 0) log.info("unreferenced page bodies swept", r);
+      })
+      .catch((err: unknown) => log.warn("body sweep failed", { error: String(err) }));
+  setInterval(run, CHECK_MS).unref();
+}

@@ -1,0 +1,115 @@
+import "server-only";
+import { Prisma } from "@/generated/prisma/client";
+import { z } from "zod";
+import { BodyError, bodyStore, isBodyCodec } from "../bodies";
+import { countBodyMissing, observeBodyIo } from "../metrics";
+
+// The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
+// bodies, and rows stored before the body store), or read from the body store by the key the row names.
+// Every reader selects bodyColumns(alias) beside its own columns and passes its rows through
+// resolveBodies. A body that cannot be read as stored (no object: body_missing; bytes that do not
+// decode or hash to the key: body_corrupt) leaves markdown/html null and `bodyError` saying which body
+// of which result, and counts tally_body_missing_total: never an empty body in its place, never a
+// failed page for the rows around it.
+
+/** The reference columns of a Result row (alias `alias`), after its markdown and html. */
+export const bodyRefColumns = (alias: string) =>
+  Prisma.raw(
+    ["markdownKey", "markdownCodec", "markdownSize", "htmlKey", "htmlCodec", "htmlSize"]
+      .map((c) => `${alias}."${c}"`)
+      .join(", "),
+  );
+
+/** Both bodies and their references: `alias."markdown", alias."html", alias."markdownKey", …`. */
+export const bodyColumns = (alias: string) =>
+  Prisma.sql`${Prisma.raw(`${alias}."markdown", ${alias}."html"`)}, ${bodyRefColumns(alias)}`;
+
+const text = z.string().nullable();
+const size = z.coerce.number().int().nullable();
+/** The body columns as a row carries them (a reader's zod schema spreads these in). */
+export const bodyColumnsShape = {
+  markdown: text,
+  html: text,
+  markdownKey: text.optional().default(null),
+  markdownCodec: text.optional().default(null),
+  markdownSize: size.optional().default(null),
+  htmlKey: text.optional().default(null),
+  htmlCodec: text.optional().default(null),
+  htmlSize: size.optional().default(null),
+};
+
+export type BodyColumns = {
+  markdown: string | null;
+  html: string | null;
+  markdownKey: string | null;
+  markdownCodec: string | null;
+  markdownSize: number | null;
+  htmlKey: string | null;
+  htmlCodec: string | null;
+  htmlSize: number | null;
+};
+
+/** The body columns of a row resolved: the texts, and why one of them could not be read (else null). */
+export type Resolved = { markdown: string | null; html: string | null; bodyError: string | null };
+
+/** Reads at a time for one page of rows. */
+const READS_AT_ONCE = 8;
+
+/** A kept body's text, read in full from the store and verified against its key. */
+export async function readBody(key: string, codec: string): Promise<string> {
+  if (!isBodyCodec(codec)) throw new TypeError(`unknown body codec ${JSON.stringify(codec)}`);
+  const started = performance.now();
+  const bytes = await bodyStore().read(key, codec);
+  observeBodyIo("get", (performance.now() - started) / 1000);
+  return bytes.toString("utf8");
+}
+
+async function one(
+  inline: string | null,
+  key: string | null,
+  codec: string | null,
+  what: string,
+  name: string,
+): Promise<{ text: string | null; error: string | null }> {
+  if (key === null || codec === null) return { text: inline, error: null };
+  try {
+    return { text: await readBody(key, codec), error: null };
+  } catch (err) {
+    if (!(err instanceof BodyError)) throw err;
+    countBodyMissing(err.code);
+    return { text: null, error: `${err.code}: the ${what} of ${name} cannot be read: ${err.message}` };
+  }
+}
+
+/** One row's bodies; `name` names the result in an error (job id and item key). */
+export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved> {
+  const [md, html] = await Promise.all([
+    one(r.markdown, r.markdownKey, r.markdownCodec, "markdown", name),
+    one(r.html, r.htmlKey, r.htmlCodec, "html", name),
+  ]);
+  const errors = [md.error, html.error].filter((e) => e !== null);
+  return { markdown: md.text, html: html.text, bodyError: errors.length > 0 ? errors.join("; ") : null };
+}
+
+/** `rows` with their bodies resolved (same order), a few reads at a time. */
+export async function resolveBodies<R extends BodyColumns>(
+  rows: readonly R[],
+  name: (r: R) => string,
+): Promise<Array<R & Resolved>> {
+  const out = new Array<R & Resolved>(rows.length);
+  let next = 0;
+  async function lane() {
+    for (let i = next++; i < rows.length; i = next++) {
+      const r = rows[i];
+      out[i] =
+        r.markdownKey === null && r.htmlKey === null
+          ? { ...r, bodyError: null }
+          : { ...r, ...(await resolveRow(r, name(r))) };
+    }
+  }
+  await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, rows.length) }, lane));
+  return out;
+}
+
+/** How a result is named in a body error: its job and item key. */
+export const resultName = (r: { jobId: string; itemKey: string }) => `result ${r.itemKey} of job ${r.jobId}`;
