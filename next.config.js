@@ -16,6 +16,16 @@ const nextConfig = {
   // lib/runs/request.ts, which also refuses a body shorter than its Content-Length); JSON bodies are
   // capped at 256 KB by the route wrapper, and server.ts answers anonymous bodies before they are read.
   experimental: { proxyClientMaxBodySize: "33mb" },
+  // The OpenTelemetry SDK (lib/tracing) is loaded from node_modules as is, never bundled: one copy per
+  // process, shared with server.ts's bundle.
+  serverExternalPackages: [
+    "@opentelemetry/api",
+    "@opentelemetry/context-async-hooks",
+    "@opentelemetry/core",
+    "@opentelemetry/exporter-trace-otlp-http",
+    "@opentelemetry/resources",
+    "@opentelemetry/sdk-trace",
+  ],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];
   },

@@ -13,6 +13,7 @@ import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, gateRequest, resolveCl
 import { log } from "./lib/log";
 import { closeReceiverStore, createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks";
 import { manageShutdown, runShutdownHooks, enableBackgroundCheckpoints } from "./lib/runtime";
+import { contextFromHeaders, SpanKind, startSpan, startTracing, stopTracing, withContext } from "./lib/tracing";
 
 // As `next start` does: React and Next load their production builds only under this value.
 Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
@@ -29,7 +30,28 @@ function failed(res: http.ServerResponse, err: unknown) {
   res.end(JSON.stringify({ error: "internal_error" }));
 }
 
+/**
+ * With tracing on, a server span per request for the app, continuing the caller's `traceparent`: what the
+ * request queues (a submit, a run, a replay) carries its context. The path only, never the query.
+ */
+function traced(req: http.IncomingMessage, res: http.ServerResponse, handle: () => void): void {
+  // Named by the method alone, as OpenTelemetry's HTTP conventions say when the route is not known here.
+  const s = startSpan(req.method ?? "GET", {
+    kind: SpanKind.SERVER,
+    parent: contextFromHeaders((name) => req.headers[name]),
+    attributes: { "http.request.method": req.method ?? "", "url.path": (req.url ?? "/").split("?")[0] },
+  });
+  if (!s) return handle();
+  res.once("close", () => {
+    s.span.setAttribute("http.response.status_code", res.statusCode);
+    s.span.end();
+  });
+  withContext(s.context, handle);
+}
+
 async function main() {
+  // Before Next loads, so its own spans and every span of this process share the one provider.
+  await startTracing(config, "server");
   const { default: next } = await import("next");
   const app = next({ dev: false, dir: process.cwd(), hostname: config.TALLY_HOST ?? "localhost", port: config.PORT });
   const handleApp = app.getRequestHandler();
@@ -61,7 +83,7 @@ async function main() {
       req.socket.remoteAddress,
       config.TALLY_TRUSTED_PROXY_HOPS,
     );
-    void prepared.then(() => handleApp(req, res)).catch((err: unknown) => failed(res, err));
+    traced(req, res, () => void prepared.then(() => handleApp(req, res)).catch((err: unknown) => failed(res, err)));
   });
   const sockets = new Set<Socket>();
   server.on("connection", (socket) => {
@@ -83,6 +105,8 @@ async function main() {
     server.closeIdleConnections();
     void Promise.all([closed, runShutdownHooks()])
       .then(() => closeReceiverStore())
+      // The spans of the last moments go out before the process exits.
+      .then(() => stopTracing())
       .finally(() => process.exit(0));
     setTimeout(() => {
       for (const socket of sockets) socket.destroy();

@@ -6,9 +6,15 @@
 // (one run after the other, same machine) and prints Tally's ratio to it. When a PostgreSQL server
 // answers at BENCH_POSTGRES_URL (default the local one), Tally's server also runs on PostgreSQL: one
 // server, then two servers on one database behind the load generator's round robin.
+//
+// Tracing (issue 41): Tally's server on SQLite with OpenTelemetry tracing off and on (exporting every
+// receipt's span to a collector of this script's own over OTLP/HTTP), alternated BENCH_TRACING_ROUNDS
+// times (default 2) in the same run; prints both figures and their ratio. BENCH_ONLY=tracing runs that
+// part alone.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import http from "node:http";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
@@ -180,7 +186,31 @@ function baseline(script) {
   };
 }
 
-async function run(key, name, start, { readers = 0, store = "sqlite", servers = 1 } = {}) {
+/** An OTLP/HTTP collector that counts the spans it is sent (JSON: the spanId keys; protobuf is not sent). */
+async function startCollector() {
+  let spans = 0;
+  const server = http.createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      spans += (
+        Buffer.concat(chunks)
+          .toString("utf8")
+          .match(/"spanId"/g) ?? []
+      ).length;
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    url: `http://127.0.0.1:${server.address().port}`,
+    spans: () => spans,
+    reset: () => (spans = 0),
+    close: () => new Promise((r) => server.close(r)),
+  };
+}
+
+async function run(key, name, start, { readers = 0, store = "sqlite", servers = 1, extraEnv = {} } = {}) {
   const db = await freshDb(store);
   const { dir } = db;
   const ports = await Promise.all(Array.from({ length: servers }, () => freePort()));
@@ -194,6 +224,7 @@ async function run(key, name, start, { readers = 0, store = "sqlite", servers = 
     TALLY_WORKER: "off",
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: "error",
+    ...extraEnv,
   };
   const children = ports.map((port) => start(port, { ...env, PORT: String(port) }));
   const urls = ports.map((port) => `http://127.0.0.1:${port}/webhooks/geonode/bench`);
@@ -225,39 +256,64 @@ async function run(key, name, start, { readers = 0, store = "sqlite", servers = 
 if (!existsSync(path.join(distDir, "BUILD_ID")) || !existsSync(serverBundle))
   execFileSync("npm", ["run", "build"], { stdio: "inherit" });
 const rows = [];
-if (process.env.BENCH_BASELINE) rows.push(baseline(process.env.BENCH_BASELINE));
 const tallyServer = (port, env) =>
   spawn(process.execPath, [serverBundle], { env: { ...env, TALLY_HOST: "127.0.0.1" }, stdio: "ignore" });
-rows.push(await run("tally", "Tally (npm start), SQLite", tallyServer));
-const postgres = await pgAdmin("SELECT 1").then(
-  () => true,
-  () => false,
-);
-if (postgres) {
-  rows.push(await run("tally-pg", "Tally (npm start), PostgreSQL", tallyServer, { store: "postgres" }));
-  rows.push(
-    await run("tally-pg-2", "Tally (npm start) ×2, one PostgreSQL, round robin", tallyServer, {
-      store: "postgres",
-      servers: 2,
-    }),
-  );
-} else {
-  console.error(`No PostgreSQL at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}: the PostgreSQL rows are skipped.`);
+const ONLY = process.env.BENCH_ONLY;
+if (ONLY !== undefined && ONLY !== "tracing") throw new Error(`BENCH_ONLY: only "tracing" is known (got ${ONLY})`);
+
+// Tracing off and on, alternated in the same run (each run on a fresh database), so both see the same machine.
+const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 2);
+const traced = { off: [], on: [] };
+if (ROUNDS > 0) {
+  const collector = await startCollector();
+  for (let round = 1; round <= ROUNDS; round++) {
+    traced.off.push(
+      await run(`tracing-off-${round}`, `Tally (npm start), SQLite, tracing off (round ${round})`, tallyServer),
+    );
+    collector.reset();
+    const on = await run(`tracing-on-${round}`, `Tally (npm start), SQLite, tracing on (round ${round})`, tallyServer, {
+      extraEnv: { OTEL_EXPORTER_OTLP_ENDPOINT: collector.url, OTEL_BSP_MAX_QUEUE_SIZE: "8192" },
+    });
+    // The server's last batch goes out when it stops (SIGTERM), before run() returns.
+    on.spans = collector.spans();
+    traced.on.push(on);
+  }
+  await collector.close();
+  rows.push(...traced.off, ...traced.on);
 }
-if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start), SQLite", tallyServer, { readers: READERS }));
-rows.push(
-  await run("next-route", "receiver route under next start", (port, env) =>
-    spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }),
-  ),
-);
-rows.push(
-  await run("bare", "npm run receiver (bare node:http)", (port, env) =>
-    spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], {
-      env,
-      stdio: "ignore",
-    }),
-  ),
-);
+if (ONLY === undefined) {
+  if (process.env.BENCH_BASELINE) rows.unshift(baseline(process.env.BENCH_BASELINE));
+  rows.push(await run("tally", "Tally (npm start), SQLite", tallyServer));
+  const postgres = await pgAdmin("SELECT 1").then(
+    () => true,
+    () => false,
+  );
+  if (postgres) {
+    rows.push(await run("tally-pg", "Tally (npm start), PostgreSQL", tallyServer, { store: "postgres" }));
+    rows.push(
+      await run("tally-pg-2", "Tally (npm start) ×2, one PostgreSQL, round robin", tallyServer, {
+        store: "postgres",
+        servers: 2,
+      }),
+    );
+  } else {
+    console.error(`No PostgreSQL at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")}: the PostgreSQL rows are skipped.`);
+  }
+  if (READERS > 0) rows.push(await run("tally-busy", "Tally (npm start), SQLite", tallyServer, { readers: READERS }));
+  rows.push(
+    await run("next-route", "receiver route under next start", (port, env) =>
+      spawn("node_modules/.bin/next", ["start", "-p", String(port), "-H", "127.0.0.1"], { env, stdio: "ignore" }),
+    ),
+  );
+  rows.push(
+    await run("bare", "npm run receiver (bare node:http)", (port, env) =>
+      spawn("node_modules/.bin/tsx", ["--conditions=react-server", "scripts/receiver.ts", String(port)], {
+        env,
+        stdio: "ignore",
+      }),
+    ),
+  );
+}
 
 console.log(
   `\nReceiver benchmark: ${N} signed deliveries, ${CONC} connections, 10% duplicates, 5% bad signatures (${os.cpus().length} cores, Node ${process.version})\n`,
@@ -272,6 +328,16 @@ for (const r of rows) {
     .join(" ");
   console.log(
     `| ${r.name} | ${r.rps} | ${r.p50_ms} | ${r.p99_ms} | ${answers} | ${r.unique_good} | ${r.receipts} | ${r.queue_items} | ${r.lost_or_doubled} |`,
+  );
+}
+if (ROUNDS > 0) {
+  const mean = (rs, k) => rs.reduce((a, r) => a + r[k], 0) / rs.length;
+  const off = mean(traced.off, "rps");
+  const on = mean(traced.on, "rps");
+  console.log(
+    `\nTracing (SQLite, ${ROUNDS} rounds alternated): off ${Math.round(off)} deliveries/s (p99 ${mean(traced.off, "p99_ms").toFixed(1)} ms), ` +
+      `on ${Math.round(on)} deliveries/s (p99 ${mean(traced.on, "p99_ms").toFixed(1)} ms): on ÷ off ${(on / off).toFixed(2)}×; ` +
+      `spans received per run with tracing on: ${traced.on.map((r) => r.spans).join(", ")}`,
   );
 }
 const article = rows.find((r) => r.key === "article");

@@ -10,6 +10,7 @@ import { ensureDefaultDestination } from "./outbound";
 import { log, setLogLevel } from "./log";
 import { startRetention, startSchedules, startServerWorker } from "./worker";
 import { singleton } from "./runtime";
+import { startTracing } from "./tracing";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),
 // open the database, then start this process's parts. A process-wide singleton, so a second module load
@@ -22,6 +23,8 @@ export function boot(): Promise<void> {
 async function start(): Promise<void> {
   const config = configOrExit();
   setLogLevel(config.TALLY_LOG_LEVEL);
+  // Already started by server.ts under `npm start` (the same promise); `next start` and `next dev` start it here.
+  await startTracing(config, "server");
   await dbReady();
   //    The body store (page bodies, lib/bodies): unusable means stop here with the reason, not a
   //    failure at the first result stored.

@@ -388,6 +388,65 @@ export const envSchema = z.object({
     .enum(["debug", "info", "warn", "error"], { error: 'must be "debug", "info", "warn" or "error"' })
     .default("info")
     .describe("The lowest level of the log lines written (JSON lines on stdout)."),
+  // OpenTelemetry's standard variables (lib/tracing, [Tracing](operations/tracing.md)): unset endpoint, no tracing at all.
+  OTEL_EXPORTER_OTLP_ENDPOINT: optionalString
+    .pipe(httpUrl.optional())
+    .describe(
+      "Turns tracing on: the OTLP/HTTP collector traces are exported to, e.g. `http://otel-collector:4318` (spans go to `<endpoint>/v1/traces`). Unset: no tracing, at no cost ([Tracing](operations/tracing.md)).",
+    ),
+  OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: optionalString
+    .pipe(httpUrl.optional())
+    .describe(
+      "The full URL for traces (used as is, without `/v1/traces` added), instead of the one `OTEL_EXPORTER_OTLP_ENDPOINT` gives; setting it also turns tracing on.",
+    ),
+  OTEL_EXPORTER_OTLP_PROTOCOL: optionalString
+    .pipe(z.enum(["http/json"], { error: 'must be "http/json" (Tally exports OTLP over HTTP as JSON)' }).optional())
+    .meta({
+      description:
+        "The export protocol: Tally sends OTLP/HTTP with JSON bodies, which OpenTelemetry collectors accept on the same port as protobuf.",
+      defaultText: "`http/json`",
+    }),
+  OTEL_EXPORTER_OTLP_HEADERS: optionalString.describe(
+    "Headers sent with each export, `key=value` pairs separated by commas (e.g. a collector's API key); read by the exporter, masked on Settings.",
+  ),
+  OTEL_SDK_DISABLED: z
+    .enum(["true", "false"], { error: 'must be "true" or "false"' })
+    .default("false")
+    .describe("`true` keeps tracing off even with an endpoint set."),
+  OTEL_SERVICE_NAME: z.string().min(1).default("tally").describe("The traces' `service.name`."),
+  OTEL_RESOURCE_ATTRIBUTES: optionalString.describe(
+    "Extra resource attributes on every span, `key=value` pairs separated by commas (e.g. `deployment.environment=prod`).",
+  ),
+  OTEL_TRACES_SAMPLER: z
+    .enum(
+      [
+        "always_on",
+        "always_off",
+        "traceidratio",
+        "parentbased_always_on",
+        "parentbased_always_off",
+        "parentbased_traceidratio",
+      ],
+      {
+        error:
+          "must be one of OpenTelemetry's samplers: always_on, always_off, traceidratio, parentbased_always_on, parentbased_always_off, parentbased_traceidratio",
+      },
+    )
+    .default("parentbased_always_on")
+    .describe(
+      "Which traces are kept: `parentbased_*` follow the caller's `traceparent` sampled flag (an API call, the first attempt of a queue item) and decide new traces by the rest of the name.",
+    ),
+  OTEL_TRACES_SAMPLER_ARG: z.coerce
+    .number({ error: "must be a number" })
+    .min(0, { error: "must be at least 0" })
+    .max(1, { error: "must be at most 1" })
+    .default(1)
+    .describe("The share of new traces kept by the `traceidratio` samplers, 0 to 1."),
+  OTEL_BSP_SCHEDULE_DELAY: int(5000, 1, 3_600_000).describe("Milliseconds between two exports of the finished spans."),
+  OTEL_BSP_MAX_QUEUE_SIZE: int(2048, 1, 1_000_000).describe(
+    "Finished spans kept waiting for export; past it, new spans are dropped (never the work).",
+  ),
+  OTEL_BSP_MAX_EXPORT_BATCH_SIZE: int(512, 1, 1_000_000).describe("Spans per export request at most."),
 });
 
 type Env = z.infer<typeof envSchema>;
@@ -539,6 +598,8 @@ export const SECRET_VARIABLES = new Set([
   // URLs that carry credentials: a Slack webhook URL is itself the secret; an SMTP URL holds a password.
   "TALLY_ALERT_SLACK_URL",
   "TALLY_ALERT_SMTP_URL",
+  // A collector's credentials ride in the export headers.
+  "OTEL_EXPORTER_OTLP_HEADERS",
 ]);
 
 export type ConfigSource = "set" | "default" | "derived" | "unset";

@@ -3,10 +3,12 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import { randomUUID } from "node:crypto";
 import pino, { type Logger as PinoLogger } from "pino";
 import { slot } from "./runtime";
+import { currentTraceId } from "./tracing";
 
 // JSON lines through pino. The call sites keep one shape, `log.info(msg, fields)`; `log.child(fields)`
 // gives a logger whose every line carries those fields (a run, a queue item). A request id set with
-// withRequestId() rides along on every line written while that request is handled (AsyncLocalStorage).
+// withRequestId() rides along on every line written while that request is handled (AsyncLocalStorage),
+// and so does the trace id when tracing is on (lib/tracing).
 // Callers never pass secrets; redaction by path is the guard behind that.
 
 type Level = "debug" | "info" | "warn" | "error";
@@ -69,8 +71,12 @@ function build(level: Level = "info"): PinoLogger {
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
       redact: { paths: REDACT_PATHS, censor: "[redacted]" },
+      // The request id, and with tracing on the trace the line was written in (`trace_id`, as
+      // OpenTelemetry's log conventions name it), so a line leads to its trace and back.
       mixin: () => {
         const id = requestContext.getStore()?.requestId;
+        const traceId = currentTraceId();
+        if (traceId) return id ? { requestId: id, trace_id: traceId } : { trace_id: traceId };
         return id ? { requestId: id } : {};
       },
     },

@@ -3,6 +3,7 @@
 // It answers GET /api/metrics too (same bearer and answer as the app's): its deliveries count here only.
 import { configOrExit } from "../lib/config";
 import { enableBackgroundCheckpoints } from "../lib/runtime";
+import { startTracing, stopTracing } from "../lib/tracing";
 import { closeReceiverStore, createReceiverServer } from "../lib/webhooks";
 
 const config = configOrExit();
@@ -15,15 +16,23 @@ server.once("error", (err: NodeJS.ErrnoException) => {
   );
   process.exit(1);
 });
-server.listen(port, "0.0.0.0", () =>
-  console.log(
-    `Tally receiver on http://0.0.0.0:${port}/webhooks/geonode (metrics: GET http://0.0.0.0:${port}/api/metrics)`,
+// Tracing (when OTEL_EXPORTER_OTLP_ENDPOINT is set) is up before the first delivery.
+void startTracing(config, "receiver").then(() =>
+  server.listen(port, "0.0.0.0", () =>
+    console.log(
+      `Tally receiver on http://0.0.0.0:${port}/webhooks/geonode (metrics: GET http://0.0.0.0:${port}/api/metrics)`,
+    ),
   ),
 );
 
 function stop() {
   // Finish the requests in flight (their transactions commit before they answer), then close.
-  server.close(() => void closeReceiverStore().finally(() => process.exit(0)));
+  server.close(
+    () =>
+      void closeReceiverStore()
+        .then(() => stopTracing())
+        .finally(() => process.exit(0)),
+  );
   server.closeIdleConnections(); // a scraper's keep-alive connection must not hold the close up
   setTimeout(() => process.exit(0), 10_000).unref();
 }

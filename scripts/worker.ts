@@ -15,6 +15,7 @@ import {
 } from "../lib/worker";
 import { startAlerts } from "../lib/alerts";
 import { startCollectionSchedule } from "../lib/collections";
+import { startTracing, stopTracing } from "../lib/tracing";
 
 const GRACE_MS = 15_000;
 
@@ -22,6 +23,7 @@ async function main() {
   const config = configOrExit();
   enableBackgroundCheckpoints(); // SQLite: checkpoints on a thread, not in a commit on the event loop
   setLogLevel(config.TALLY_LOG_LEVEL);
+  await startTracing(config, "worker");
   if (config.TALLY_SCHEDULER === "external") {
     process.stderr.write(
       "TALLY_SCHEDULER=external: no process runs loops; the scheduler drains the queue through POST /api/cron/work. Unset it (or set on/off) to run `npm run worker`.\n",
@@ -77,6 +79,7 @@ async function main() {
     collections?.stop();
     await Promise.all([worker.stop(GRACE_MS), metricsServer ? closeWorkerMetrics(metricsServer) : undefined]);
     await disconnectAll();
+    await stopTracing();
     process.exit(0);
   };
   process.on("SIGTERM", () => void stop("SIGTERM"));

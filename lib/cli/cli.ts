@@ -7,6 +7,7 @@ import { TallyError } from "../errors";
 import { setLogLevel } from "../log";
 import { flushApiCalls } from "../platform";
 import { getRun, type RunView } from "../operations";
+import { inSpan, startTracing, stopTracing } from "../tracing";
 
 // The shared frame of the CLI scripts (npm run reconcile | replay | rotate | register-webhooks):
 // same code as the dashboard's buttons, progress printed as it changes, a summary at the end, and
@@ -67,8 +68,10 @@ export async function runCli<A>(
       print(`demo mode: using the simulator at ${url} (set SCRAPER_API_BASE_URL to choose another)`);
       setApiBaseUrl(url);
     }
+    await startTracing(config, name);
     await dbReady();
-    code = await main(ctx, args);
+    // With tracing on, the tool's work is one trace (what it queues links to it: replay, reconcile).
+    code = await inSpan(`cli ${name}`, { root: true }, () => main(ctx, args));
   } catch (err) {
     const usage = err instanceof UsageError;
     process.stderr.write(`[${name}] ${usage ? "" : "failed: "}${err instanceof Error ? err.message : String(err)}\n`);
@@ -77,6 +80,7 @@ export async function runCli<A>(
   } finally {
     await flushApiCalls().catch(() => undefined);
     await disconnectAll().catch(() => undefined);
+    await stopTracing();
   }
   process.exit(code);
 }

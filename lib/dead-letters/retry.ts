@@ -118,6 +118,7 @@ async function resubmit(dl: DeadLetter, job: Job, actor: string): Promise<RetryR
     maxAttempts: dl.attempts,
     leaseOwner: `operator:${actor}`,
     leaseExpiresAt: new Date(),
+    traceContext: null,
   };
   const error = {
     code: job.errorCode ?? dl.errorCode ?? "UNKNOWN",

@@ -23,6 +23,7 @@ import { isBacklog, type ProcessJobPayload } from "./process-job";
 import { findJobHead, recordState, type Attempt } from "./job-rows";
 import { resubmitJob } from "./resubmit";
 import { storeCompleted } from "./store-results";
+import { inSpan } from "../tracing";
 
 // The process_job handler. The payload only says which job to look at: its state always comes from
 // the platform, so a forged, stale or early webhook cannot make Tally store the wrong thing.
@@ -80,7 +81,11 @@ async function handleJob(
   };
   // Completed: the attempt is recorded in the transaction that stores the result (an extract's).
   if (state.status === "completed")
-    return withPurpose("result pages", () => storeCompleted(client, state, attempt, ctx.signal, pageSize, ctx.item));
+    return withPurpose("result pages", () =>
+      inSpan("store results", { attributes: { "tally.job.id": p.jobId, "tally.job.kind": kind } }, () =>
+        storeCompleted(client, state, attempt, ctx.signal, pageSize, ctx.item),
+      ),
+    );
   const job = await transaction((tx) => recordState(tx, state, attempt));
 
   switch (state.status) {

@@ -10,6 +10,7 @@ import { FORWARD_EVENT, forwardEventPayload, type ForwardEventPayload } from "./
 import { sendEvent } from "./send";
 import { batchLeaseMs, recordBatch, sendBatch, takeBatch } from "./sink-batch";
 import { isSinkType } from "./sink-config";
+import { failSpan, inSpan, linkTo, setSpanAttributes, SpanKind, type Link } from "../tracing";
 
 // Sends one delivery (a webhook), or a batch of one sink's deliveries led by this one
 // (lib/outbound/sink-batch.ts). Retries are bounded by time, not by count: a failure returns
@@ -30,6 +31,12 @@ async function finish(f: Finish): Promise<void> {
 export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerContext): Promise<void | Reschedule> {
   const d = await loadDelivery(p.deliveryId);
   if (!d) return;
+  setSpanAttributes({
+    "tally.outbound.delivery_id": d.id,
+    "tally.outbound.event_type": d.eventType,
+    "tally.destination.id": d.destinationId,
+    "tally.destination.type": d.destination.type,
+  });
   const plan = planDelivery(d, d.destination.enabled, Date.now());
   if (plan.kind === "settled") return;
   if (plan.kind === "finish") return finish(plan.finish);
@@ -38,12 +45,22 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
   const body = await buildEventBody(d, { inline: true });
   if (body === null) return finish({ deliveryId: d.id, status: "dead", lastError: `job ${d.jobId} not found` });
   const config = getConfig();
-  const result = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
-    timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
-    signal: ctx.signal,
-    // The environment's destination is the deployer's choice; one registered at run time is guarded.
-    guard: d.destination.source === "config" ? null : guardFor(config),
-  });
+  // With tracing on, the POST is a client span whose traceparent goes out with the delivery (send.ts).
+  const result = await inSpan(
+    "POST webhook",
+    { kind: SpanKind.CLIENT, attributes: { "http.request.method": "POST", "tally.outbound.event_id": d.eventId } },
+    async (span) => {
+      const r = await sendEvent(d.destination.url, d.destination.secret, d.eventId, body, {
+        timeoutMs: config.TALLY_FORWARD_TIMEOUT_MS,
+        signal: ctx.signal,
+        // The environment's destination is the deployer's choice; one registered at run time is guarded.
+        guard: d.destination.source === "config" ? null : guardFor(config),
+      });
+      if (r.statusCode !== null) span?.setAttribute("http.response.status_code", r.statusCode);
+      if (span && !r.ok) failSpan(span, { code: r.statusCode === null ? "no_answer" : String(r.statusCode) });
+      return r;
+    },
+  );
   // Cut short by the worker's shutdown: not the destination's fault; the queue hands the item back.
   if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");
   const now = Date.now();
@@ -60,7 +77,23 @@ export async function handleForwardEvent(p: ForwardEventPayload, ctx: HandlerCon
 async function forwardToSink(d: LoadedDelivery, retryUntil: Date, ctx: HandlerContext): Promise<void | Reschedule> {
   const batch = await takeBatch(d, retryUntil, ctx.item, batchLeaseMs());
   try {
-    const sent = await sendBatch(batch, ctx.signal);
+    // One span for the sink write, in this delivery's trace, linked to the traces of the others it carries.
+    const links = batch.members.map((m) => linkTo(m.item?.traceContext ?? null)).filter((l): l is Link => !!l);
+    const sent = await inSpan(
+      `sink write ${batch.target.type}`,
+      {
+        kind: SpanKind.PRODUCER,
+        links,
+        attributes: { "tally.destination.type": batch.target.type, "tally.sink.events": batch.members.length },
+      },
+      async (span) => {
+        const out = await sendBatch(batch, ctx.signal);
+        const failed = out.filter((s) => s.result && !s.result.ok).length;
+        span?.setAttribute("tally.sink.failed", failed);
+        if (span && failed > 0) failSpan(span, { code: "sink_refused" });
+        return out;
+      },
+    );
     // Shutdown, or this item's lease lost: nothing recorded; the others are handed back at once.
     if (ctx.signal.aborted) throw new Error("forwarding aborted by shutdown");
     return await recordBatch(batch, sent);

@@ -20,7 +20,8 @@ async function replayOne(tx: Tx, id: number, now: Date): Promise<boolean> {
     data: { status: "pending", retryUntil, nextAttemptAt: now, replays: { increment: 1 } },
   });
   if (count === 0) return false;
-  const item = forwardEventItem(id, now);
+  // A replay is a trace of its own, linked to the operator's request (tracing on).
+  const item = { ...forwardEventItem(id, now), trace: "link" as const };
   if (await enqueue(tx, item)) return true;
   // A live item exists (waiting on its backoff): due now.
   await tx.queueItem.updateMany({ where: { dedupeKey: item.dedupeKey, state: "ready" }, data: { availableAt: now } });

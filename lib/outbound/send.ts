@@ -2,6 +2,7 @@ import "server-only";
 import { deadline } from "../http";
 import { type GuardContext, guardedPost, type PostAnswer, RefusedAddress } from "../net";
 import { signDelivery } from "../signing";
+import { injectTraceHeaders } from "../tracing";
 
 // One outbound request, signed per Standard Webhooks. Only a 2xx counts; redirects are not followed
 // (a 3xx is a failed attempt), and a timeout or a refused connection is a failed attempt too. A
@@ -57,11 +58,12 @@ export async function sendEvent(
     const res = await guardedPost(url, {
       signal,
       guard: opts.guard ?? null,
-      headers: {
+      // With tracing on, the W3C traceparent of the delivery's span goes along (lib/tracing).
+      headers: injectTraceHeaders({
         "content-type": "application/json",
         "user-agent": USER_AGENT,
         ...signedHeaders(secret, eventId, body),
-      },
+      }),
       body,
     });
     const ok = res.status >= 200 && res.status < 300;

@@ -5,6 +5,7 @@ import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type
 import { answerClass, callRank, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
 import { AnswerTooLarge, fetchSend, nodeSend, type Answer } from "./send";
+import { inSpan, setSpanAttributes, SpanKind } from "../tracing";
 
 export type ClientOptions = {
   baseUrl: string;
@@ -240,6 +241,7 @@ export function createTransport(opts: ClientOptions): Transport {
         : 0;
     if (res.status === 429) limiter.pause(retryAfterMs);
     observe(spec, call, res.status);
+    setSpanAttributes({ "http.response.status_code": res.status });
 
     if (res.status < 200 || res.status >= 300) {
       const err = errorFromResponse(res.status, res.text, res.header, { endpoint: spec.endpoint, retryAfterMs });
@@ -275,7 +277,30 @@ export function createTransport(opts: ClientOptions): Transport {
     );
   }
 
-  async function request<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions = {}): Promise<Parsed<S>> {
+  /**
+   * With tracing on, one client span per call (its retries included), named by the endpoint's template
+   * (`GET /v1/extract/{job_id}`): method, template, page, final status and resends; never the key or a body.
+   */
+  function request<S extends z.ZodType | null>(spec: RequestSpec<S>, call: CallOptions = {}): Promise<Parsed<S>> {
+    return inSpan(
+      spec.endpoint,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: {
+          "http.request.method": spec.method,
+          "url.template": spec.endpoint.slice(spec.method.length + 1),
+          "tally.platform.purpose": call.purpose ?? currentPurpose(),
+          ...(typeof spec.query?.page === "number" ? { "tally.platform.page": spec.query.page } : {}),
+        },
+      },
+      () => requestWithRetries(spec, call),
+    );
+  }
+
+  async function requestWithRetries<S extends z.ZodType | null>(
+    spec: RequestSpec<S>,
+    call: CallOptions,
+  ): Promise<Parsed<S>> {
     let getRetries = 0;
     let rateLimitRetries = 0;
     for (;;) {
@@ -304,6 +329,7 @@ export function createTransport(opts: ClientOptions): Transport {
           const waitMs = fullJitter(getRetries, retryBaseMs, retryCapMs, random);
           if (pastDeadline(waitMs)) throw err;
           getRetries++;
+          setSpanAttributes({ "http.request.resend_count": getRetries + rateLimitRetries });
           await sleep(waitMs, call.signal);
           continue;
         }

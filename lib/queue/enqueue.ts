@@ -2,6 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { getConfig } from "../config";
 import { dialect } from "../db";
+import { queueTraceContext } from "../tracing";
 import { QUEUE_CHANNEL } from "./wake";
 import { PRIORITY_FRESH, type DbOrTx, type EnqueueItem } from "./types";
 
@@ -14,14 +15,16 @@ const CHUNK = 100; // rows per INSERT: 10 parameters each, far below SQLite's li
 
 function row(item: EnqueueItem, now: Date, defaultMax: number): Prisma.Sql {
   const payload = JSON.stringify(item.payload ?? {});
+  // The trace the item belongs to travels in its row, not its payload (null with tracing off).
   return Prisma.sql`(${item.kind}, ${payload}, ${item.jobId ?? null}, ${item.dedupeKey ?? null}, 'ready', 0,
-    ${item.maxAttempts ?? defaultMax}, ${item.priority ?? PRIORITY_FRESH}, ${item.availableAt ?? now}, ${now}, ${now})`;
+    ${item.maxAttempts ?? defaultMax}, ${item.priority ?? PRIORITY_FRESH}, ${item.availableAt ?? now}, ${now}, ${now},
+    ${queueTraceContext(item.trace)})`;
 }
 
 async function insert(tx: DbOrTx, rows: Prisma.Sql[]): Promise<number> {
   const n = await tx.$executeRaw`
     INSERT INTO "QueueItem" ("kind", "payload", "jobId", "dedupeKey", "state", "attempts",
-      "maxAttempts", "priority", "availableAt", "createdAt", "updatedAt")
+      "maxAttempts", "priority", "availableAt", "createdAt", "updatedAt", "traceContext")
     VALUES ${Prisma.join(rows)}
     ON CONFLICT ("dedupeKey") DO NOTHING`;
   // Workers in other processes wake when the caller's transaction commits (lib/queue/wake.ts).

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db, dialect, directQuery, directSqliteTransaction, sqlInt, type SqliteTx } from "../db";
+import { queueTraceContext } from "../tracing";
 import { claimedRowSchema, itemJobSchema, type ClaimedItem, type DbOrTx } from "./types";
 
 // Claims are one UPDATE … WHERE id IN (SELECT … LIMIT n) that re-checks the claimable condition on
@@ -81,7 +82,7 @@ export async function claim(opts: ClaimOptions, tx: DbOrTx = db()): Promise<Clai
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
      WHERE "id" IN (SELECT "id" FROM "picked")
        AND ${claimable(now)}
-     RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
+     RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt", "traceContext"`;
   // On PostgreSQL the claim also reads the head of each item's Job row (the handler's first read, one
   // round trip a job); SQLite's UPDATE cannot sit in a CTE, and its read is a prepared statement in
   // process, so the handler reads it there.
@@ -213,7 +214,7 @@ export async function retry(
   const at = new Date(now.getTime() + (delayMs ?? backoffMs(item.attempts)));
   const n = await tx.$executeRaw`
     UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at}, "lastError" = ${info.message},
-      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}
+      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}, "traceContext" = ${nextAttemptTrace(item)}
     WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
   return n > 0 ? "retried" : "lost";
 }
@@ -228,10 +229,18 @@ export async function release(item: ClaimedItem, tx: DbOrTx = db()): Promise<boo
   return giveBack(item, new Date(), tx);
 }
 
+/**
+ * The item's trace context for its next attempt: a link to this attempt's span (tracing on), so a retry
+ * or a "not yet" starts a trace of its own instead of growing this one; unchanged with tracing off.
+ */
+export function nextAttemptTrace(item: ClaimedItem): string | null {
+  return queueTraceContext("link") ?? item.traceContext;
+}
+
 async function giveBack(item: ClaimedItem, at: Date, tx: DbOrTx): Promise<boolean> {
   const n = await tx.$executeRaw`
     UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at}, "attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END,
-      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${new Date()}
+      "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${new Date()}, "traceContext" = ${nextAttemptTrace(item)}
     WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
   return n > 0;
 }

@@ -1,5 +1,6 @@
 import "server-only";
 import { log } from "../log";
+import { failSpan, inSpan, queueParent, SpanKind } from "../tracing";
 import { ack, deadLetter, describeError, extendLease, reschedule, retry } from "./lease";
 import { PermanentFailure, type Registry } from "./registry";
 import type { ClaimedItem } from "./types";
@@ -34,8 +35,41 @@ function askedToWait(err: unknown): number | null {
 /**
  * Runs one claimed item through its registered kind and settles its lease: ack, reschedule, retry
  * with backoff, or dead letter. Never throws for anything the handler does.
+ *
+ * With tracing on, in a span `process <kind>` (lib/tracing): the first attempt of an item continues the
+ * trace that queued it (the context in its row); a retry, a reschedule, a replay or a reconciliation
+ * starts a trace of its own linked back. The settling (retry, reschedule) happens inside the span, so
+ * the next attempt links to this one.
  */
-export async function runItem(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
+export function runItem(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
+  return inSpan(
+    `process ${item.kind}`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: {
+        "messaging.system": "tally.queue",
+        "messaging.operation.type": "process",
+        "messaging.destination.name": item.kind,
+        "messaging.message.id": String(item.id),
+        "tally.queue.attempt": item.attempts,
+        ...(item.jobId ? { "tally.job.id": item.jobId } : {}),
+      },
+      ...queueParent(item.traceContext, item.attempts),
+    },
+    async (span) => {
+      const outcome = await runClaimed(registry, item, opts);
+      // At debug level, a line per item settled (with tracing on it carries the item's trace_id).
+      log.debug("queue item settled", { queueItemId: item.id, kind: item.kind, jobId: item.jobId, outcome });
+      if (span) {
+        span.setAttribute("tally.queue.outcome", outcome);
+        if (outcome === "retried" || outcome === "dead") failSpan(span, { name: outcome });
+      }
+      return outcome;
+    },
+  );
+}
+
+async function runClaimed(registry: Registry, item: ClaimedItem, opts: RunItemOptions): Promise<ItemOutcome> {
   const settle = async (ok: Promise<boolean>, outcome: ItemOutcome): Promise<ItemOutcome> =>
     (await ok) ? outcome : "lost";
   // Every line about this item carries its id, kind and job (a child logger per queue item).

@@ -3,6 +3,7 @@ import { randomUUID } from "node:crypto";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { db, dialect, inList, sqlInt } from "../db";
+import { queueTraceContext } from "../tracing";
 import { claimable, claimTarget } from "./lease";
 import { claimedRowSchema, type ClaimedItem, type DbOrTx } from "./types";
 
@@ -44,7 +45,7 @@ export async function claimByDedupeKeys(opts: ClaimByKeysOptions, tx: DbOrTx = d
     UPDATE ${claimTarget()}
        SET "state" = 'leased', "leaseOwner" = ${token}, "leaseExpiresAt" = ${expires}, "attempts" = "attempts" + 1, "updatedAt" = ${now}
      WHERE "id" IN (SELECT "id" FROM "picked") AND ${claimable(now)}
-     RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt"`;
+     RETURNING "id", "kind", "payload", "jobId", "dedupeKey", "attempts", "maxAttempts", "leaseOwner", "leaseExpiresAt", "traceContext"`;
   return claimedRowSchema
     .array()
     .parse(rows)
@@ -85,11 +86,13 @@ export async function rescheduleAll(items: ClaimedItem[], delayMs: number, tx: D
   const ids: number[] = [];
   const now = new Date();
   const at = new Date(now.getTime() + Math.max(0, delayMs));
+  // With tracing on, their next attempts link to the span that handed them back (lease.ts's nextAttemptTrace).
+  const trace = queueTraceContext("link");
   for (const [owner, group] of byOwner(items)) {
     const rows = await tx.$queryRaw`
       UPDATE "QueueItem" SET "state" = 'ready', "availableAt" = ${at},
         "attempts" = CASE WHEN "attempts" > 0 THEN "attempts" - 1 ELSE 0 END,
-        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "updatedAt" = ${now}, "traceContext" = COALESCE(${trace}, "traceContext")
       WHERE ${inList('"id"', group)} AND "state" = 'leased' AND "leaseOwner" = ${owner}
       RETURNING "id"`;
     ids.push(

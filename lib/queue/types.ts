@@ -20,6 +20,8 @@ export const claimedRowSchema = z.object({
   maxAttempts: sqlInt,
   leaseOwner: z.string(),
   leaseExpiresAt: z.coerce.date(),
+  /** Where the item's trace comes from (lib/tracing: queueTraceContext / queueParent); null with tracing off. */
+  traceContext: z.string().nullable().default(null),
 });
 
 /** The head of the Job row an item is about, as the claim read it (PostgreSQL), or null with no row. */
@@ -42,6 +44,11 @@ export type EnqueueOptions = {
   maxAttempts?: number;
   /** Claim order: PRIORITY_FRESH (default) before PRIORITY_BACKLOG; oldest first within each. */
   priority?: number;
+  /**
+   * With tracing on, the item carries the active span's context: its first attempt continues that trace
+   * (`parent`, the default), or starts one of its own linked to it (`link`: replays, reconciliation).
+   */
+  trace?: "parent" | "link";
 };
 
 /** Today's work: webhooks, submits, polls, runs, retries. */

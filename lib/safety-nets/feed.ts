@@ -4,6 +4,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import { jobDedupeKey, processJobItem } from "../jobs";
 import { enqueueMany } from "../queue";
+import { inSpan } from "../tracing";
 import type { JobKind } from "../platform";
 
 // The safety nets' one way into the pipeline: given candidate jobs, find (set-based, two queries
@@ -53,7 +54,25 @@ export function addFeed(a: FeedResult, b: FeedResult, keepIds = 500): FeedResult
  * candidates with no outcome that are not in the durable queue either after this call, which a watermark
  * must not pass. A candidate in the queue is accounted for: the queue keeps it until it has an outcome
  * or a dead letter (issue 28: holding the watermark for queued jobs re-listed a whole backlog each run). */
-export async function feedQueue(
+export function feedQueue(
+  candidates: Candidate[],
+  source: FeedSource,
+  runId: string | null,
+): Promise<FeedResult & { unqueuedIds: string[] }> {
+  // With tracing on, a span per page fed; each job queued starts a trace of its own linked to it (a
+  // reconciliation of 30,000 jobs is 30,000 traces, not one that never ends).
+  return inSpan(
+    `feed ${source}`,
+    { attributes: { "tally.receipt.source": source, "tally.feed.candidates": candidates.length } },
+    async (span) => {
+      const fed = await feed(candidates, source, runId);
+      span?.setAttribute("tally.feed.enqueued", fed.enqueued);
+      return fed;
+    },
+  );
+}
+
+async function feed(
   candidates: Candidate[],
   source: FeedSource,
   runId: string | null,
@@ -96,14 +115,15 @@ export async function feedQueue(
       ON CONFLICT ("jobId") DO NOTHING`;
           const inserted = await enqueueMany(
             tx,
-            todo.map((c) =>
-              processJobItem({
+            todo.map((c) => ({
+              ...processJobItem({
                 jobId: c.jobId,
                 eventType: EVENT_FOR_KIND[c.kind],
                 deliveryId: c.deliveryId ?? null,
                 source,
               }),
-            ),
+              trace: "link" as const,
+            })),
           );
           await tx.jobEvent.createMany({
             data: todo.map((c) => ({

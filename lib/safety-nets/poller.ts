@@ -4,6 +4,7 @@ import { getConfig } from "../config";
 import { db, sqlInt } from "../db";
 import { processJobItem } from "../jobs";
 import { enqueue } from "../queue";
+import { inSpan } from "../tracing";
 import { isTerminal, PlatformNotFound, RateLimited, spreadJitter, type JobKind } from "../platform";
 import { claimTick } from "../scheduling";
 import { sweepIntervalMs, sweepKind, sweepWindow, SWEEP_MIN_JOBS } from "./poll-sweep";
@@ -158,7 +159,13 @@ export async function pollDueJobs(opts: { limit?: number } = {}): Promise<PollBa
     }
   }
 
-  const pollOne = async (job: (typeof jobs)[number]) => {
+  // With tracing on, each job's poll is a trace of its own: the receipt of a job whose webhook never
+  // came, which its queue item (queued inside it) continues.
+  const pollOne = (job: (typeof jobs)[number]) =>
+    inSpan("poll job", { root: true, attributes: { "tally.job.id": job.id, "tally.receipt.source": "poll" } }, () =>
+      pollJob(job),
+    );
+  const pollJob = async (job: (typeof jobs)[number]) => {
     const kind: JobKind = isJobKind(job.kind) ? job.kind : "extract";
     // Deadline first, on every path: a job past it is marked and left to reconciliation.
     if (job.pollDeadlineAt && Date.now() >= job.pollDeadlineAt.getTime()) return expire(job);

@@ -3,6 +3,7 @@ import http from "node:http";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { isMetricsPath, sendJson as send, serveMetrics } from "../http";
+import { contextFromHeaders, SpanKind, startSpan, withContext } from "../tracing";
 import type { BodyRead } from "./read-body";
 import { countUnrecorded, receive, recordRejected } from "./receive";
 
@@ -55,7 +56,19 @@ export function createReceiverHandler(): Handler {
     const header = req.headers["x-request-id"];
     const id = requestIdFrom(Array.isArray(header) ? header[0] : header);
     res.setHeader("x-request-id", id);
-    return withRequestId(id, () => respond(req, res));
+    // With tracing on, a span per delivery (a caller's traceparent continued, else a trace of its own):
+    // the receipt, the root of the job's trace. Off: nothing read, nothing made.
+    const traced = startSpan("webhook receive", {
+      kind: SpanKind.SERVER,
+      parent: contextFromHeaders((name) => req.headers[name]),
+      attributes: { "http.request.method": req.method ?? "", "url.path": "/webhooks/geonode" },
+    });
+    if (!traced) return withRequestId(id, () => respond(req, res));
+    res.once("finish", () => {
+      traced.span.setAttribute("http.response.status_code", res.statusCode);
+      traced.span.end();
+    });
+    return withContext(traced.context, () => withRequestId(id, () => respond(req, res)));
   };
   async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
     const startedAt = Date.now();

@@ -1,6 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { log } from "../log";
+import { queueTraceContext, setSpanAttributes } from "../tracing";
 import { countDelivery } from "../metrics";
 import { wakeWorkers } from "../queue";
 import { isKnownEvent, parseEnvelope } from "./envelope";
@@ -113,6 +114,14 @@ async function decide(d: Delivery): Promise<Answer> {
   // A subscription is for one event type; it fills in a delivery that does not say which.
   const eventType = parsed.envelope.eventType ?? matched.eventType;
   const meta = { subscriptionId: matched.subscriptionId, deliveryId, eventType, jobId };
+  // Ids only: the receipt span names the job and the delivery, never the body or the signature.
+  setSpanAttributes({
+    "tally.job.id": jobId,
+    "tally.receipt.source": "webhook",
+    ...(eventType ? { "tally.webhook.event_type": eventType } : {}),
+    ...(deliveryId ? { "tally.webhook.delivery_id": deliveryId } : {}),
+    ...(matched.subscriptionId ? { "tally.subscription.id": matched.subscriptionId } : {}),
+  });
   if (!eventType) {
     const reason = "no event type (expected event, event_type or X-Webhook-Event)";
     return finish({ status: 400, body: { error: "bad_request", reason } }, meta, reason);
@@ -130,11 +139,14 @@ async function decide(d: Delivery): Promise<Answer> {
       deliveryId,
       subscriptionId: matched.subscriptionId,
       maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS,
+      // The queue item continues the receipt's trace (null with tracing off).
+      traceContext: queueTraceContext(),
     },
     { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
   );
   // Committed: a worker in this process takes it now rather than at its next idle poll.
   if (outcome === "accepted") wakeWorkers();
+  setSpanAttributes({ "tally.receipt.outcome": outcome });
   return { status: 200, body: { status: outcome } };
 }
 

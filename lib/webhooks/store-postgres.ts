@@ -74,9 +74,9 @@ export function openPostgresStore(url: string): ReceiverStore {
         source: "webhook",
       });
       await c.query(
-        `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
-         VALUES ($1,$2,$3,$4,'ready',0,$5,$6,$6,$6) ON CONFLICT ("dedupeKey") DO NOTHING`,
-        [item.kind, JSON.stringify(item.payload), item.jobId, item.dedupeKey, a.maxAttempts, now],
+        `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt","traceContext")
+         VALUES ($1,$2,$3,$4,'ready',0,$5,$6,$6,$6,$7) ON CONFLICT ("dedupeKey") DO NOTHING`,
+        [item.kind, JSON.stringify(item.payload), item.jobId, item.dedupeKey, a.maxAttempts, now, a.traceContext],
       );
     }
     await insertLog(c, { ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);
@@ -130,8 +130,8 @@ async function writeBatch(pool: pg.Pool, ops: Write[]): Promise<unknown[]> {
   const logs = ops.map((op) => op.logRow);
   const { rows } = await pool.query<{ fresh: string[] | null }>(
     `WITH a AS (
-       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[])
-         AS a("jobId", "eventType", "deliveryId", "subscriptionId", kind, payload, "dedupeKey", "maxAttempts")
+       SELECT * FROM unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::int[], $20::text[])
+         AS a("jobId", "eventType", "deliveryId", "subscriptionId", kind, payload, "dedupeKey", "maxAttempts", "traceContext")
      ),
      r AS (
        INSERT INTO "Receipt" ("jobId","eventType","deliveryId","subscriptionId","source","receivedAt")
@@ -140,8 +140,8 @@ async function writeBatch(pool: pg.Pool, ops: Write[]): Promise<unknown[]> {
        RETURNING "jobId"
      ),
      q AS (
-       INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
-       SELECT kind, payload, "jobId", "dedupeKey", 'ready', 0, "maxAttempts", $9, $9, $9 FROM a
+       INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt","traceContext")
+       SELECT kind, payload, "jobId", "dedupeKey", 'ready', 0, "maxAttempts", $9, $9, $9, "traceContext" FROM a
        WHERE "jobId" IN (SELECT "jobId" FROM r) ORDER BY "jobId"
        ON CONFLICT ("dedupeKey") DO NOTHING
        RETURNING 1
@@ -177,6 +177,7 @@ async function writeBatch(pool: pg.Pool, ops: Write[]): Promise<unknown[]> {
       logs.map((l) => l.bodyBytes),
       ops.map((op) => !!op.accept && first.get(op.accept.jobId) === op.accept),
       QUEUE_CHANNEL,
+      accepts.map((a) => a.traceContext),
     ],
   );
   const fresh = new Set(rows[0]?.fresh ?? []);

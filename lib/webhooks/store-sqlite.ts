@@ -21,8 +21,8 @@ export function openSqliteStore(url: string): ReceiverStore {
      VALUES (?,?,?,?,'webhook',?) ON CONFLICT ("jobId") DO NOTHING`,
   );
   const insertQueueItem = conn.prepare(
-    `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt")
-     VALUES (?,?,?,?,'ready',0,?,?,?,?) ON CONFLICT ("dedupeKey") DO NOTHING`,
+    `INSERT INTO "QueueItem" ("kind","payload","jobId","dedupeKey","state","attempts","maxAttempts","availableAt","createdAt","updatedAt","traceContext")
+     VALUES (?,?,?,?,'ready',0,?,?,?,?,?) ON CONFLICT ("dedupeKey") DO NOTHING`,
   );
   const insertLog = conn.prepare(
     `INSERT INTO "InboundDelivery" ("receivedAt","subscriptionId","deliveryId","eventType","jobId","status","reason","latencyMs","bodyBytes")
@@ -64,6 +64,7 @@ export function openSqliteStore(url: string): ReceiverStore {
         now,
         now,
         now,
+        a.traceContext,
       );
     }
     log({ ...logRow, status: 200, reason: fresh ? "accepted" : "duplicate" }, now);

@@ -29,6 +29,8 @@ export type Accept = {
   deliveryId: string | null;
   subscriptionId: string | null;
   maxAttempts: number;
+  /** The receipt span's traceparent for the queue item's row (lib/tracing); null with tracing off. */
+  traceContext: string | null;
 };
 
 export type ReceiverStore = {

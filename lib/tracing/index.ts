@@ -1,0 +1,23 @@
+import "server-only";
+// lib/tracing's surface: OpenTelemetry traces (off unless an OTLP endpoint is set; docs/operations/tracing.md).
+export {
+  contextFromHeaders,
+  currentTraceId,
+  currentTraceparent,
+  failSpan,
+  inSpan,
+  injectTraceHeaders,
+  linkTo,
+  queueParent,
+  queueTraceContext,
+  setSpanAttributes,
+  SpanKind,
+  startSpan,
+  tracingOn,
+  withContext,
+  type Attributes,
+  type Link,
+  type Span,
+  type SpanOptions,
+} from "./spans";
+export { flushTracing, startTracing, stopTracing, tracingWanted, type TracingConfig } from "./start";

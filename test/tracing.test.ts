@@ -1,0 +1,279 @@
+// OpenTelemetry traces end to end (issue 41): Tally as `npm start` runs it (`npm run build` first), the
+// simulator over real HTTP, and an OTLP/HTTP receiver of this test's own that collects what Tally exports
+// (JSON). One job's trace is one tree: the webhook's receipt → the queue item's processing → the
+// platform GET → the store → every outbound delivery (a webhook, whose receiver gets the trace's
+// `traceparent`) and the sink write. A caller's `traceparent` on the API is continued; a delivery that
+// is retried starts a trace of its own with a link to the attempt before. Log lines carry `trace_id`;
+// no span holds the API key, a secret, a signature or a body. Runs on SQLite and, through
+// vitest.postgres.config.mts, on PostgreSQL.
+import { createServer, type Server } from "node:http";
+import { randomBytes } from "node:crypto";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { API_KEY, startReceiver, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
+import { SERVICES, type SinkService } from "./sink-services";
+import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
+
+type Value = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
+type OtlpSpan = {
+  traceId: string;
+  spanId: string;
+  parentSpanId?: string;
+  name: string;
+  kind: number;
+  attributes?: Array<{ key: string; value: Value }>;
+  links?: Array<{ traceId: string; spanId: string }>;
+};
+type Span = {
+  traceId: string;
+  spanId: string;
+  parent: string | null;
+  name: string;
+  attrs: Record<string, string | number | boolean>;
+  links: Array<{ traceId: string; spanId: string }>;
+  resource: Record<string, string | number | boolean>;
+  raw: string;
+};
+
+// OTLP/JSON carries ids as hex; base64 is accepted too, should an exporter send it.
+const hex = (id: string | undefined) =>
+  !id ? "" : /^[0-9a-f]+$/i.test(id) ? id.toLowerCase() : Buffer.from(id, "base64").toString("hex");
+const plain = (v: Value) =>
+  v.stringValue ?? (v.intValue !== undefined ? Number(v.intValue) : (v.boolValue ?? v.doubleValue ?? ""));
+const attrs = (list: Array<{ key: string; value: Value }> | undefined) =>
+  Object.fromEntries((list ?? []).map((a) => [a.key, plain(a.value)]));
+
+const exportSchema = z.object({
+  resourceSpans: z.array(
+    z.object({
+      resource: z.object({ attributes: z.array(z.any()).optional() }).optional(),
+      scopeSpans: z.array(z.object({ spans: z.array(z.any()).optional() })).optional(),
+    }),
+  ),
+});
+
+/** An OTLP/HTTP collector of the test's own: POST /v1/traces with JSON; every span kept. */
+async function startOtlpReceiver() {
+  const spans: Span[] = [];
+  const requests: Array<{ contentType: string | undefined }> = [];
+  const server: Server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      requests.push({ contentType: req.headers["content-type"] });
+      if (req.url !== "/v1/traces" || req.method !== "POST") return void res.writeHead(404).end();
+      const body = exportSchema.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      for (const rs of body.resourceSpans) {
+        const resource = attrs(rs.resource?.attributes);
+        for (const ss of rs.scopeSpans ?? [])
+          for (const s of (ss.spans ?? []) as OtlpSpan[])
+            spans.push({
+              traceId: hex(s.traceId),
+              spanId: hex(s.spanId),
+              parent: s.parentSpanId ? hex(s.parentSpanId) : null,
+              name: s.name,
+              attrs: attrs(s.attributes),
+              links: (s.links ?? []).map((l) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
+              resource,
+              raw: JSON.stringify(s),
+            });
+      }
+      res.writeHead(200, { "content-type": "application/json" }).end("{}");
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const address = server.address();
+  const port = address !== null && typeof address === "object" ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    spans,
+    requests,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
+let sim: Awaited<ReturnType<typeof startSim>>;
+let hook: Awaited<ReturnType<typeof startReceiver>>;
+let sink: SinkService;
+let tally: TallyServer;
+const WHSEC = `whsec_${randomBytes(32).toString("base64")}`;
+
+const api = async (path: string, body?: unknown, headers: Record<string, string> = {}) => {
+  const res = await fetch(tally.url + path, {
+    method: body === undefined ? "GET" : "POST",
+    headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}`, "content-type": "application/json", ...headers },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  return { status: res.status, json: (await res.json()) as Record<string, unknown> };
+};
+
+beforeAll(async () => {
+  otlp = await startOtlpReceiver();
+  sim = await startSim();
+  // The first delivery of each event is answered 500: its retry must start a trace of its own.
+  const firstOf = new Set<string>();
+  hook = await startReceiver((r) => {
+    const id = String(r.headers["webhook-id"]);
+    if (firstOf.has(id)) return 200;
+    firstOf.add(id);
+    return 500;
+  });
+  sink = await SERVICES.postgres();
+  tally = await startTally({
+    SCRAPER_API_BASE_URL: sim.url,
+    GEONODE_SCRAPER_API_KEY: API_KEY,
+    TALLY_API_RPS: "1000",
+    TALLY_ALLOW_PRIVATE_DESTINATIONS: "127.0.0.1",
+    TALLY_FORWARD_RETRY_INITIAL_MS: "200",
+    TALLY_FORWARD_RETRY_MAX_MS: "400",
+    TALLY_POLL_NO_WEBHOOK_SECONDS: "86400",
+    TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+    TALLY_LOG_LEVEL: "debug",
+    OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    OTEL_BSP_SCHEDULE_DELAY: "100",
+    OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test",
+  });
+  expect((await api("/api/subscriptions/register", {})).status).toBe(200);
+  const created = [
+    await api("/api/destinations", { url: hook.url, secret: WHSEC, events: ["job.stored"] }),
+    await api("/api/destinations", { type: "postgres", config: sink.config, events: ["job.stored"] }),
+  ];
+  for (const c of created) expect(c.status, JSON.stringify(c.json)).toBe(201);
+}, 90_000);
+
+afterAll(async () => {
+  await tally?.stop();
+  await sink?.close();
+  await hook?.close();
+  await sim?.close();
+  await otlp?.close();
+});
+
+const byName = (trace: Span[], name: string) => trace.filter((s) => s.name === name);
+const one = (trace: Span[], name: string) => {
+  const found = byName(trace, name);
+  expect(
+    found.map((s) => s.name),
+    `one span ${name} in ${trace.map((s) => s.name).join(", ")}`,
+  ).toEqual([name]);
+  return found[0];
+};
+/** True when `ancestor` is on `span`'s path to the root of its trace. */
+function under(trace: Span[], span: Span, ancestor: Span): boolean {
+  const byId = new Map(trace.map((s) => [s.spanId, s]));
+  for (let p = span.parent; p; p = byId.get(p)?.parent ?? null) if (p === ancestor.spanId) return true;
+  return false;
+}
+
+describe("traces", () => {
+  let jobId = "";
+  const callerTrace = randomBytes(16).toString("hex");
+  const callerSpan = randomBytes(8).toString("hex");
+
+  it("continues a caller's traceparent on the API", async () => {
+    const submitted = await api(
+      "/api/jobs",
+      { kind: "extract", url: "https://shop.example/item/41" },
+      { traceparent: `00-${callerTrace}-${callerSpan}-01` },
+    );
+    expect(submitted.status, JSON.stringify(submitted.json)).toBe(201);
+    jobId = z.string().parse(submitted.json.jobId);
+    await waitFor(
+      "the API request's spans",
+      () =>
+        otlp.spans.some((s) => s.traceId === callerTrace && s.name === "POST /v1/extract") &&
+        otlp.spans.some((s) => s.parent === callerSpan && s.name === "POST"),
+      15_000,
+    );
+    const trace = otlp.spans.filter((s) => s.traceId === callerTrace);
+    // Tally's server span is the caller's child; the platform POST is inside it.
+    const server = trace.find((s) => s.parent === callerSpan && s.name === "POST");
+    expect(server, trace.map((s) => `${s.name}<${s.parent}`).join(", ")).toBeDefined();
+    expect(server!.attrs["url.path"]).toBe("/api/jobs");
+    expect(server!.attrs["http.response.status_code"]).toBe(201);
+    const post = one(trace, "POST /v1/extract");
+    expect(under(trace, post, server!)).toBe(true);
+    expect(post.resource["service.name"]).toBe("tally");
+    expect(post.resource["deployment.environment"]).toBe("test");
+  }, 30_000);
+
+  it("follows one job from the webhook to the sink as one tree, and sends its traceparent out", async () => {
+    await waitFor(
+      "the job's sink write and its webhook delivered",
+      () => otlp.spans.some((s) => s.name === "sink write postgres") && hook.received.length >= 2,
+      30_000,
+    );
+    const receipt = otlp.spans.find((s) => s.name === "webhook receive" && s.attrs["tally.job.id"] === jobId);
+    expect(receipt, "the webhook's receipt span").toBeDefined();
+    expect(receipt!.parent).toBeNull();
+    expect(receipt!.attrs["tally.receipt.outcome"]).toBe("accepted");
+    await waitFor(
+      "the job's delivery spans",
+      () => otlp.spans.filter((s) => s.traceId === receipt!.traceId && s.name === "POST webhook").length >= 1,
+      15_000,
+    );
+    const trace = otlp.spans.filter((s) => s.traceId === receipt!.traceId);
+    const process = one(trace, "process process_job");
+    expect(process.parent).toBe(receipt!.spanId);
+    expect(process.attrs["tally.queue.attempt"]).toBe(1);
+    const get = one(trace, "GET /v1/extract/{job_id}");
+    expect(under(trace, get, process)).toBe(true);
+    expect(get.attrs["http.response.status_code"]).toBe(200);
+    const store = one(trace, "store results");
+    expect(store.parent).toBe(process.spanId);
+    // Both outbound deliveries' first attempts continue the trace, below the store that queued them.
+    const forwards = byName(trace, "process forward_event");
+    expect(forwards).toHaveLength(2);
+    for (const f of forwards) expect(under(trace, f, store)).toBe(true);
+    const sinkWrite = one(trace, "sink write postgres");
+    expect(forwards.some((f) => sinkWrite.parent === f.spanId)).toBe(true);
+    const posted = one(trace, "POST webhook");
+    expect(forwards.some((f) => posted.parent === f.spanId)).toBe(true);
+    expect(posted.attrs["http.response.status_code"]).toBe(500);
+    // The sink holds the job's rows; the webhook's first attempt carried this trace's traceparent.
+    expect((await sink.effect()).some((k) => k.startsWith(`${jobId}|`))).toBe(true);
+    expect(hook.received[0].headers.traceparent).toBe(`00-${receipt!.traceId}-${posted.spanId}-01`);
+
+    // The retry: a trace of its own, linked to the first attempt; its traceparent goes out too.
+    await waitFor(
+      "the retried delivery's span",
+      () => otlp.spans.some((s) => s.name === "POST webhook" && s.attrs["http.response.status_code"] === 200),
+      15_000,
+    );
+    const firstForward = forwards.find((f) => posted.parent === f.spanId)!;
+    const retry = otlp.spans.find(
+      (s) => s.name === "process forward_event" && s.links.some((l) => l.spanId === firstForward.spanId),
+    );
+    expect(retry, "a retry linked to the first attempt").toBeDefined();
+    expect(retry!.traceId).not.toBe(receipt!.traceId);
+    expect(retry!.parent).toBeNull();
+    expect(retry!.links[0].traceId).toBe(receipt!.traceId);
+    expect(hook.received[1].headers.traceparent).toMatch(new RegExp(`^00-${retry!.traceId}-[0-9a-f]{16}-01$`));
+
+    // Log lines written while the job was worked carry its trace id.
+    const lines = tally
+      .output()
+      .split("\n")
+      .filter((l) => l.startsWith("{"))
+      .map((l) => JSON.parse(l) as Record<string, unknown>);
+    expect(lines.some((l) => l.trace_id === receipt!.traceId)).toBe(true);
+  }, 60_000);
+
+  it("puts no secret, signature, token or body in any span", () => {
+    expect(otlp.spans.length).toBeGreaterThan(10);
+    expect(otlp.requests.every((r) => r.contentType === "application/json")).toBe(true);
+    const sinkPassword = new URL(String(sink.config.url)).password;
+    for (const s of otlp.spans) {
+      for (const secret of [
+        API_KEY,
+        TEST_ENV.TALLY_API_TOKEN,
+        WHSEC,
+        WHSEC.slice(6),
+        ...(sinkPassword ? [sinkPassword] : []),
+      ])
+        expect(s.raw.includes(secret), `${s.name} holds a secret`).toBe(false);
+      expect(s.raw).not.toMatch(/webhook-signature|v1,|"markdown"|<html/i);
+    }
+  });
+});
