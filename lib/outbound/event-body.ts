@@ -23,7 +23,11 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
     FROM "Result" WHERE "jobId" = ${jobId}`,
   );
   if (size && size.chars > maxBytes) return undefined;
-  const rows = await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } });
+  // A page a content check withheld (issue 39) is not part of the event.
+  const rows = await db().result.findMany({
+    where: { jobId, OR: [{ checkVerdict: null }, { checkVerdict: "ok" }] },
+    orderBy: { id: "asc" },
+  });
   const items = rows.map((r): ResultItem => ({
     itemKey: r.itemKey,
     url: r.url,

@@ -59,7 +59,9 @@ export async function storedResults(
   const rows = await readDb().$queryRaw`
     SELECT "jobId", "itemKey", "url", "status", "format", "markdown", "html", "metadata", "errorCode", "errorMessage",
       "tokensCharged", "createdAt"
-    FROM "Result" WHERE ${inList('"jobId"', jobIds)} ORDER BY "jobId", "id"`;
+    FROM "Result" WHERE ${inList('"jobId"', jobIds)}
+      AND ("checkVerdict" IS NULL OR "checkVerdict" = 'ok') -- a page a content check withheld is never sent (issue 39)
+    ORDER BY "jobId", "id"`;
   for (const r of resultRow.array().parse(rows)) {
     const list = byJob.get(r.jobId) ?? [];
     list.push({
