@@ -1,6 +1,13 @@
 import "server-only";
 // lib/metrics's surface: what other folders import from it (its files import each other directly).
 export { answerMetrics, metricsUnavailableSchema } from "./answer";
-export { countDelivery, countJobOutcome, countPlatformCall, countRateLimitedMs, countSafetyNetRun } from "./count";
+export {
+  countDelivery,
+  countJobOutcome,
+  countJudgedPage,
+  countPlatformCall,
+  countRateLimitedMs,
+  countSafetyNetRun,
+} from "./count";
 export { checkHealth, healthOkSchema, healthUnavailableSchema } from "./health";
 export { queueHealth } from "./queue-health";

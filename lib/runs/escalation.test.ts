@@ -11,6 +11,7 @@ import { getJobDetail } from "@/lib/jobs/detail";
 import { inlineResults } from "@/lib/outbound/event-body";
 import { storedResults } from "@/lib/outbound/sink-send";
 import { processJobItem } from "@/lib/jobs/process-job";
+import { metrics } from "@/lib/metrics/registry";
 import { flushApiCalls, resetPlatformClients } from "@/lib/platform/shared-client";
 import { isTerminal } from "@/lib/platform";
 import { createRegistry, enqueue, type ClaimedItem } from "@/lib/queue";
@@ -195,6 +196,14 @@ describe("content checks and the ladder", () => {
     ]);
     expect(run.rungs?.reduce((s, r) => s + r.tokens, 0)).toBe(sum);
     expect(run.rungs?.[0]).toMatchObject({ urls: urls.length, tokens: urls.length });
+    // The Prometheus counters: tokens per rung and verdicts, counted as pages were judged.
+    const text = await metrics().registry.metrics();
+    const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
+    for (const r of run.rungs ?? [])
+      expect(
+        value(new RegExp(`^tally_run_tokens_total\\{[^}]*rung="${r.rung}"[^}]*\\} (\\d+)$`, "m")),
+      ).toBeGreaterThanOrEqual(r.tokens);
+    expect(value(/^tally_content_check_verdicts_total\{[^}]*verdict="blocked"[^}]*\} (\d+)$/m)).toBeGreaterThan(0);
   });
 
   it("a page the platform reports BLOCKED climbs too, and residential gets it; with one rung it fails as blocked", async () => {
