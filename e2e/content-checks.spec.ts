@@ -62,13 +62,27 @@ test("content checks: suspect and escalated URLs with their check, excerpt and r
     await expect(rungs).toContainText("proxy residential");
     const list = page.getByRole("table", { name: "URLs of the run" });
     await expect(list).toContainText("content_check_failed");
-    await expect(list.getByText(/rungs tried: plain → render_js/).first()).toBeVisible();
-    await expect(list.getByText("mustNotContain[0]").first()).toBeVisible();
+    await expect(
+      list
+        .getByText(/rungs tried: plain → render_js/)
+        .locator("visible=true")
+        .first(),
+    ).toBeVisible();
+    await expect(
+      list
+        .getByText(/mustNotContain\[0\]/)
+        .locator("visible=true")
+        .first(),
+    ).toBeVisible();
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/run-checks-${tag}.png`, fullPage: true });
+    await rungs.scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/run-checks-${tag}-view.png` });
     await page.getByRole("combobox").selectOption("stored");
-    await expect(list.getByText("platform:BLOCKED").first()).toBeVisible();
+    await expect(list.getByText("platform:BLOCKED").locator("visible=true").first()).toBeVisible();
     await page.screenshot({ path: `test-results/screenshots/run-checks-escalated-${tag}.png`, fullPage: true });
+    await list.getByText("platform:BLOCKED").locator("visible=true").first().scrollIntoViewIfNeeded();
+    await page.screenshot({ path: `test-results/screenshots/run-checks-escalated-${tag}-view.png` });
   }
 });
 
