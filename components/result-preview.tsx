@@ -80,9 +80,27 @@ export function ResultPreview({ result }: { result: Result }) {
           </details>
         </>
       )}
-      {result.markdown === null && result.html === null && !result.errorMessage && !result.bodyError && (
-        <p className="text-sm text-slate-600">No content stored.</p>
+      {result.checkVerdict && result.checkVerdict !== "ok" && (
+        <p className="break-words text-sm text-amber-800" data-testid="withheld">
+          Withheld by a content check ({result.checkVerdict}
+          {result.checkName ? (
+            <>
+              : <span className="font-mono">{revealControls(result.checkName)}</span>
+            </>
+          ) : null}
+          ): the page was not stored as this URL&apos;s body.
+          {result.checkExcerpt && (
+            <q className="mt-1 block italic text-slate-700">{revealControls(result.checkExcerpt)}</q>
+          )}
+        </p>
       )}
+      {result.markdown === null &&
+        result.html === null &&
+        !result.errorMessage &&
+        !result.bodyError &&
+        !(result.checkVerdict && result.checkVerdict !== "ok") && (
+          <p className="text-sm text-slate-600">No content stored.</p>
+        )}
     </article>
   );
 }

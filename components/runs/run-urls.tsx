@@ -68,7 +68,7 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
                       {u.attempts === 1 ? "try" : "tries"}
                     </span>
                   )}
-                  <span className="block font-sans sm:hidden">
+                  <span className="block font-sans [word-break:normal] [overflow-wrap:anywhere] sm:hidden">
                     <CheckDetail u={u} />
                   </span>
                 </Td>
@@ -108,19 +108,28 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
   );
 }
 
-/** The failed content check, its excerpt (page text, shown as text: never markup) and the rungs tried. */
+/**
+ * The failed content check and its excerpt (page text, shown as text: never markup), the rungs tried and
+ * the tokens, for a URL that was suspect or climbed the ladder. A failed URL's reason already holds its
+ * check and excerpt, so they are not repeated.
+ */
 function CheckDetail({ u }: { u: RunUrlView }) {
-  if (!u.checkName && u.rungsTried.length <= 1 && u.tokensCharged === 0) return null;
+  const climbed = u.rungsTried.length > 1;
+  const showCheck = u.checkName !== null && u.state !== "failed";
+  if (!showCheck && !climbed) return null;
   return (
     <span className="mt-1 block text-xs text-slate-700">
-      {u.checkName && (
+      {showCheck && (
         <span className="block">
-          check <span className="font-mono">{u.checkName}</span>
+          check <span className="font-mono">{revealControls(u.checkName ?? "")}</span>
           {u.checkExcerpt && <q className="ml-1 break-words italic text-slate-600">{revealControls(u.checkExcerpt)}</q>}
         </span>
       )}
-      {u.rungsTried.length > 0 && <span className="block">rungs tried: {u.rungsTried.join(" → ")}</span>}
-      {u.tokensCharged > 0 && <span className="block tabular-nums">{u.tokensCharged} tokens</span>}
+      {climbed && (
+        <span className="block">
+          rungs tried: {u.rungsTried.join(" → ")} · {u.tokensCharged} {u.tokensCharged === 1 ? "token" : "tokens"}
+        </span>
+      )}
     </span>
   );
 }

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { parseChecks, runChecks, type Checks } from "../content-checks";
 import { db } from "../db";
+import { countJudgedPage } from "../metrics";
 
 // Step 1 of the store path (issue 39), before the database transaction that inserts the rows opens (on
 // SQLite every statement holds the one writer slot: no parsing there). For a job that carries a run's
@@ -28,9 +29,9 @@ type Judgeable = {
 const EXCERPT_CHARS = 200;
 const httpStatus = z.object({ http_status: z.number().nullish() });
 
-/** The checks of the run whose chunk `jobId` carries, or null (a job outside a run). One indexed read. */
-export async function checksForJob(jobId: string): Promise<Checks | null> {
-  const chunk = await db().runChunk.findUnique({ where: { jobId }, select: { runId: true } });
+/** The checks of the run whose chunk `jobId` carries, and the chunk's rung; null for a job outside a run. */
+export async function checksForJob(jobId: string): Promise<{ checks: Checks; rung: number } | null> {
+  const chunk = await db().runChunk.findUnique({ where: { jobId }, select: { runId: true, rung: true } });
   if (!chunk) return null;
   const run = await db().run.findUnique({ where: { id: chunk.runId }, select: { checks: true } });
   if (!run) return null;
@@ -42,7 +43,8 @@ export async function checksForJob(jobId: string): Promise<Checks | null> {
   }
   const parsed = parseChecks(input);
   // A stored definition that no longer parses (a later release tightened the schema): the default set.
-  return parsed.ok ? parsed.checks : (parseChecks(undefined) as { ok: true; checks: Checks }).checks;
+  const checks = parsed.ok ? parsed.checks : (parseChecks(undefined) as { ok: true; checks: Checks }).checks;
+  return { checks, rung: chunk.rung };
 }
 
 /** Judges one row (pure): its verdict and, when not ok, the row without its body. */
@@ -66,6 +68,11 @@ export function judgeRow<R extends Judgeable>(checks: Checks | null, row: R): R 
 }
 
 /** Judges a page of rows of `jobId` with the checks already looked up (checksForJob). */
-export function judgeRows<R extends Judgeable>(checks: Checks | null, rows: R[]): (R & JudgedFields)[] {
-  return rows.map((r) => judgeRow(checks, r));
+export function judgeRows<R extends Judgeable & { tokensCharged: number }>(
+  run: { checks: Checks; rung: number } | null,
+  rows: R[],
+): (R & JudgedFields)[] {
+  const judged = rows.map((r) => judgeRow(run?.checks ?? null, r));
+  if (run) for (const r of judged) countJudgedPage(r.checkVerdict, run.rung, r.tokensCharged);
+  return judged;
 }

@@ -35,6 +35,13 @@ export function countRateLimitedMs(ms: number): void {
   m.rateLimitedSeconds.inc({ process: m.processTag }, ms / 1000);
 }
 
+/** A page of a run's chunk stored (issue 39): its content-check verdict and the tokens charged at its rung. */
+export function countJudgedPage(verdict: string | null, rung: number, tokens: number): void {
+  const m = metrics();
+  if (verdict !== null) m.checkVerdicts.inc({ process: m.processTag, verdict });
+  if (tokens > 0) m.runTokens.inc({ process: m.processTag, rung: String(rung) }, tokens);
+}
+
 export function countSafetyNetRun(kind: string, state: string): void {
   const m = metrics();
   m.safetyNetRuns.inc({ process: m.processTag, kind, state });

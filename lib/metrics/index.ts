@@ -6,6 +6,7 @@ export {
   countBodySweep,
   countDelivery,
   countJobOutcome,
+  countJudgedPage,
   countPlatformCall,
   countRateLimitedMs,
   countSafetyNetRun,

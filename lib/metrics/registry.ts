@@ -58,6 +58,18 @@ function create() {
       labelNames: labelNames(),
       registers: [registry],
     }),
+    checkVerdicts: new Counter({
+      name: "tally_content_check_verdicts_total",
+      help: "Pages of runs' chunks judged by their content checks when stored, by verdict (ok, suspect, blocked, not_found, transient)",
+      labelNames: labelNames("verdict"),
+      registers: [registry],
+    }),
+    runTokens: new Counter({
+      name: "tally_run_tokens_total",
+      help: "Tokens the platform charged for the pages of runs' chunks, by escalation rung (0 = the run's own options)",
+      labelNames: labelNames("rung"),
+      registers: [registry],
+    }),
     safetyNetRuns: new Counter({
       name: "tally_safety_net_runs_total",
       help: "Safety-net runs finished by this process, by kind (reconcile, replay, rotate, register, poll) and state (succeeded, failed)",

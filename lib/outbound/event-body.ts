@@ -25,8 +25,12 @@ export async function inlineResults(jobId: string, maxBytes: number): Promise<Re
     FROM "Result" WHERE "jobId" = ${jobId}`,
   );
   if (size && size.chars > maxBytes) return undefined;
+  // A page a content check withheld (issue 39) is not part of the event.
   const rows = await resolveBodies(
-    await db().result.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
+    await db().result.findMany({
+      where: { jobId, OR: [{ checkVerdict: null }, { checkVerdict: "ok" }] },
+      orderBy: { id: "asc" },
+    }),
     resultName,
   );
   const items = rows.map((r): ResultItem => ({

@@ -61,7 +61,9 @@ export async function readStoredResults(
   const rows = await readDb().$queryRaw`
     SELECT r."jobId", r."itemKey", r."url", r."status", r."format", ${bodyColumns("r")}, r."metadata", r."errorCode",
       r."errorMessage", r."tokensCharged", r."createdAt"
-    FROM "Result" r WHERE ${inList('r."jobId"', jobIds)} ORDER BY r."jobId", r."id"`;
+    FROM "Result" r WHERE ${inList('r."jobId"', jobIds)}
+      AND (r."checkVerdict" IS NULL OR r."checkVerdict" = 'ok') -- a page a content check withheld is never sent (issue 39)
+    ORDER BY r."jobId", r."id"`;
   for (const r of await resolveBodies(resultRow.array().parse(rows), resultName)) {
     // A body that cannot be read as stored is never written out empty: the job's event fails its
     // attempt naming it (sink-batch.ts), and is retried (the body may be restored) or dead-letters.

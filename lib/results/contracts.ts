@@ -130,7 +130,12 @@ export const feedPageSchema = z.object({
 export type FeedPage = z.infer<typeof feedPageSchema>;
 
 /** A result on the job's page: its content cut to a preview size (truncated says so), no metadata. */
-export const resultPreviewSchema = resultItemSchema
-  .omit({ metadata: true, createdAt: true })
-  .extend({ id: z.number().int(), truncated: z.boolean() });
+export const resultPreviewSchema = resultItemSchema.omit({ metadata: true, createdAt: true }).extend({
+  id: z.number().int(),
+  truncated: z.boolean(),
+  /** Issue 39: set and not `ok` when a content check withheld the body (the check's name and a plain-text excerpt). */
+  checkVerdict: z.string().nullable().optional(),
+  checkName: z.string().nullable().optional(),
+  checkExcerpt: z.string().nullable().optional(),
+});
 export type ResultPreview = z.infer<typeof resultPreviewSchema>;

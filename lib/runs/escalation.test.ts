@@ -7,7 +7,11 @@
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { TallyError } from "@/lib/errors";
+import { getJobDetail } from "@/lib/jobs/detail";
+import { inlineResults } from "@/lib/outbound/event-body";
+import { readStoredResults } from "@/lib/outbound/sink-send";
 import { processJobItem } from "@/lib/jobs/process-job";
+import { metrics } from "@/lib/metrics/registry";
 import { flushApiCalls, resetPlatformClients } from "@/lib/platform/shared-client";
 import { isTerminal } from "@/lib/platform";
 import { createRegistry, enqueue, type ClaimedItem } from "@/lib/queue";
@@ -150,6 +154,24 @@ describe("content checks and the ladder", () => {
     });
     expect(judged.length).toBeGreaterThan(0);
     for (const r of judged) expect(r).toMatchObject({ markdown: null, html: null });
+    // A job's page says why a row has no body: withheld by a content check, with the check and excerpt.
+    const detail = await getJobDetail(jobIds[0] ?? "");
+    const withheld = detail.results.shown.find((r) => r.checkVerdict && r.checkVerdict !== "ok");
+    expect(withheld).toMatchObject({
+      markdown: null,
+      html: null,
+      checkName: expect.stringMatching(/^detectBlocks|^minTextLength/),
+    });
+    expect(withheld?.checkExcerpt?.length ?? 0).toBeLessThanOrEqual(200);
+    // Sinks and event bodies never get a withheld row.
+    const sent =
+      (await readStoredResults([{ eventType: "job.stored", jobId: jobIds[0] ?? "" }])).byJob.get(jobIds[0] ?? "") ?? [];
+    const kept = await db().result.count({
+      where: { jobId: jobIds[0], OR: [{ checkVerdict: null }, { checkVerdict: "ok" }] },
+    });
+    expect(sent.length).toBe(kept);
+    expect(sent.length).toBeLessThan(await db().result.count({ where: { jobId: jobIds[0] } }));
+    expect((await inlineResults(jobIds[0] ?? "", 50_000_000))?.length).toBe(kept);
     // Chunks go up one rung at a time and carry their rung's options on the platform request.
     expect(chunks.map((c) => c.rung)).toEqual([...chunks.map((c) => c.rung)].sort((a, b) => a - b));
     const jobs = await db().job.findMany({ where: { id: { in: jobIds } }, select: { id: true, request: true } });
@@ -174,6 +196,14 @@ describe("content checks and the ladder", () => {
     ]);
     expect(run.rungs?.reduce((s, r) => s + r.tokens, 0)).toBe(sum);
     expect(run.rungs?.[0]).toMatchObject({ urls: urls.length, tokens: urls.length });
+    // The Prometheus counters: tokens per rung and verdicts, counted as pages were judged.
+    const text = await metrics().registry.metrics();
+    const value = (re: RegExp) => Number(re.exec(text)?.[1] ?? NaN);
+    for (const r of run.rungs ?? [])
+      expect(
+        value(new RegExp(`^tally_run_tokens_total\\{[^}]*rung="${r.rung}"[^}]*\\} (\\d+)$`, "m")),
+      ).toBeGreaterThanOrEqual(r.tokens);
+    expect(value(/^tally_content_check_verdicts_total\{[^}]*verdict="blocked"[^}]*\} (\d+)$/m)).toBeGreaterThan(0);
   });
 
   it("a page the platform reports BLOCKED climbs too, and residential gets it; with one rung it fails as blocked", async () => {
