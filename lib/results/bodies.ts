@@ -22,7 +22,7 @@ export const bodyRefColumns = (alias: string) =>
 
 /** Both bodies and their references: `alias."markdown", alias."html", alias."markdownKey", …`. */
 export const bodyColumns = (alias: string) =>
-  Prisma.sql`${Prisma.raw(`${alias}."markdown", ${alias}."html"`)}, ${bodyRefColumns(alias)}`;
+  Prisma.sql`${Prisma.raw(`${alias}."markdown", ${alias}."html"`)}, ${bodyRefColumns(alias)}, ${Prisma.raw(`${alias}."bodyRemovedAt"`)}`;
 
 const text = z.string().nullable();
 const size = z.coerce.number().int().nullable();
@@ -36,6 +36,7 @@ export const bodyColumnsShape = {
   htmlKey: text.optional().default(null),
   htmlCodec: text.optional().default(null),
   htmlSize: size.optional().default(null),
+  bodyRemovedAt: z.union([z.date(), z.string(), z.number()]).nullable().optional().default(null),
 };
 
 export type BodyColumns = {
@@ -47,6 +48,8 @@ export type BodyColumns = {
   htmlKey: string | null;
   htmlCodec: string | null;
   htmlSize: number | null;
+  /** When retention removed the bodies; null while they are kept. */
+  bodyRemovedAt?: Date | string | number | null;
 };
 
 /** The body columns of a row resolved: the texts, and why one of them could not be read (else null). */
@@ -83,6 +86,12 @@ async function one(
 
 /** One row's bodies; `name` names the result in an error (job id and item key). */
 export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved> {
+  if (r.bodyRemovedAt != null)
+    return {
+      markdown: null,
+      html: null,
+      bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS)`,
+    };
   const [md, html] = await Promise.all([
     one(r.markdown, r.markdownKey, r.markdownCodec, "markdown", name),
     one(r.html, r.htmlKey, r.htmlCodec, "html", name),
@@ -102,7 +111,7 @@ export async function resolveBodies<R extends BodyColumns>(
     for (let i = next++; i < rows.length; i = next++) {
       const r = rows[i];
       out[i] =
-        r.markdownKey === null && r.htmlKey === null
+        r.markdownKey === null && r.htmlKey === null && r.bodyRemovedAt == null
           ? { ...r, bodyError: null }
           : { ...r, ...(await resolveRow(r, name(r))) };
     }
