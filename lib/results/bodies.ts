@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { BodyError, bodyStore, isBodyCodec } from "../bodies";
+import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError } from "../bodies";
 import { countBodyMissing, observeBodyIo } from "../metrics";
 
 // The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
@@ -60,7 +60,7 @@ const READS_AT_ONCE = 8;
 
 /** A kept body's text, read in full from the store and verified against its key. */
 export async function readBody(key: string, codec: string): Promise<string> {
-  if (!isBodyCodec(codec)) throw new TypeError(`unknown body codec ${JSON.stringify(codec)}`);
+  if (!isBodyCodec(codec)) throw new BodyCorrupt(key, `its row names an unknown codec ${JSON.stringify(codec)}`);
   const started = performance.now();
   const bytes = await bodyStore().read(key, codec);
   observeBodyIo("get", (performance.now() - started) / 1000);
@@ -78,7 +78,7 @@ async function one(
   try {
     return { text: await readBody(key, codec), error: null };
   } catch (err) {
-    if (!(err instanceof BodyError)) throw err;
+    if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
     return { text: null, error: `${err.code}: the ${what} of ${name} cannot be read: ${err.message}` };
   }

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { BodyError, bodyStore, INLINE_MAX_BYTES, isBodyCodec, keepBody } from "../bodies";
+import { BodyError, bodyStore, INLINE_MAX_BYTES, isBodyCodec, isBodyError, keepBody } from "../bodies";
 import { db, transaction } from "../db";
 
 // `npm run bodies -- migrate | verify` (issue 40): moving bodies stored inline before the body store
@@ -133,7 +133,7 @@ export async function verifyBodies(opts: { sample?: number; onProgress?: (checke
           await store.read(key, codec);
           report.ok++;
         } catch (err) {
-          if (!(err instanceof BodyError)) throw err;
+          if (!isBodyError(err)) throw err;
           report.problems.push({
             resultId: r.id,
             jobId: r.jobId,
