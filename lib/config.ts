@@ -148,6 +148,9 @@ export const envSchema = z.object({
   TALLY_HISTORY_RETENTION_DAYS: int(30, 1, 3650).describe(
     "How long the mirror of the platform's delivery log, the API-calls-per-minute counts, finished queue items and ended sessions are kept. Jobs, their events and results are kept; dead items stay with their dead letters.",
   ),
+  TALLY_RESULT_RETENTION_DAYS: int(0, 0, 36_500).describe(
+    'Days a stored result keeps its page bodies (markdown and html); older ones are removed by the retention pass, the result row (URL, status, metadata, sizes) stays and readers say "body removed by retention" ([Storage](operations/storage.md)). 0 keeps them for ever.',
+  ),
   TALLY_PREVIOUS_SECRET_TTL_SECONDS: int(300, 0, 86_400).describe(
     "How long a rotated-out secret still verifies, in seconds.",
   ),

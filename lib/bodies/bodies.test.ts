@@ -25,6 +25,7 @@ import {
   BodyCorrupt,
   BodyMissing,
   type BodyStore,
+  isBodyError,
   fileBodyStore,
   openBodyStore,
   s3BodyStore,
@@ -460,6 +461,19 @@ describe("body store on files, alone", () => {
     await expect(fileBodyStore({ root: path.join(file, "bodies") }).check()).rejects.toThrow(
       new RegExp(`body store ${file}/bodies: cannot create the folder`),
     );
+  });
+});
+
+describe("isBodyError", () => {
+  it("knows a body error by its code and key, also one of another copy of the module (Next loads lib/ twice)", () => {
+    expect(isBodyError(new BodyMissing("a".repeat(64), "here"))).toBe(true);
+    expect(isBodyError(new BodyCorrupt("a".repeat(64), "why"))).toBe(true);
+    // What a BodyMissing of another module copy looks like to this one: not `instanceof`, same shape.
+    const foreign = Object.assign(new Error("body … is missing"), { code: "body_missing", key: "a".repeat(64) });
+    expect(foreign instanceof BodyMissing).toBe(false);
+    expect(isBodyError(foreign)).toBe(true);
+    expect(isBodyError(new Error("ENOENT"))).toBe(false);
+    expect(isBodyError(Object.assign(new Error("x"), { code: "ENOENT", key: "k" }))).toBe(false);
   });
 });
 

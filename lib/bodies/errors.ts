@@ -33,3 +33,14 @@ export class BodyCorrupt extends BodyError {
     super("body_corrupt", key, `body ${key} is corrupt: ${why}`, options);
   }
 }
+
+/**
+ * Whether `err` is a BodyError, by its code rather than its class: Next loads lib/ more than once in
+ * a process, and the process's one body store (a singleton) throws the class of the copy that opened
+ * it, which `instanceof` in another copy does not recognise.
+ */
+export function isBodyError(err: unknown): err is BodyError {
+  if (!(err instanceof Error)) return false;
+  const e = err as Partial<BodyError>;
+  return (e.code === "body_missing" || e.code === "body_corrupt") && typeof e.key === "string";
+}

@@ -4,7 +4,7 @@ import "server-only";
 // on disk (the default) or in S3-compatible object storage. docs/operations/storage.md.
 
 export { type BodyCodec, BODY_CODECS, DEFAULT_CODEC, isBodyCodec } from "./codec";
-export { BodyCorrupt, BodyError, type BodyErrorCode, BodyMissing } from "./errors";
+export { BodyCorrupt, BodyError, type BodyErrorCode, BodyMissing, isBodyError } from "./errors";
 export { fileBodyStore, type FileBodyStoreOptions } from "./file";
 export { openBodyStore } from "./open";
 export { bodyStore, bodyStoreReady, closeBodyStore } from "./process";
@@ -12,3 +12,4 @@ export { s3BodyStore, type S3BodyStoreOptions } from "./s3";
 export { type BodyDescriptor, bodyKey, type BodyStore, type StoredBody } from "./store";
 export { INLINE_MAX_BYTES } from "./inline";
 export { BODY_SWEEP_GRACE_MS, startBodySweep, sweepBodies, sweepBodiesOnce, type SweepReport } from "./sweep";
+export { keepBody, type KeptBody } from "./keep";

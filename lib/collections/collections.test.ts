@@ -7,6 +7,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { db } from "@/lib/db";
+import { metrics } from "@/lib/metrics/registry";
 import { processJobItem } from "@/lib/jobs/process-job";
 import { createDestination } from "@/lib/outbound/destinations";
 import { forwardEventKind } from "@/lib/outbound/handler";
@@ -97,6 +98,12 @@ async function allChanges(runId: string, change?: string) {
   } while (cursor);
   return out;
 }
+
+/** Bodies this process has read back from the body store in full (the readers' reads). */
+const bodyReads = async () =>
+  (await metrics().bodyGetDuration.get()).values
+    .filter((v) => v.metricName === "tally_body_get_duration_seconds_count")
+    .reduce((n, v) => n + v.value, 0);
 
 describe("collections: what changed since the last run", () => {
   it("classifies new, changed, unchanged and gone exactly, forwards url.changed once per change, exports changes only", async () => {
@@ -300,4 +307,38 @@ describe("collections: schedules", () => {
       await db().collection.update({ where: { id: c.id }, data: { paused: true } });
     }
   }, 60_000);
+});
+
+// Last: its url.changed events reach the shared sink after the tests above have counted theirs.
+describe("collections over the body store", () => {
+  it("with page bodies in the body store: the same classes, the diff readable, an unchanged body not read again", async () => {
+    await sim.control("/_sim/config", { bodyBytes: [20_000, 30_000] });
+    try {
+      const urls = list("big", 10);
+      const c = await createCollection({ name: "big pages", list: parseValues(urls) }, "test");
+      const run1 = await runToEnd((await runCollectionNow(c.id, "test")).runId);
+      expect(run1.changes).toEqual({ new: 10, changed: 0, unchanged: 0, gone: 0 });
+      const rows = await db().result.findMany({ where: { url: { in: urls } } });
+      expect(rows.length).toBe(10);
+      expect(rows.every((r) => r.markdown === null && r.markdownKey !== null)).toBe(true);
+
+      const before = await bodyReads();
+      await sim.control("/_sim/config", { contentChangeRate: 0.5 });
+      const run2 = await runToEnd((await runCollectionNow(c.id, "test")).runId);
+      await sim.control("/_sim/config", { contentChangeRate: 0 });
+      const changed: string[] = [];
+      for (const u of urls) if ((await versionOf(u)) === 1) changed.push(u);
+      expect(changed.length).toBeGreaterThan(0);
+      expect(run2.changes).toEqual({ new: 0, changed: changed.length, unchanged: 10 - changed.length, gone: 0 });
+      // Fingerprints: only the changed pages' markdown was read from the store; the unchanged pages'
+      // prints were known by their keys.
+      expect((await bodyReads()) - before).toBe(changed.length);
+
+      const d = await diffUrl(run2.id, changed[0]);
+      expect(d.bodyErrors).toEqual([]);
+      expect(d.lines.some((l) => l.kind !== "same")).toBe(true);
+    } finally {
+      await sim.control("/_sim/config", { bodyBytes: [0, 0], contentChangeRate: 0 });
+    }
+  });
 });

@@ -1,8 +1,7 @@
 import "server-only";
-import { type BodyStore, bodyStore, INLINE_MAX_BYTES } from "../bodies";
-import { observeBodyIo } from "../metrics";
+import { bodyStore, keepBody } from "../bodies";
 
-// The store path's second step before a result row's INSERT (after lib/jobs/judge-rows.ts, issue 39):
+// The store path's second step before a result row's INSERT (after issue 39's content checks, judge-rows):
 // each body over INLINE_MAX_BYTES goes to the body store, durably, and the row keeps its reference
 // (key, codec, size) with the text column NULL; a smaller body stays inline. Done before the row's
 // transaction opens (no hashing, compressing or I/O while holding SQLite's one writer slot), so a crash
@@ -24,18 +23,6 @@ type Bodies = { markdown: string | null; html: string | null };
 /** Puts at a time: the file store waits on fsync, S3 on the network; more buys little. */
 const PUTS_AT_ONCE = 8;
 
-type Kept = { text: string | null; key: string | null; codec: string | null; size: number | null };
-
-async function keep(store: BodyStore, text: string | null): Promise<Kept> {
-  if (text === null) return { text: null, key: null, codec: null, size: null };
-  const bytes = Buffer.from(text, "utf8");
-  if (bytes.byteLength <= INLINE_MAX_BYTES) return { text, key: null, codec: null, size: null };
-  const started = performance.now();
-  const d = await store.put(bytes);
-  observeBodyIo("put", (performance.now() - started) / 1000);
-  return { text: null, key: d.key, codec: d.codec, size: d.size };
-}
-
 /** `rows` with their large bodies in the store and the references in their place (same order). */
 export async function keepBodies<R extends Bodies>(rows: readonly R[]): Promise<Array<R & BodyRefs>> {
   const store = bodyStore();
@@ -44,7 +31,7 @@ export async function keepBodies<R extends Bodies>(rows: readonly R[]): Promise<
   async function lane() {
     for (let i = next++; i < rows.length; i = next++) {
       const r = rows[i];
-      const [md, html] = await Promise.all([keep(store, r.markdown), keep(store, r.html)]);
+      const [md, html] = await Promise.all([keepBody(store, r.markdown), keepBody(store, r.html)]);
       out[i] = {
         ...r,
         markdown: md.text,

@@ -1,7 +1,7 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { BodyError, bodyStore, isBodyCodec } from "../bodies";
+import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError } from "../bodies";
 import { countBodyMissing, observeBodyIo } from "../metrics";
 
 // The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
@@ -22,7 +22,7 @@ export const bodyRefColumns = (alias: string) =>
 
 /** Both bodies and their references: `alias."markdown", alias."html", alias."markdownKey", …`. */
 export const bodyColumns = (alias: string) =>
-  Prisma.sql`${Prisma.raw(`${alias}."markdown", ${alias}."html"`)}, ${bodyRefColumns(alias)}`;
+  Prisma.sql`${Prisma.raw(`${alias}."markdown", ${alias}."html"`)}, ${bodyRefColumns(alias)}, ${Prisma.raw(`${alias}."bodyRemovedAt"`)}`;
 
 const text = z.string().nullable();
 const size = z.coerce.number().int().nullable();
@@ -36,6 +36,7 @@ export const bodyColumnsShape = {
   htmlKey: text.optional().default(null),
   htmlCodec: text.optional().default(null),
   htmlSize: size.optional().default(null),
+  bodyRemovedAt: z.union([z.date(), z.string(), z.number()]).nullable().optional().default(null),
 };
 
 export type BodyColumns = {
@@ -47,6 +48,8 @@ export type BodyColumns = {
   htmlKey: string | null;
   htmlCodec: string | null;
   htmlSize: number | null;
+  /** When retention removed the bodies; null while they are kept. */
+  bodyRemovedAt?: Date | string | number | null;
 };
 
 /** The body columns of a row resolved: the texts, and why one of them could not be read (else null). */
@@ -57,7 +60,7 @@ const READS_AT_ONCE = 8;
 
 /** A kept body's text, read in full from the store and verified against its key. */
 export async function readBody(key: string, codec: string): Promise<string> {
-  if (!isBodyCodec(codec)) throw new TypeError(`unknown body codec ${JSON.stringify(codec)}`);
+  if (!isBodyCodec(codec)) throw new BodyCorrupt(key, `its row names an unknown codec ${JSON.stringify(codec)}`);
   const started = performance.now();
   const bytes = await bodyStore().read(key, codec);
   observeBodyIo("get", (performance.now() - started) / 1000);
@@ -75,7 +78,7 @@ async function one(
   try {
     return { text: await readBody(key, codec), error: null };
   } catch (err) {
-    if (!(err instanceof BodyError)) throw err;
+    if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
     return { text: null, error: `${err.code}: the ${what} of ${name} cannot be read: ${err.message}` };
   }
@@ -83,6 +86,12 @@ async function one(
 
 /** One row's bodies; `name` names the result in an error (job id and item key). */
 export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved> {
+  if (r.bodyRemovedAt != null)
+    return {
+      markdown: null,
+      html: null,
+      bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS)`,
+    };
   const [md, html] = await Promise.all([
     one(r.markdown, r.markdownKey, r.markdownCodec, "markdown", name),
     one(r.html, r.htmlKey, r.htmlCodec, "html", name),
@@ -102,7 +111,7 @@ export async function resolveBodies<R extends BodyColumns>(
     for (let i = next++; i < rows.length; i = next++) {
       const r = rows[i];
       out[i] =
-        r.markdownKey === null && r.htmlKey === null
+        r.markdownKey === null && r.htmlKey === null && r.bodyRemovedAt == null
           ? { ...r, bodyError: null }
           : { ...r, ...(await resolveRow(r, name(r))) };
     }

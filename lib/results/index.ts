@@ -32,3 +32,5 @@ export { readFeed } from "./feed";
 export { listJobResults } from "./job-results";
 export { parseMetadata } from "./rows";
 export { exportRunCsv, exportRunJsonl } from "./run-export";
+export { migrateInlineBodies, type MigrateProgress, verifyBodies, type VerifyReport } from "./migrate-bodies";
+export { expireResultBodies } from "./retention-bodies";

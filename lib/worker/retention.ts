@@ -3,6 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
+import { expireResultBodies } from "../results";
 import { claimTick } from "../scheduling";
 import { slot } from "../runtime";
 
@@ -100,6 +101,8 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
     }
     deleted[t.name] = total;
   }
+  // Page bodies past TALLY_RESULT_RETENTION_DAYS (the result rows stay).
+  deleted["result bodies"] = await expireResultBodies({ now, batch: Math.min(batch, 1_000), pauseMs });
   return deleted;
 }
 

@@ -162,6 +162,38 @@ describe.skipIf(!(await serviceAnswers("postgres")))("a sink batch", () => {
     expect(bItems.map((i) => [i.state, i.attempts])).toEqual(Array(12).fill(["ready", 0]));
   });
 
+  it("fails only the event whose body the body store cannot give back, naming its result; sends the rest", async () => {
+    await stored(5);
+    // A stored job whose result names an object the store does not have (lost, or never restored).
+    const lost = `batch-job-lost-${++n}`;
+    await db().job.create({ data: { id: lost, kind: "extract", url: "https://example.com/lost" } });
+    await db().result.create({
+      data: {
+        jobId: lost,
+        itemKey: "0",
+        format: "markdown",
+        markdownKey: "ab".repeat(32),
+        markdownCodec: "br",
+        markdownSize: 50_000,
+      },
+    });
+    await transaction((tx) => settleOutcome(tx, lost, "stored"));
+    const rows = await db().outboundDelivery.findMany({ where: { destinationId: a }, orderBy: { id: "asc" } });
+    const [item] = await claimByDedupeKeys({
+      kind: FORWARD_EVENT,
+      dedupeKeys: [forwardDedupeKey(rows[0].id)],
+      owner: "worker",
+      limit: 1,
+      leaseMs: 5_000,
+    });
+    await runItem(registry, item, { timeoutMs: 10_000 });
+    const after = await db().outboundDelivery.findMany({ where: { destinationId: a }, orderBy: { id: "asc" } });
+    const bad = after.find((d) => d.jobId === lost);
+    expect(bad).toMatchObject({ status: "retrying", attempts: 1 });
+    expect(bad?.lastError).toMatch(new RegExp(`body_missing: the markdown of result 0 of job ${lost}`));
+    expect(after.filter((d) => d.jobId !== lost).map((d) => d.status)).toEqual(Array(5).fill("delivered"));
+  });
+
   it("is all that is due, and smaller (halved per attempt) after a batch that timed out", async () => {
     const rows = await stored(60);
     const full = await batchOf(rows[0]);

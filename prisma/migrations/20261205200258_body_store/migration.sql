@@ -1,4 +1,5 @@
 -- AlterTable
+ALTER TABLE "Result" ADD COLUMN "bodyRemovedAt" DATETIME;
 ALTER TABLE "Result" ADD COLUMN "htmlCodec" TEXT;
 ALTER TABLE "Result" ADD COLUMN "htmlKey" TEXT;
 ALTER TABLE "Result" ADD COLUMN "htmlSize" INTEGER;

@@ -1,5 +1,6 @@
 -- AlterTable
-ALTER TABLE "Result" ADD COLUMN     "htmlCodec" TEXT,
+ALTER TABLE "Result" ADD COLUMN     "bodyRemovedAt" TIMESTAMP(3),
+ADD COLUMN     "htmlCodec" TEXT,
 ADD COLUMN     "htmlKey" TEXT,
 ADD COLUMN     "htmlSize" INTEGER,
 ADD COLUMN     "markdownCodec" TEXT,
