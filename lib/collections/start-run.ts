@@ -6,6 +6,7 @@ import { db, transaction, type Tx } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
 import { insertRun, parseText } from "../runs";
+import { currentTraceparent, inSpan, linkTo, tracingOn, type Link } from "../tracing";
 import { nextTick } from "./schedule";
 import { settingsOf } from "./save";
 
@@ -19,11 +20,28 @@ import { settingsOf } from "./save";
 async function insertCollectionRun(tx: Tx, c: Collection, trigger: "schedule" | "manual", actor: string) {
   const s = settingsOf(c);
   const name = `${c.name} ${new Date().toISOString().slice(0, 16).replace("T", " ")}`;
-  return insertRun(tx, parseText(c.urls, "lines"), { name, formats: s.formats, renderJs: s.renderJs }, actor, {
-    collectionId: c.id,
-    trigger,
-    ignorePatterns: s.ignorePatterns,
+  const insert = () =>
+    insertRun(tx, parseText(c.urls, "lines"), { name, formats: s.formats, renderJs: s.renderJs }, actor, {
+      collectionId: c.id,
+      trigger,
+      ignorePatterns: s.ignorePatterns,
+    });
+  if (!tracingOn()) return insert();
+  // With tracing on, each run of a collection is a trace of its own, linked back to the collection's
+  // previous run and to what started it (an operator's request), so a collection's trace never grows.
+  const previous = await tx.run.findFirst({
+    where: { collectionId: c.id },
+    orderBy: { createdAt: "desc" },
+    select: { traceContext: true },
   });
+  const links = [linkTo(previous?.traceContext ?? null), linkTo(currentTraceparent())].filter(
+    (l): l is Link => l !== undefined,
+  );
+  return inSpan(
+    "collection run",
+    { root: true, links, attributes: { "tally.collection.id": c.id, "tally.run.trigger": trigger } },
+    insert,
+  );
 }
 
 async function activeRun(tx: Tx, collectionId: string): Promise<string | null> {
