@@ -260,6 +260,34 @@ describe("traces", () => {
     expect(lines.some((l) => l.trace_id === receipt!.traceId)).toBe(true);
   }, 60_000);
 
+  it("starts a trace of its own for a job reconciliation found, linked to the reconciliation", async () => {
+    sim.sim.setConfig({ webhookDropRate: 1 });
+    const submitted = await api("/api/jobs", { kind: "extract", url: "https://shop.example/item/dropped" });
+    expect(submitted.status, JSON.stringify(submitted.json)).toBe(201);
+    const dropped = z.string().parse(submitted.json.jobId);
+    const platform = sim.client();
+    await waitFor(
+      "the job settles on the platform",
+      async () => (await platform.getExtractJob(dropped)).status === "completed",
+      10_000,
+    );
+    sim.sim.setConfig({ webhookDropRate: 0 });
+    const started = await api("/api/operations/reconcile", { olderThanSeconds: 0 });
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+    await waitFor(
+      "the reconciled job's processing",
+      () => otlp.spans.some((s) => s.name === "process process_job" && s.attrs["tally.job.id"] === dropped),
+      20_000,
+    );
+    const process = otlp.spans.find((s) => s.name === "process process_job" && s.attrs["tally.job.id"] === dropped)!;
+    expect(process.parent).toBeNull();
+    expect(process.links).toHaveLength(1);
+    const feed = otlp.spans.find((s) => s.spanId === process.links[0].spanId);
+    expect(feed?.name).toBe("feed reconcile");
+    expect(feed!.traceId).not.toBe(process.traceId);
+    expect(feed!.attrs["tally.feed.enqueued"]).toBeGreaterThanOrEqual(1);
+  }, 40_000);
+
   it("links a run's chunks to the run, and a collection's next run back to the one before", async () => {
     const created = await api("/api/collections", {
       name: "traced",

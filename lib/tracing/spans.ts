@@ -176,6 +176,8 @@ type HeaderGetter = (name: string) => string | string[] | null | undefined;
 
 /** The caller's context from its `traceparent` (and `tracestate`) header; the root context without one. */
 export function contextFromHeaders(get: HeaderGetter): Context {
+  // Most requests carry none (the platform's webhooks): nothing to parse.
+  if (get("traceparent") == null) return ROOT_CONTEXT;
   return propagation.extract(ROOT_CONTEXT, get, {
     get: (carrier, key) => carrier(key) ?? undefined,
     keys: () => ["traceparent", "tracestate"],
