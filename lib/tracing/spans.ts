@@ -133,6 +133,11 @@ export function currentTraceparent(): string | null {
   return sc && trace.isSpanContextValid(sc) ? format(sc) : null;
 }
 
+/** A span's W3C traceparent (a queue item's context when the span is passed by hand, not made active). */
+export function traceparentOf(span: Span): string {
+  return format(span.spanContext());
+}
+
 /** The active trace's id for log lines; undefined with tracing off or outside a span. */
 export function currentTraceId(): string | undefined {
   if (!tracingOn()) return undefined;
