@@ -263,7 +263,7 @@ if (ONLY !== undefined && ONLY !== "tracing") throw new Error(`BENCH_ONLY: only 
 
 // Tracing off and on, alternated in the same run (each run on a fresh database), so both see the same machine.
 const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 2);
-const traced = { off: [], on: [] };
+const traced = { off: [], on: [], sampled: [] };
 if (ROUNDS > 0) {
   const collector = await startCollector();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -277,9 +277,25 @@ if (ROUNDS > 0) {
     // The server's last batch goes out when it stops (SIGTERM), before run() returns.
     on.spans = collector.spans();
     traced.on.push(on);
+    // On, keeping one new trace in ten (the standard ratio sampler): what a busy deployment would run.
+    collector.reset();
+    const sampled = await run(
+      `tracing-sampled-${round}`,
+      `Tally (npm start), SQLite, tracing on, 10% sampled (round ${round})`,
+      tallyServer,
+      {
+        extraEnv: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_TRACES_SAMPLER: "parentbased_traceidratio",
+          OTEL_TRACES_SAMPLER_ARG: "0.1",
+        },
+      },
+    );
+    sampled.spans = collector.spans();
+    traced.sampled.push(sampled);
   }
   await collector.close();
-  rows.push(...traced.off, ...traced.on);
+  rows.push(...traced.off, ...traced.on, ...traced.sampled);
 }
 if (ONLY === undefined) {
   if (process.env.BENCH_BASELINE) rows.unshift(baseline(process.env.BENCH_BASELINE));
@@ -334,10 +350,15 @@ if (ROUNDS > 0) {
   const mean = (rs, k) => rs.reduce((a, r) => a + r[k], 0) / rs.length;
   const off = mean(traced.off, "rps");
   const on = mean(traced.on, "rps");
+  const sampled = mean(traced.sampled, "rps");
   console.log(
     `\nTracing (SQLite, ${ROUNDS} rounds alternated): off ${Math.round(off)} deliveries/s (p99 ${mean(traced.off, "p99_ms").toFixed(1)} ms), ` +
       `on ${Math.round(on)} deliveries/s (p99 ${mean(traced.on, "p99_ms").toFixed(1)} ms): on ÷ off ${(on / off).toFixed(2)}×; ` +
       `spans received per run with tracing on: ${traced.on.map((r) => r.spans).join(", ")}`,
+  );
+  console.log(
+    `Tracing on, 10% sampled: ${Math.round(sampled)} deliveries/s (p99 ${mean(traced.sampled, "p99_ms").toFixed(1)} ms): ` +
+      `${(sampled / off).toFixed(2)}× off; spans received: ${traced.sampled.map((r) => r.spans).join(", ")}`,
   );
 }
 const article = rows.find((r) => r.key === "article");

@@ -260,6 +260,86 @@ describe("traces", () => {
     expect(lines.some((l) => l.trace_id === receipt!.traceId)).toBe(true);
   }, 60_000);
 
+  it("starts a trace of its own for a job reconciliation found, linked to the reconciliation", async () => {
+    sim.sim.setConfig({ webhookDropRate: 1 });
+    const submitted = await api("/api/jobs", { kind: "extract", url: "https://shop.example/item/dropped" });
+    expect(submitted.status, JSON.stringify(submitted.json)).toBe(201);
+    const dropped = z.string().parse(submitted.json.jobId);
+    const platform = sim.client();
+    await waitFor(
+      "the job settles on the platform",
+      async () => (await platform.getExtractJob(dropped)).status === "completed",
+      10_000,
+    );
+    sim.sim.setConfig({ webhookDropRate: 0 });
+    const started = await api("/api/operations/reconcile", { olderThanSeconds: 0 });
+    expect(started.status, JSON.stringify(started.json)).toBe(202);
+    await waitFor(
+      "the reconciled job's processing",
+      () => otlp.spans.some((s) => s.name === "process process_job" && s.attrs["tally.job.id"] === dropped),
+      20_000,
+    );
+    const process = otlp.spans.find((s) => s.name === "process process_job" && s.attrs["tally.job.id"] === dropped)!;
+    expect(process.parent).toBeNull();
+    expect(process.links).toHaveLength(1);
+    const feed = otlp.spans.find((s) => s.spanId === process.links[0].spanId);
+    expect(feed?.name).toBe("feed reconcile");
+    expect(feed!.traceId).not.toBe(process.traceId);
+    expect(feed!.attrs["tally.feed.enqueued"]).toBeGreaterThanOrEqual(1);
+  }, 40_000);
+
+  it("links a run's chunks to the run, and a collection's next run back to the one before", async () => {
+    const created = await api("/api/collections", {
+      name: "traced",
+      urls: ["https://shop.example/a", "https://shop.example/b", "https://shop.example/c"],
+    });
+    expect(created.status, JSON.stringify(created.json)).toBe(201);
+    const collectionId = z.string().parse(created.json.id);
+    const runToEnd = async () => {
+      const started = await api(`/api/collections/${collectionId}/run`, {});
+      expect(started.status, JSON.stringify(started.json)).toBe(202);
+      const runId = z.string().parse(started.json.runId);
+      await waitFor(
+        "the run completes",
+        async () => (await api(`/api/runs/${runId}`)).json.state === "completed",
+        30_000,
+      );
+      return runId;
+    };
+    const first = await runToEnd();
+    const second = await runToEnd();
+    await waitFor(
+      "both runs' chunk spans",
+      () =>
+        [first, second].every((id) => otlp.spans.some((s) => s.name === "run chunk" && s.attrs["tally.run.id"] === id)),
+      15_000,
+    );
+    const runSpans = otlp.spans.filter(
+      (s) => s.name === "collection run" && s.attrs["tally.collection.id"] === collectionId,
+    );
+    expect(runSpans).toHaveLength(2);
+    // In the order they were exported: the first run ended before the second began.
+    const [a, b] = runSpans;
+    // Each run is a trace of its own; the second links back to the first, and both to the operator's request.
+    for (const r of runSpans) expect(r.parent).toBeNull();
+    expect(a.traceId).not.toBe(b.traceId);
+    expect(b.links.map((l) => l.spanId)).toContain(a.spanId);
+    for (const [runId, span] of [
+      [first, a],
+      [second, b],
+    ] as const) {
+      const chunks = otlp.spans.filter((s) => s.name === "run chunk" && s.attrs["tally.run.id"] === runId);
+      expect(chunks.length).toBeGreaterThan(0);
+      for (const c of chunks) expect(c.links.map((l) => l.spanId)).toContain(span.spanId);
+      // The run's submit item continued the run's trace on its first attempt.
+      expect(
+        otlp.spans.some(
+          (s) => s.name === "process run_submit" && s.traceId === span.traceId && s.parent === span.spanId,
+        ),
+      ).toBe(true);
+    }
+  }, 90_000);
+
   it("puts no secret, signature, token or body in any span", () => {
     expect(otlp.spans.length).toBeGreaterThan(10);
     expect(otlp.requests.every((r) => r.contentType === "application/json")).toBe(true);

@@ -6,6 +6,7 @@ import { db, transaction, type Tx } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { log } from "../log";
 import { insertRun, parseText } from "../runs";
+import { currentTraceparent, inSpan, linkTo, tracingOn, type Link } from "../tracing";
 import { nextTick } from "./schedule";
 import { settingsOf } from "./save";
 import { runCap } from "./spend";
@@ -24,21 +25,38 @@ async function insertCollectionRun(tx: Tx, c: Collection, trigger: "schedule" | 
   // Issue 39: the run's cap is the collection's per-run cap or what is left of its month, whichever is lower.
   // A manual run whose estimate passes it is refused (400); a scheduled one starts and stops at the cap.
   const cap = await runCap(tx, c, now);
-  return insertRun(
-    tx,
-    parseText(c.urls, "lines"),
-    {
-      name,
-      formats: s.formats,
-      renderJs: s.renderJs,
-      ...(s.checks ? { checks: s.checks } : {}),
-      ...(s.escalation ? { escalation: s.escalation } : {}),
-      maxTokens: cap.maxTokens,
-      refuseOverEstimate: trigger === "manual",
-      capNote: cap.monthLeft !== null ? `the collection's monthly cap leaves ${cap.monthLeft}` : undefined,
-    },
-    actor,
-    { collectionId: c.id, trigger, ignorePatterns: s.ignorePatterns },
+  const insert = () =>
+    insertRun(
+      tx,
+      parseText(c.urls, "lines"),
+      {
+        name,
+        formats: s.formats,
+        renderJs: s.renderJs,
+        ...(s.checks ? { checks: s.checks } : {}),
+        ...(s.escalation ? { escalation: s.escalation } : {}),
+        maxTokens: cap.maxTokens,
+        refuseOverEstimate: trigger === "manual",
+        capNote: cap.monthLeft !== null ? `the collection's monthly cap leaves ${cap.monthLeft}` : undefined,
+      },
+      actor,
+      { collectionId: c.id, trigger, ignorePatterns: s.ignorePatterns },
+    );
+  if (!tracingOn()) return insert();
+  // With tracing on, each run of a collection is a trace of its own, linked back to the collection's
+  // previous run and to what started it (an operator's request), so a collection's trace never grows.
+  const previous = await tx.run.findFirst({
+    where: { collectionId: c.id },
+    orderBy: { createdAt: "desc" },
+    select: { traceContext: true },
+  });
+  const links = [linkTo(previous?.traceContext ?? null), linkTo(currentTraceparent())].filter(
+    (l): l is Link => l !== undefined,
+  );
+  return inSpan(
+    "collection run",
+    { root: true, links, attributes: { "tally.collection.id": c.id, "tally.run.trigger": trigger } },
+    insert,
   );
 }
 

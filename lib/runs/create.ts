@@ -5,6 +5,7 @@ import { getConfig } from "../config";
 import { dialect, transaction, type Tx } from "../db";
 import { BadRequest } from "../errors";
 import { enqueue } from "../queue";
+import { currentTraceparent } from "../tracing";
 import { MAX_BATCH_SIZE, type CreatedRun } from "./contracts";
 import { withDefaults, type Checks } from "../content-checks";
 import { DEFAULT_ESCALATION, TOKENS_PER_PAGE, type Rung } from "./escalation";
@@ -132,6 +133,8 @@ export async function insertRun(
       maxTokens,
       createdBy: actor,
       createdAt: now,
+      // The trace the run is made in (tracing on): its submit item continues it, its chunks link to it.
+      traceContext: currentTraceparent(),
       ...(collection
         ? {
             collectionId: collection.collectionId,

@@ -4,6 +4,7 @@ import { db, transaction } from "../db";
 import type { PlatformClient } from "../platform";
 import { asPlatformError, getPlatformClient, isRejectedInput, withPurpose } from "../platform";
 import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
+import { inSpan, linkTo } from "../tracing";
 import { countEarlierCopies } from "./duplicates";
 import { readEscalation, rungOptions, TOKENS_PER_PAGE, type RungOptions } from "./escalation";
 import { completeIfDone, lockRun, moveUrls } from "./moves";
@@ -84,7 +85,16 @@ async function handleRunSubmit(jobs: JobsPort, p: RunSubmitPayload, ctx: Handler
         orderBy: { seq: "asc" },
       })) ?? (await recordChunk(run));
     if (!chunk) return rescheduleIn(IDLE_MS, "all URLs sent; waiting for results");
-    const later = await postChunk(jobs, run, chunk, ctx.signal);
+    // With tracing on, a span per chunk linked to the run's own trace (the item's later attempts are traces of their own).
+    const runLink = linkTo(run.traceContext);
+    const later = await inSpan(
+      "run chunk",
+      {
+        links: runLink ? [runLink] : [],
+        attributes: { "tally.run.id": run.id, "tally.run.chunk_seq": chunk.seq, "tally.run.chunk_size": chunk.size },
+      },
+      () => postChunk(jobs, run, chunk, ctx.signal),
+    );
     if (later) return later;
   }
   return rescheduleIn(0, "more chunks to send");

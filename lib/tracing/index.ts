@@ -13,6 +13,7 @@ export {
   setSpanAttributes,
   SpanKind,
   startSpan,
+  traceparentOf,
   tracingOn,
   withContext,
   type Attributes,

@@ -133,6 +133,11 @@ export function currentTraceparent(): string | null {
   return sc && trace.isSpanContextValid(sc) ? format(sc) : null;
 }
 
+/** A span's W3C traceparent (a queue item's context when the span is passed by hand, not made active). */
+export function traceparentOf(span: Span): string {
+  return format(span.spanContext());
+}
+
 /** The active trace's id for log lines; undefined with tracing off or outside a span. */
 export function currentTraceId(): string | undefined {
   if (!tracingOn()) return undefined;
@@ -176,6 +181,8 @@ type HeaderGetter = (name: string) => string | string[] | null | undefined;
 
 /** The caller's context from its `traceparent` (and `tracestate`) header; the root context without one. */
 export function contextFromHeaders(get: HeaderGetter): Context {
+  // Most requests carry none (the platform's webhooks): nothing to parse.
+  if (get("traceparent") == null) return ROOT_CONTEXT;
   return propagation.extract(ROOT_CONTEXT, get, {
     get: (carrier, key) => carrier(key) ?? undefined,
     keys: () => ["traceparent", "tracestate"],

@@ -3,7 +3,7 @@ import http from "node:http";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { isMetricsPath, sendJson as send, serveMetrics } from "../http";
-import { contextFromHeaders, SpanKind, startSpan, withContext } from "../tracing";
+import { contextFromHeaders, SpanKind, startSpan, type Span } from "../tracing";
 import type { BodyRead } from "./read-body";
 import { countUnrecorded, receive, recordRejected } from "./receive";
 
@@ -61,16 +61,18 @@ export function createReceiverHandler(): Handler {
     const traced = startSpan("webhook receive", {
       kind: SpanKind.SERVER,
       parent: contextFromHeaders((name) => req.headers[name]),
-      attributes: { "http.request.method": req.method ?? "", "url.path": "/webhooks/geonode" },
+      attributes: { "http.request.method": req.method ?? "" },
     });
     if (!traced) return withRequestId(id, () => respond(req, res));
-    res.once("finish", () => {
-      traced.span.setAttribute("http.response.status_code", res.statusCode);
-      traced.span.end();
+    // The span is handed to the decision rather than made the active context (one AsyncLocalStorage
+    // switch less a delivery); respond() settles once the answer is written, and the span ends then.
+    const { span } = traced;
+    return withRequestId(id, () => respond(req, res, span)).finally(() => {
+      span.setAttribute("http.response.status_code", res.statusCode);
+      span.end();
     });
-    return withContext(traced.context, () => withRequestId(id, () => respond(req, res)));
   };
-  async function respond(req: http.IncomingMessage, res: http.ServerResponse): Promise<void> {
+  async function respond(req: http.IncomingMessage, res: http.ServerResponse, span?: Span): Promise<void> {
     const startedAt = Date.now();
     const match = PATH.exec(req.url ?? "");
     if (!match) {
@@ -93,11 +95,14 @@ export function createReceiverHandler(): Handler {
       if (!read)
         return recordRejected(key, 499, "the body never arrived whole (sender hung up or timed out)", startedAt);
       const headers = { get: (name: string) => req.headers[name.toLowerCase()]?.toString() ?? null };
-      const answer = await receive({ subscriptionKey: key, headers, read, startedAt });
+      const answer = await receive({ subscriptionKey: key, headers, read, startedAt, span });
       send(res, answer.status, answer.body);
     } catch (err) {
       countUnrecorded(startedAt);
-      log.error("webhook delivery not recorded", { error: String(err) });
+      log.error("webhook delivery not recorded", {
+        error: String(err),
+        ...(span ? { trace_id: span.spanContext().traceId } : {}),
+      });
       send(res, 503, { error: "not_recorded", reason: "storage unavailable; retry" });
     }
   }

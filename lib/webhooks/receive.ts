@@ -1,7 +1,7 @@
 import "server-only";
 import { getConfig } from "../config";
 import { log } from "../log";
-import { queueTraceContext, setSpanAttributes } from "../tracing";
+import { queueTraceContext, setSpanAttributes, traceparentOf, type Span } from "../tracing";
 import { countDelivery } from "../metrics";
 import { wakeWorkers } from "../queue";
 import { isKnownEvent, parseEnvelope } from "./envelope";
@@ -22,6 +22,11 @@ export type Delivery = {
   headers: HeadersLike;
   read: BodyRead;
   startedAt: number;
+  /**
+   * The receipt's span, handed over rather than made active (lib/webhooks/node-server.ts): the bare
+   * receiver keeps AsyncLocalStorage out of its path. Without one, the active span (a Next route's).
+   */
+  span?: Span;
 };
 
 /** Decides, then counts the answer for /api/metrics (a throw is counted by the caller's 503). */
@@ -115,13 +120,15 @@ async function decide(d: Delivery): Promise<Answer> {
   const eventType = parsed.envelope.eventType ?? matched.eventType;
   const meta = { subscriptionId: matched.subscriptionId, deliveryId, eventType, jobId };
   // Ids only: the receipt span names the job and the delivery, never the body or the signature.
-  setSpanAttributes({
+  const attributes = {
     "tally.job.id": jobId,
     "tally.receipt.source": "webhook",
     ...(eventType ? { "tally.webhook.event_type": eventType } : {}),
     ...(deliveryId ? { "tally.webhook.delivery_id": deliveryId } : {}),
     ...(matched.subscriptionId ? { "tally.subscription.id": matched.subscriptionId } : {}),
-  });
+  };
+  if (d.span) d.span.setAttributes(attributes);
+  else setSpanAttributes(attributes);
   if (!eventType) {
     const reason = "no event type (expected event, event_type or X-Webhook-Event)";
     return finish({ status: 400, body: { error: "bad_request", reason } }, meta, reason);
@@ -140,13 +147,14 @@ async function decide(d: Delivery): Promise<Answer> {
       subscriptionId: matched.subscriptionId,
       maxAttempts: getConfig().TALLY_QUEUE_MAX_ATTEMPTS,
       // The queue item continues the receipt's trace (null with tracing off).
-      traceContext: queueTraceContext(),
+      traceContext: d.span ? traceparentOf(d.span) : queueTraceContext(),
     },
     { ...meta, latencyMs: Date.now() - d.startedAt, bodyBytes: body.byteLength },
   );
   // Committed: a worker in this process takes it now rather than at its next idle poll.
   if (outcome === "accepted") wakeWorkers();
-  setSpanAttributes({ "tally.receipt.outcome": outcome });
+  if (d.span) d.span.setAttribute("tally.receipt.outcome", outcome);
+  else setSpanAttributes({ "tally.receipt.outcome": outcome });
   return { status: 200, body: { status: outcome } };
 }
 
