@@ -86,6 +86,33 @@ test("content checks: suspect and escalated URLs with their check, excerpt and r
   }
 });
 
+test("new run: the token estimate and the ladder's extra cost before creating, a cap below the estimate refused", async ({
+  page,
+}) => {
+  for (const [width, tag] of [
+    [1280, "desktop"],
+    [390, "phone"],
+  ] as const) {
+    await page.setViewportSize({ width, height: width === 390 ? 844 : 900 });
+    await page.goto("/runs/new");
+    await page
+      .getByLabel(/^URLs/)
+      .fill(["https://a.example/1", "https://a.example/2", "https://a.example/3"].join("\n"));
+    const estimate = page.getByTestId("token-estimate");
+    await expect(estimate).toContainText("3 tokens at the first rung");
+    await expect(estimate).toContainText("the most it can cost is 12");
+    await page.getByLabel(/^Token cap/).fill("2");
+    await expect(page.getByText("is over the cap of 2")).toBeVisible();
+    await expect(page.getByRole("button", { name: /Create the run/ })).toBeDisabled();
+    await page.getByLabel(/^Token cap/).fill("-1");
+    await expect(page.getByText("A whole number of tokens, 1 or more.")).toBeVisible();
+    await page.getByLabel(/^Token cap/).fill("5");
+    await expect(page.getByRole("button", { name: /Create the run/ })).toBeEnabled();
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `test-results/screenshots/run-new-cap-${tag}.png`, fullPage: true });
+  }
+});
+
 async function runOf(page: import("@playwright/test").Page, runId: string) {
   return unwrap((await tallyApi(page)).GET("/api/runs/{runId}", { params: { path: { runId } } }));
 }

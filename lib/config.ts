@@ -349,6 +349,9 @@ export const envSchema = z.object({
   TALLY_ALERT_SAFETY_NET_HOURS: int(24, 1, 30 * 24).describe(
     "`safety_net_failed` looks at runs finished within this many hours.",
   ),
+  TALLY_ALERT_SUSPECT_PERCENT: int(20, 1, 100).describe(
+    "`run_suspect_share` fires when a run created in the last 24 hours (of at least 20 URLs) had this share of its URLs, in percent, fail a content check or come back BLOCKED at some rung.",
+  ),
   TALLY_ALERT_WEBHOOK_URL: optionalString
     .pipe(z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).optional())
     .describe("The generic alert webhook: a JSON body per alert (see [Alerts](operations/monitoring.md#alerts))."),

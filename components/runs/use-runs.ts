@@ -47,9 +47,16 @@ export function useRunUrls(id: string, state: UrlState | undefined, cursor: stri
 export function useCreateRun() {
   const client = useQueryClient();
   return useMutation({
-    mutationFn: async (input: { text: string; csv: boolean; name?: string; ignoreInvalid: boolean }) => {
+    mutationFn: async (input: {
+      text: string;
+      csv: boolean;
+      name?: string;
+      ignoreInvalid: boolean;
+      maxTokens?: number;
+    }) => {
       const qs = new URLSearchParams();
       if (input.name) qs.set("name", input.name);
+      if (input.maxTokens !== undefined) qs.set("maxTokens", String(input.maxTokens));
       if (input.ignoreInvalid) qs.set("ignoreInvalid", "true");
       const body = await apiFetch<unknown>(`/api/runs${qs.size ? `?${qs}` : ""}`, {
         method: "POST",

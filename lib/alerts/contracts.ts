@@ -11,6 +11,8 @@ export const RULE_NAMES = [
   "queue_bloat",
   "platform_errors",
   "safety_net_failed",
+  "run_suspect_share",
+  "run_token_cap",
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 

@@ -5,7 +5,7 @@ import { queueHealth } from "../metrics";
 import { type AnswerClass, readOutages } from "../platform";
 import type { RuleName } from "./contracts";
 
-// The eight rules. Each reads the database (shared by every process) at `now` and says whether its
+// The ten rules. Each reads the database (shared by every process) at `now` and says whether its
 // condition holds; thresholds come from configuration. A rule never sends anything: evaluate.ts
 // turns changes of state into events.
 
@@ -331,6 +331,80 @@ const safetyNetFailed: Rule = {
   },
 };
 
+const RUN_HOURS = 24;
+const MIN_RUN_URLS = 20;
+
+const runSuspectShare: Rule = {
+  name: "run_suspect_share",
+  description: "A run whose pages failed their content checks (or came back BLOCKED) for a large share of its URLs",
+  page: "/runs",
+  thresholds: (c) => [
+    {
+      setting: "TALLY_ALERT_SUSPECT_PERCENT",
+      value: `${c.TALLY_ALERT_SUSPECT_PERCENT}% of a run's URLs (runs of ${MIN_RUN_URLS} URLs or more, created in the last ${RUN_HOURS} h)`,
+    },
+  ],
+  async check(c, now) {
+    const runs = await db().run.findMany({
+      where: { createdAt: { gte: new Date(now.getTime() - RUN_HOURS * 3_600_000) }, total: { gte: MIN_RUN_URLS } },
+      orderBy: { createdAt: "desc" },
+      take: 100,
+      select: { id: true, name: true, total: true },
+    });
+    if (runs.length === 0) return { firing: false, summary: "no recent run", details: { runs: [] } };
+    // A URL that was ever suspect keeps the check that failed (RunUrl.checkName).
+    const groups = await db().runUrl.groupBy({
+      by: ["runId"],
+      where: { runId: { in: runs.map((r) => r.id) }, checkName: { not: null } },
+      _count: { _all: true },
+    });
+    const suspect = new Map(groups.map((g) => [g.runId, g._count._all]));
+    const over = runs
+      .map((r) => ({ ...r, suspect: suspect.get(r.id) ?? 0 }))
+      .filter((r) => r.suspect * 100 > r.total * c.TALLY_ALERT_SUSPECT_PERCENT)
+      .sort((a, b) => b.suspect / b.total - a.suspect / a.total);
+    const top = over[0];
+    return {
+      firing: over.length > 0,
+      summary: top
+        ? `run ${top.name} (${top.id}): ${top.suspect} of ${top.total} URLs failed a content check or came back BLOCKED (${Math.round((top.suspect / top.total) * 100)}%)`
+        : "no recent run over the suspect share",
+      details: { runs: over.map((r) => ({ runId: r.id, name: r.name, total: r.total, suspect: r.suspect })) },
+    };
+  },
+};
+
+const runTokenCap: Rule = {
+  name: "run_token_cap",
+  description: "A run stopped submitting at its token cap (maxTokens, or its collection's monthly cap)",
+  page: "/runs",
+  thresholds: () => [{ setting: "maxTokens", value: `runs created in the last ${RUN_HOURS} h that reached their cap` }],
+  async check(_c, now) {
+    const capped = await db().run.findMany({
+      where: { createdAt: { gte: new Date(now.getTime() - RUN_HOURS * 3_600_000) }, capReason: { not: null } },
+      orderBy: { createdAt: "desc" },
+      take: 20,
+      select: { id: true, name: true, capReason: true, tokensCharged: true, collectionId: true },
+    });
+    const top = capped[0];
+    return {
+      firing: capped.length > 0,
+      summary: top
+        ? `run ${top.name} (${top.id}) stopped: ${top.capReason ?? "cap reached"}`
+        : "no run stopped at its cap",
+      details: {
+        runs: capped.map((r) => ({
+          runId: r.id,
+          name: r.name,
+          reason: r.capReason,
+          tokens: r.tokensCharged,
+          collectionId: r.collectionId,
+        })),
+      },
+    };
+  },
+};
+
 export const RULES: readonly Rule[] = [
   deadLetters,
   unauthorizedSpike,
@@ -340,4 +414,6 @@ export const RULES: readonly Rule[] = [
   queueBloat,
   platformErrors,
   safetyNetFailed,
+  runSuspectShare,
+  runTokenCap,
 ];

@@ -160,6 +160,10 @@ async function runCompletedBody(e: EventSource): Promise<string | null> {
     failed: run.failed,
     duplicateSubmits: run.duplicateSubmits,
     platformCalls: run.platformCalls,
+    // Spend (issue 39): tokens charged, the cap and why submitting stopped at it.
+    tokensCharged: run.tokensCharged,
+    maxTokens: run.maxTokens,
+    capReason: run.capReason,
   };
   return JSON.stringify({ type: e.eventType, timestamp: e.createdAt.toISOString(), data });
 }

@@ -165,4 +165,7 @@ export type RunCompletedData = {
   failed: number;
   duplicateSubmits: number;
   platformCalls: number;
+  tokensCharged: number;
+  maxTokens: number | null;
+  capReason: string | null;
 };

@@ -317,6 +317,23 @@ describe("content checks and the ladder", () => {
       expect(e.code, JSON.stringify(extra)).toBe("bad_request");
       expect(e.message, JSON.stringify(extra)).toMatch(why);
     }
+    // The text/plain form (the /runs/new page) takes the cap in the query.
+    const text = new Request("http://tally.test/api/runs?maxTokens=2", {
+      method: "POST",
+      headers: { "content-type": "text/plain" },
+      body: "https://a.example/1\nhttps://a.example/2\nhttps://a.example/3",
+    });
+    const fromText = await readRunRequest(text);
+    await expect(createRun(fromText.list, fromText.opts, "test")).rejects.toThrow(/estimate is 3 tokens/);
+    await expect(
+      readRunRequest(
+        new Request("http://tally.test/api/runs?maxTokens=-4", {
+          method: "POST",
+          headers: { "content-type": "text/plain" },
+          body: "https://a.example/1",
+        }),
+      ),
+    ).rejects.toThrow(/maxTokens/);
     expect(await db().run.count()).toBe(before);
     // A good definition is stored on the run, defaults filled in.
     const { list, opts } = await readRunRequest(body({ checks: { mustContain: [{ text: "price" }] }, maxTokens: 3 }));

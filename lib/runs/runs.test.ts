@@ -140,6 +140,9 @@ describe("runs", () => {
       total: 2500,
       stored: 2500,
       failed: 0,
+      tokensCharged: 2500,
+      maxTokens: null,
+      capReason: null,
     });
   }, 120_000);
 
