@@ -40,11 +40,17 @@ export function ResultPreview({ result }: { result: Result }) {
           {revealControls(result.errorMessage)}
         </p>
       )}
-      {result.bodyError && (
-        <p className="break-words text-sm text-red-700" data-testid="body-error">
-          Body cannot be read: {revealControls(result.bodyError)}
-        </p>
-      )}
+      {result.bodyError &&
+        (result.bodyError.startsWith("body removed by retention") ? (
+          // Retention's doing, as configured: said plainly, not as an error.
+          <p className="break-words text-sm text-slate-600" data-testid="body-removed">
+            Body {revealControls(result.bodyError.slice("body ".length))}
+          </p>
+        ) : (
+          <p className="break-words text-sm text-red-700" data-testid="body-error">
+            Body cannot be read: {revealControls(result.bodyError)}
+          </p>
+        ))}
       {result.truncated && (
         <p className="text-xs text-amber-700">Cut to the first 100,000 characters for the preview.</p>
       )}

@@ -383,13 +383,13 @@ export async function* bodyPages(
     );
     const contentKey = (r: (typeof rows)[number]) => r.markdownKey ?? (r.markdown === null ? r.htmlKey : null);
     // Bodies whose print is known are not read at all; the others are, inline or from the store, and
-    // only the one printed (the markdown, else the html).
+    // from the store only the one printed (the markdown, else the html).
     const toRead = rows
       .filter((r) => {
         const k = contentKey(r);
         return k === null || !known(k);
       })
-      .map((r) => (r.markdown !== null || r.markdownKey !== null ? { ...r, html: null, htmlKey: null } : r));
+      .map((r) => (r.markdown !== null || r.markdownKey !== null ? { ...r, htmlKey: null } : r));
     const read = new Map((await resolveBodies(toRead, resultName)).map((r) => [r.id, r]));
     const byId = new Map(
       rows.map((r): [number, BodyRow] => {
