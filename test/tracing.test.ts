@@ -208,9 +208,22 @@ describe("traces", () => {
     expect(receipt, "the webhook's receipt span").toBeDefined();
     expect(receipt!.parent).toBeNull();
     expect(receipt!.attrs["tally.receipt.outcome"]).toBe("accepted");
+    // Spans are exported as they end, a parent after its children: wait for the whole tree.
+    const expected = [
+      "process process_job",
+      "GET /v1/extract/{job_id}",
+      "store results",
+      "process forward_event",
+      "process forward_event",
+      "POST webhook",
+      "sink write postgres",
+    ];
     await waitFor(
-      "the job's delivery spans",
-      () => otlp.spans.filter((s) => s.traceId === receipt!.traceId && s.name === "POST webhook").length >= 1,
+      "the job's whole tree",
+      () => {
+        const names = otlp.spans.filter((s) => s.traceId === receipt!.traceId).map((s) => s.name);
+        return expected.every((n) => names.filter((x) => x === n).length >= expected.filter((x) => x === n).length);
+      },
       15_000,
     );
     const trace = otlp.spans.filter((s) => s.traceId === receipt!.traceId);
@@ -242,6 +255,14 @@ describe("traces", () => {
       15_000,
     );
     const firstForward = forwards.find((f) => posted.parent === f.spanId)!;
+    await waitFor(
+      "the retry's processing span",
+      () =>
+        otlp.spans.some(
+          (s) => s.name === "process forward_event" && s.links.some((l) => l.spanId === firstForward.spanId),
+        ),
+      15_000,
+    );
     const retry = otlp.spans.find(
       (s) => s.name === "process forward_event" && s.links.some((l) => l.spanId === firstForward.spanId),
     );
@@ -331,12 +352,15 @@ describe("traces", () => {
       const chunks = otlp.spans.filter((s) => s.name === "run chunk" && s.attrs["tally.run.id"] === runId);
       expect(chunks.length).toBeGreaterThan(0);
       for (const c of chunks) expect(c.links.map((l) => l.spanId)).toContain(span.spanId);
-      // The run's submit item continued the run's trace on its first attempt.
-      expect(
-        otlp.spans.some(
-          (s) => s.name === "process run_submit" && s.traceId === span.traceId && s.parent === span.spanId,
-        ),
-      ).toBe(true);
+      // The run's submit item continued the run's trace on its first attempt (its span ends after the chunk's).
+      await waitFor(
+        "the run's submit item under the run",
+        () =>
+          otlp.spans.some(
+            (s) => s.name === "process run_submit" && s.traceId === span.traceId && s.parent === span.spanId,
+          ),
+        15_000,
+      );
     }
   }, 90_000);
 
@@ -356,4 +380,61 @@ describe("traces", () => {
       expect(s.raw).not.toMatch(/webhook-signature|v1,|"markdown"|<html/i);
     }
   });
+});
+
+describe("traces of a polled job", () => {
+  let polled: TallyServer;
+  beforeAll(async () => {
+    polled = await startTally({
+      SCRAPER_API_BASE_URL: sim.url,
+      GEONODE_SCRAPER_API_KEY: API_KEY,
+      TALLY_API_RPS: "1000",
+      TALLY_DELIVERY_MODE: "polling",
+      TALLY_POLL_INITIAL_MS: "100",
+      TALLY_POLL_MAX_MS: "300",
+      TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+      OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+      OTEL_BSP_SCHEDULE_DELAY: "100",
+      // The first server still has webhooks at the simulator and also stores this job from one: its spans are told apart by this.
+      OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=polled",
+    });
+  }, 60_000);
+  afterAll(async () => {
+    await polled?.stop();
+  });
+
+  it("roots a job found settled by polling in its poll, which its queue item continues", async () => {
+    const res = await fetch(polled.url + "/api/jobs", {
+      method: "POST",
+      headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}`, "content-type": "application/json" },
+      body: JSON.stringify({ kind: "extract", url: "https://shop.example/item/polled" }),
+    });
+    expect(res.status).toBe(201);
+    const jobId = z.string().parse(((await res.json()) as Record<string, unknown>).jobId);
+    const mine = (s: Span) =>
+      s.name === "store results" &&
+      s.attrs["tally.job.id"] === jobId &&
+      s.resource["deployment.environment"] === "polled";
+    await waitFor("the polled job's processing", () => otlp.spans.some(mine), 20_000);
+    const store = otlp.spans.find(mine)!;
+    // The processing span ends after the store's; the poll's may end after either.
+    await waitFor(
+      "the polled job's whole trace",
+      () =>
+        ["poll job", "process process_job", "GET /v1/extract/{job_id}"].every((n) =>
+          otlp.spans.some((s) => s.traceId === store.traceId && s.name === n),
+        ),
+      15_000,
+    );
+    const trace = otlp.spans.filter((s) => s.traceId === store.traceId);
+    // The poll that saw it settled is the root; its GET, the queue item's processing and the store are inside.
+    const root = trace.find((s) => s.parent === null)!;
+    expect(root.name).toBe("poll job");
+    expect(root.attrs["tally.job.id"]).toBe(jobId);
+    expect(root.resource["tally.process"]).toBe("server");
+    const process = one(trace, "process process_job");
+    expect(process.parent).toBe(root.spanId);
+    expect(store.parent).toBe(process.spanId);
+    expect(trace.some((s) => s.name === "GET /v1/extract/{job_id}" && s.parent === root.spanId)).toBe(true);
+  }, 40_000);
 });
