@@ -11,7 +11,7 @@ import { randomBytes } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { API_KEY, startReceiver, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
-import { SERVICES, type SinkService } from "./sink-services";
+import { REQUIRE_SERVICES, SERVICES, serviceAnswers, type SinkService } from "./sink-services";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 type Value = { stringValue?: string; intValue?: string | number; boolValue?: boolean; doubleValue?: number };
@@ -95,7 +95,8 @@ async function startOtlpReceiver() {
 let otlp: Awaited<ReturnType<typeof startOtlpReceiver>>;
 let sim: Awaited<ReturnType<typeof startSim>>;
 let hook: Awaited<ReturnType<typeof startReceiver>>;
-let sink: SinkService;
+/** The PostgreSQL sink; null (and its checks skipped, loudly) where no PostgreSQL answers, unless CI requires one. */
+let sink: SinkService | null = null;
 let tally: TallyServer;
 const WHSEC = `whsec_${randomBytes(32).toString("base64")}`;
 
@@ -119,7 +120,9 @@ beforeAll(async () => {
     firstOf.add(id);
     return 500;
   });
-  sink = await SERVICES.postgres();
+  if (await serviceAnswers("postgres")) sink = await SERVICES.postgres();
+  else if (REQUIRE_SERVICES) throw new Error("TALLY_REQUIRE_POSTGRES=1 but no PostgreSQL answers for the sink");
+  else console.warn("NO POSTGRESQL ANSWERS: test/tracing.test.ts does not check the sink write");
   tally = await startTally({
     SCRAPER_API_BASE_URL: sim.url,
     GEONODE_SCRAPER_API_KEY: API_KEY,
@@ -137,7 +140,9 @@ beforeAll(async () => {
   expect((await api("/api/subscriptions/register", {})).status).toBe(200);
   const created = [
     await api("/api/destinations", { url: hook.url, secret: WHSEC, events: ["job.stored"] }),
-    await api("/api/destinations", { type: "postgres", config: sink.config, events: ["job.stored"] }),
+    ...(sink
+      ? [await api("/api/destinations", { type: "postgres", config: sink.config, events: ["job.stored"] })]
+      : []),
   ];
   for (const c of created) expect(c.status, JSON.stringify(c.json)).toBe(201);
 }, 90_000);
@@ -201,7 +206,7 @@ describe("traces", () => {
   it("follows one job from the webhook to the sink as one tree, and sends its traceparent out", async () => {
     await waitFor(
       "the job's sink write and its webhook delivered",
-      () => otlp.spans.some((s) => s.name === "sink write postgres") && hook.received.length >= 2,
+      () => (!sink || otlp.spans.some((s) => s.name === "sink write postgres")) && hook.received.length >= 2,
       30_000,
     );
     const receipt = otlp.spans.find((s) => s.name === "webhook receive" && s.attrs["tally.job.id"] === jobId);
@@ -214,9 +219,8 @@ describe("traces", () => {
       "GET /v1/extract/{job_id}",
       "store results",
       "process forward_event",
-      "process forward_event",
       "POST webhook",
-      "sink write postgres",
+      ...(sink ? ["process forward_event", "sink write postgres"] : []),
     ];
     await waitFor(
       "the job's whole tree",
@@ -237,15 +241,18 @@ describe("traces", () => {
     expect(store.parent).toBe(process.spanId);
     // Both outbound deliveries' first attempts continue the trace, below the store that queued them.
     const forwards = byName(trace, "process forward_event");
-    expect(forwards).toHaveLength(2);
+    expect(forwards).toHaveLength(sink ? 2 : 1);
     for (const f of forwards) expect(under(trace, f, store)).toBe(true);
-    const sinkWrite = one(trace, "sink write postgres");
-    expect(forwards.some((f) => sinkWrite.parent === f.spanId)).toBe(true);
+    if (sink) {
+      const sinkWrite = one(trace, "sink write postgres");
+      expect(forwards.some((f) => sinkWrite.parent === f.spanId)).toBe(true);
+      // The sink holds the job's rows.
+      expect((await sink.effect()).some((k) => k.startsWith(`${jobId}|`))).toBe(true);
+    }
     const posted = one(trace, "POST webhook");
     expect(forwards.some((f) => posted.parent === f.spanId)).toBe(true);
     expect(posted.attrs["http.response.status_code"]).toBe(500);
-    // The sink holds the job's rows; the webhook's first attempt carried this trace's traceparent.
-    expect((await sink.effect()).some((k) => k.startsWith(`${jobId}|`))).toBe(true);
+    // The webhook's first attempt carried this trace's traceparent.
     expect(hook.received[0].headers.traceparent).toBe(`00-${receipt!.traceId}-${posted.spanId}-01`);
 
     // The retry: a trace of its own, linked to the first attempt; its traceparent goes out too.
@@ -367,7 +374,7 @@ describe("traces", () => {
   it("puts no secret, signature, token or body in any span", () => {
     expect(otlp.spans.length).toBeGreaterThan(10);
     expect(otlp.requests.every((r) => r.contentType === "application/json")).toBe(true);
-    const sinkPassword = new URL(String(sink.config.url)).password;
+    const sinkPassword = sink ? new URL(String(sink.config.url)).password : "";
     for (const s of otlp.spans) {
       for (const secret of [
         API_KEY,
