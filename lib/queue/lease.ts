@@ -230,8 +230,9 @@ export async function release(item: ClaimedItem, tx: DbOrTx = db()): Promise<boo
 }
 
 /**
- * The item's trace context for its next attempt: a link to this attempt's span (tracing on), so a retry
- * or a "not yet" starts a trace of its own instead of growing this one; unchanged with tracing off.
+ * The item's trace context for its next attempt: a link to this attempt's span (tracing on), so a retry,
+ * a "not yet" or an operator's revival of a dead item starts a trace of its own instead of growing this
+ * one; unchanged with tracing off.
  */
 export function nextAttemptTrace(item: ClaimedItem): string | null {
   return queueTraceContext("link") ?? item.traceContext;
@@ -251,7 +252,8 @@ export async function deadLetter(item: ClaimedItem, error: ErrorInfo, tx: DbOrTx
     const now = new Date();
     const n = await t.$executeRaw`
       UPDATE "QueueItem" SET "state" = 'dead', "dedupeKey" = NULL, "lastError" = ${error.message},
-        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "doneAt" = ${now}, "updatedAt" = ${now}
+        "leaseOwner" = NULL, "leaseExpiresAt" = NULL, "doneAt" = ${now}, "updatedAt" = ${now},
+        "traceContext" = ${nextAttemptTrace(item)}
       WHERE "id" = ${item.id} AND "state" = 'leased' AND "leaseOwner" = ${item.leaseOwner}`;
     if (n === 0) return false;
     await t.deadLetter.create({
