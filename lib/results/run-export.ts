@@ -25,11 +25,28 @@ const rowSchema = z.object({
   format: z.string().nullable(),
   ...bodyColumnsShape,
   metadata: z.string().nullable(),
+  rung: z.coerce.number(),
+  rungsTried: z.string().nullable(),
+  tokensCharged: z.coerce.number(),
+  checkName: z.string().nullable(),
+  checkExcerpt: z.string().nullable(),
 });
 /** A row as read, its result's bodies resolved (bodies.ts). */
 type Row = z.infer<typeof rowSchema> & { bodyError: string | null };
 
 const iso = (v: Row["storedAt"]) => (v === null ? null : new Date(v).toISOString());
+
+const names = z.array(z.string());
+/** RunUrl.rungsTried (a JSON list of rung names, oldest first, lib/runs); [] when absent or unreadable. */
+function rungsTried(json: string | null): string[] {
+  if (!json) return [];
+  try {
+    const parsed = names.safeParse(JSON.parse(json));
+    return parsed.success ? parsed.data : [];
+  } catch {
+    return [];
+  }
+}
 
 /** Which URLs an export holds: one state, or (a collection run) only the new and changed ones. */
 export type RunExportFilter = { state?: string; changesOnly?: boolean };
@@ -76,7 +93,8 @@ export async function runExportPage(
   if (!end) return { rows: [], more: false };
   const rows = await db().$queryRaw`
       SELECT u."position", u."url", u."state", u."attempts", u."jobId", u."itemKey", u."errorCode", u."errorMessage",
-        u."storedAt", r."format", ${bodyColumns("r")}, r."metadata"
+        u."storedAt", r."format", ${bodyColumns("r")}, r."metadata",
+        u."rung", u."rungsTried", u."tokensCharged", u."checkName", u."checkExcerpt"
       FROM ${from} AND ${position} <= ${end.position}
       ORDER BY ${position} LIMIT ${n}`;
   const resolved = await resolveBodies(
@@ -100,6 +118,12 @@ const HEADER = [
   "markdown",
   "html",
   "bodyError",
+  // Spend and content checks (issue 39), after the columns consumers already read by position.
+  "rung",
+  "rungsTried",
+  "tokensCharged",
+  "checkName",
+  "checkExcerpt",
 ] as const;
 
 async function requireRun(runId: string, filter: RunExportFilter) {
@@ -133,6 +157,11 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
           r.markdown,
           r.html,
           r.bodyError,
+          r.rung,
+          rungsTried(r.rungsTried).join("; "),
+          r.tokensCharged,
+          r.checkName,
+          r.checkExcerpt,
         ]),
         position: last ? last.position : null,
       };
@@ -173,6 +202,10 @@ export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}
                 errorCode: r.errorCode,
                 errorMessage: r.errorMessage,
                 storedAt: iso(r.storedAt),
+                rung: r.rung,
+                rungsTried: rungsTried(r.rungsTried),
+                tokensCharged: r.tokensCharged,
+                check: r.checkName === null ? null : { name: r.checkName, excerpt: r.checkExcerpt },
                 result,
               }) + "\n";
           }

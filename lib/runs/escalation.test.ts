@@ -11,6 +11,7 @@ import { getJobDetail } from "@/lib/jobs/detail";
 import { inlineResults } from "@/lib/outbound/event-body";
 import { readStoredResults } from "@/lib/outbound/sink-send";
 import { processJobItem } from "@/lib/jobs/process-job";
+import { exportRunCsv, exportRunJsonl } from "@/lib/results/run-export";
 import { metrics } from "@/lib/metrics/registry";
 import { flushApiCalls, resetPlatformClients } from "@/lib/platform/shared-client";
 import { isTerminal } from "@/lib/platform";
@@ -212,6 +213,21 @@ describe("content checks and the ladder", () => {
     const rows = await allUrls(run.id);
     expect(rows[0]).toMatchObject({ state: "stored", rung: 0, rungsTried: ["plain"] });
     expect(rows[1]).toMatchObject({ state: "stored", rung: 3, checkName: "platform:BLOCKED" });
+    // The run's exports carry the spend and the check, per URL, beside what they held before.
+    const csv = (await new Response((await exportRunCsv(run.id)).body).text()).trim().split("\r\n");
+    expect(csv[0]).toMatch(/,bodyError,rung,rungsTried,tokensCharged,checkName,checkExcerpt$/);
+    expect(csv[2]).toContain(
+      `,3,plain; render_js; render_js + wait_config(networkidle); proxy residential,${rows[1].tokensCharged},platform:BLOCKED,`,
+    );
+    const jsonl = (await new Response((await exportRunJsonl(run.id)).body).text()).trim().split("\n");
+    expect(JSON.parse(jsonl[0])).toMatchObject({ rung: 0, rungsTried: ["plain"], tokensCharged: 1, check: null });
+    expect(JSON.parse(jsonl[1])).toMatchObject({
+      state: "stored",
+      rung: 3,
+      rungsTried: rows[1].rungsTried,
+      tokensCharged: rows[1].tokensCharged,
+      check: { name: "platform:BLOCKED" },
+    });
     const one = await runToEnd((await createRun(parseValues(urls), { escalation: [{}] }, "test")).id);
     const failed = (await allUrls(one.id))[1];
     expect(failed).toMatchObject({ state: "failed", errorCode: "blocked", rungsTried: ["plain"] });
