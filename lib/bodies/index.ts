@@ -11,5 +11,13 @@ export { bodyStore, bodyStoreReady, closeBodyStore } from "./process";
 export { s3BodyStore, type S3BodyStoreOptions } from "./s3";
 export { type BodyDescriptor, bodyKey, type BodyStore, type StoredBody } from "./store";
 export { INLINE_MAX_BYTES } from "./inline";
-export { BODY_SWEEP_GRACE_MS, startBodySweep, sweepBodies, sweepBodiesOnce, type SweepReport } from "./sweep";
+export {
+  BODY_SWEEP_GRACE_MS,
+  bodyCensus,
+  type BodyCensusView,
+  startBodySweep,
+  sweepBodies,
+  sweepBodiesOnce,
+  type SweepReport,
+} from "./sweep";
 export { keepBody, type KeptBody } from "./keep";

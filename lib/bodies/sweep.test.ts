@@ -14,6 +14,8 @@ import { Conflict } from "@/lib/errors";
 import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { resolveRow } from "@/lib/results";
 import { createTestDb, type TestDb } from "@/test/db";
+import { scrapeMetrics } from "@/lib/metrics/scrape";
+import { settingsView } from "@/lib/settings";
 import { bodyStore, sweepBodies, sweepBodiesOnce } from ".";
 
 const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
@@ -148,6 +150,33 @@ describe.each(["file", "s3"] as const)("the sweep on the %s store", (backend) =>
     })();
     await Promise.all([stores, sweeps]);
     for (const id of ids) expect(await readable(id)).toBeNull();
+  });
+
+  it("counts the store as it leaves it: objects, stored bytes and what sharing saves, in Settings and the gauges", async () => {
+    // One page named by three rows (the same page stored by three jobs), and one named once.
+    const [shared] = await keepBodies([{ markdown: page("census-shared"), html: null }]);
+    for (let i = 0; i < 3; i++) await commit(shared);
+    await commit((await keepBodies([{ markdown: page("census-once"), html: null }]))[0]);
+    await sweepBodies({ graceMs: GRACE });
+
+    let objects = 0;
+    let storedBytes = 0;
+    for await (const o of bodyStore().list()) {
+      objects++;
+      storedBytes += o.storedSize;
+    }
+    const rows = await db().result.findMany({ where: { markdownKey: { not: null } } });
+    const distinct = new Map(rows.map((r) => [r.markdownKey!, r.markdownSize ?? 0]));
+    const rowsBytes = rows.reduce((sum, r) => sum + (r.markdownSize ?? 0), 0);
+    const distinctBytes = [...distinct.values()].reduce((a, b) => a + b, 0);
+    expect(rowsBytes - distinctBytes).toBeGreaterThanOrEqual(2 * (shared.markdownSize ?? 0));
+
+    const { bodyStore: view } = await settingsView();
+    expect(view.census).toMatchObject({ objects, storedBytes, referenced: distinct.size, distinctBytes, rowsBytes });
+    const text = (await scrapeMetrics()).body;
+    expect(text).toMatch(new RegExp(`^tally_body_store_objects ${objects}$`, "m"));
+    expect(text).toMatch(new RegExp(`^tally_body_store_bytes ${storedBytes}$`, "m"));
+    expect(text).toMatch(new RegExp(`^tally_body_store_shared_saved_bytes ${rowsBytes - distinctBytes}$`, "m"));
   });
 
   // Single-flight is the database's lease, the same whatever the backend; once per file, as

@@ -40,26 +40,77 @@ export type SweepReport = {
 const keyRow = z.object({
   id: z.coerce.number().int(),
   markdownKey: z.string().nullable(),
+  markdownSize: z.coerce.number().nullable(),
   htmlKey: z.string().nullable(),
+  htmlSize: z.coerce.number().nullable(),
 });
 
-/** Every key a Result row names, read a page at a time by id. */
-async function referencedKeys(): Promise<Set<string>> {
-  const keys = new Set<string>();
+/**
+ * Every key a Result row names with its uncompressed size, read a page at a time by id; and the bytes
+ * the rows name in all (a page named by many rows counted each time).
+ */
+async function referencedKeys(): Promise<{ keys: Map<string, number>; rowsBytes: number }> {
+  const keys = new Map<string, number>();
+  let rowsBytes = 0;
   for (let after = 0; ;) {
     const rows = keyRow.array().parse(
       await db().$queryRaw`
-        SELECT "id", "markdownKey", "htmlKey" FROM "Result"
+        SELECT "id", "markdownKey", "markdownSize", "htmlKey", "htmlSize" FROM "Result"
         WHERE "id" > ${after} AND ("markdownKey" IS NOT NULL OR "htmlKey" IS NOT NULL)
         ORDER BY "id" LIMIT ${PAGE}`,
     );
     for (const r of rows) {
-      if (r.markdownKey) keys.add(r.markdownKey);
-      if (r.htmlKey) keys.add(r.htmlKey);
+      if (r.markdownKey) {
+        keys.set(r.markdownKey, r.markdownSize ?? 0);
+        rowsBytes += r.markdownSize ?? 0;
+      }
+      if (r.htmlKey) {
+        keys.set(r.htmlKey, r.htmlSize ?? 0);
+        rowsBytes += r.htmlSize ?? 0;
+      }
     }
-    if (rows.length < PAGE) return keys;
+    if (rows.length < PAGE) return { keys, rowsBytes };
     after = rows[rows.length - 1].id;
   }
+}
+
+/** The store as this sweep left it, for Settings and the tally_body_store_* gauges (one row). */
+async function recordCensus(c: Omit<BodyCensusView, "countedAt">, at: Date): Promise<void> {
+  const data = {
+    countedAt: at,
+    objects: c.objects,
+    storedBytes: BigInt(c.storedBytes),
+    referenced: c.referenced,
+    distinctBytes: BigInt(c.distinctBytes),
+    rowsBytes: BigInt(c.rowsBytes),
+  };
+  await db().bodyCensus.upsert({ where: { id: 1 }, create: { id: 1, ...data }, update: data });
+}
+
+export type BodyCensusView = {
+  countedAt: string;
+  /** Objects kept and their bytes as stored (compressed). */
+  objects: number;
+  storedBytes: number;
+  /** Distinct bodies the rows name, and their uncompressed bytes. */
+  referenced: number;
+  distinctBytes: number;
+  /** Uncompressed bytes every row names; rowsBytes - distinctBytes is what sharing saves. */
+  rowsBytes: number;
+};
+
+/** The last sweep's count of the store, or null before the first sweep. */
+export async function bodyCensus(): Promise<BodyCensusView | null> {
+  const row = await db().bodyCensus.findUnique({ where: { id: 1 } });
+  if (!row) return null;
+  return {
+    countedAt: row.countedAt.toISOString(),
+    objects: row.objects,
+    storedBytes: Number(row.storedBytes),
+    referenced: row.referenced,
+    distinctBytes: Number(row.distinctBytes),
+    rowsBytes: Number(row.rowsBytes),
+  };
 }
 
 /** One sweep (not single-flight: sweepBodiesOnce is). `now` and `graceMs` for tests. */
@@ -73,11 +124,13 @@ export async function sweepBodies(
   // its object after `before`, so it is not a candidate.
   const candidates: Array<{ key: string; codec: Parameters<BodyStore["get"]>[1]; storedSize: number }> = [];
   let objects = 0;
+  let storedBytes = 0;
   for await (const o of store.list()) {
     objects++;
+    storedBytes += o.storedSize;
     if (o.modifiedAt < before) candidates.push(o);
   }
-  const referenced = await referencedKeys();
+  const { keys: referenced, rowsBytes } = await referencedKeys();
   let deleted = 0;
   let bytesDeleted = 0;
   for (const c of candidates) {
@@ -88,6 +141,18 @@ export async function sweepBodies(
     }
   }
   countBodySweep(deleted, bytesDeleted);
+  let distinctBytes = 0;
+  for (const size of referenced.values()) distinctBytes += size;
+  await recordCensus(
+    {
+      objects: objects - deleted,
+      storedBytes: storedBytes - bytesDeleted,
+      referenced: referenced.size,
+      distinctBytes,
+      rowsBytes,
+    },
+    opts.now ?? new Date(),
+  );
   return { unit: "bodies-sweep", objects, referenced: referenced.size, deleted, bytesDeleted, graceMs };
 }
 

@@ -151,6 +151,21 @@ function create() {
       labelNames: ["destination", "type"],
       registers: [registry],
     }),
+    bodyStoreObjects: new Gauge({
+      name: "tally_body_store_objects",
+      help: "Body store: objects kept, as the last sweep counted them (hourly; 0 before the first)",
+      registers: [registry],
+    }),
+    bodyStoreBytes: new Gauge({
+      name: "tally_body_store_bytes",
+      help: "Body store: bytes kept as stored (compressed), as the last sweep counted them",
+      registers: [registry],
+    }),
+    bodyStoreSavedBytes: new Gauge({
+      name: "tally_body_store_shared_saved_bytes",
+      help: "Body store: uncompressed bytes not stored again because rows share a body (the bytes every row names less those of the distinct bodies), as the last sweep counted them",
+      registers: [registry],
+    }),
     jobsPendingOldestAge: new Gauge({
       name: "tally_jobs_pending_oldest_age_seconds",
       help: "Age of the oldest job still without an outcome (0 when none): known to Tally, not yet stored, resubmitted, dead-lettered or cancelled",

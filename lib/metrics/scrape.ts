@@ -9,7 +9,7 @@ import { metrics } from "./registry";
 export async function scrapeMetrics(now = new Date()): Promise<{ contentType: string; body: string }> {
   const m = metrics();
   const client = db();
-  const [groups, oldest, open, pending, behind, outbound, health] = await Promise.all([
+  const [groups, oldest, open, pending, behind, outbound, health, census] = await Promise.all([
     client.queueItem.groupBy({ by: ["state"], _count: { _all: true } }),
     client.queueItem.findFirst({
       where: { state: "ready", availableAt: { lte: now } },
@@ -21,6 +21,7 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
     collectionScheduleBehind(now),
     outboundLag(now),
     queueHealth(now),
+    client.bodyCensus.findUnique({ where: { id: 1 } }),
   ]);
   const byState: Record<string, number> = { ready: 0, leased: 0, done: 0, dead: 0 };
   for (const g of groups) byState[g.state] = g._count._all;
@@ -35,6 +36,12 @@ export async function scrapeMetrics(now = new Date()): Promise<{ contentType: st
   for (const d of outbound) m.outboundOldestUndelivered.set({ destination: d.id, type: d.type }, d.seconds);
   m.dbOldestTransactionAge.set(health?.oldestTransactionSeconds ?? 0);
   m.queueDeadRows.set(health?.queueDeadRows ?? 0);
+  // The body store as the last sweep counted it (lib/bodies/sweep.ts): walking it at every scrape would not do.
+  if (census) {
+    m.bodyStoreObjects.set(census.objects);
+    m.bodyStoreBytes.set(Number(census.storedBytes));
+    m.bodyStoreSavedBytes.set(Math.max(0, Number(census.rowsBytes - census.distinctBytes)));
+  }
   return { contentType: m.registry.contentType, body: await m.registry.metrics() };
 }
 

@@ -5,6 +5,7 @@ import { describeConfig, getConfig, maskFor, redactUrlSecrets, type SecretView, 
 import { db } from "../db";
 import { TallyError } from "../errors";
 import { readSimulatorKnobs, type SimulatorKnobs } from "../demo";
+import { BODY_SWEEP_GRACE_MS, bodyCensus, type BodyCensusView } from "../bodies";
 
 // The Settings page: the effective configuration with every secret masked, the running mode, and in
 // demo mode the simulator's fault knobs. Nothing here may carry a whole secret to the browser; URLs
@@ -22,6 +23,8 @@ export type SettingsView = {
   knobsError: string | null;
   /** The alert channels, targets masked (Slack's URL and SMTP passwords are secrets). */
   alertChannels: ChannelView[];
+  /** Where page bodies are kept, how long, and what the last sweep counted there (null before the first). */
+  bodyStore: { location: string; retentionDays: number; sweepGraceHours: number; census: BodyCensusView | null };
 };
 
 /** What a role may see of a secret: operators and admins its last 4 characters, viewers nothing. */
@@ -31,13 +34,14 @@ export function secretViewFor(role: Role): SecretView {
 
 export async function settingsView(config: TallyConfig = getConfig(), role: Role = "viewer"): Promise<SettingsView> {
   const secrets = secretViewFor(role);
-  const [subscriptions, knobs, alertChannels] = await Promise.all([
+  const [subscriptions, knobs, alertChannels, census] = await Promise.all([
     db().subscription.findMany({
       select: { id: true, eventType: true, secret: true, previousSecret: true },
       orderBy: [{ eventType: "asc" }, { id: "asc" }],
     }),
     config.mode === "demo" ? knobsOrReason(config) : Promise.resolve({ knobs: null, knobsError: null }),
     channelsView(config, secrets),
+    bodyCensus(),
   ]);
   return {
     mode: config.mode,
@@ -54,6 +58,12 @@ export async function settingsView(config: TallyConfig = getConfig(), role: Role
     })),
     ...knobs,
     alertChannels,
+    bodyStore: {
+      location: redactUrlSecrets(config.TALLY_BODY_STORE),
+      retentionDays: config.TALLY_RESULT_RETENTION_DAYS,
+      sweepGraceHours: BODY_SWEEP_GRACE_MS / 3_600_000,
+      census,
+    },
   };
 }
 

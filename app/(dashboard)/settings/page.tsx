@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/empty-state";
 import { ConfigTable, SecretsTable } from "@/components/settings/config-table";
 import { settingsKeys } from "@/components/settings/query-keys";
 import { ModeSummary } from "@/components/settings/mode-summary";
+import { BodyStoreSummary } from "@/components/settings/body-store-summary";
 import { accountKeys } from "@/components/auth/query-keys";
 import { PasswordForm } from "@/components/auth/password-form";
 import { SessionsPanel } from "@/components/auth/sessions-panel";
@@ -56,6 +57,9 @@ export default async function Page() {
         </div>
         <Card title="Mode">
           <ModeSummary view={view} />
+        </Card>
+        <Card title="Page bodies">
+          <BodyStoreSummary store={view.bodyStore} />
         </Card>
         {view.mode === "demo" && (
           <Card title="Simulator faults">

@@ -1,0 +1,68 @@
+import type { SettingsView } from "@/lib/settings";
+import { formatCount } from "@/components/ui/figures";
+import { Time } from "@/components/ui/time";
+
+/** 1.5 GB, 320 MB, 12 kB: decimal units, as storage is billed. */
+export function formatBytes(n: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return i === 0 ? `${formatCount(n)} bytes` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
+/** Where page bodies are kept, for how long, and what the last sweep counted there. */
+export function BodyStoreSummary({ store }: { store: SettingsView["bodyStore"] }) {
+  const c = store.census;
+  const saved = c ? Math.max(0, c.rowsBytes - c.distinctBytes) : 0;
+  return (
+    <dl className="grid grid-cols-1 gap-x-6 gap-y-3 text-sm sm:grid-cols-2" data-testid="body-store">
+      <div className="sm:col-span-2">
+        <dt className="text-slate-600">Where (TALLY_BODY_STORE)</dt>
+        <dd className="mt-0.5 break-all font-mono text-xs">{store.location}</dd>
+      </div>
+      <div>
+        <dt className="text-slate-600">Retention (TALLY_RESULT_RETENTION_DAYS)</dt>
+        <dd className="mt-0.5">
+          {store.retentionDays === 0
+            ? "bodies kept for ever"
+            : `bodies removed after ${formatCount(store.retentionDays)} days; the rows, states and hashes stay`}
+        </dd>
+      </div>
+      <div>
+        <dt className="text-slate-600">Sweep of unreferenced bodies</dt>
+        <dd className="mt-0.5">hourly, past a grace of {store.sweepGraceHours} h</dd>
+      </div>
+      {c ? (
+        <>
+          <div>
+            <dt className="text-slate-600">Kept</dt>
+            <dd className="mt-0.5 tabular-nums">
+              {formatCount(c.objects)} objects, {formatBytes(c.storedBytes)} as stored (compressed)
+            </dd>
+          </div>
+          <div>
+            <dt className="text-slate-600">Saved by sharing</dt>
+            <dd className="mt-0.5 tabular-nums">
+              {formatBytes(saved)}
+              <span className="block text-xs text-slate-500">
+                the rows name {formatBytes(c.rowsBytes)} of bodies; {formatCount(c.referenced)} distinct bodies hold{" "}
+                {formatBytes(c.distinctBytes)} (before compression)
+              </span>
+            </dd>
+          </div>
+          <p className="text-xs text-slate-500 sm:col-span-2">
+            As the last sweep counted them, <Time iso={c.countedAt} relative />.
+          </p>
+        </>
+      ) : (
+        <p className="text-slate-600 sm:col-span-2">
+          Not counted yet: the hourly sweep counts the store (or <code>POST /api/cron/bodies-sweep</code>).
+        </p>
+      )}
+    </dl>
+  );
+}
