@@ -36,6 +36,8 @@ const env = {
   NODE_ENV: "production",
   PORT: port,
   DATABASE_URL: databaseUrl,
+  // Page bodies beside the database, not in the checkout's ./data/bodies that every server would share.
+  TALLY_BODY_STORE: process.env.TALLY_BODY_STORE ?? `file:${path.join(dir, "bodies")}`,
   TALLY_OPERATOR_PASSWORD: process.env.E2E_PASSWORD ?? E2E_PASSWORD,
   TALLY_HOST: "127.0.0.1",
   TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
