@@ -325,6 +325,19 @@ async function seedTheRest() {
   await d.outboundAttempt.create({
     data: { deliveryId: od.id, destinationId: "dst-1", attempt: 2, ok: true, statusCode: 200, latencyMs: 9 },
   });
+  await d.collectionRung.create({ data: { collectionId: "col-rung", url: "https://x/rung", rung: 2 } });
+  // Past 2^32: the census's byte counts are BIGINT on both stores.
+  await d.bodyCensus.create({
+    data: {
+      id: 1,
+      countedAt: INSTANT,
+      objects: 3,
+      storedBytes: 5_000_000_123n,
+      referenced: 2,
+      distinctBytes: 7_000_000_000n,
+      rowsBytes: 9_000_000_000n,
+    },
+  });
   await disconnectAll();
   setConfigForTests(undefined);
   // Rows as older code or SQLite itself wrote them: integer-ms and zone-less dates, 0/1 booleans.
