@@ -92,7 +92,7 @@ test("jobs: the download link carries the current filters and downloads that job
   const csv = await readFile(await download.path(), "utf8");
   const lines = csv.trimEnd().split("\r\n");
   expect(lines[0]).toBe(
-    "jobId,kind,itemKey,url,status,format,markdown,html,metadata,errorCode,errorMessage,tokensCharged,createdAt",
+    "jobId,kind,itemKey,url,status,format,markdown,html,metadata,errorCode,errorMessage,tokensCharged,createdAt,bodyError",
   );
   expect(lines.filter((l) => l.startsWith(`${jobId},extract,0,`))).toHaveLength(1);
 });
