@@ -12,8 +12,8 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { machine } from "./common";
+import { pgAdmin, pgDatabaseUrl } from "./bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -26,7 +26,6 @@ const { values } = parseArgs({
 const N = Number(values.urls);
 const STORE = values.store === "postgres" ? "postgres" : "sqlite";
 const say = (s: string) => process.stdout.write(`${s}\n`);
-const ADMIN = process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const API_KEY = "bench-key";
 const URLS_PER_HOST = 5;
 const KNOBS = {
@@ -40,21 +39,10 @@ const KNOBS = {
 };
 const LADDER = ["plain", "render_js", "render_js_wait", "residential"] as const;
 
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
-
 const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-checks-"));
 const pgName = `tally_bench_checks_${process.pid}`;
 let url = `file:${path.join(dir, "tally.db")}`;
-if (STORE === "postgres") {
-  const u = new URL(ADMIN);
-  u.pathname = `/${pgName}`;
-  url = u.toString();
-}
+if (STORE === "postgres") url = pgDatabaseUrl(pgName);
 process.env.DATABASE_URL = url;
 process.env.TALLY_LOG_LEVEL ??= "error";
 
@@ -63,7 +51,7 @@ const pct = (a: number, b: number) => (b === 0 ? 100 : Math.round((a / b) * 10_0
 
 async function main() {
   say(machine());
-  if (STORE === "postgres") await admin(`CREATE DATABASE "${pgName}"`);
+  if (STORE === "postgres") await pgAdmin(`CREATE DATABASE "${pgName}"`);
   const schema = STORE === "postgres" ? ["--schema", "prisma/postgres/schema.prisma"] : [];
   execFileSync("npx", ["prisma", "migrate", "deploy", ...schema], { env: process.env, stdio: "pipe" });
 
@@ -248,5 +236,5 @@ main()
   })
   .finally(async () => {
     rmSync(dir, { recursive: true, force: true });
-    if (STORE === "postgres") await admin(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`).catch(() => undefined);
+    if (STORE === "postgres") await pgAdmin(`DROP DATABASE IF EXISTS "${pgName}" WITH (FORCE)`).catch(() => undefined);
   });

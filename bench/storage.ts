@@ -14,8 +14,8 @@ import { readdir, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import pg from "pg";
 import { machine } from "./common";
+import { pgAdmin, pgDatabaseUrl } from "./bench-db";
 
 const { values } = parseArgs({
   options: {
@@ -34,16 +34,8 @@ const RUNS = Number(values.runs);
 const CHANGE = Number(values.change);
 const BODY_BYTES: [number, number] = [Number(values["min-bytes"]), Number(values["max-bytes"])];
 const STORE = values.store === "postgres" ? "postgres" : "sqlite";
-const ADMIN = process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const say = (s: string) => process.stdout.write(`${s}\n`);
 process.env.TALLY_LOG_LEVEL ??= "error";
-
-async function admin(sql: string) {
-  const c = new pg.Client({ connectionString: ADMIN });
-  await c.connect();
-  await c.query(sql);
-  await c.end();
-}
 
 const dir = mkdtempSync(path.join(os.tmpdir(), "tally-bench-storage-"));
 const pgNames: string[] = [];
@@ -52,9 +44,7 @@ function databaseUrl(mode: string): string {
   if (STORE === "sqlite") return `file:${path.join(dir, `${mode}.db`)}`;
   const name = `tally_bench_storage_${mode}_${process.pid}`;
   pgNames.push(name);
-  const u = new URL(ADMIN);
-  u.pathname = `/${name}`;
-  return u.toString();
+  return pgDatabaseUrl(name);
 }
 
 /** Bytes the database holds: the SQLite file after a checkpoint, or PostgreSQL's database size. */
@@ -109,7 +99,7 @@ type ModeResult = {
 
 async function runMode(mode: "store" | "inline"): Promise<ModeResult> {
   const url = databaseUrl(mode);
-  if (STORE === "postgres") await admin(`CREATE DATABASE "${url.split("/").pop()}"`);
+  if (STORE === "postgres") await pgAdmin(`CREATE DATABASE "${url.split("/").pop()}"`);
   const schema = STORE === "postgres" ? ["--schema", "prisma/postgres/schema.prisma"] : [];
   execFileSync("npx", ["prisma", "migrate", "deploy", ...schema], {
     env: { ...process.env, DATABASE_URL: url },
@@ -298,5 +288,5 @@ main()
   })
   .finally(async () => {
     rmSync(dir, { recursive: true, force: true });
-    for (const name of pgNames) await admin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
+    for (const name of pgNames) await pgAdmin(`DROP DATABASE IF EXISTS "${name}" WITH (FORCE)`).catch(() => undefined);
   });
