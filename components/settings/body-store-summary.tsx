@@ -1,18 +1,6 @@
 import type { SettingsView } from "@/lib/settings";
-import { formatCount } from "@/components/ui/figures";
+import { formatBytes, formatCount } from "@/components/ui/figures";
 import { Time } from "@/components/ui/time";
-
-/** 1.5 GB, 320 MB, 12 kB: decimal units, as storage is billed. */
-export function formatBytes(n: number): string {
-  const units = ["bytes", "kB", "MB", "GB", "TB"];
-  let v = n;
-  let i = 0;
-  while (v >= 1000 && i < units.length - 1) {
-    v /= 1000;
-    i++;
-  }
-  return i === 0 ? `${formatCount(n)} bytes` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
-}
 
 /** Where page bodies are kept, for how long, and what the last sweep counted there. */
 export function BodyStoreSummary({ store }: { store: SettingsView["bodyStore"] }) {

@@ -7,6 +7,18 @@ export function formatCount(n: number): string {
   return count.format(n);
 }
 
+/** 1.5 GB, 320 MB, 12 kB: decimal units, as storage is billed. */
+export function formatBytes(n: number): string {
+  const units = ["bytes", "kB", "MB", "GB", "TB"];
+  let v = n;
+  let i = 0;
+  while (v >= 1000 && i < units.length - 1) {
+    v /= 1000;
+    i++;
+  }
+  return i === 0 ? `${formatCount(n)} bytes` : `${v < 10 ? v.toFixed(1) : Math.round(v)} ${units[i]}`;
+}
+
 export function formatPercent(ratio: number | null, digits = 1): string {
   return ratio === null ? "—" : `${(ratio * 100).toFixed(digits)} %`;
 }
