@@ -10,7 +10,11 @@ import { parseText, parseValues, SHOWN_INVALID, urlProblem } from "./parse-list"
 type Kind = "valid" | "invalid" | "blank" | "dup";
 type Line = { kind: Kind; value: string };
 
-const segment = fc.stringMatching(/^[a-z0-9-]{1,12}$/).filter((s) => !s.startsWith("-") && !s.endsWith("-"));
+// No "xn--" label: that prefix claims Punycode, and next to a non-ASCII label ("xn--0.bücher.example") the
+// WHATWG parser decodes it and refuses the URL, rightly (fast-check found it, seed 1472735726).
+const segment = fc
+  .stringMatching(/^[a-z0-9-]{1,12}$/)
+  .filter((s) => !s.startsWith("-") && !s.endsWith("-") && !s.startsWith("xn--"));
 const host = fc.oneof(
   fc.tuple(segment, fc.constantFrom("example", "example.org", "b\u00fccher.example")).map(([a, b]) => `${a}.${b}`),
   fc.ipV4(),
