@@ -63,7 +63,7 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
                   {revealControls(u.url)}
                   {/* On a phone the reason and tries go under the URL instead of two narrow columns. */}
                   {(u.errorCode || u.errorMessage) && (
-                    <span className="mt-1 block font-sans text-slate-700 sm:hidden">
+                    <span className="mt-1 block font-sans text-slate-700 [word-break:normal] [overflow-wrap:anywhere] sm:hidden">
                       {u.errorCode} {revealControls(u.errorMessage ?? "")} · {u.attempts}{" "}
                       {u.attempts === 1 ? "try" : "tries"}
                     </span>
