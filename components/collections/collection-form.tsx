@@ -1,15 +1,22 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useState } from "react";
-import { errorText, postParsed } from "@/lib/browser/client";
+import { useMemo, useState } from "react";
+import { errorText, fieldProblems, postParsed } from "@/lib/browser/client";
 import { type CollectionDetail, collectionSummarySchema } from "@/lib/collections/client";
+import { ChecksEditor } from "@/components/content-checks/checks-editor";
+import { capOf, checksDraftOf, checksOfDraft, ladderOf } from "@/components/content-checks/drafts";
+import { LadderEditor } from "@/components/content-checks/ladder-editor";
+import { TokenCapField } from "@/components/content-checks/token-cap-field";
+import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
 
-/** Edit a collection's list and schedule (POST /api/collections/{id}); the next run uses them. */
+const section = "min-w-0 space-y-3 border-t border-slate-200 pt-3";
+
+/** Edit a collection's list, schedule, content checks, ladder and caps (POST /api/collections/{id}); the next run uses them. */
 export function CollectionForm({ c }: { c: CollectionDetail }) {
   const router = useRouter();
   const [urls, setUrls] = useState(c.urls ?? "");
@@ -17,10 +24,20 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
   const [timezone, setTimezone] = useState(c.timezone);
   const [overlap, setOverlap] = useState(c.overlap);
   const [patterns, setPatterns] = useState(c.ignorePatterns.join("\n"));
+  const [checks, setChecks] = useState(() => checksDraftOf(c.checks));
+  const [rungs, setRungs] = useState(() => ladderOf(c.escalation));
+  const [escalate, setEscalate] = useState(c.escalation === null || c.escalation.length > 1);
+  const [maxTokens, setMaxTokens] = useState(c.maxTokens === null ? "" : String(c.maxTokens));
+  const [monthly, setMonthly] = useState(c.monthlyMaxTokens === null ? "" : String(c.monthlyMaxTokens));
+  const urlCount = useMemo(() => urls.split(/\r?\n/).filter((u) => u.trim() !== "").length, [urls]);
+  const capsInvalid = capOf(maxTokens).invalid || capOf(monthly).invalid;
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  const problems = fieldProblems(error);
+  const problem = (path: string) => problems.get(path);
   const save = async () => {
+    if (capsInvalid) return;
     setPending(true);
     setError(null);
     setSaved(false);
@@ -31,6 +48,11 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         timezone: timezone.trim(),
         overlap,
         ignorePatterns: patterns.split(/\r?\n/).filter((p) => p.trim() !== ""),
+        checks: checksOfDraft(checks),
+        // Without escalation the ladder is its first rung alone: a page that fails its checks is final at once.
+        escalation: escalate ? rungs : rungs.slice(0, 1),
+        maxTokens: capOf(maxTokens).value,
+        monthlyMaxTokens: capOf(monthly).value,
       });
       setSaved(true);
       router.refresh();
@@ -92,7 +114,43 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         URLs (one a line)
         <textarea className={`${field} font-mono`} rows={6} value={urls} onChange={(e) => setUrls(e.target.value)} />
       </label>
-      <Button type="submit" pending={pending}>
+      <section aria-label="Content checks" className={section}>
+        <h3 className="text-sm font-semibold">Content checks</h3>
+        <p className="text-sm text-slate-600">
+          Every stored page is checked; one that fails is suspect and climbs the ladder below.
+        </p>
+        <ChecksEditor value={checks} onChange={setChecks} problem={problem} />
+      </section>
+      <section aria-label="Escalation ladder" className={section}>
+        <h3 className="text-sm font-semibold">Escalation ladder</h3>
+        <label className="flex items-center gap-2 text-sm">
+          <input type="checkbox" checked={escalate} onChange={(e) => setEscalate(e.target.checked)} />
+          Send suspect or BLOCKED pages again at the next rung
+        </label>
+        <TokenEstimate urls={urlCount} ladder={rungs} per=" of a run" />
+        {escalate && <LadderEditor rungs={rungs} onChange={setRungs} problem={problem} />}
+        {!escalate && problem("escalation") && <p className="text-sm text-red-700">{problem("escalation")}</p>}
+      </section>
+      <section aria-label="Token caps" className={section}>
+        <h3 className="text-sm font-semibold">Token caps</h3>
+        <div className="flex flex-wrap gap-x-6 gap-y-3">
+          <TokenCapField
+            label="Per run"
+            hint="no chunk or rung is sent past it"
+            value={maxTokens}
+            onChange={setMaxTokens}
+            problem={problem("maxTokens")}
+          />
+          <TokenCapField
+            label="Per month"
+            hint={`all its runs; ${c.tokensThisMonth.toLocaleString("en")} spent this month`}
+            value={monthly}
+            onChange={setMonthly}
+            problem={problem("monthlyMaxTokens")}
+          />
+        </div>
+      </section>
+      <Button type="submit" pending={pending} disabled={capsInvalid}>
         Save
       </Button>
       {saved && <Notice tone="good">Saved: the next run uses it.</Notice>}

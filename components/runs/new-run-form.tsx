@@ -3,7 +3,10 @@
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
 import { errorText } from "@/lib/browser/client";
-import { parseText } from "@/lib/runs/client";
+import { DEFAULT_ESCALATION, parseText } from "@/lib/runs/client";
+import { capOf } from "@/components/content-checks/drafts";
+import { TokenCapField } from "@/components/content-checks/token-cap-field";
+import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useCreateRun } from "./use-runs";
@@ -22,12 +25,10 @@ export function NewRunForm() {
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [ignoreInvalid, setIgnoreInvalid] = useState(false);
   const [cap, setCap] = useState("");
-  const maxTokens = /^\d+$/.test(cap.trim()) && Number(cap) > 0 ? Number(cap) : undefined;
-  const capInvalid = cap.trim() !== "" && maxTokens === undefined;
+  const { value: capValue, invalid: capInvalid } = capOf(cap);
+  const maxTokens = capValue ?? undefined;
   const preview = useMemo(() => (text.trim() ? parseText(text, csv ? "csv" : "lines") : null), [text, csv]);
   const urls = preview?.urls.length ?? 0;
-  // One token a page at the first rung (the platform's price table); each further rung of the default
-  // ladder costs a token more for each URL whose page fails its checks (at most three more a URL).
   const overCap = maxTokens !== undefined && urls > maxTokens;
   const blocked = !preview || urls === 0 || (preview.invalid > 0 && !ignoreInvalid) || capInvalid || overCap;
 
@@ -79,19 +80,12 @@ export function NewRunForm() {
           className="mt-1 block w-full rounded border border-slate-300 px-2 py-1.5 font-mono text-xs"
         />
       </label>
-      <label className="block text-sm">
-        <span className="font-medium">Token cap</span>{" "}
-        <span className="text-slate-500">(optional: no chunk or rung is sent past it)</span>
-        <input
-          value={cap}
-          onChange={(e) => setCap(e.target.value)}
-          inputMode="numeric"
-          placeholder="no cap"
-          aria-invalid={capInvalid}
-          className="mt-1 block w-48 rounded border border-slate-300 px-2 py-1.5 tabular-nums"
-        />
-        {capInvalid && <span className="mt-1 block text-red-700">A whole number of tokens, 1 or more.</span>}
-      </label>
+      <TokenCapField
+        label="Token cap"
+        hint="optional: no chunk or rung is sent past it"
+        value={cap}
+        onChange={setCap}
+      />
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <label className="cursor-pointer rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100">
           Upload a file…
@@ -130,13 +124,9 @@ export function NewRunForm() {
               <dd className="text-lg font-semibold tabular-nums">{Math.ceil(preview.urls.length / 1000)}</dd>
             </div>
           </dl>
-          <p className="mt-3 text-slate-700" data-testid="token-estimate">
-            Estimated cost: <span className="font-semibold tabular-nums">{urls.toLocaleString("en")}</span> tokens at
-            the first rung (one a page). Pages that fail their content checks climb the escalation ladder (render_js,
-            then wait_config, then a residential proxy): each rung costs another token per such page, so 10% of bad
-            pages would add up to {Math.ceil(urls * 0.1 * 3).toLocaleString("en")}, and the most it can cost is{" "}
-            {(urls * 4).toLocaleString("en")}.
-          </p>
+          <div className="mt-3">
+            <TokenEstimate urls={urls} ladder={DEFAULT_ESCALATION} />
+          </div>
           {overCap && (
             <p className="mt-2 text-red-700">
               The estimate ({urls.toLocaleString("en")} tokens) is over the cap of {maxTokens?.toLocaleString("en")}:

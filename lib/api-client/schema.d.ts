@@ -338,6 +338,28 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/collections/{collectionId}/urls/history": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * One URL's history across a collection's runs: state, error, change, the rung that stored it, tokens
+     * @description Newest run first; runs whose list did not hold the URL are left out. `remembered` is the rung the next run starts the URL at. Excerpts are plain text. Paged with `cursor` (pass `nextCursor` back).
+     *
+     *     Role: **viewer** or above (session or API token).
+     */
+    get: operations["getCollectionsCollectionIdUrlsHistory"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/cron/alerts": {
     parameters: {
       query?: never;
@@ -2372,6 +2394,60 @@ export interface operations {
       403: components["responses"]["403"];
       404: components["responses"]["404"];
       409: components["responses"]["409"];
+      500: components["responses"]["500"];
+    };
+  };
+  getCollectionsCollectionIdUrlsHistory: {
+    parameters: {
+      query: {
+        url: string;
+        cursor?: string;
+        limit?: number;
+      };
+      header?: never;
+      path: {
+        collectionId: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            url: string;
+            remembered: {
+              rung: number;
+              rungName: string;
+              updatedAt: string;
+            } | null;
+            items: {
+              runId: string;
+              startedAt: string;
+              /** @enum {string} */
+              trigger: "schedule" | "manual";
+              /** @enum {string} */
+              state: "pending" | "submitted" | "stored" | "retrying" | "suspect" | "failed";
+              errorCode: string | null;
+              change: ("new" | "changed" | "unchanged" | "gone") | null;
+              rung: number;
+              rungName: string;
+              rungsTried: string[];
+              tokensCharged: number;
+              checkName: string | null;
+              checkExcerpt: string | null;
+            }[];
+            nextCursor: string | null;
+          };
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      404: components["responses"]["404"];
       500: components["responses"]["500"];
     };
   };

@@ -1,6 +1,6 @@
 // Browser-side calls whose answers are parsed, not trusted: each feature's fetch functions pass a zod
 // schema, and an answer of an unexpected shape becomes an ApiError in words like any other failure.
-import type { z } from "zod";
+import { z } from "zod";
 import { apiFetch, ApiError } from "./api";
 
 function parse<S extends z.ZodType>(schema: S, body: unknown, path: string): z.output<S> {
@@ -35,4 +35,17 @@ export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
   if (err instanceof Error) return err.message;
   return "Something went wrong";
+}
+
+const detailsSchema = z.object({
+  details: z.array(z.object({ path: z.string(), message: z.string() })),
+});
+
+/** A 400's problems by field path (`checks.mustContain.0.selector`, `maxTokens`, …), to show next to each field. */
+export function fieldProblems(err: unknown): Map<string, string> {
+  const out = new Map<string, string>();
+  if (!(err instanceof ApiError) || err.status !== 400) return out;
+  const parsed = detailsSchema.safeParse(err.body);
+  if (parsed.success) for (const d of parsed.data.details) if (!out.has(d.path)) out.set(d.path, d.message);
+  return out;
 }

@@ -5,4 +5,7 @@ export {
   type CollectionRun,
   collectionSummarySchema,
   startedRunSchema,
+  type UrlHistory,
+  type UrlHistoryItem,
+  urlHistorySchema,
 } from "./contracts";

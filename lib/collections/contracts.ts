@@ -6,6 +6,7 @@ import {
   maxTokensSchema,
   RUN_STATES,
   runCountsSchema,
+  URL_STATES,
 } from "../runs/client";
 
 // The collections API's contracts (issue 25), shared by the routes, the domain and the pages (no
@@ -173,3 +174,46 @@ export type UrlChangedData = {
   resultId: number | null;
   previousResultId: number | null;
 };
+
+// --- one URL's history across the collection's runs ---
+
+/** GET /api/collections/{id}/urls/history?url=…: the URL as the list holds it (checked like a list line). */
+export const urlHistoryQuerySchema = z.object({
+  url: z
+    .string({ error: "url is required (?url=… as the collection's list holds it)" })
+    .trim()
+    .min(1, { error: "url is required (?url=… as the collection's list holds it)" })
+    .max(4096, { error: "url must be at most 4096 characters" }),
+  cursor: z.string().max(500).optional(),
+  limit: z.coerce.number().int().min(1).max(200).default(50),
+});
+
+export const urlHistoryItemSchema = z.object({
+  runId: z.string(),
+  /** When the run started submitting (its creation time until then). */
+  startedAt: z.string(),
+  trigger: z.enum(TRIGGERS),
+  state: z.enum(URL_STATES),
+  errorCode: z.string().nullable(),
+  /** Against the collection's previous run; null until the run is classified. */
+  change: z.enum(CHANGES).nullable(),
+  /** The rung that stored it (or the last one tried), by index in the run's ladder and by name. */
+  rung: z.number(),
+  rungName: z.string(),
+  rungsTried: z.array(z.string()),
+  tokensCharged: z.number(),
+  /** The last failed check and its excerpt: plain text, to render inertly. */
+  checkName: z.string().nullable(),
+  checkExcerpt: z.string().nullable(),
+});
+export type UrlHistoryItem = z.infer<typeof urlHistoryItemSchema>;
+
+export const urlHistorySchema = z.object({
+  url: z.string(),
+  /** The rung the collection's next run starts this URL at (CollectionRung); null: the first rung. */
+  remembered: z.object({ rung: z.number(), rungName: z.string(), updatedAt: z.string() }).nullable(),
+  /** Newest run first; runs whose list did not hold the URL are left out. */
+  items: z.array(urlHistoryItemSchema),
+  nextCursor: z.string().nullable(),
+});
+export type UrlHistory = z.infer<typeof urlHistorySchema>;

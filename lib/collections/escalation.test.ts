@@ -16,7 +16,15 @@ import { API_KEY, startSim } from "@/lib/simulator/test-harness.test-util";
 import { classifyRunKind, processJobKind, runSubmitKind } from "@/lib/worker/registry";
 import { createWorker } from "@/lib/worker/worker";
 import { createTestDb, type TestDb } from "@/test/db";
-import { createCollection, getCollection, listChanges, readCollectionRequest, runCollectionNow } from "./index";
+import { runAlertPass } from "@/lib/alerts";
+import {
+  createCollection,
+  cronCollections,
+  getCollection,
+  listChanges,
+  readCollectionRequest,
+  runCollectionNow,
+} from "./index";
 
 let sim: Awaited<ReturnType<typeof startSim>>;
 let t: TestDb;
@@ -167,6 +175,54 @@ describe("collections: checks, ladder memory and caps", () => {
       (e: unknown) => e,
     );
     expect(refused).toBeInstanceOf(TallyError);
-    expect((refused as TallyError).message).toMatch(/estimate is 10 tokens.*monthly cap leaves 0/);
+    expect((refused as TallyError).message).toMatch(/estimate is 10 tokens.*monthly cap of 25 tokens leaves 0/);
+  });
+
+  it("a scheduled run stops at the monthly cap: the cron pass starts it, nothing is sent past the cap, the run says why, run_token_cap fires", async () => {
+    sim.sim.setConfig({ blockPageRate: 1, residentialUnblockShare: 0 });
+    const urls = hostsUrls(5, 2, "sched-cap");
+    // Every page is blocked at every rung: 10 URLs × 4 rungs would cost 40 tokens; the month allows 25.
+    const c = await createCollection(
+      { name: "scheduled capped", list: parseValues(urls), schedule: "0 * * * *", monthlyMaxTokens: 25 },
+      "test",
+    );
+    const sendsOf = async (runId: string) =>
+      (await db().runChunk.findMany({ where: { runId, jobId: { not: null } }, select: { size: true } })).reduce(
+        (n, ch) => n + ch.size,
+        0,
+      );
+    // The tick is due (as after the hour): the external scheduler's unit (POST /api/cron/collections) runs the pass.
+    const tick = async () => {
+      await db().collection.update({ where: { id: c.id }, data: { nextRunAt: new Date(Date.now() - 1000) } });
+      const pass = await cronCollections();
+      const mine = pass.ticks.filter((f) => f.collectionId === c.id);
+      expect(mine).toEqual([expect.objectContaining({ outcome: "started" })]);
+      return mine[0]?.runId ?? "";
+    };
+
+    const first = await runToEnd(await tick());
+    expect(first.trigger).toBe("schedule");
+    expect(first.tokens.capReason).toMatch(
+      /^maxTokens 25 reached .*the collection.s monthly cap of 25 tokens leaves 25/,
+    );
+    expect(first.tokens.charged).toBeLessThanOrEqual(25);
+    expect(await sendsOf(first.id)).toBeLessThanOrEqual(25);
+    const capped = (await urlsOf(first.id)).filter((u) => u.errorCode === "token_cap");
+    expect(capped.length).toBeGreaterThan(0);
+    expect(first.counts.failed).toBe(urls.length);
+
+    // The month is spent: the next tick's run starts (a scheduled run is not refused) and sends nothing.
+    const second = await runToEnd(await tick());
+    expect(await sendsOf(second.id)).toBe(0);
+    expect(second.tokens.charged).toBe(0);
+    expect(second.tokens.capReason).toMatch(/monthly cap of 25 tokens leaves 0/);
+    expect((await urlsOf(second.id)).every((u) => u.errorCode === "token_cap")).toBe(true);
+    expect((await getCollection(c.id)).tokensThisMonth).toBe(first.tokens.charged);
+
+    // The alert pass (POST /api/cron/alerts) fires run_token_cap, naming the run.
+    await runAlertPass();
+    const alert = await db().alertState.findUniqueOrThrow({ where: { rule: "run_token_cap" } });
+    expect(alert.state).toBe("firing");
+    expect(alert.summary).toMatch(/scheduled capped/);
   });
 });

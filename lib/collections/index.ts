@@ -11,6 +11,7 @@ export { runCollectionNow, runDueCollections, type TickResult } from "./start-ru
 export { startCollectionSchedule, cronCollections } from "./scheduler";
 export { classifyRun, URL_CHANGED } from "./classify";
 export { listChanges, diffUrl, type UrlDiff } from "./changes";
+export { urlHistory } from "./url-history";
 export {
   boundedLineDiff,
   MAX_DIFF_CHARS,

@@ -37,7 +37,11 @@ async function insertCollectionRun(tx: Tx, c: Collection, trigger: "schedule" | 
         ...(s.escalation ? { escalation: s.escalation } : {}),
         maxTokens: cap.maxTokens,
         refuseOverEstimate: trigger === "manual",
-        capNote: cap.monthLeft !== null ? `the collection's monthly cap leaves ${cap.monthLeft}` : undefined,
+        // Said only where the month, not the collection's own per-run cap, set the run's cap.
+        capNote:
+          cap.monthLeft !== null && (c.maxTokens === null || cap.monthLeft < c.maxTokens)
+            ? `the collection's monthly cap of ${c.monthlyMaxTokens} tokens leaves ${cap.monthLeft}`
+            : undefined,
       },
       actor,
       { collectionId: c.id, trigger, ignorePatterns: s.ignorePatterns },

@@ -18,7 +18,8 @@ import {
 //
 //   1. a vendor signature, at any size                            → blocked (rate_limited: transient)
 //   2. the HTTP status: 429 → transient; 404, 410 → not found; 401, 403, 451 → blocked; 408, 425, 5xx → transient
-//   3. an html document cut off before its end                    → transient (truncated)
+//   3. a page cut off before its end (truncation.ts: an html document that
+//      never closes, markdown that stops mid-structure or mid-sentence) → transient (truncated)
 //   4. a generic signature, on a small page                       → blocked (rate_limited: transient)
 //   5. a consent banner with almost nothing beside it             → blocked (consent_wall)
 //   6. little visible text and many scripts, or no text at all    → blocked (empty_shell)
@@ -124,7 +125,7 @@ export function classifyPage(page: Page): Classification {
     return { verdict, reason, partial };
   }
 
-  if (page.truncated) return found("transient", "truncated", "no-end-of-document", page.text.length);
+  if (page.truncated) return found("transient", "truncated", page.truncated, page.text.length);
 
   const small = page.mainText.length <= SMALL_PAGE_TEXT;
   if (small) {

@@ -2,6 +2,7 @@ import { load, type CheerioAPI } from "cheerio";
 import type { AnyNode } from "domhandler";
 import { Parser } from "htmlparser2";
 import { CONSENT_CONTAINERS } from "./signatures";
+import { htmlTruncation, markdownTruncation, type Truncation } from "./truncation";
 
 // One page made ready for the checks and the detector: parsed once with htmlparser2 (through cheerio),
 // its visible text, its main text, its headings and its scripts. Bounded, so a hostile page cannot stall
@@ -33,8 +34,8 @@ export type Page = {
   code: string[];
   /** True when only a prefix of the input was inspected (size or depth). */
   partial: boolean;
-  /** True when the html is a document cut off before its end. */
-  truncated: boolean;
+  /** Why the page looks cut short in transfer (lib/content-checks/truncation.ts), or null. */
+  truncated: Truncation | null;
   status: number | null;
 };
 
@@ -93,14 +94,6 @@ export function textOf(nodes: readonly AnyNode[], skip: (node: AnyNode) => boole
   return collapse(out.join(""));
 }
 
-/** True when an html document (it opens with a doctype or <html>) ends before its </body> or </html>. */
-function isTruncated(html: string): boolean {
-  const head = html.slice(0, 1024).trimStart().toLowerCase();
-  if (!head.startsWith("<!doctype html") && !head.startsWith("<html")) return false;
-  const tail = html.slice(-4096).toLowerCase();
-  return !tail.includes("</html") && !tail.includes("</body");
-}
-
 /** A markdown page's level-1 and level-2 ATX headings (`# …`, `## …`): what title, h1 and h2 are to html. */
 function markdownHeadings(md: string): string[] {
   const out: string[] = [];
@@ -126,7 +119,7 @@ export function parsePage(input: PageInput): Page {
       scripts: 0,
       code: [],
       partial: md.length > MAX_INPUT_CHARS,
-      truncated: false,
+      truncated: markdownTruncation(md),
       status,
     };
   }
@@ -165,7 +158,7 @@ export function parsePage(input: PageInput): Page {
     scripts: $.root().find("script").length,
     code,
     partial: html.length < rawHtml.length,
-    truncated: isTruncated(rawHtml),
+    truncated: htmlTruncation(rawHtml),
     status,
   };
 }

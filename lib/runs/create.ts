@@ -131,6 +131,7 @@ export async function insertRun(
       checks: JSON.stringify(opts.checks ?? withDefaults(undefined)),
       escalation: JSON.stringify(opts.escalation ?? DEFAULT_ESCALATION),
       maxTokens,
+      capNote: maxTokens === null ? null : (opts.capNote ?? null),
       createdBy: actor,
       createdAt: now,
       // The trace the run is made in (tracing on): its submit item continues it, its chunks link to it.

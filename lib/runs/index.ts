@@ -11,7 +11,8 @@ export { CLASSIFY_RUN, classifyRunPayload, classifyRunItem, type ClassifyRunPayl
 export { readRunRequest, checksOrRefuse, MAX_LIST_BYTES } from "./request";
 export { createRunSubmitHandler, type JobsPort, type ChunkRequest } from "./submit";
 export { RUN_SUBMIT, runSubmitPayload, runSubmitItem, type RunSubmitPayload } from "./submit-item";
-export { getRun, listRuns, listRunUrls, toRunView } from "./read";
+export { getRun, listRuns, listRunUrls, rungsTriedOf, toRunView } from "./read";
+export { readEscalation } from "./escalation";
 export { cancelRun } from "./cancel";
 export { retryFailed } from "./retry";
 export { isTransient, TRANSIENT_CODES, PERMANENT_CODES } from "./item-errors";

@@ -128,7 +128,7 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
     const rung = Math.min(...rungs);
     const spend = await tx.run.findUniqueOrThrow({
       where: { id: run.id },
-      select: { maxTokens: true, tokensCharged: true, tokensReserved: true },
+      select: { maxTokens: true, tokensCharged: true, tokensReserved: true, capNote: true },
     });
     let room = run.batchSize;
     if (spend.maxTokens !== null) {
@@ -137,7 +137,7 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
         Math.floor((spend.maxTokens - spend.tokensCharged - spend.tokensReserved) / TOKENS_PER_PAGE),
       );
       if (room <= 0) {
-        if (spend.tokensReserved <= 0) await stopAtCap(tx, run.id, spend.maxTokens, spend.tokensCharged);
+        if (spend.tokensReserved <= 0) await stopAtCap(tx, run.id, spend.maxTokens, spend.tokensCharged, spend.capNote);
         return null;
       }
     }
@@ -195,8 +195,14 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
 }
 
 /** The cap is reached and nothing is in flight: the waiting URLs fail with token_cap; the run says why. */
-async function stopAtCap(tx: Tx, runId: string, maxTokens: number, charged: number): Promise<void> {
-  const reason = `maxTokens ${maxTokens} reached (${charged} charged): no further chunk or rung is submitted`;
+async function stopAtCap(
+  tx: Tx,
+  runId: string,
+  maxTokens: number,
+  charged: number,
+  note: string | null,
+): Promise<void> {
+  const reason = `maxTokens ${maxTokens} reached (${charged} charged${note ? `; ${note}` : ""}): no further chunk or rung is submitted`;
   await tx.run.update({ where: { id: runId }, data: { capReason: reason } });
   const data = { errorCode: "token_cap", errorMessage: reason };
   for (const state of ["pending", "retrying", "suspect"] as const) await moveUrls(tx, runId, state, "failed", {}, data);

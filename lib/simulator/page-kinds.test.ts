@@ -126,6 +126,7 @@ describe("content knobs", () => {
     const urls = urlsOver(10, 10);
     const plain = await batch(urls);
     const kinds: Record<string, number> = {};
+    let mdCut = 0;
     for (const i of plain.items) {
       const c = await content(i.url);
       const kind = c.last?.kind ?? "?";
@@ -134,12 +135,18 @@ describe("content knobs", () => {
       expect(verdict, `${kind} ${i.url}`).toBe(
         { good: "ok", empty_shell: "blocked", soft_404: "not_found", truncated: "transient" }[kind],
       );
+      // The same item's markdown alone (issue 39: truncation judged on markdown too): a good page stays ok,
+      // and a cut one is found unless it was cut between two blocks (counted below).
+      const md = classify({ markdown: i.data?.markdown, status: 200 }).verdict;
+      if (kind === "good") expect(md, `markdown of ${i.url}`).toBe("ok");
+      if (kind === "truncated" && md === "transient") mdCut++;
       expect(c.wouldServe.render_js.kind).toBe(kind === "empty_shell" ? "good" : kind);
       expect(c.wouldServe.render_js_wait.kind).toBe(kind === "soft_404" ? "soft_404" : "good");
     }
     expect(kinds.empty_shell).toBeGreaterThan(10);
     expect(kinds.soft_404).toBeGreaterThan(2);
     expect(kinds.truncated).toBeGreaterThan(5);
+    expect(mdCut).toBeGreaterThanOrEqual(Math.ceil((kinds.truncated ?? 0) * 0.6));
     const waited = await batch(urls, { render_js: true, wait_config: { wait_until: "load" } });
     for (const i of waited.items) {
       const kind = (await content(i.url)).last?.kind;

@@ -7,6 +7,7 @@ import { PageHeader } from "@/components/empty-state";
 import { CollectionActions } from "@/components/collections/collection-actions";
 import { CollectionForm } from "@/components/collections/collection-form";
 import { ChangeCounts, RunsChart } from "@/components/collections/runs-chart";
+import { UrlHistory } from "@/components/collections/url-history";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
@@ -19,7 +20,13 @@ export const dynamic = "force-dynamic";
 /** The edit form carries the list itself up to this size; a longer list is replaced through the API. */
 const EDITABLE_URLS = 5000;
 
-export default async function Page({ params }: { params: Promise<{ collectionId: string }> }) {
+export default async function Page({
+  params,
+  searchParams,
+}: {
+  params: Promise<{ collectionId: string }>;
+  searchParams: Promise<Record<string, string | string[] | undefined>>;
+}) {
   const id = z
     .string()
     .min(1)
@@ -31,6 +38,13 @@ export default async function Page({ params }: { params: Promise<{ collectionId:
     throw err;
   });
   const c = first.urlCount <= EDITABLE_URLS ? await getCollection(id.data, { withUrls: true }) : first;
+  // ?url=… opens that URL's history (a link from elsewhere); the card checks it through the API.
+  const historyUrl = z
+    .string()
+    .trim()
+    .min(1)
+    .max(4096)
+    .safeParse((await searchParams).url);
   return (
     <div className="min-w-0 space-y-4">
       <Link href="/collections" className="text-sm text-brand-600 underline">
@@ -93,6 +107,13 @@ export default async function Page({ params }: { params: Promise<{ collectionId:
           </table>
         </div>
       </Card>
+      <Card title="URL history">
+        <UrlHistory
+          id={c.id}
+          urls={c.urls === undefined ? [] : c.urls.split("\n").filter((u) => u !== "")}
+          initialUrl={historyUrl.success ? historyUrl.data : undefined}
+        />
+      </Card>
       {c.ticks.some((t) => t.outcome !== "started") && (
         <Card title="Ticks not run at once">
           <ul className="space-y-1 text-sm">
@@ -107,7 +128,7 @@ export default async function Page({ params }: { params: Promise<{ collectionId:
         </Card>
       )}
       <Can role="operator">
-        <Card title="Edit list and schedule">
+        <Card title="Edit list, schedule, checks and caps">
           {c.urls !== undefined ? (
             <CollectionForm c={c} />
           ) : (

@@ -1,0 +1,2 @@
+-- CreateIndex
+CREATE INDEX "UrlChange_runId_url_idx" ON "UrlChange"("runId", "url");
