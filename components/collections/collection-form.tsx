@@ -6,6 +6,7 @@ import { errorText, postParsed } from "@/lib/browser/client";
 import { type CollectionDetail, collectionSummarySchema } from "@/lib/collections/client";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { KeepBodiesField, keepBodiesRunsText, keepBodiesRunsValue } from "./keep-bodies-field";
 
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
 
@@ -17,6 +18,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
   const [timezone, setTimezone] = useState(c.timezone);
   const [overlap, setOverlap] = useState(c.overlap);
   const [patterns, setPatterns] = useState(c.ignorePatterns.join("\n"));
+  const [keepRuns, setKeepRuns] = useState(keepBodiesRunsText(c.keepBodiesRuns));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -31,6 +33,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         timezone: timezone.trim(),
         overlap,
         ignorePatterns: patterns.split(/\r?\n/).filter((p) => p.trim() !== ""),
+        keepBodiesRuns: keepBodiesRunsValue(keepRuns),
       });
       setSaved(true);
       router.refresh();
@@ -88,6 +91,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
           onChange={(e) => setPatterns(e.target.value)}
         />
       </label>
+      <KeepBodiesField value={keepRuns} onChange={setKeepRuns} />
       <label className="block text-sm">
         URLs (one a line)
         <textarea className={`${field} font-mono`} rows={6} value={urls} onChange={(e) => setUrls(e.target.value)} />
