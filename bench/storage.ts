@@ -1,5 +1,7 @@
 // tsx --conditions=react-server bench/storage.ts --store sqlite|postgres [--urls 100] [--runs 30] [--change 0.05]
-//   [--min-bytes 20000] [--max-bytes 200000] [--result FILE]
+//   [--min-bytes 20000] [--max-bytes 200000] [--inline-urls N] [--result FILE]
+// --inline-urls stores the inline comparison with a smaller collection (its per-result figures do not
+// depend on the collection's size): 10,000 URLs × 30 runs inline would be ~130 GB of rows.
 // Page bodies in the body store against inline (issue 40), on one store per process: a collection of
 // N URLs fetched `runs` times, `change` of its pages different on each run (the simulator's pages at
 // realistic sizes: markdown of min–max bytes, html about three times that), stored twice in the same
@@ -25,11 +27,13 @@ const { values } = parseArgs({
     change: { type: "string", default: "0.05" },
     "min-bytes": { type: "string", default: "20000" },
     "max-bytes": { type: "string", default: "200000" },
+    "inline-urls": { type: "string" },
     result: { type: "string" },
   },
   strict: true,
 });
-const N = Number(values.urls);
+const STORE_N = Number(values.urls);
+const INLINE_N = Math.min(STORE_N, Number(values["inline-urls"] ?? values.urls));
 const RUNS = Number(values.runs);
 const CHANGE = Number(values.change);
 const BODY_BYTES: [number, number] = [Number(values["min-bytes"]), Number(values["max-bytes"])];
@@ -59,16 +63,39 @@ async function dbBytes(url: string): Promise<number> {
   return Number(r.n);
 }
 
+/** What `du` says the folder takes (bytes; the blocks an operator's disk gives it), or null without du. */
+function duBytes(root: string): number | null {
+  try {
+    return Number(execFileSync("du", ["-sk", root], { encoding: "utf8" }).split(/\s/)[0]) * 1024;
+  } catch {
+    return null;
+  }
+}
+
 /** The body store's files: their bytes, and the space the file system gives them (blocks). */
-async function storeBytes(root: string): Promise<{ objects: number; bytes: number; allocated: number }> {
+async function storeBytes(
+  root: string,
+): Promise<{
+  objects: number;
+  bytes: number;
+  allocated: number;
+  folders: number;
+  folderBytes: number;
+  du: number | null;
+}> {
   let objects = 0;
   let bytes = 0;
   let allocated = 0;
+  let folders = 0;
+  let folderBytes = 0;
   const walk = async (d: string): Promise<void> => {
     for (const e of await readdir(d, { withFileTypes: true }).catch(() => [])) {
       const at = path.join(d, e.name);
       if (e.isDirectory()) {
-        allocated += (await stat(at)).blocks * 512;
+        const b = (await stat(at)).blocks * 512;
+        allocated += b;
+        folders++;
+        folderBytes += b;
         await walk(at);
       } else {
         const s = await stat(at);
@@ -79,7 +106,7 @@ async function storeBytes(root: string): Promise<{ objects: number; bytes: numbe
     }
   };
   await walk(root);
-  return { objects, bytes, allocated };
+  return { objects, bytes, allocated, folders, folderBytes, du: duBytes(root) };
 }
 
 const pct = (xs: number[], p: number) => {
@@ -89,15 +116,25 @@ const pct = (xs: number[], p: number) => {
 
 type ModeResult = {
   mode: "store" | "inline";
+  urls: number;
   rows: number;
   dbBytesPerResult: number;
-  bodyStore: { objects: number; bytes: number; allocated: number; compressedDistinct: number } | null;
+  bodyStore: {
+    objects: number;
+    bytes: number;
+    allocated: number;
+    folders: number;
+    folderBytes: number;
+    du: number | null;
+    compressedDistinct: number;
+  } | null;
   apiP95Ms: number;
   exportRowsPerSecond: number;
   storeSeconds: number;
 };
 
 async function runMode(mode: "store" | "inline"): Promise<ModeResult> {
+  const N = mode === "store" ? STORE_N : INLINE_N;
   const url = databaseUrl(mode);
   if (STORE === "postgres") await pgAdmin(`CREATE DATABASE "${url.split("/").pop()}"`);
   const schema = STORE === "postgres" ? ["--schema", "prisma/postgres/schema.prisma"] : [];
@@ -149,6 +186,8 @@ async function runMode(mode: "store" | "inline"): Promise<ModeResult> {
           versions[i]++;
           cache.delete(i);
         }
+    if (N >= 2000)
+      say(`${STORE} ${mode}: run ${r + 1}/${RUNS} (${rows} rows so far, ${(storeMs / 1000).toFixed(0)} s storing)`);
     const jobId = `bench-run-${r}`;
     await db().job.create({
       data: { id: jobId, kind: "batch", url: urls[0], origin: "submitted", outcome: "stored", resultCount: N },
@@ -230,6 +269,7 @@ async function runMode(mode: "store" | "inline"): Promise<ModeResult> {
   setConfigForTests(undefined);
   return {
     mode,
+    urls: N,
     rows,
     dbBytesPerResult,
     bodyStore,
@@ -242,18 +282,19 @@ async function runMode(mode: "store" | "inline"): Promise<ModeResult> {
 async function main() {
   say(machine());
   say(
-    `${STORE}: ${N.toLocaleString("en-US")} URLs × ${RUNS} runs, ${(CHANGE * 100).toFixed(0)}% changed per run, markdown ${BODY_BYTES[0]}–${BODY_BYTES[1]} bytes (html about 3×)`,
+    `${STORE}: ${STORE_N.toLocaleString("en-US")} URLs × ${RUNS} runs (inline: ${INLINE_N.toLocaleString("en-US")} URLs), ${(CHANGE * 100).toFixed(0)}% changed per run, markdown ${BODY_BYTES[0]}–${BODY_BYTES[1]} bytes (html about 3×)`,
   );
   const store = await runMode("store");
   const inline = await runMode("inline");
   const bs = store.bodyStore!;
   const storeTotal = store.dbBytesPerResult * store.rows + bs.allocated;
-  const inlineTotal = inline.dbBytesPerResult * inline.rows;
+  // Inline at the store's row count (per-result bytes times rows) when it ran with fewer URLs.
+  const inlineTotal = inline.dbBytesPerResult * store.rows;
   say(
     `${STORE}: database bytes per stored result (URL excluded): body store ${store.dbBytesPerResult.toFixed(0)}, inline ${inline.dbBytesPerResult.toFixed(0)} (${(inline.dbBytesPerResult / store.dbBytesPerResult).toFixed(0)}× less)`,
   );
   say(
-    `${STORE}: body store ${bs.objects} objects, ${(bs.bytes / 1e6).toFixed(1)} MB (${(bs.allocated / 1e6).toFixed(1)} MB on disk) against ${(bs.compressedDistinct / 1e6).toFixed(1)} MB of compressed distinct bodies: ${(bs.allocated / bs.compressedDistinct).toFixed(2)}×`,
+    `${STORE}: body store ${bs.objects} objects, ${(bs.bytes / 1e6).toFixed(1)} MB of objects (${(bs.bytes / bs.compressedDistinct).toFixed(2)}× the ${(bs.compressedDistinct / 1e6).toFixed(1)} MB of compressed distinct bodies); on disk ${(bs.allocated / 1e6).toFixed(1)} MB in blocks, of which ${bs.folders} folders ${(bs.folderBytes / 1e6).toFixed(1)} MB: ${(bs.allocated / bs.compressedDistinct).toFixed(2)}×; du -sk ${bs.du === null ? "n/a" : `${(bs.du / 1e6).toFixed(1)} MB: ${(bs.du / bs.compressedDistinct).toFixed(2)}×`}`,
   );
   say(
     `${STORE}: all bytes (database + body store) ${(storeTotal / 1e6).toFixed(1)} MB against ${(inlineTotal / 1e6).toFixed(1)} MB inline: ${(inlineTotal / storeTotal).toFixed(1)}× smaller`,
@@ -272,7 +313,8 @@ async function main() {
       values.result,
       JSON.stringify({
         store: STORE,
-        urls: N,
+        urls: STORE_N,
+        inlineUrls: INLINE_N,
         runs: RUNS,
         change: CHANGE,
         bodyBytes: BODY_BYTES,

@@ -39,7 +39,13 @@ const storageMode = z.object({
   rows: z.number(),
   dbBytesPerResult: z.number(),
   bodyStore: z
-    .object({ objects: z.number(), bytes: z.number(), allocated: z.number(), compressedDistinct: z.number() })
+    .object({
+      objects: z.number(),
+      bytes: z.number(),
+      allocated: z.number(),
+      du: z.number().nullable().optional(),
+      compressedDistinct: z.number(),
+    })
     .nullable(),
   apiP95Ms: z.number(),
   exportRowsPerSecond: z.number(),
@@ -47,6 +53,7 @@ const storageMode = z.object({
 const storageSchema = z.object({
   store: z.string(),
   urls: z.number(),
+  inlineUrls: z.number().optional(),
   runs: z.number(),
   change: z.number(),
   modes: z.tuple([storageMode, storageMode]),
@@ -453,14 +460,14 @@ export function summaryTable(r: Results): string {
       rows.push([
         "Storage",
         `database bytes per stored result, URL excluded: ${what}`,
-        `${n(kept.dbBytesPerResult)} with the body store · ${n(inline.dbBytesPerResult)} inline`,
+        `${n(kept.dbBytesPerResult)} with the body store · ${n(inline.dbBytesPerResult)} inline${x.inlineUrls !== undefined && x.inlineUrls !== x.urls ? ` (inline at ${n(x.inlineUrls)} URLs)` : ""}`,
         `goal ≤ 600; ${load(r, `storage ${i === 0 ? "sqlite" : "postgres"}`)}`,
       ]);
       if (kept.bodyStore)
         rows.push([
           "Storage",
-          `body store on disk ÷ compressed distinct bodies (${x.store})`,
-          `${(kept.bodyStore.allocated / kept.bodyStore.compressedDistinct).toFixed(2)}× (${n(kept.bodyStore.objects)} objects)`,
+          `body store ÷ compressed distinct bodies: objects' bytes, and on disk (${x.store})`,
+          `${(kept.bodyStore.bytes / kept.bodyStore.compressedDistinct).toFixed(2)}× · ${(kept.bodyStore.allocated / kept.bodyStore.compressedDistinct).toFixed(2)}× on disk (${n(kept.bodyStore.objects)} objects)`,
           "goal ≤ 1.2×",
         ]);
       rows.push([

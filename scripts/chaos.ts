@@ -1,17 +1,23 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
 //                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
 //                  [--delivery webhooks|polling] [--broker nats|redis|rabbitmq|none]
+//                  [--body-bytes 20000,200000] [--sweep-grace-seconds 15]
 // npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window, and that a postgres sink and a broker
 // sink (--broker, default nats) hold every outcome event once in effect; exits non-zero otherwise.
 // --runs N: the runs mode (scripts/chaos/runs.ts): one run of N URLs under faults and kills during
 // submission and fetching; every URL final, counts adding up, none stored twice, duplicates reported.
+// --body-bytes MIN,MAX: the body store mode (scripts/chaos/bodies.ts): pages of that many bytes of
+// markdown (html about 3×), kills while a body is being put, a sweeper with a short grace
+// (--sweep-grace-seconds) killed at random; at the end every result's body readable and hash-correct,
+// and nothing unnamed left after a sweep past the grace.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
 // and drops it at the end.
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
+import { printBodies } from "./chaos/bodies";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
 import { BROKERS, type Broker } from "./chaos/sinks";
@@ -34,6 +40,8 @@ const { values } = parseArgs({
     broker: { type: "string", default: "nats" },
     runs: { type: "string" },
     "batch-size": { type: "string", default: "100" },
+    "body-bytes": { type: "string" },
+    "sweep-grace-seconds": { type: "string", default: "15" },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -61,6 +69,16 @@ const delivery = values.delivery;
 if (delivery !== "webhooks" && delivery !== "polling") {
   console.error('chaos: --delivery must be "webhooks" or "polling"');
   process.exit(2);
+}
+
+let bodies: { bodyBytes: [number, number]; graceMs: number } | undefined;
+if (values["body-bytes"] !== undefined) {
+  const [min, max] = values["body-bytes"].split(",").map(Number);
+  if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max > 16_000_000) {
+    console.error("chaos: --body-bytes must be MIN,MAX whole numbers of bytes, 0 ≤ MIN ≤ MAX ≤ 16000000");
+    process.exit(2);
+  }
+  bodies = { bodyBytes: [min, max], graceMs: int("sweep-grace-seconds", values["sweep-grace-seconds"], 1) * 1000 };
 }
 
 const broker = values.broker as Broker;
@@ -112,11 +130,17 @@ if (values.runs !== undefined) {
     apiRps,
     delivery,
     broker,
+    bodies,
     postgres: { adminUrl: values["postgres-url"] },
   })
     .then((ledger) => {
       console.log("\nLedger (Tally's database against the simulator's truth):");
       printLedger(ledger);
+      if (ledger.bodies) {
+        console.log("\nBody store:");
+        printBodies(ledger.bodies);
+      }
+      const bodiesOk = ledger.bodies?.ok ?? true;
       const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
       const forwarded = ledger.forwarded?.ok ?? false;
       const withinBudget = ledger.calls?.ok ?? false;
@@ -144,7 +168,13 @@ if (values.runs !== undefined) {
               .map((s) => s.type)
               .join(" and ")}.`,
       );
-      process.exit(ok && forwarded && withinBudget && sinksOk ? 0 : 1);
+      if (ledger.bodies)
+        console.log(
+          bodiesOk
+            ? "OK: every stored result's body is there, readable and hash-correct; nothing unnamed left after a sweep past the grace."
+            : "FAILED: results naming a missing or corrupt body, or objects/temporary files left after the final sweep.",
+        );
+      process.exit(ok && forwarded && withinBudget && sinksOk && bodiesOk ? 0 : 1);
     })
     .catch((err) => {
       console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);

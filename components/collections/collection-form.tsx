@@ -11,6 +11,7 @@ import { TokenCapField } from "@/components/content-checks/token-cap-field";
 import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { KeepBodiesField, keepBodiesRunsText, keepBodiesRunsValue } from "./keep-bodies-field";
 
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
 
@@ -31,6 +32,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
   const [monthly, setMonthly] = useState(c.monthlyMaxTokens === null ? "" : String(c.monthlyMaxTokens));
   const urlCount = useMemo(() => urls.split(/\r?\n/).filter((u) => u.trim() !== "").length, [urls]);
   const capsInvalid = capOf(maxTokens).invalid || capOf(monthly).invalid;
+  const [keepRuns, setKeepRuns] = useState(keepBodiesRunsText(c.keepBodiesRuns));
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
@@ -53,6 +55,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         escalation: escalate ? rungs : rungs.slice(0, 1),
         maxTokens: capOf(maxTokens).value,
         monthlyMaxTokens: capOf(monthly).value,
+        keepBodiesRuns: keepBodiesRunsValue(keepRuns),
       });
       setSaved(true);
       router.refresh();
@@ -110,6 +113,7 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
           onChange={(e) => setPatterns(e.target.value)}
         />
       </label>
+      <KeepBodiesField value={keepRuns} onChange={setKeepRuns} />
       <label className="block text-sm">
         URLs (one a line)
         <textarea className={`${field} font-mono`} rows={6} value={urls} onChange={(e) => setUrls(e.target.value)} />

@@ -1,3 +1,4 @@
+import Link from "next/link";
 import type { SettingsView } from "@/lib/settings";
 import { formatBytes, formatCount } from "@/components/ui/figures";
 import { Time } from "@/components/ui/time";
@@ -18,6 +19,29 @@ export function BodyStoreSummary({ store }: { store: SettingsView["bodyStore"] }
           {store.retentionDays === 0
             ? "bodies kept for ever"
             : `bodies removed after ${formatCount(store.retentionDays)} days; the rows, states and hashes stay`}
+        </dd>
+      </div>
+      <div className="sm:col-span-2">
+        <dt className="text-slate-600">Per collection (keep the bodies of its last N runs)</dt>
+        <dd className="mt-0.5" data-testid="body-retention-collections">
+          {store.collections.count === 0 ? (
+            "none set: a collection may keep only its last runs' bodies (its form, or keepBodiesRuns in the API)"
+          ) : (
+            <>
+              {formatCount(store.collections.count)} collection{store.collections.count === 1 ? "" : "s"} keep only
+              their last runs&apos; bodies:{" "}
+              {store.collections.first.map((c, i) => (
+                <span key={c.id}>
+                  {i > 0 && ", "}
+                  <Link className="underline" href={`/collections/${encodeURIComponent(c.id)}`}>
+                    {c.name}
+                  </Link>{" "}
+                  (last {formatCount(c.keepBodiesRuns)})
+                </span>
+              ))}
+              {store.collections.count > store.collections.first.length && ", …"}
+            </>
+          )}
         </dd>
       </div>
       <div>

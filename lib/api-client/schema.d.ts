@@ -2219,6 +2219,7 @@ export interface operations {
               | null;
             maxTokens: number | null;
             monthlyMaxTokens: number | null;
+            keepBodiesRuns: number | null;
             tokensThisMonth: number;
             queuedFor: string | null;
             createdBy: string;

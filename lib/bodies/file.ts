@@ -138,6 +138,40 @@ export function fileBackend(root: string): Backend {
       }
     },
 
+    async removeStaleTemporaries(before) {
+      // A crash mid-write leaves `.tmp-<name>-<random>` beside its place (never renamed, so no row names
+      // it: the row commits only after the rename); a crashed check leaves `.tmp-check-…` at the top.
+      // Past the grace no write is still going on them. A sweep that crashed between moving an object
+      // aside and putting it back leaves `.tmp-sweep-<name>-<random>`: put back when nothing took its
+      // place (a row may name it; the next sweep judges it as an object), removed otherwise.
+      let removed = 0;
+      const folders = [base];
+      for (const top of await entries(base))
+        if (!top.startsWith(TEMP_PREFIX))
+          for (const mid of await entries(path.join(base, top))) folders.push(path.join(base, top, mid));
+      for (const dir of folders) {
+        let changed = false;
+        for (const file of await entries(dir)) {
+          if (!file.startsWith(TEMP_PREFIX)) continue;
+          const at = path.join(dir, file);
+          const s = await stat(at).catch(() => null);
+          if (!s?.isFile() || s.mtime >= before) continue;
+          const aside = /^\.tmp-sweep-(.+)-[0-9a-f]{12}$/.exec(file);
+          if (aside && (await stat(path.join(dir, aside[1])).catch(() => null)) === null) {
+            await rename(at, path.join(dir, aside[1])).catch(() => undefined);
+          } else {
+            await unlink(at).catch((err: unknown) => {
+              if (!isMissing(err)) throw err;
+            });
+            removed++;
+          }
+          changed = true;
+        }
+        if (changed) await fsyncDir(dir);
+      }
+      return removed;
+    },
+
     async check() {
       // Writable, not merely present: a probe file written, fsynced and removed.
       await ensureDir(base).catch((err: unknown) => {

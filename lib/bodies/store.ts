@@ -54,6 +54,11 @@ export interface BodyStore {
    * found by a put) before `before`; whether it was removed.
    */
   deleteIfOlder(key: string, codec: BodyCodec, before: Date): Promise<boolean>;
+  /**
+   * The sweep's clean-up of what crashed writes leave (a file store's temporary files last modified
+   * before `before`); how many went. Nothing on a store whose writes leave nothing behind (S3).
+   */
+  removeStaleTemporaries(before: Date): Promise<number>;
   /** Fails with a clear message when the store cannot be used (for start-up), within bounded time. */
   check(): Promise<void>;
   close(): Promise<void>;
@@ -84,6 +89,8 @@ export interface Backend {
   read(name: string): Promise<Readable | null>;
   remove(name: string): Promise<void>;
   names(): AsyncIterable<{ name: string; size: number; modifiedAt: Date }>;
+  /** Removes leftovers of crashed writes last modified before `before` (optional: none on S3). */
+  removeStaleTemporaries?(before: Date): Promise<number>;
   check(): Promise<void>;
   close(): Promise<void>;
 }
@@ -176,6 +183,8 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     },
 
     deleteIfOlder: (key, codecOfObject, before) => backend.removeIfOlder(objectName(key, codecOfObject), before),
+
+    removeStaleTemporaries: (before) => backend.removeStaleTemporaries?.(before) ?? Promise.resolve(0),
 
     async *list() {
       for await (const o of backend.names()) {

@@ -4,7 +4,7 @@
 // stores never removes a body a committed row names (a put that finds its body kept makes it young
 // again); two sweeps at once are one.
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
@@ -179,6 +179,46 @@ describe.each(["file", "s3"] as const)("the sweep on the %s store", (backend) =>
     expect(text).toMatch(new RegExp(`^tally_body_store_bytes ${storedBytes}$`, "m"));
     expect(text).toMatch(new RegExp(`^tally_body_store_shared_saved_bytes ${rowsBytes - distinctBytes}$`, "m"));
   });
+
+  it.runIf(backend === "file")(
+    "removes temporary files of crashed writes past the grace, keeps fresh ones, puts back a crashed sweep's object",
+    async () => {
+      const root = bodyStore().location.slice("file:".length);
+      const [kept] = await keepBodies([{ markdown: page("temp-neighbour"), html: null }]);
+      const id = await commit(kept);
+      const key = kept.markdownKey!;
+      const folder = path.join(root, key.slice(0, 2), key.slice(2, 4));
+      const old = new Date(Date.now() - GRACE - 60_000);
+      // A write that crashed before its rename, long ago; one in progress now; a crashed check's probe.
+      const stale = path.join(folder, `.tmp-${"e".repeat(64)}.br-0123456789ab`);
+      const fresh = path.join(folder, `.tmp-${"f".repeat(64)}.br-ba9876543210`);
+      const probe = path.join(root, ".tmp-check-0123456789ab");
+      for (const f of [stale, fresh, probe]) writeFileSync(f, "half a body");
+      utimesSync(stale, old, old);
+      utimesSync(probe, old, old);
+      // A sweep that crashed with a named object moved aside (and touched by a put meanwhile: young by
+      // its time, but left for long enough): put back, not removed.
+      const objectFile = path.join(folder, `${key}.br`);
+      const aside = path.join(folder, `.tmp-sweep-${key}.br-00aa11bb22cc`);
+      const bytes = readFileSync(objectFile);
+      renameSync(objectFile, aside);
+      utimesSync(aside, old, old);
+
+      const report = await sweepBodies({ graceMs: GRACE });
+      expect(report.temporariesDeleted).toBe(2);
+      expect(existsSync(stale)).toBe(false);
+      expect(existsSync(probe)).toBe(false);
+      expect(existsSync(fresh)).toBe(true);
+      expect(existsSync(aside)).toBe(false);
+      expect(readFileSync(objectFile)).toEqual(bytes);
+      expect(await readable(id)).toBeNull();
+      // Once past the grace, the fresh one goes too.
+      const later = await sweepBodies({ graceMs: GRACE, now: new Date(Date.now() + GRACE + 60_000) });
+      expect(later.temporariesDeleted).toBe(1);
+      expect(existsSync(fresh)).toBe(false);
+      expect(await readable(id)).toBeNull();
+    },
+  );
 
   // Single-flight is the database's lease, the same whatever the backend; once per file, as
   // lib/scheduling remembers the lease rows it made (of the first database) for the process.

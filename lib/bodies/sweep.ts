@@ -34,6 +34,8 @@ export type SweepReport = {
   /** Objects past the grace that no row named, and removed. */
   deleted: number;
   bytesDeleted: number;
+  /** Temporary files of crashed writes past the grace, removed (file store). */
+  temporariesDeleted: number;
   graceMs: number;
 };
 
@@ -141,6 +143,8 @@ export async function sweepBodies(
     }
   }
   countBodySweep(deleted, bytesDeleted);
+  // What crashed writes left: no write takes as long as the grace, so nothing older is in progress.
+  const temporariesDeleted = await store.removeStaleTemporaries(before);
   let distinctBytes = 0;
   for (const size of referenced.values()) distinctBytes += size;
   await recordCensus(
@@ -153,7 +157,15 @@ export async function sweepBodies(
     },
     opts.now ?? new Date(),
   );
-  return { unit: "bodies-sweep", objects, referenced: referenced.size, deleted, bytesDeleted, graceMs };
+  return {
+    unit: "bodies-sweep",
+    objects,
+    referenced: referenced.size,
+    deleted,
+    bytesDeleted,
+    temporariesDeleted,
+    graceMs,
+  };
 }
 
 /** One sweep unless one runs in any process (Conflict, 409 at the cron route). */
@@ -170,7 +182,7 @@ export function startBodySweep(): void {
     claimTick("bodies-sweep", HOUR)
       .then((won) => (won ? sweepBodiesOnce() : null))
       .then((r) => {
-        if (r && r.deleted > 0) log.info("unreferenced page bodies swept", r);
+        if (r && (r.deleted > 0 || r.temporariesDeleted > 0)) log.info("unreferenced page bodies swept", r);
       })
       .catch((err: unknown) => log.warn("body sweep failed", { error: String(err) }));
   setInterval(run, CHECK_MS).unref();

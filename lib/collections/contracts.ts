@@ -23,6 +23,16 @@ const formats = z
   .max(2)
   .refine((f) => new Set(f).size === f.length, { error: "formats must not repeat" });
 
+const KEEP_BODIES_RUNS_ERROR = "keepBodiesRuns must be a whole number of runs from 1 to 100000, or null (no limit)";
+/** Issue 40: how many of a collection's last runs keep their page bodies (null: all). */
+export const keepBodiesRunsSchema = z
+  .number({ error: KEEP_BODIES_RUNS_ERROR })
+  .int({ error: KEEP_BODIES_RUNS_ERROR })
+  .min(1, { error: KEEP_BODIES_RUNS_ERROR })
+  .max(100_000, { error: KEEP_BODIES_RUNS_ERROR })
+  .nullable()
+  .optional();
+
 /** The settings a collection's JSON body may carry (create: name and urls required; update: any). */
 const settings = {
   schedule: z.string().trim().max(100, { error: "schedule must be at most 100 characters" }).nullable().optional(),
@@ -36,6 +46,8 @@ const settings = {
   escalation: escalationSchema.nullable().optional(),
   maxTokens: maxTokensSchema,
   monthlyMaxTokens: maxTokensSchema,
+  /** Issue 40: keep the bodies of its last N completed runs (older runs' results lose them); null: no limit. */
+  keepBodiesRuns: keepBodiesRunsSchema,
 };
 
 export const createCollectionBodySchema = z.strictObject({
@@ -120,6 +132,8 @@ export const collectionDetailSchema = collectionSummarySchema.extend({
   escalation: z.array(z.record(z.string(), z.unknown())).nullable(),
   maxTokens: z.number().nullable(),
   monthlyMaxTokens: z.number().nullable(),
+  /** Issue 40: the bodies of its last N completed runs are kept, older runs' removed; null: no limit. */
+  keepBodiesRuns: z.number().nullable(),
   /** Tokens its runs were charged this calendar month (UTC). */
   tokensThisMonth: z.number(),
   queuedFor: z.string().nullable(),

@@ -47,6 +47,7 @@ export async function getCollection(id: string, opts: { withUrls?: boolean } = {
     escalation: s.escalation,
     maxTokens: s.maxTokens,
     monthlyMaxTokens: s.monthlyMaxTokens,
+    keepBodiesRuns: s.keepBodiesRuns,
     tokensThisMonth,
     queuedFor: c.queuedFor?.toISOString() ?? null,
     createdBy: c.createdBy,

@@ -48,6 +48,7 @@ export function settingsOf(c: Collection): CollectionSettings {
     escalation: jsonOr(c.escalation, escalationSchema),
     maxTokens: c.maxTokens,
     monthlyMaxTokens: c.monthlyMaxTokens,
+    keepBodiesRuns: c.keepBodiesRuns,
   };
 }
 
@@ -93,6 +94,7 @@ function merged(input: CollectionInput, base: CollectionSettings): CollectionSet
     escalation: input.escalation === undefined ? base.escalation : input.escalation,
     maxTokens: input.maxTokens === undefined ? base.maxTokens : input.maxTokens,
     monthlyMaxTokens: input.monthlyMaxTokens === undefined ? base.monthlyMaxTokens : input.monthlyMaxTokens,
+    keepBodiesRuns: input.keepBodiesRuns === undefined ? base.keepBodiesRuns : input.keepBodiesRuns,
   };
 }
 
@@ -107,6 +109,7 @@ const DEFAULTS: CollectionSettings = {
   escalation: null,
   maxTokens: null,
   monthlyMaxTokens: null,
+  keepBodiesRuns: null,
 };
 
 /** The issue-39 columns of a collection's row. */
@@ -137,6 +140,7 @@ export async function createCollection(input: CollectionInput, actor: string): P
       ignorePatterns: JSON.stringify(s.ignorePatterns),
       overlap: s.overlap,
       ...spendColumns(s),
+      keepBodiesRuns: s.keepBodiesRuns,
       nextRunAt: nextRunOf({ ...s, paused: false }, now),
       createdBy: actor,
       createdAt: now,
@@ -173,6 +177,7 @@ export async function updateCollection(id: string, input: CollectionInput, actor
         ignorePatterns: JSON.stringify(s.ignorePatterns),
         overlap: s.overlap,
         ...spendColumns(s),
+        keepBodiesRuns: s.keepBodiesRuns,
         // A new schedule counts from now; an unchanged one keeps its next tick (a missed one still runs).
         ...(scheduleChanged ? { nextRunAt: nextRunOf({ ...s, paused: fresh.paused }, new Date()) } : {}),
         ...(s.overlap === "skip" ? { queuedFor: null } : {}),

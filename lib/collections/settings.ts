@@ -20,6 +20,8 @@ export type CollectionSettings = {
   escalation: Rung[] | null;
   maxTokens: number | null;
   monthlyMaxTokens: number | null;
+  /** Issue 40: the bodies of its last N completed runs are kept (null: no limit). */
+  keepBodiesRuns: number | null;
 };
 
 export function checkSettings(s: CollectionSettings): void {

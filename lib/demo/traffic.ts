@@ -6,15 +6,22 @@ import { holdLease } from "../scheduling";
 // A trickle of jobs of all three kinds, so a first look at the dashboard shows a living pipeline.
 
 const TOPICS = ["pricing", "changelog", "docs", "blog", "careers", "status", "press", "team"];
+/**
+ * The trickle fetches the same pages again, as a real deployment does: page numbers repeat every
+ * PAGES jobs, so with realistic page sizes (20–200 KB) the body store keeps each page once (and again
+ * only when the simulator changes it), and a long-running demo's disk use levels off.
+ */
+const PAGES = 240;
 
 export function demoRequest(n: number): SubmitRequest {
   const topic = TOPICS[n % TOPICS.length];
   const site = `https://demo-${(n % 5) + 1}.example.com`;
+  const page = n % PAGES;
   switch (n % 3) {
     case 0:
-      return { kind: "extract", url: `${site}/${topic}/${n}`, formats: ["markdown"] };
+      return { kind: "extract", url: `${site}/${topic}/${page}`, formats: ["markdown"] };
     case 1:
-      return { kind: "batch", urls: [0, 1, 2].map((i) => `${site}/${topic}/${n}-${i}`), formats: ["markdown"] };
+      return { kind: "batch", urls: [0, 1, 2].map((i) => `${site}/${topic}/${page}-${i}`), formats: ["markdown"] };
     default:
       return { kind: "crawl", url: `${site}/${topic}`, depth: 2, limit: 4, formats: ["markdown"] };
   }

@@ -90,7 +90,7 @@ export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved
     return {
       markdown: null,
       html: null,
-      bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS)`,
+      bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS or its collection's keepBodiesRuns)`,
     };
   const [md, html] = await Promise.all([
     one(r.markdown, r.markdownKey, r.markdownCodec, "markdown", name),

@@ -33,4 +33,4 @@ export { listJobResults } from "./job-results";
 export { parseMetadata } from "./rows";
 export { exportRunCsv, exportRunJsonl } from "./run-export";
 export { migrateInlineBodies, type MigrateProgress, verifyBodies, type VerifyReport } from "./migrate-bodies";
-export { expireResultBodies } from "./retention-bodies";
+export { expireCollectionRunBodies, expireResultBodies } from "./retention-bodies";

@@ -11,6 +11,12 @@ import { db, dialect } from "../db";
 
 const DAY = 86_400_000;
 
+/** The SET clause both retentions write: no body left, inline or named, and when it went. */
+const removed = (now: Date) => Prisma.sql`"markdown" = NULL, "html" = NULL, "markdownKey" = NULL,
+  "markdownCodec" = NULL, "htmlKey" = NULL, "htmlCodec" = NULL, "bodyRemovedAt" = ${now}`;
+const hasBody = Prisma.sql`"bodyRemovedAt" IS NULL
+  AND ("markdown" IS NOT NULL OR "html" IS NOT NULL OR "markdownKey" IS NOT NULL OR "htmlKey" IS NOT NULL)`;
+
 /** Removes the bodies of results past their retention; how many results lost them. 0 days: none. */
 export async function expireResultBodies({
   now = new Date(),
@@ -24,14 +30,73 @@ export async function expireResultBodies({
   let total = 0;
   for (;;) {
     const n = await db().$executeRaw`
-      UPDATE "Result" SET "markdown" = NULL, "html" = NULL, "markdownKey" = NULL, "markdownCodec" = NULL,
-        "htmlKey" = NULL, "htmlCodec" = NULL, "bodyRemovedAt" = ${now}
+      UPDATE "Result" SET ${removed(now)}
       WHERE ${rowRef} IN (
-        SELECT ${rowRef} FROM "Result" WHERE "createdAt" < ${cutoff} AND "bodyRemovedAt" IS NULL
-          AND ("markdown" IS NOT NULL OR "html" IS NOT NULL OR "markdownKey" IS NOT NULL OR "htmlKey" IS NOT NULL)
+        SELECT ${rowRef} FROM "Result" WHERE "createdAt" < ${cutoff} AND ${hasBody}
         ORDER BY "createdAt" LIMIT ${batch})`;
     total += n;
     if (n < batch) return total;
     await new Promise((r) => setTimeout(r, pauseMs));
   }
+}
+
+// Per collection (keepBodiesRuns, issue 40): the bodies of its runs older than its last N completed runs
+// go the same way (bodyRemovedAt; the rows, the runs' URL ledger, states, hashes and change rows stay).
+// A run still going keeps its bodies whatever its age, and the N completed runs counted are the newest
+// ones, so change tracking always has its previous run's bodies. A body key that a newer run's row still
+// names keeps its object: the sweep deletes only what no row names, and a row that lost its body names
+// nothing. A run done is marked (Run.bodiesExpiredAt) and not looked at again.
+
+/** Removes the bodies of results of collection runs past their collection's last N; how many results lost them. */
+export async function expireCollectionRunBodies({
+  now = new Date(),
+  batch = 1_000,
+  pauseMs = 20,
+}: { now?: Date; batch?: number; pauseMs?: number } = {}): Promise<number> {
+  const rowRef = Prisma.raw(dialect() === "postgres" ? "r.ctid" : "r.rowid");
+  const bareRef = Prisma.raw(dialect() === "postgres" ? "ctid" : "rowid");
+  const collections = await db().collection.findMany({
+    where: { keepBodiesRuns: { not: null } },
+    select: { id: true, keepBodiesRuns: true },
+  });
+  let total = 0;
+  for (const c of collections) {
+    const keep = c.keepBodiesRuns ?? 0;
+    if (keep < 1) continue;
+    // The oldest of the N newest completed runs: runs made before it are past the limit.
+    const kept = await db().run.findMany({
+      where: { collectionId: c.id, state: "completed" },
+      orderBy: [{ createdAt: "desc" }, { id: "desc" }],
+      skip: keep - 1,
+      take: 1,
+      select: { createdAt: true },
+    });
+    if (kept.length === 0) continue;
+    const due = await db().run.findMany({
+      where: {
+        collectionId: c.id,
+        createdAt: { lt: kept[0].createdAt },
+        state: { not: "active" },
+        bodiesExpiredAt: null,
+      },
+      orderBy: [{ createdAt: "asc" }, { id: "asc" }],
+      select: { id: true },
+    });
+    for (const run of due) {
+      for (;;) {
+        const n = await db().$executeRaw`
+          UPDATE "Result" SET ${removed(now)}
+          WHERE ${bareRef} IN (
+            SELECT ${rowRef} FROM "Result" r
+            WHERE r."jobId" IN (SELECT "jobId" FROM "RunChunk" WHERE "runId" = ${run.id} AND "jobId" IS NOT NULL)
+              AND ${hasBody}
+            LIMIT ${batch})`;
+        total += n;
+        if (n < batch) break;
+        await new Promise((r) => setTimeout(r, pauseMs));
+      }
+      await db().run.update({ where: { id: run.id }, data: { bodiesExpiredAt: now } });
+    }
+  }
+  return total;
 }

@@ -24,7 +24,14 @@ export type SettingsView = {
   /** The alert channels, targets masked (Slack's URL and SMTP passwords are secrets). */
   alertChannels: ChannelView[];
   /** Where page bodies are kept, how long, and what the last sweep counted there (null before the first). */
-  bodyStore: { location: string; retentionDays: number; sweepGraceHours: number; census: BodyCensusView | null };
+  bodyStore: {
+    location: string;
+    retentionDays: number;
+    sweepGraceHours: number;
+    census: BodyCensusView | null;
+    /** Collections that keep the bodies of their last N runs only (keepBodiesRuns): the first 20, and how many. */
+    collections: { count: number; first: Array<{ id: string; name: string; keepBodiesRuns: number }> };
+  };
 };
 
 /** What a role may see of a secret: operators and admins its last 4 characters, viewers nothing. */
@@ -34,7 +41,7 @@ export function secretViewFor(role: Role): SecretView {
 
 export async function settingsView(config: TallyConfig = getConfig(), role: Role = "viewer"): Promise<SettingsView> {
   const secrets = secretViewFor(role);
-  const [subscriptions, knobs, alertChannels, census] = await Promise.all([
+  const [subscriptions, knobs, alertChannels, census, keeping] = await Promise.all([
     db().subscription.findMany({
       select: { id: true, eventType: true, secret: true, previousSecret: true },
       orderBy: [{ eventType: "asc" }, { id: "asc" }],
@@ -42,6 +49,7 @@ export async function settingsView(config: TallyConfig = getConfig(), role: Role
     config.mode === "demo" ? knobsOrReason(config) : Promise.resolve({ knobs: null, knobsError: null }),
     channelsView(config, secrets),
     bodyCensus(),
+    collectionsKeepingRuns(),
   ]);
   return {
     mode: config.mode,
@@ -63,8 +71,23 @@ export async function settingsView(config: TallyConfig = getConfig(), role: Role
       retentionDays: config.TALLY_RESULT_RETENTION_DAYS,
       sweepGraceHours: BODY_SWEEP_GRACE_MS / 3_600_000,
       census,
+      collections: keeping,
     },
   };
+}
+
+async function collectionsKeepingRuns(): Promise<SettingsView["bodyStore"]["collections"]> {
+  const where = { keepBodiesRuns: { not: null } };
+  const [count, rows] = await Promise.all([
+    db().collection.count({ where }),
+    db().collection.findMany({
+      where,
+      orderBy: [{ name: "asc" }, { id: "asc" }],
+      take: 20,
+      select: { id: true, name: true, keepBodiesRuns: true },
+    }),
+  ]);
+  return { count, first: rows.map((r) => ({ id: r.id, name: r.name, keepBodiesRuns: r.keepBodiesRuns ?? 0 })) };
 }
 
 // The page still renders when the simulator is unreachable; it says why instead.

@@ -141,6 +141,9 @@ export const demoOverrides: Partial<SimConfig> = {
   webhookDelayMs: [500, 8000],
   earlyWebhookRate: 0.05,
   earlyWebhookLagMs: 3000,
+  // Pages of realistic size (issue 40): 20–200 KB of markdown (html about three times that), so the
+  // demo's results go through the body store as a real deployment's do.
+  bodyBytes: [20_000, 200_000],
 };
 
 export function initialConfig(

@@ -3,7 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { getConfig, type TallyConfig } from "../config";
 import { db, dialect } from "../db";
 import { log } from "../log";
-import { expireResultBodies } from "../results";
+import { expireCollectionRunBodies, expireResultBodies } from "../results";
 import { claimTick } from "../scheduling";
 import { slot } from "../runtime";
 
@@ -103,6 +103,8 @@ export async function pruneHistory({ now = new Date(), batch = 5_000, pauseMs = 
   }
   // Page bodies past TALLY_RESULT_RETENTION_DAYS (the result rows stay).
   deleted["result bodies"] = await expireResultBodies({ now, batch: Math.min(batch, 1_000), pauseMs });
+  // And of collection runs older than their collection's last N (keepBodiesRuns).
+  deleted["collection run bodies"] = await expireCollectionRunBodies({ now, batch: Math.min(batch, 1_000), pauseMs });
   return deleted;
 }
 

@@ -1,4 +1,5 @@
 // The chaos run's verdict: Tally's database checked against the simulator's own truth.
+import type { BodiesLedger } from "./bodies";
 import { z } from "zod";
 import { printForwarded, type Forwarded } from "./forwarded";
 import { printCallRate, type CallRate } from "./rate";
@@ -29,6 +30,8 @@ const EXPECTED: Record<string, string[]> = {
 };
 
 export type Ledger = {
+  /** The body store mode's end check (scripts/chaos/bodies.ts), when it ran. */
+  bodies?: BodiesLedger;
   platformJobs: number;
   submitted: number;
   resubmissions: number;

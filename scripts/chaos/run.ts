@@ -12,6 +12,7 @@ import { z } from "zod";
 import { createTallyClient, unwrap } from "../../lib/api-client";
 import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
+import { type BodiesOptions, chaosBodyStore, checkBodies, startSweeper, type Sweeper, watchPuts } from "./bodies";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import {
@@ -55,6 +56,11 @@ export type ChaosOptions = {
   delivery?: DeliveryMode;
   /** The broker sink beside the postgres sink (default nats); `none` for the postgres sink alone. */
   broker?: Broker;
+  /**
+   * The body store mode (scripts/chaos/bodies.ts): pages of realistic size, kills while a put is
+   * written, a sweeper with a short grace killed at random; the ledger gets `bodies`.
+   */
+  bodies?: BodiesOptions;
   log?: (s: string) => void;
 };
 
@@ -108,6 +114,10 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     log,
   });
   let outage: Promise<unknown> | null = null;
+  // Every run's bodies in a folder of its own (never the working directory's ./data/bodies).
+  const bodyDir = chaosBodyStore();
+  const puts = o.bodies ? watchPuts(bodyDir.root) : null;
+  let sweeper: Sweeper | null = null;
   const servers: TallyProc[] = [];
   const workers: WorkerProc[] = [];
   let balancer: Balancer | undefined;
@@ -130,6 +140,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       TALLY_FORWARD_RETRY_INITIAL_MS: "200",
       TALLY_FORWARD_RETRY_MAX_MS: "2000",
       TALLY_FORWARD_TIMEOUT_MS: "3000",
+      TALLY_BODY_STORE: bodyDir.url,
     };
     const fleet = await startFleet(common, ports, workerCount);
     servers.push(...fleet.servers);
@@ -172,7 +183,17 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       );
       sinks.registered(d.type, made.id);
     }
-    await simCall("POST", "/_sim/config", { seed: o.seed, ...CHAOS_FAULTS });
+    await simCall("POST", "/_sim/config", {
+      seed: o.seed,
+      ...CHAOS_FAULTS,
+      ...(o.bodies ? { bodyBytes: o.bodies.bodyBytes } : {}),
+    });
+    if (o.bodies) {
+      sweeper = startSweeper(common, o.bodies.graceMs, mulberry32(o.seed + 2));
+      log(
+        `chaos: body store ${bodyDir.url}, pages of ${o.bodies.bodyBytes.join("–")} bytes (html about 3×); a sweeper with ${o.bodies.graceMs / 1000} s of grace, killed at random`,
+      );
+    }
     log(
       `chaos: ${o.jobs} jobs, ${o.kills} kills, seed ${o.seed}, ${store.kind}, ${delivery}; simulator ${sim.url}, Tally ${entry}` +
         (balancer || workerCount
@@ -185,24 +206,32 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     const rotateAt = Math.floor(o.jobs / 2);
     let downUntil: Promise<void> | null = null;
     let crashes = 0;
+    let killsDuringStores = 0;
     // Alone, the server is the one to kill (and submissions wait for it); with workers beside them,
     // kills alternate server, worker, server …; the balancer sends around a dead server.
     const crash = async () => {
       const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
       const k = crashes++;
+      // With the body store: the kill waits (up to 5 s) for a put to be writing its temporary file.
+      const midPut = puts ? await puts.next(5_000) : false;
+      if (midPut) killsDuringStores++;
       if (workers.length > 0 && k % 2 === 1) {
         const i = Math.floor(random() * workers.length);
         const w = workers[i]!;
         const pid = w.pid();
         await w.kill();
-        log(`chaos: worker ${i + 1} (pid ${pid}) killed (SIGKILL) at ${at()}`);
+        log(
+          `chaos: worker ${i + 1} (pid ${pid}) killed (SIGKILL) at ${at()}${midPut ? " while a body was being put" : ""}`,
+        );
         await sleep(200 + random() * 800);
         w.restart();
         return;
       }
       const i = Math.floor(random() * servers.length);
       await servers[i]!.kill();
-      log(`chaos: ${servers.length > 1 ? `server ${i + 1}` : "Tally"} killed (SIGKILL) at ${at()}`);
+      log(
+        `chaos: ${servers.length > 1 ? `server ${i + 1}` : "Tally"} killed (SIGKILL) at ${at()}${midPut ? " while a body was being put" : ""}`,
+      );
       await sleep(200 + random() * 800);
       await servers[i]!.restart();
     };
@@ -348,6 +377,10 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     }
     const state = simStateSchema.parse(await simCall("GET", "/_sim/state"));
     const ledger = await computeLedger(store, state);
+    if (o.bodies && sweeper) {
+      await sweeper.stop();
+      ledger.bodies = await checkBodies(store, bodyDir, common, { kills: crashes, killsDuringStores, sweeper });
+    }
     ledger.forwarded = await computeForwarded(store, sink, secret, String(destination.id));
     ledger.sinks = await sinks.tally(store);
     ledger.calls = await fetchCallRate(sim.url, apiRps, ownCalls);
@@ -360,6 +393,9 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
     await sinks.close();
+    puts?.close();
+    await sweeper?.stop().catch(() => undefined);
+    bodyDir.dispose();
   }
 }
 

@@ -15,7 +15,14 @@ export const SUBSCRIPTION_FOR: Record<Kind, string> = {
   crawl: "large-crawl",
 };
 
-export type SeedCtx = { db: Database.Database; salt: [number, number]; now: number; chunk: number };
+export type SeedCtx = {
+  db: Database.Database;
+  salt: [number, number];
+  now: number;
+  chunk: number;
+  /** Distinct page bodies (in the body store) the sampled results name (scripts/seed-large/bodies.ts). */
+  pages: ReadonlyArray<{ key: string; codec: string; size: number }>;
+};
 export type JobsSeeded = { counts: Record<string, number>; kindOf: Uint8Array; jobs: number };
 
 const pickKind = weighted<Kind>([
@@ -70,7 +77,7 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
     db.prepare(`INSERT INTO "DeadLetter" ("jobId","queueItemId","kind","errorCode","errorMessage","attempts","state","resolution","resolvedBy","resolvedAt","createdAt","updatedAt")
     VALUES (?,?,'process_job',?,?,1,?,?,?,?,?,?)`);
   const result = db.prepare(
-    `INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdown","metadata","tokensCharged","createdAt") VALUES (?,'0',?,'completed','markdown',?,?,1,?)`,
+    `INSERT INTO "Result" ("jobId","itemKey","url","status","format","markdownKey","markdownCodec","markdownSize","metadata","tokensCharged","createdAt") VALUES (?,'0',?,'completed','markdown',?,?,?,?,1,?)`,
   );
   const event = db.prepare(`INSERT INTO "JobEvent" ("jobId","at","type","detail") VALUES (?,?,?,?)`);
   const counts: Record<string, number> = { Job: 0, Receipt: 0, QueueItem: 0, DeadLetter: 0, Result: 0, JobEvent: 0 };
@@ -206,10 +213,14 @@ export function seedJobs(ctx: SeedCtx, n: number): JobsSeeded {
     }
     // A sample of stored extractions keeps a result and a timeline (a full set would dwarf the lists under test).
     if (outcome === "stored" && kind === "extract" && outcomeAt !== null && i % 50 === 0) {
+      // A realistic page (20–200 KB) from the pool, by key: most pages are fetched again unchanged.
+      const page = ctx.pages[(i / 50) % ctx.pages.length];
       result.run(
         id,
         url,
-        `# ${url}\n\n${"Stored page content for the benchmark. ".repeat(8)}`,
+        page.key,
+        page.codec,
+        page.size,
         JSON.stringify({ http_status: 200, duration_ms: 800 }),
         at(outcomeAt),
       );

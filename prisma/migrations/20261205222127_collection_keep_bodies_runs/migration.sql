@@ -1,0 +1,5 @@
+-- AlterTable
+ALTER TABLE "Collection" ADD COLUMN "keepBodiesRuns" INTEGER;
+
+-- AlterTable
+ALTER TABLE "Run" ADD COLUMN "bodiesExpiredAt" DATETIME;
