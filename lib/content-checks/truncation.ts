@@ -18,8 +18,14 @@
 const TAIL_CHARS = 4096;
 /** Unpunctuated words that are a sentence cut short on any page. */
 export const MIDSENTENCE_WORDS = 12;
-/** Unpunctuated words that are a sentence cut short on a page that otherwise ends its sentences. */
-export const MIDSENTENCE_MIN_WORDS = 3;
+/**
+ * Unpunctuated words that are a sentence cut short on a page that otherwise ends its sentences. Fewer
+ * are what whole pages end with: "Back to top", "All rights reserved", "Posted by maria on monday".
+ * A good page flagged here climbs every rung and ends `failed` though it was whole, which is worse than
+ * storing a page cut short, so the bar sits above them (the simulator's cut pages found: 72 % at 6
+ * words, 83 % at 4, 87 % at 3).
+ */
+export const MIDSENTENCE_MIN_WORDS = 6;
 
 export type Truncation = "no-end-of-document" | "unclosed-fence" | "unclosed-inline" | "cut-mid-sentence";
 
