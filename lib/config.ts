@@ -65,6 +65,9 @@ export const envSchema = z.object({
     .describe(
       "Where page bodies are kept ([Storage](operations/storage.md)): `file:<folder>` (relative to the working directory, or absolute), or `s3://<bucket>/<prefix>` in S3 or an S3-compatible store, with the endpoint, region and credentials from the standard AWS variables (`AWS_ENDPOINT_URL_S3` or `AWS_ENDPOINT_URL`, `AWS_REGION`, `AWS_ACCESS_KEY_ID`, `AWS_SECRET_ACCESS_KEY`, or an instance role).",
     ),
+  TALLY_BODY_CACHE_BYTES: int(64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024).describe(
+    "Bytes of recently read page bodies each process keeps as text, by key, so a page that many runs share is not decompressed and re-hashed for every reader ([Storage](operations/storage.md#reading-bodies)); 0 keeps none. A body over an eighth of it is never kept.",
+  ),
   GEONODE_SCRAPER_API_KEY: optionalString.describe(
     "The platform's API key. Unset means demo mode: Tally starts its built-in simulator and points its client at it.",
   ),

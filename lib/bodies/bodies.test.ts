@@ -4,7 +4,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
-import { mkdir, readdir, readFile, stat, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import http from "node:http";
 import net from "node:net";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import { Readable } from "node:stream";
 import {
   CreateBucketCommand,
   CreateMultipartUploadCommand,
+  DeleteObjectCommand,
   GetObjectCommand,
   ListObjectsV2Command,
   PutObjectCommand,
@@ -25,6 +26,7 @@ import {
   BodyCorrupt,
   BodyMissing,
   type BodyStore,
+  type BodyStoreOptions,
   isBodyError,
   fileBodyStore,
   openBodyStore,
@@ -34,6 +36,7 @@ import {
 } from ".";
 import { parseConfig } from "@/lib/config";
 import { TEMP_PREFIX } from "./file";
+import { textBytes, textCache } from "./text-cache";
 
 const MiB = 1024 * 1024;
 const sha256 = (b: Uint8Array) => createHash("sha256").update(b).digest("hex");
@@ -158,13 +161,15 @@ type Harness = {
   raw(name: string): Promise<Buffer>;
   /** Replaces an object's stored bytes, past the store. */
   overwrite(name: string, data: Buffer): Promise<void>;
+  /** Removes an object, past the store (which would forget its cached text). */
+  remove(name: string): Promise<void>;
   /** Every object's name (relative, `ab/cd/<key>.<ext>`), temporary files included. */
   everything(): Promise<string[]>;
   /** Leaves what a put interrupted before its object became visible leaves behind. */
   interruptedPut(name: string, data: Buffer): Promise<void>;
 };
 
-async function fileHarness(): Promise<Harness> {
+async function fileHarness(extra: Partial<BodyStoreOptions> = {}): Promise<Harness> {
   const root = path.join(tempDir(), "bodies");
   const at = (name: string) => path.join(root, ...name.split("/"));
   const walk = async (d: string, rel = ""): Promise<string[]> => {
@@ -176,9 +181,10 @@ async function fileHarness(): Promise<Harness> {
     return out;
   };
   return {
-    store: fileBodyStore({ root }),
+    store: fileBodyStore({ root, ...extra }),
     raw: (name) => readFile(at(name)),
     overwrite: (name, data) => writeFile(at(name), data),
+    remove: (name) => rm(at(name)),
     everything: () => walk(root),
     async interruptedPut(name, data) {
       // A crash after the temporary file was written and fsynced, before the rename.
@@ -201,6 +207,9 @@ async function s3Harness(extra: Partial<S3BodyStoreOptions> = {}): Promise<Harne
     },
     async overwrite(name, data) {
       await admin.send(new PutObjectCommand({ Bucket: bucket, Key: Key(name), Body: data }));
+    },
+    async remove(name) {
+      await admin.send(new DeleteObjectCommand({ Bucket: bucket, Key: Key(name) }));
     },
     async everything() {
       const listed = await admin.send(new ListObjectsV2Command({ Bucket: bucket }));
@@ -341,6 +350,102 @@ describe.each(BACKENDS)("body store on %s", (backend, harness) => {
     expect((await listAll(store)).map((o) => o.key)).toEqual([key]);
   });
 
+  it("text(): a corrupt or missing object fails on every call, never cached, never another body", async () => {
+    const { store, raw, overwrite, remove } = await harness({ textCacheBytes: 8 * MiB });
+    const bodies = await Promise.all([1, 2, 3, 4, 5].map((i) => store.put(page(60_000 + i * 1000))));
+    const [flipped, cut, replaced, gone, good] = bodies;
+    const name = (d: (typeof bodies)[number]) => nameOf(d.key, d.codec);
+    // One byte flipped inside the compressed stream: about 4 flips in 10 still decode, to other bytes of
+    // the same length (brotli keeps no checksum), which only the hash tells.
+    const f = await raw(name(flipped));
+    f[Math.floor(f.length / 2)] ^= 0xff;
+    await overwrite(name(flipped), f);
+    const c = await raw(name(cut));
+    await overwrite(name(cut), c.subarray(0, c.length - 10));
+    await overwrite(name(replaced), await raw(name(good)));
+    await remove(name(gone));
+    for (let attempt = 0; attempt < 2; attempt++) {
+      for (const [d, code] of [
+        [flipped, "body_corrupt"],
+        [cut, "body_corrupt"],
+        [replaced, "body_corrupt"],
+        [gone, "body_missing"],
+      ] as const)
+        await expect(store.text(d.key, d.codec, d.size), `${code} ${attempt}`).rejects.toMatchObject({
+          code,
+          key: d.key,
+        });
+    }
+    expect(await store.text(good.key, good.codec, good.size)).toEqual({
+      text: page(65_000).toString(),
+      cached: false,
+    });
+  });
+
+  it("text(): cached once verified, answered from the cache only while the object is there as it was read", async () => {
+    const { store, raw, overwrite, remove } = await harness({ textCacheBytes: 8 * MiB });
+    const bytes = page(120_000);
+    const d = await store.put(bytes);
+    const name = nameOf(d.key, d.codec);
+    const whole = await raw(name);
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: false });
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: true });
+    // No size from the row (older rows, other callers): the same.
+    expect(await store.text(d.key, d.codec)).toEqual({ text: bytes.toString(), cached: true });
+
+    // Cut short after it was cached: its stored size changed, so it is read again, and is corrupt.
+    await overwrite(name, whole.subarray(0, whole.length - 10));
+    await expect(store.text(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_corrupt", key: d.key });
+    await expect(store.text(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_corrupt", key: d.key });
+    // Put back: read and cached again.
+    await overwrite(name, whole);
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: false });
+
+    // Changed in place at the same size after it was cached: the text given is still the key's own
+    // bytes (never other bytes); reading the object itself (read(), what `bodies verify` does) tells.
+    const flipped = Buffer.from(whole);
+    flipped[Math.floor(flipped.length / 2)] ^= 0xff;
+    await overwrite(name, flipped);
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: true });
+    await expect(store.read(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_corrupt", key: d.key });
+
+    // Gone after it was cached: missing, on this call and the next, not served from the cache.
+    await remove(name);
+    await expect(store.text(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_missing", key: d.key });
+    await expect(store.text(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_missing", key: d.key });
+    // Stored again (the same page fetched again): readable again.
+    await store.put(bytes);
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: false });
+    // The store's own delete forgets the text as well.
+    await store.delete(d.key);
+    await expect(store.text(d.key, d.codec, d.size)).rejects.toMatchObject({ code: "body_missing", key: d.key });
+  });
+
+  it("text(): every text is its key's, under many readers and a small cache that keeps evicting", async () => {
+    // 1 MiB of cache (entries of at most 128 KiB) for 40 bodies of 20-140 KB: most reads evict another.
+    const { store } = await harness({ textCacheBytes: MiB });
+    const bodies = await Promise.all(Array.from({ length: 40 }, (_, i) => store.put(page(20_000 + i * 3000))));
+    let cached = 0;
+    const reads = Array.from({ length: 400 }, (_, i) => bodies[(i * 7 + (i >> 2)) % bodies.length]);
+    // Eight readers at a time, as a page of results reads.
+    let next = 0;
+    const reader = async () => {
+      for (let i = next++; i < reads.length; i = next++) {
+        const d = reads[i];
+        const got = await store.text(d.key, d.codec, d.size);
+        if (got.cached) cached++;
+        expect(sha256(Buffer.from(got.text))).toBe(d.key);
+      }
+    };
+    await Promise.all(Array.from({ length: 8 }, reader));
+    expect(cached).toBeGreaterThan(40);
+    expect(cached).toBeLessThan(reads.length - 40);
+    // Without a cache (the default of a store opened without textCacheBytes): never cached.
+    const bare = await harness();
+    const d = await bare.store.put(page(30_000));
+    for (let i = 0; i < 3; i++) expect((await bare.store.text(d.key, d.codec, d.size)).cached).toBe(false);
+  });
+
   it("check() passes on a usable store", async () => {
     const { store } = await harness();
     await store.check();
@@ -374,6 +479,23 @@ describe("body store on S3, alone", () => {
     await store.put(page(100_000));
     expect(requests.slice(at).filter((r) => r.startsWith("PUT "))).toHaveLength(1);
     expect(checksums.at(-1)).not.toBe("undefined");
+    await store.close();
+  });
+
+  it("text(): readers of one body at once share one GET; a cached text costs a HEAD, not a GET", async () => {
+    const { store } = await s3Harness({ textCacheBytes: 8 * MiB });
+    const bytes = page(200_000);
+    const d = await store.put(bytes);
+    const mine = (from: number, method: string) =>
+      requests.slice(from).filter((r) => r.startsWith(`${method} `) && r.includes(d.key)).length;
+    const from = requests.length;
+    const texts = await Promise.all(Array.from({ length: 6 }, () => store.text(d.key, d.codec, d.size)));
+    expect(texts.every((t) => t.text === bytes.toString())).toBe(true);
+    expect(mine(from, "GET")).toBe(1);
+    const at = requests.length;
+    expect(await store.text(d.key, d.codec, d.size)).toEqual({ text: bytes.toString(), cached: true });
+    expect(mine(at, "GET")).toBe(0);
+    expect(mine(at, "HEAD")).toBe(1);
     await store.close();
   });
 
@@ -461,6 +583,52 @@ describe("body store on files, alone", () => {
     await expect(fileBodyStore({ root: path.join(file, "bodies") }).check()).rejects.toThrow(
       new RegExp(`body store ${file}/bodies: cannot create the folder`),
     );
+  });
+});
+
+describe("the cache of texts", () => {
+  const key = (i: number) => sha256(Buffer.from(String(i)));
+  const entry = (text: string) => ({ text, codec: "br" as const, storedSize: 1 });
+
+  it("stays within its bytes, drops the least recently used first, and keeps nothing over an eighth", () => {
+    const cache = textCache(100_000);
+    const text = "a".repeat(5_000);
+    for (let i = 0; i < 100; i++) {
+      cache.set(key(i), entry(`${i}:${text}`), text.length + String(i).length + 1);
+      expect(cache.bytes).toBeLessThanOrEqual(100_000);
+      // The first entry, read at every turn, is the most recently used: it stays.
+      expect(cache.get(key(0))?.text.startsWith("0:")).toBe(true);
+    }
+    expect(cache.size).toBeLessThan(100);
+    expect(cache.get(key(1))).toBeUndefined();
+    expect(cache.get(key(99))?.text).toBe(`99:${text}`);
+    // A text over an eighth of the bound is not kept, and pushes nothing out.
+    const before = cache.size;
+    cache.set(key(1000), entry("b".repeat(13_000)), 13_000);
+    expect(cache.get(key(1000))).toBeUndefined();
+    expect(cache.size).toBe(before);
+  });
+
+  it("gives each key its own text: replaced on a second set, gone once deleted", () => {
+    const cache = textCache(1_000_000);
+    for (let i = 0; i < 50; i++) cache.set(key(i), entry(`text of ${i}`), `text of ${i}`.length);
+    for (let i = 0; i < 50; i++) expect(cache.get(key(i))?.text).toBe(`text of ${i}`);
+    cache.set(key(7), { text: "seven", codec: "gzip", storedSize: 9 }, 5);
+    expect(cache.get(key(7))).toEqual({ text: "seven", codec: "gzip", storedSize: 9 });
+    cache.delete(key(7));
+    expect(cache.get(key(7))).toBeUndefined();
+    expect(cache.get(sha256(Buffer.from("never set")))).toBeUndefined();
+    cache.clear();
+    expect([cache.size, cache.bytes]).toEqual([0, 0]);
+  });
+
+  it("counts a text as V8 keeps it: a byte a character for ASCII, two once any character is not", () => {
+    const ascii = "plain text ".repeat(100);
+    const accented = "café au lait ".repeat(100);
+    const cjk = "頁面內容".repeat(100);
+    expect(textBytes(ascii, Buffer.byteLength(ascii))).toBe(ascii.length + 200);
+    expect(textBytes(accented, Buffer.byteLength(accented))).toBe(2 * accented.length + 200);
+    expect(textBytes(cjk, Buffer.byteLength(cjk))).toBe(2 * cjk.length + 200);
   });
 });
 

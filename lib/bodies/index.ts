@@ -9,7 +9,7 @@ export { fileBodyStore, type FileBodyStoreOptions } from "./file";
 export { openBodyStore } from "./open";
 export { bodyStore, bodyStoreReady, closeBodyStore } from "./process";
 export { s3BodyStore, type S3BodyStoreOptions } from "./s3";
-export { type BodyDescriptor, bodyKey, type BodyStore, type StoredBody } from "./store";
+export { type BodyDescriptor, bodyKey, type BodyStore, type BodyStoreOptions, type StoredBody } from "./store";
 export { INLINE_MAX_BYTES } from "./inline";
 export {
   BODY_SWEEP_GRACE_MS,

@@ -4,18 +4,19 @@ import { slot } from "../runtime";
 import { openBodyStore } from "./open";
 import type { BodyStore } from "./store";
 
-// The process's one body store, opened from TALLY_BODY_STORE on first use. Keyed by the URL it was
-// opened from: tests replace the configuration wholesale (setConfigForTests), and a store opened for
-// another configuration is closed and the configured one opened instead.
+// The process's one body store, opened from TALLY_BODY_STORE on first use, with its cache of texts
+// bounded by TALLY_BODY_CACHE_BYTES. Keyed by both: tests replace the configuration wholesale
+// (setConfigForTests), and a store opened for another configuration is closed and the configured one
+// opened instead, with a cache of its own.
 
-const opened = slot<{ url: string; store: BodyStore }>("bodyStore");
+const opened = slot<{ url: string; cacheBytes: number; store: BodyStore }>("bodyStore");
 
 export function bodyStore(): BodyStore {
-  const url = getConfig().TALLY_BODY_STORE;
+  const { TALLY_BODY_STORE: url, TALLY_BODY_CACHE_BYTES: cacheBytes } = getConfig();
   const current = opened.get();
-  if (current?.url === url) return current.store;
+  if (current?.url === url && current.cacheBytes === cacheBytes) return current.store;
   if (current) void current.store.close().catch(() => undefined);
-  return opened.set({ url, store: openBodyStore(url) }).store;
+  return opened.set({ url, cacheBytes, store: openBodyStore(url, { textCacheBytes: cacheBytes }) }).store;
 }
 
 /**

@@ -14,8 +14,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { Readable } from "node:stream";
-import { type Backend, type BodyStore, createBodyStore } from "./store";
-import type { BodyCodec } from "./codec";
+import { type Backend, type BodyStore, type BodyStoreOptions, createBodyStore } from "./store";
 
 // S3-compatible object storage: one object per body under `{prefix}/ab/cd/<key>.<ext>`. An object is
 // durable once S3 answered its PUT (or its multipart upload's completion); a failed upload leaves no
@@ -25,7 +24,7 @@ import type { BodyCodec } from "./codec";
 // standard AWS variables (AWS_ENDPOINT_URL_S3 or AWS_ENDPOINT_URL, AWS_REGION, AWS_ACCESS_KEY_ID…),
 // which the SDK reads itself, unless given here.
 
-export type S3BodyStoreOptions = {
+export type S3BodyStoreOptions = BodyStoreOptions & {
   bucket: string;
   /** Folder of the bucket, without slashes at either end; "" for the bucket's root. */
   prefix?: string;
@@ -41,7 +40,6 @@ export type S3BodyStoreOptions = {
   /** Objects larger than this (stored bytes) go up in parts of partSize; S3's smallest part is 5 MiB. */
   multipartThreshold?: number;
   partSize?: number;
-  codec?: BodyCodec;
 };
 
 const MiB = 1024 * 1024;
@@ -197,6 +195,14 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
       }
     },
 
+    async readAll(name) {
+      const body = await this.read(name);
+      if (!body) return null;
+      const chunks: Buffer[] = [];
+      for await (const chunk of body as AsyncIterable<Buffer>) chunks.push(chunk);
+      return Buffer.concat(chunks);
+    },
+
     async remove(name) {
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: Key(name) }));
     },
@@ -259,5 +265,5 @@ function describe(err: unknown): string {
 
 /** Bodies as objects in S3 or an S3-compatible store (TALLY_BODY_STORE=s3://bucket/prefix). */
 export function s3BodyStore(options: S3BodyStoreOptions): BodyStore {
-  return createBodyStore(s3Backend(options), options.codec);
+  return createBodyStore(s3Backend(options), options);
 }

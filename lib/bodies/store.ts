@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
 import { type BodyCodec, BODY_CODECS, decodeWhole, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
 import { BodyCorrupt, BodyMissing } from "./errors";
+import { textCache } from "./text-cache";
 
 // The body store: page bodies kept beside the rows under the SHA-256 of their uncompressed bytes
 // (content-addressed: the same page stored by any job, run or collection is one object), compressed.
@@ -40,9 +41,18 @@ export interface BodyStore {
    * The body's uncompressed bytes in one buffer, verified against `key` before it resolves (BodyMissing,
    * BodyCorrupt as for `get`): for a reader that holds the whole body anyway (a JSON answer, a page
    * of an export), faster than the stream (the kept bytes are read whole, then decoded in one call
-   * off the main thread).
+   * off the main thread). `size`, the uncompressed size the row keeps, makes the decode one pass.
+   * Always reads the object: `bodies verify` uses it.
    */
-  read(key: string, codec: BodyCodec): Promise<Buffer>;
+  read(key: string, codec: BodyCodec, size?: number | null): Promise<Buffer>;
+  /**
+   * The body as UTF-8 text, what readers show: read and verified as `read` does, then kept in the
+   * store's cache of texts (bounded, `textCacheBytes`). A later call for the key is answered from
+   * the cache once the object the row names is found still there at the stored size it was read at
+   * (a stat; a HEAD on S3): a missing object fails with BodyMissing on every call, a changed one is
+   * read and verified again. `cached` says which it was.
+   */
+  text(key: string, codec: BodyCodec, size?: number | null): Promise<{ text: string; cached: boolean }>;
   /** Whether an object of this key is kept, under any codec. */
   has(key: string): Promise<boolean>;
   /** Removes the body's objects (every codec); nothing when there are none. */
@@ -87,6 +97,8 @@ export interface Backend {
   write(name: string, data: Buffer): Promise<void>;
   /** The object's bytes, or null when it does not exist. */
   read(name: string): Promise<Readable | null>;
+  /** The object's bytes in one buffer, or null when it does not exist; a failed read throws as is. */
+  readAll(name: string): Promise<Buffer | null>;
   remove(name: string): Promise<void>;
   names(): AsyncIterable<{ name: string; size: number; modifiedAt: Date }>;
   /** Removes leftovers of crashed writes last modified before `before` (optional: none on S3). */
@@ -121,7 +133,40 @@ function parseName(name: string): { key: string; codec: BodyCodec } | null {
 
 export const bodyKey = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
-export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_CODEC): BodyStore {
+export type BodyStoreOptions = {
+  /** The codec new bodies are written with. */
+  codec?: BodyCodec;
+  /** Bound of the cache of texts `text()` keeps, in bytes; 0 (the default here) keeps none. */
+  textCacheBytes?: number;
+};
+
+export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}): BodyStore {
+  const codec = options.codec ?? DEFAULT_CODEC;
+  const texts = options.textCacheBytes ? textCache(options.textCacheBytes) : null;
+  /** Reads of one object in flight, shared by the callers that ask for it meanwhile. */
+  const reading = new Map<string, Promise<string>>();
+
+  /** The object `name` read whole, decoded and verified against `key`; its stored size beside. */
+  async function readVerified(key: string, codecOfRow: BodyCodec, size?: number | null) {
+    const name = objectName(key, codecOfRow);
+    const data = await backend.readAll(name);
+    if (!data) throw new BodyMissing(key, backend.where(name));
+    let bytes: Buffer;
+    try {
+      bytes = await decodeWhole(data, codecOfRow, size);
+    } catch (err) {
+      throw new BodyCorrupt(key, `its ${codecOfRow} data at ${backend.where(name)} does not decode (${String(err)})`, {
+        cause: err,
+      });
+    }
+    // The whole SHA-256 on every read from the store: brotli has no checksum of its own, and a byte
+    // flipped in a brotli stream decodes without an error to the right length but other bytes about
+    // 4 times in 10 (docs/operations/storage.md), so neither the decoder nor the row's size would tell.
+    const digest = bodyKey(bytes);
+    if (digest !== key) throw new BodyCorrupt(key, `its bytes at ${backend.where(name)} hash to ${digest}`);
+    return { bytes, storedSize: data.length };
+  }
+
   return {
     location: backend.location,
 
@@ -148,29 +193,40 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
       return Readable.from(verified(backend, key, codecOfRow), { objectMode: false });
     },
 
-    async read(key, codecOfRow) {
+    async read(key, codecOfRow, size) {
+      checkKey(key);
+      if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
+      return (await readVerified(key, codecOfRow, size)).bytes;
+    },
+
+    async text(key, codecOfRow, size) {
       checkKey(key);
       if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
       const name = objectName(key, codecOfRow);
-      const source = await backend.read(name);
-      if (!source) throw new BodyMissing(key, backend.where(name));
-      const chunks: Buffer[] = [];
-      for await (const chunk of source as AsyncIterable<Buffer>) chunks.push(chunk);
-      let bytes: Buffer;
-      try {
-        bytes = await decodeWhole(Buffer.concat(chunks), codecOfRow);
-      } catch (err) {
-        throw new BodyCorrupt(
-          key,
-          `its ${codecOfRow} data at ${backend.where(name)} does not decode (${String(err)})`,
-          {
-            cause: err,
-          },
-        );
+      const hit = texts?.get(key);
+      if (hit && hit.codec === codecOfRow) {
+        // The text is the key's, whatever happened since; the object is checked so that one gone is
+        // said so now, not once the entry leaves the cache.
+        const kept = await backend.size(name);
+        if (kept === null) {
+          texts?.delete(key);
+          throw new BodyMissing(key, backend.where(name));
+        }
+        if (kept === hit.storedSize) return { text: hit.text, cached: true };
+        texts?.delete(key);
       }
-      const digest = bodyKey(bytes);
-      if (digest !== key) throw new BodyCorrupt(key, `its bytes at ${backend.where(name)} hash to ${digest}`);
-      return bytes;
+      let pending = reading.get(name);
+      if (!pending) {
+        pending = readVerified(key, codecOfRow, size).then(({ bytes, storedSize }) => {
+          const text = bytes.toString("utf8");
+          texts?.set(key, { text, codec: codecOfRow, storedSize }, bytes.length);
+          return text;
+        });
+        reading.set(name, pending);
+        const done = () => void reading.delete(name);
+        pending.then(done, done);
+      }
+      return { text: await pending, cached: false };
     },
 
     async has(key) {
@@ -179,10 +235,15 @@ export function createBodyStore(backend: Backend, codec: BodyCodec = DEFAULT_COD
     },
 
     async delete(key) {
+      texts?.delete(key);
       await Promise.all(BODY_CODECS.map((c) => backend.remove(objectName(key, c))));
     },
 
-    deleteIfOlder: (key, codecOfObject, before) => backend.removeIfOlder(objectName(key, codecOfObject), before),
+    async deleteIfOlder(key, codecOfObject, before) {
+      const removed = await backend.removeIfOlder(objectName(key, codecOfObject), before);
+      if (removed) texts?.delete(key);
+      return removed;
+    },
 
     removeStaleTemporaries: (before) => backend.removeStaleTemporaries?.(before) ?? Promise.resolve(0),
 

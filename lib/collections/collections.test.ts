@@ -99,11 +99,8 @@ async function allChanges(runId: string, change?: string) {
   return out;
 }
 
-/** Bodies this process has read back from the body store in full (the readers' reads). */
-const bodyReads = async () =>
-  (await metrics().bodyGetDuration.get()).values
-    .filter((v) => v.metricName === "tally_body_get_duration_seconds_count")
-    .reduce((n, v) => n + v.value, 0);
+/** Bodies this process's readers took from the body store: read in full, or from its cache of texts. */
+const bodyReads = async () => (await metrics().bodyReads.get()).values.reduce((n, v) => n + v.value, 0);
 
 describe("collections: what changed since the last run", () => {
   it("classifies new, changed, unchanged and gone exactly, forwards url.changed once per change, exports changes only", async () => {

@@ -59,6 +59,12 @@ export function observeBodyIo(op: "put" | "get", seconds: number): void {
   (op === "put" ? m.bodyPutDuration : m.bodyGetDuration).observe({ process: m.processTag }, seconds);
 }
 
+/** A reader got a body from the body store: from the process's cache of texts, or read from the store. */
+export function countBodyRead(source: "cache" | "store"): void {
+  const m = metrics();
+  m.bodyReads.inc({ process: m.processTag, source });
+}
+
 /** A sweep of the body store removed `objects` unreferenced objects of `bytes` stored bytes. */
 export function countBodySweep(objects: number, bytes: number): void {
   const m = metrics();

@@ -96,6 +96,12 @@ function create() {
       buckets: [0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     }),
+    bodyReads: new Counter({
+      name: "tally_body_reads_total",
+      help: "Page bodies in the body store read back by readers, by source: cache (the process's cache of texts, TALLY_BODY_CACHE_BYTES, after checking the object is still there) or store (read, decompressed and hashed)",
+      labelNames: labelNames("source"),
+      registers: [registry],
+    }),
     bodySweepDeleted: new Counter({
       name: "tally_body_sweep_deleted_total",
       help: "Body store: unreferenced objects past the grace removed by the sweep",
@@ -175,6 +181,7 @@ function create() {
   // Zero from the start, so a scrape shows the series before the first 429 (rate() needs a base).
   m.rateLimitedSeconds.inc({ process: processTag }, 0);
   for (const code of ["body_missing", "body_corrupt"]) m.bodyMissing.inc({ process: processTag, code }, 0);
+  for (const source of ["cache", "store"]) m.bodyReads.inc({ process: processTag, source }, 0);
   return m;
 }
 

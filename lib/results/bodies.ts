@@ -2,7 +2,7 @@ import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError } from "../bodies";
-import { countBodyMissing, observeBodyIo } from "../metrics";
+import { countBodyMissing, countBodyRead, observeBodyIo } from "../metrics";
 
 // The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
 // bodies, and rows stored before the body store), or read from the body store by the key the row names.
@@ -58,25 +58,31 @@ export type Resolved = { markdown: string | null; html: string | null; bodyError
 /** Reads at a time for one page of rows. */
 const READS_AT_ONCE = 8;
 
-/** A kept body's text, read in full from the store and verified against its key. */
-export async function readBody(key: string, codec: string): Promise<string> {
+/**
+ * A kept body's text: read in full from the store and verified against its key, or a text read and
+ * verified so before, from the store's cache, once the object is found still there (BodyStore.text).
+ * `size` is the row's uncompressed size (the decode's one pass).
+ */
+export async function readBody(key: string, codec: string, size?: number | null): Promise<string> {
   if (!isBodyCodec(codec)) throw new BodyCorrupt(key, `its row names an unknown codec ${JSON.stringify(codec)}`);
   const started = performance.now();
-  const bytes = await bodyStore().read(key, codec);
-  observeBodyIo("get", (performance.now() - started) / 1000);
-  return bytes.toString("utf8");
+  const { text, cached } = await bodyStore().text(key, codec, size);
+  countBodyRead(cached ? "cache" : "store");
+  if (!cached) observeBodyIo("get", (performance.now() - started) / 1000);
+  return text;
 }
 
 async function one(
   inline: string | null,
   key: string | null,
   codec: string | null,
+  size: number | null,
   what: string,
   name: string,
 ): Promise<{ text: string | null; error: string | null }> {
   if (key === null || codec === null) return { text: inline, error: null };
   try {
-    return { text: await readBody(key, codec), error: null };
+    return { text: await readBody(key, codec, size), error: null };
   } catch (err) {
     if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
@@ -93,8 +99,8 @@ export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved
       bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS or its collection's keepBodiesRuns)`,
     };
   const [md, html] = await Promise.all([
-    one(r.markdown, r.markdownKey, r.markdownCodec, "markdown", name),
-    one(r.html, r.htmlKey, r.htmlCodec, "html", name),
+    one(r.markdown, r.markdownKey, r.markdownCodec, r.markdownSize, "markdown", name),
+    one(r.html, r.htmlKey, r.htmlCodec, r.htmlSize, "html", name),
   ]);
   const errors = [md.error, html.error].filter((e) => e !== null);
   return { markdown: md.text, html: html.text, bodyError: errors.length > 0 ? errors.join("; ") : null };
