@@ -9,8 +9,8 @@ export function TokenEstimate({ urls, ladder, per = "" }: { urls: number; ladder
   const n = (v: number) => v.toLocaleString("en");
   return (
     <p className="text-sm text-slate-700" data-testid="token-estimate">
-      Estimated cost{per}: <span className="font-semibold tabular-nums">{n(urls)}</span> tokens at the first rung (one a
-      page).{" "}
+      Estimated cost{per}: <span className="font-semibold tabular-nums">{n(urls)}</span>{" "}
+      {urls === 1 ? "token" : "tokens"} at the first rung (one a page).{" "}
       {extra === 0 ? (
         <>No escalation: a page that fails its checks is final at once, at no extra cost.</>
       ) : (
