@@ -73,9 +73,7 @@ function duBytes(root: string): number | null {
 }
 
 /** The body store's files: their bytes, and the space the file system gives them (blocks). */
-async function storeBytes(
-  root: string,
-): Promise<{
+async function storeBytes(root: string): Promise<{
   objects: number;
   bytes: number;
   allocated: number;
