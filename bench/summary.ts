@@ -461,7 +461,7 @@ export function summaryTable(r: Results): string {
         "Storage",
         `database bytes per stored result, URL excluded: ${what}`,
         `${n(kept.dbBytesPerResult)} with the body store · ${n(inline.dbBytesPerResult)} inline${x.inlineUrls !== undefined && x.inlineUrls !== x.urls ? ` (inline at ${n(x.inlineUrls)} URLs)` : ""}`,
-        `goal ≤ 600; ${load(r, `storage ${i === 0 ? "sqlite" : "postgres"}`)}`,
+        `goal ≤ 600; ${load(r, `storage ${x.store}`)}`,
       ]);
       if (kept.bodyStore)
         rows.push([
