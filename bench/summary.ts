@@ -450,7 +450,7 @@ export function summaryTable(r: Results): string {
           `the store's bare loop ${n(x.bare.jobsPerSecond)} jobs/s: ${x.ratio}× (goal ≥ 0.5); ${load(r, "pipeline")}`,
         ]);
   }
-  for (const [i, raw] of (r.storage ?? []).entries()) {
+  for (const raw of r.storage ?? []) {
     const p = storageSchema.safeParse(raw);
     if (!p.success) missing("Storage");
     else {
