@@ -73,9 +73,7 @@ function duBytes(root: string): number | null {
 }
 
 /** The body store's files: their bytes, and the space the file system gives them (blocks). */
-async function storeBytes(
-  root: string,
-): Promise<{
+async function storeBytes(root: string): Promise<{
   objects: number;
   bytes: number;
   allocated: number;
@@ -306,7 +304,7 @@ async function main() {
     `${STORE}: run export ${store.exportRowsPerSecond.toFixed(0)} rows/s vs ${inline.exportRowsPerSecond.toFixed(0)} rows/s inline (${(store.exportRowsPerSecond / inline.exportRowsPerSecond).toFixed(2)}×)`,
   );
   say(
-    `${STORE}: storing took ${store.storeSeconds.toFixed(1)} s with the body store, ${inline.storeSeconds.toFixed(1)} s inline`,
+    `${STORE}: storing took ${store.storeSeconds.toFixed(1)} s with the body store (${((store.storeSeconds * 1000) / store.rows).toFixed(1)} ms a result), ${inline.storeSeconds.toFixed(1)} s inline (${((inline.storeSeconds * 1000) / inline.rows).toFixed(1)} ms a result)`,
   );
   if (values.result)
     writeFileSync(

@@ -450,7 +450,7 @@ export function summaryTable(r: Results): string {
           `the store's bare loop ${n(x.bare.jobsPerSecond)} jobs/s: ${x.ratio}× (goal ≥ 0.5); ${load(r, "pipeline")}`,
         ]);
   }
-  for (const [i, raw] of (r.storage ?? []).entries()) {
+  for (const raw of r.storage ?? []) {
     const p = storageSchema.safeParse(raw);
     if (!p.success) missing("Storage");
     else {
@@ -461,7 +461,7 @@ export function summaryTable(r: Results): string {
         "Storage",
         `database bytes per stored result, URL excluded: ${what}`,
         `${n(kept.dbBytesPerResult)} with the body store · ${n(inline.dbBytesPerResult)} inline${x.inlineUrls !== undefined && x.inlineUrls !== x.urls ? ` (inline at ${n(x.inlineUrls)} URLs)` : ""}`,
-        `goal ≤ 600; ${load(r, `storage ${i === 0 ? "sqlite" : "postgres"}`)}`,
+        `goal ≤ 600; ${load(r, `storage ${x.store}`)}`,
       ]);
       if (kept.bodyStore)
         rows.push([
