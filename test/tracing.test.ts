@@ -23,6 +23,7 @@ type OtlpSpan = {
   kind: number;
   attributes?: Array<{ key: string; value: Value }>;
   links?: Array<{ traceId: string; spanId: string }>;
+  events?: unknown[];
 };
 type Span = {
   traceId: string;
@@ -32,6 +33,8 @@ type Span = {
   attrs: Record<string, string | number | boolean>;
   links: Array<{ traceId: string; spanId: string }>;
   resource: Record<string, string | number | boolean>;
+  /** How it came: `OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL`. */
+  protocol: "http/json" | "http/protobuf";
   raw: string;
 };
 
@@ -52,17 +55,104 @@ const exportSchema = z.object({
   ),
 });
 
-/** An OTLP/HTTP collector of the test's own: POST /v1/traces with JSON; every span kept. */
+// OTLP/protobuf, read by hand: the wire format's four kinds of field are all an export uses
+// (opentelemetry/proto trace.proto, common.proto; field numbers below).
+type Field = { no: number; bytes?: Buffer; int?: bigint };
+function fields(buf: Buffer): Field[] {
+  const out: Field[] = [];
+  let i = 0;
+  const varint = () => {
+    let v = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      const b = buf[i++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+  };
+  while (i < buf.length) {
+    const tag = Number(varint());
+    const no = tag >>> 3;
+    const wire = tag & 7;
+    if (wire === 0) out.push({ no, int: varint() });
+    else if (wire === 1 || wire === 5) {
+      const n = wire === 1 ? 8 : 4;
+      out.push({ no, bytes: buf.subarray(i, i + n) });
+      i += n;
+    } else if (wire === 2) {
+      const n = Number(varint());
+      out.push({ no, bytes: buf.subarray(i, i + n) });
+      i += n;
+    } else throw new Error(`protobuf wire type ${wire} at ${i}`);
+  }
+  return out;
+}
+const all = (fs: Field[], no: number) => fs.filter((f) => f.no === no);
+const str = (fs: Field[], no: number) => all(fs, no)[0]?.bytes?.toString("utf8");
+const id = (fs: Field[], no: number) => all(fs, no)[0]?.bytes?.toString("hex");
+function anyValue(buf: Buffer): Value {
+  const f = fields(buf)[0];
+  if (!f) return {};
+  if (f.no === 1) return { stringValue: f.bytes!.toString("utf8") };
+  if (f.no === 2) return { boolValue: f.int === 1n };
+  if (f.no === 3) return { intValue: String(BigInt.asIntN(64, f.int!)) };
+  if (f.no === 4) return { doubleValue: f.bytes!.readDoubleLE(0) };
+  return { stringValue: f.bytes?.toString("utf8") ?? "" };
+}
+const keyValues = (fs: Field[], no: number) =>
+  all(fs, no).map((kv) => {
+    const f = fields(kv.bytes!);
+    const value = all(f, 2)[0]?.bytes;
+    return { key: str(f, 1) ?? "", value: value ? anyValue(value) : {} };
+  });
+/** An ExportTraceServiceRequest in protobuf, as the JSON encoding's shape. */
+function decodeProtobuf(buf: Buffer): z.infer<typeof exportSchema> {
+  return {
+    resourceSpans: all(fields(buf), 1).map((rs) => {
+      const r = fields(rs.bytes!);
+      const resource = all(r, 1)[0]?.bytes;
+      return {
+        resource: { attributes: resource ? keyValues(fields(resource), 1) : [] },
+        scopeSpans: all(r, 2).map((ss) => ({
+          spans: all(fields(ss.bytes!), 2).map((sp): OtlpSpan => {
+            const f = fields(sp.bytes!);
+            return {
+              traceId: id(f, 1) ?? "",
+              spanId: id(f, 2) ?? "",
+              parentSpanId: id(f, 4),
+              name: str(f, 5) ?? "",
+              kind: Number(all(f, 6)[0]?.int ?? 0n),
+              attributes: keyValues(f, 9),
+              // Events (11) are decoded for the secrets check only: Tally records none today.
+              events: all(f, 11).map((e) => ({
+                name: str(fields(e.bytes!), 2),
+                attributes: keyValues(fields(e.bytes!), 3),
+              })),
+              links: all(f, 13).map((l) => ({
+                traceId: id(fields(l.bytes!), 1) ?? "",
+                spanId: id(fields(l.bytes!), 2) ?? "",
+              })),
+            };
+          }),
+        })),
+      };
+    }),
+  };
+}
+
+/** An OTLP/HTTP collector of the test's own: POST /v1/traces with JSON or protobuf; every span kept. */
 async function startOtlpReceiver() {
   const spans: Span[] = [];
-  const requests: Array<{ contentType: string | undefined }> = [];
+  const requests: Array<{ contentType: string | undefined; spans: number }> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      requests.push({ contentType: req.headers["content-type"] });
       if (req.url !== "/v1/traces" || req.method !== "POST") return void res.writeHead(404).end();
-      const body = exportSchema.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      const contentType = req.headers["content-type"];
+      const raw = Buffer.concat(chunks);
+      const protobuf = contentType === "application/x-protobuf";
+      const body = protobuf ? decodeProtobuf(raw) : exportSchema.parse(JSON.parse(raw.toString("utf8")));
+      const before = spans.length;
       for (const rs of body.resourceSpans) {
         const resource = attrs(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? [])
@@ -75,9 +165,13 @@ async function startOtlpReceiver() {
               attrs: attrs(s.attributes),
               links: (s.links ?? []).map((l) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
               resource,
+              protocol: protobuf ? "http/protobuf" : "http/json",
               raw: JSON.stringify(s),
             });
       }
+      requests.push({ contentType, spans: spans.length - before });
+      // An empty ExportTraceServiceResponse, in the request's encoding.
+      if (protobuf) return void res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -134,6 +228,9 @@ beforeAll(async () => {
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: "debug",
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    // Protobuf here (the traces-specific variable wins over the general one); the polled server below sends JSON.
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf",
     OTEL_BSP_SCHEDULE_DELAY: "100",
     OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test",
   });
@@ -373,7 +470,10 @@ describe("traces", () => {
 
   it("puts no secret, signature, token or body in any span", () => {
     expect(otlp.spans.length).toBeGreaterThan(10);
-    expect(otlp.requests.every((r) => r.contentType === "application/json")).toBe(true);
+    // This server's spans came as protobuf, every one of them decoded (an undecodable request fails the receiver).
+    const mine = otlp.spans.filter((s) => s.resource["deployment.environment"] === "test");
+    expect(mine.length).toBeGreaterThan(10);
+    expect(mine.every((s) => s.protocol === "http/protobuf")).toBe(true);
     const sinkPassword = sink ? new URL(String(sink.config.url)).password : "";
     for (const s of otlp.spans) {
       for (const secret of [
@@ -439,6 +539,8 @@ describe("traces of a polled job", () => {
     expect(root.name).toBe("poll job");
     expect(root.attrs["tally.job.id"]).toBe(jobId);
     expect(root.resource["tally.process"]).toBe("server");
+    // This server sends OTLP/JSON (the default protocol).
+    expect(trace.every((s) => s.protocol === "http/json")).toBe(true);
     const process = one(trace, "process process_job");
     expect(process.parent).toBe(root.spanId);
     expect(store.parent).toBe(process.spanId);

@@ -7,13 +7,16 @@ import { markTracingOn, tracingOn } from "./spans";
 // The OpenTelemetry SDK, started once per process (server.ts, `npm run worker`, `npm run receiver`, the
 // CLI tools that do work; lib/boot.ts for `next start`/`next dev`), only when an OTLP endpoint is set:
 // without one nothing here loads the SDK, so a process without tracing pays for nothing but the
-// @opentelemetry/api module. Spans go in batches to the collector over OTLP/HTTP (JSON); the W3C
+// @opentelemetry/api module. Spans go in batches to the collector over OTLP/HTTP (JSON, or protobuf when
+// OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL says `http/protobuf`); the W3C
 // trace-context propagator reads and writes `traceparent`; samplers are the standard ones, by name.
 
 export type TracingConfig = Pick<
   TallyConfig,
   | "OTEL_EXPORTER_OTLP_ENDPOINT"
   | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+  | "OTEL_EXPORTER_OTLP_PROTOCOL"
+  | "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
   | "OTEL_SDK_DISABLED"
   | "OTEL_SERVICE_NAME"
   | "OTEL_RESOURCE_ATTRIBUTES"
@@ -59,6 +62,11 @@ function resourceAttributes(raw: string | undefined): Record<string, string> {
   return out;
 }
 
+/** The traces' protocol: the traces-specific variable, else the general one, else JSON. */
+export function tracesProtocol(c: TracingConfig): "http/json" | "http/protobuf" {
+  return c.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? c.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/json";
+}
+
 async function start(c: TracingConfig, processName: string): Promise<boolean> {
   const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { resourceFromAttributes }, otlp] =
     await Promise.all([
@@ -66,7 +74,10 @@ async function start(c: TracingConfig, processName: string): Promise<boolean> {
       import("@opentelemetry/context-async-hooks"),
       import("@opentelemetry/core"),
       import("@opentelemetry/resources"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
+      // The two official exporters differ only in the body they send (and its content-type).
+      tracesProtocol(c) === "http/protobuf"
+        ? import("@opentelemetry/exporter-trace-otlp-proto")
+        : import("@opentelemetry/exporter-trace-otlp-http"),
     ]);
   const ratio = new sdk.TraceIdRatioBasedSampler(c.OTEL_TRACES_SAMPLER_ARG);
   const sampler = {
