@@ -456,6 +456,20 @@ describe("traces", () => {
       const chunks = otlp.spans.filter((s) => s.name === "run chunk" && s.attrs["tally.run.id"] === runId);
       expect(chunks.length).toBeGreaterThan(0);
       for (const c of chunks) expect(c.links.map((l) => l.spanId)).toContain(span.spanId);
+      // Each chunk's batch job is a trace of its own, begun at its webhook, that links back to the run.
+      const linkedJob = (s: Span) =>
+        s.name === "store results" &&
+        s.attrs["tally.job.kind"] === "batch" &&
+        s.links.some((l) => l.spanId === span.spanId && l.traceId === span.traceId);
+      await waitFor("the run's batch job linked to the run", () => otlp.spans.some(linkedJob), 15_000);
+      const stored = otlp.spans.find(linkedJob)!;
+      expect(stored.traceId).not.toBe(span.traceId);
+      await waitFor(
+        "the batch job's receipt",
+        () => otlp.spans.some((s) => s.traceId === stored.traceId && s.parent === null),
+        15_000,
+      );
+      expect(otlp.spans.find((s) => s.traceId === stored.traceId && s.parent === null)!.name).toBe("webhook receive");
       // The run's submit item continued the run's trace on its first attempt (its span ends after the chunk's).
       await waitFor(
         "the run's submit item under the run",

@@ -7,6 +7,7 @@ export {
   failSpan,
   inSpan,
   injectTraceHeaders,
+  linkActiveSpan,
   linkTo,
   queueParent,
   queueTraceContext,

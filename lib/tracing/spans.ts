@@ -177,6 +177,16 @@ export function linkTo(stored: string | null): Link | undefined {
   return sc ? { context: sc } : undefined;
 }
 
+/**
+ * Adds a link to a stored traceparent (either form) to the active span: a run chunk's batch job, whose
+ * trace began at its webhook, links to its run when it settles. Nothing with tracing off or no span.
+ */
+export function linkActiveSpan(stored: string | null): void {
+  if (!tracingOn()) return;
+  const link = linkTo(stored);
+  if (link) trace.getActiveSpan()?.addLink(link);
+}
+
 type HeaderGetter = (name: string) => string | string[] | null | undefined;
 
 /** The caller's context from its `traceparent` (and `tracestate`) header; the root context without one. */
