@@ -561,3 +561,41 @@ describe("traces of a polled job", () => {
     expect(trace.some((s) => s.name === "GET /v1/extract/{job_id}" && s.parent === root.spanId)).toBe(true);
   }, 40_000);
 });
+
+describe("traces under plain next start", () => {
+  it("exports the last spans when Next ends the process on SIGTERM", async () => {
+    // Next's own SIGTERM handler calls process.exit() once its server has closed; the batch processor
+    // would send these spans only ten minutes later.
+    const alone = await startTally(
+      {
+        SCRAPER_API_BASE_URL: sim.url,
+        GEONODE_SCRAPER_API_KEY: API_KEY,
+        TALLY_API_RPS: "1000",
+        TALLY_WORKER: "off",
+        TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+        OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=next-start",
+      },
+      undefined,
+      { nextStart: true },
+    );
+    let exitCode: number | null = null;
+    try {
+      const res = await fetch(alone.url + "/api/jobs", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "extract", url: "https://shop.example/item/next-start" }),
+      });
+      expect(res.status).toBe(201);
+      const mine = () => otlp.spans.filter((s) => s.resource["deployment.environment"] === "next-start");
+      expect(mine()).toEqual([]);
+      exitCode = await alone.signal("SIGTERM");
+      expect(mine().some((s) => s.name === "POST /v1/extract")).toBe(true);
+    } finally {
+      await alone.stop();
+    }
+    // Next's own exit code for SIGTERM, kept.
+    expect(exitCode).toBe(143);
+  }, 60_000);
+});

@@ -22,4 +22,11 @@ export {
   type Span,
   type SpanOptions,
 } from "./spans";
-export { flushTracing, startTracing, stopTracing, tracingWanted, type TracingConfig } from "./start";
+export {
+  exportOnSignalledExit,
+  flushTracing,
+  startTracing,
+  stopTracing,
+  tracingWanted,
+  type TracingConfig,
+} from "./start";

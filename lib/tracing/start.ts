@@ -130,3 +130,36 @@ export async function stopTracing(): Promise<void> {
 export async function flushTracing(): Promise<void> {
   if (tracingOn()) await provider.get()?.forceFlush();
 }
+
+// How long a signalled `next start` waits for its last export before it exits anyway.
+const EXIT_EXPORT_DEADLINE_MS = 5_000;
+
+/**
+ * Plain `next start` and `next dev` (no server.ts): Next answers SIGTERM and SIGINT itself, closes its
+ * server and then calls process.exit(), with no hook to wait on; an `exit` listener runs too late to send
+ * anything. So from the signal on, process.exit() is held until the last spans are exported (at most
+ * EXIT_EXPORT_DEADLINE_MS). Where nothing else answers the signal (NEXT_MANUAL_SIG_HANDLE set and no
+ * handler of the operator's), the process exits once they are out, as it would have without tracing.
+ * lib/boot.ts calls this when server.ts does not own the process's stop.
+ */
+export function exportOnSignalledExit(): void {
+  if (!tracingOn() || holding.get()) return;
+  holding.set(true);
+  let held: Promise<void> | undefined;
+  const hold = (signal: NodeJS.Signals) => {
+    if (held) return;
+    const exit = process.exit.bind(process);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, EXIT_EXPORT_DEADLINE_MS).unref());
+    held = Promise.race([stopTracing(), deadline]);
+    const exitAfterExport = (code?: number | string | null): never => {
+      void held!.finally(() => exit(code));
+      // Returns to the caller (Next's cleanup, at its end) while the export finishes.
+      return undefined as never;
+    };
+    process.exit = exitAfterExport;
+    if (process.listenerCount(signal) === 1) exitAfterExport(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGTERM", hold);
+  process.on("SIGINT", hold);
+}
+const holding = slot<boolean>("tracing.exit-held");
