@@ -100,7 +100,14 @@ export function startSpan(name: string, opts: SpanOptions): { span: Span; contex
     { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links, root: opts.root },
     parent,
   );
-  return { span, context: trace.setSpan(parent, span) };
+  // The span's context is made only when asked for: the bare receiver hands the span on and never
+  // needs one (a Context object a delivery less).
+  return {
+    span,
+    get context() {
+      return trace.setSpan(parent, span);
+    },
+  };
 }
 
 /** Runs fn with `ctx` as the active context (from startSpan). */
