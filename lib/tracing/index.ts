@@ -27,6 +27,7 @@ export {
   flushTracing,
   startTracing,
   stopTracing,
+  tracesProtocol,
   tracingWanted,
   type TracingConfig,
 } from "./start";
