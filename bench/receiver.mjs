@@ -9,7 +9,8 @@
 //
 // Tracing (issue 41): Tally's server on SQLite with OpenTelemetry tracing off and on (exporting every
 // receipt's span to a collector of this script's own over OTLP/HTTP), alternated BENCH_TRACING_ROUNDS
-// times (default 2) in the same run; prints both figures and their ratio. BENCH_ONLY=tracing runs that
+// times (default 2) in the same run, with a run exporting protobuf and one keeping 10% of traces; prints the
+// figures, their ratio to off and each round's own ratios. BENCH_ONLY=tracing runs that
 // part alone.
 import { execFile, execFileSync, spawn } from "node:child_process";
 import crypto from "node:crypto";
@@ -186,18 +187,53 @@ function baseline(script) {
   };
 }
 
-/** An OTLP/HTTP collector that counts the spans it is sent (JSON: the spanId keys; protobuf is not sent). */
+/** Spans in an OTLP/protobuf export: ExportTraceServiceRequest.resource_spans(1).scope_spans(2).spans(2). */
+function protobufSpans(buf) {
+  // Length-delimited fields with number `no` in buf[start, end): their [start, end) ranges.
+  const fieldsOf = (no, start, end) => {
+    const out = [];
+    let i = start;
+    const varint = () => {
+      let v = 0;
+      for (let mul = 1; ; mul *= 128) {
+        const b = buf[i++];
+        v += (b & 0x7f) * mul;
+        if (b < 0x80) return v;
+      }
+    };
+    while (i < end) {
+      const tag = varint();
+      const wire = tag & 7;
+      if (wire === 0) varint();
+      else if (wire === 1) i += 8;
+      else if (wire === 5) i += 4;
+      else {
+        const n = varint();
+        if (tag >>> 3 === no) out.push([i, i + n]);
+        i += n;
+      }
+    }
+    return out;
+  };
+  let n = 0;
+  for (const [a, b] of fieldsOf(1, 0, buf.length))
+    for (const [c, d] of fieldsOf(2, a, b)) n += fieldsOf(2, c, d).length;
+  return n;
+}
+
+/** An OTLP/HTTP collector that counts the spans it is sent (JSON: the spanId keys; protobuf: decoded). */
 async function startCollector() {
   let spans = 0;
   const server = http.createServer((req, res) => {
     const chunks = [];
     req.on("data", (c) => chunks.push(c));
     req.on("end", () => {
-      spans += (
-        Buffer.concat(chunks)
-          .toString("utf8")
-          .match(/"spanId"/g) ?? []
-      ).length;
+      const body = Buffer.concat(chunks);
+      if (req.headers["content-type"] === "application/x-protobuf") {
+        spans += protobufSpans(body);
+        return void res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
+      }
+      spans += (body.toString("utf8").match(/"spanId"/g) ?? []).length;
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -208,6 +244,16 @@ async function startCollector() {
     reset: () => (spans = 0),
     close: () => new Promise((r) => server.close(r)),
   };
+}
+
+/** A child's CPU time so far (user + system, ms) from /proc; NaN where there is no /proc. */
+function cpuMs(child) {
+  try {
+    const fields = readFileSync(`/proc/${child.pid}/stat`, "utf8").split(") ")[1].split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime, stime in clock ticks (USER_HZ 100)
+  } catch {
+    return NaN;
+  }
 }
 
 async function run(key, name, start, { readers = 0, store = "sqlite", servers = 1, extraEnv = {} } = {}) {
@@ -235,12 +281,17 @@ async function run(key, name, start, { readers = 0, store = "sqlite", servers = 
     await load(url, warm, 300); // warm-up: JIT, caches, first compile
     const ids = path.join(dir, "ids.json");
     const stopReading = readers > 0 ? readDashboard(`http://127.0.0.1:${ports[0]}`, readers) : null;
+    const cpuBefore = children.map(cpuMs);
     const r = await load(url, ids, N);
+    // The servers' own CPU time over the measured load: unlike deliveries/s, other work on the machine
+    // hardly moves it (the tracing figures compare it per delivery).
+    const cpu_ms = children.reduce((sum, child, i) => sum + cpuMs(child) - cpuBefore[i], 0);
     const pages = stopReading ? await stopReading() : undefined;
     return {
       key,
       name: pages === undefined ? name : `${name} while ${readers} readers loaded ${pages} dashboard pages`,
       ...r,
+      cpu_ms,
       ...(await check(db, ids, warm)),
     };
   } finally {
@@ -263,7 +314,7 @@ if (ONLY !== undefined && ONLY !== "tracing") throw new Error(`BENCH_ONLY: only 
 
 // Tracing off and on, alternated in the same run (each run on a fresh database), so both see the same machine.
 const ROUNDS = Number(process.env.BENCH_TRACING_ROUNDS ?? 2);
-const traced = { off: [], on: [], sampled: [] };
+const traced = { off: [], on: [], protobuf: [], sampled: [] };
 if (ROUNDS > 0) {
   const collector = await startCollector();
   for (let round = 1; round <= ROUNDS; round++) {
@@ -277,6 +328,22 @@ if (ROUNDS > 0) {
     // The server's last batch goes out when it stops (SIGTERM), before run() returns.
     on.spans = collector.spans();
     traced.on.push(on);
+    // On, every span kept, sent as OTLP/protobuf (smaller, and cheaper to encode than JSON).
+    collector.reset();
+    const proto = await run(
+      `tracing-protobuf-${round}`,
+      `Tally (npm start), SQLite, tracing on, protobuf (round ${round})`,
+      tallyServer,
+      {
+        extraEnv: {
+          OTEL_EXPORTER_OTLP_ENDPOINT: collector.url,
+          OTEL_BSP_MAX_QUEUE_SIZE: "8192",
+          OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf",
+        },
+      },
+    );
+    proto.spans = collector.spans();
+    traced.protobuf.push(proto);
     // On, keeping one new trace in ten (the standard ratio sampler): what a busy deployment would run.
     collector.reset();
     const sampled = await run(
@@ -295,7 +362,7 @@ if (ROUNDS > 0) {
     traced.sampled.push(sampled);
   }
   await collector.close();
-  rows.push(...traced.off, ...traced.on, ...traced.sampled);
+  rows.push(...traced.off, ...traced.on, ...traced.protobuf, ...traced.sampled);
 }
 if (ONLY === undefined) {
   if (process.env.BENCH_BASELINE) rows.unshift(baseline(process.env.BENCH_BASELINE));
@@ -355,6 +422,26 @@ if (ROUNDS > 0) {
     `\nTracing (SQLite, ${ROUNDS} rounds alternated): off ${Math.round(off)} deliveries/s (p99 ${mean(traced.off, "p99_ms").toFixed(1)} ms), ` +
       `on ${Math.round(on)} deliveries/s (p99 ${mean(traced.on, "p99_ms").toFixed(1)} ms): on ÷ off ${(on / off).toFixed(2)}×; ` +
       `spans received per run with tracing on: ${traced.on.map((r) => r.spans).join(", ")}`,
+  );
+  const protobuf = mean(traced.protobuf, "rps");
+  console.log(
+    `Tracing on, protobuf: ${Math.round(protobuf)} deliveries/s (p99 ${mean(traced.protobuf, "p99_ms").toFixed(1)} ms): ` +
+      `${(protobuf / off).toFixed(2)}× off; spans received: ${traced.protobuf.map((r) => r.spans).join(", ")}`,
+  );
+  // Pair by pair (each "on" beside the "off" run just before it): the machine's load drifts between rounds.
+  const pairs = (k) => traced[k].map((r, i) => (r.rps / traced.off[i].rps).toFixed(2)).join(", ");
+  console.log(
+    `Per round, ÷ that round's off: on ${pairs("on")}; protobuf ${pairs("protobuf")}; 10% sampled ${pairs("sampled")}`,
+  );
+  // Server CPU per delivery, off ÷ on, round by round: the throughput a CPU-bound server keeps.
+  const perDelivery = (r) => r.cpu_ms / N;
+  const cpuPairs = (k) => traced[k].map((r, i) => (perDelivery(traced.off[i]) / perDelivery(r)).toFixed(2)).join(", ");
+  const cpuList = (k) => traced[k].map((r) => perDelivery(r).toFixed(3)).join(", ");
+  console.log(
+    `Server CPU ms a delivery: off ${cpuList("off")}; on ${cpuList("on")}; protobuf ${cpuList("protobuf")}; 10% sampled ${cpuList("sampled")}`,
+  );
+  console.log(
+    `Per round, off's CPU a delivery ÷ this one's: on ${cpuPairs("on")}; protobuf ${cpuPairs("protobuf")}; 10% sampled ${cpuPairs("sampled")}`,
   );
   console.log(
     `Tracing on, 10% sampled: ${Math.round(sampled)} deliveries/s (p99 ${mean(traced.sampled, "p99_ms").toFixed(1)} ms): ` +

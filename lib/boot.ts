@@ -9,8 +9,8 @@ import { startDemoMode } from "./demo";
 import { ensureDefaultDestination } from "./outbound";
 import { log, setLogLevel } from "./log";
 import { startRetention, startSchedules, startServerWorker } from "./worker";
-import { singleton } from "./runtime";
-import { startTracing } from "./tracing";
+import { shutdownIsManaged, singleton } from "./runtime";
+import { exportOnSignalledExit, startTracing } from "./tracing";
 
 // Server start-up, in one stated order: validate the configuration (fail with a readable message),
 // open the database, then start this process's parts. A process-wide singleton, so a second module load
@@ -25,6 +25,8 @@ async function start(): Promise<void> {
   setLogLevel(config.TALLY_LOG_LEVEL);
   // Already started by server.ts under `npm start` (the same promise); `next start` and `next dev` start it here.
   await startTracing(config, "server");
+  // Under plain `next start`/`next dev` Next ends the process on a signal: its last spans go out first.
+  if (!shutdownIsManaged()) exportOnSignalledExit();
   await dbReady();
   //    The body store (page bodies, lib/bodies): unusable means stop here with the reason, not a
   //    failure at the first result stored.

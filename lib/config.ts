@@ -23,6 +23,16 @@ const optionalString = z
   .optional()
   .transform((v) => (v === undefined || v.trim() === "" ? undefined : v));
 
+// OTLP over HTTP only: gRPC would need a second exporter stack (and @grpc/grpc-js) for what a collector
+// takes as well over HTTP.
+const otlpProtocol = optionalString.pipe(
+  z
+    .enum(["http/json", "http/protobuf"], {
+      error: 'must be "http/json" or "http/protobuf" (Tally exports OTLP over HTTP; gRPC is not supported)',
+    })
+    .optional(),
+);
+
 // Every variable carries a `.describe("…")` sentence (or `.meta({ description, defaultText })` when its
 // default is worked out at start-up): docs/configuration.md is generated from them (`npm run docs:config`),
 // and test/config-docs.test.ts fails while one is missing or the file is stale.
@@ -408,13 +418,15 @@ export const envSchema = z.object({
     .describe(
       "The full URL for traces (used as is, without `/v1/traces` added), instead of the one `OTEL_EXPORTER_OTLP_ENDPOINT` gives; setting it also turns tracing on.",
     ),
-  OTEL_EXPORTER_OTLP_PROTOCOL: optionalString
-    .pipe(z.enum(["http/json"], { error: 'must be "http/json" (Tally exports OTLP over HTTP as JSON)' }).optional())
-    .meta({
-      description:
-        "The export protocol: Tally sends OTLP/HTTP with JSON bodies, which OpenTelemetry collectors accept on the same port as protobuf.",
-      defaultText: "`http/json`",
-    }),
+  OTEL_EXPORTER_OTLP_PROTOCOL: otlpProtocol.meta({
+    description:
+      "The export protocol: `http/json` (OTLP/HTTP with JSON bodies) or `http/protobuf` (OTLP/HTTP with protobuf bodies); collectors take both on the same port. gRPC is not supported.",
+    defaultText: "`http/json`",
+  }),
+  OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: otlpProtocol.meta({
+    description: "The export protocol for traces, instead of `OTEL_EXPORTER_OTLP_PROTOCOL`'s.",
+    defaultText: "`OTEL_EXPORTER_OTLP_PROTOCOL`",
+  }),
   OTEL_EXPORTER_OTLP_HEADERS: optionalString.describe(
     "Headers sent with each export, `key=value` pairs separated by commas (e.g. a collector's API key); read by the exporter, masked on Settings.",
   ),

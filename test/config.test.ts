@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { ConfigError, describeConfig, envSchema, parseConfig } from "@/lib/config";
+import { tracesProtocol } from "@/lib/tracing";
 
 function problems(env: Record<string, string>): string[] {
   try {
@@ -137,6 +138,19 @@ describe("configuration", () => {
     const shown = JSON.stringify(describeConfig(ok, "last4"));
     expect(shown).not.toContain("hunter2");
     expect(shown).not.toContain("SECRETPART");
+  });
+
+  it("OTLP protocols: http/json (the default) and http/protobuf, the traces-specific one winning; gRPC refused", () => {
+    const protocol = (env: Record<string, string>) => tracesProtocol(parseConfig(env));
+    expect(protocol({})).toBe("http/json");
+    expect(protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf" })).toBe("http/protobuf");
+    expect(
+      protocol({ OTEL_EXPORTER_OTLP_PROTOCOL: "http/protobuf", OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/json" }),
+    ).toBe("http/json");
+    for (const name of ["OTEL_EXPORTER_OTLP_PROTOCOL", "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"])
+      expect(problems({ [name]: "grpc" })).toEqual([
+        `${name}: must be "http/json" or "http/protobuf" (Tally exports OTLP over HTTP; gRPC is not supported) (got "grpc")`,
+      ]);
   });
 
   it("TALLY_METRICS_PORT: unset means no listener; otherwise a whole port number 1-65535", () => {

@@ -46,8 +46,13 @@ export const SERVER_BUNDLE = serverBundle;
 /**
  * Tally's server (as `npm start` runs it; requires `npm run build`) against `database` (a SQLite file
  * path or a database URL, e.g. a TestDb's `url`), or else a fresh copy of the migrated template.
+ * `nextStart`: plain `next start` instead (no server.ts: Next owns the process and its signals).
  */
-export async function startTally(env: Record<string, string> = {}, database?: string): Promise<TallyServer> {
+export async function startTally(
+  env: Record<string, string> = {},
+  database?: string,
+  opts: { nextStart?: boolean } = {},
+): Promise<TallyServer> {
   const dir = mkdtempSync(path.join(tmpdir(), "tally-srv-"));
   const dbFile = database && /^(file:|postgres(ql)?:\/\/)/.test(database) ? undefined : database;
   const file = dbFile ?? path.join(dir, "tally.db");
@@ -79,7 +84,10 @@ export async function startTally(env: Record<string, string> = {}, database?: st
   let out = "";
   let child: ChildProcess = launch();
   function launch() {
-    const c = spawn(process.execPath, [SERVER_BUNDLE], {
+    const args = opts.nextStart
+      ? [path.resolve("node_modules/next/dist/bin/next"), "start", "-p", String(port), "-H", "127.0.0.1"]
+      : [SERVER_BUNDLE];
+    const c = spawn(process.execPath, args, {
       env: { ...process.env, ...fullEnv },
       stdio: ["ignore", "pipe", "pipe"],
     });

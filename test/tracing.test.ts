@@ -23,6 +23,7 @@ type OtlpSpan = {
   kind: number;
   attributes?: Array<{ key: string; value: Value }>;
   links?: Array<{ traceId: string; spanId: string }>;
+  events?: unknown[];
 };
 type Span = {
   traceId: string;
@@ -32,6 +33,8 @@ type Span = {
   attrs: Record<string, string | number | boolean>;
   links: Array<{ traceId: string; spanId: string }>;
   resource: Record<string, string | number | boolean>;
+  /** How it came: `OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL`. */
+  protocol: "http/json" | "http/protobuf";
   raw: string;
 };
 
@@ -52,17 +55,104 @@ const exportSchema = z.object({
   ),
 });
 
-/** An OTLP/HTTP collector of the test's own: POST /v1/traces with JSON; every span kept. */
+// OTLP/protobuf, read by hand: the wire format's four kinds of field are all an export uses
+// (opentelemetry/proto trace.proto, common.proto; field numbers below).
+type Field = { no: number; bytes?: Buffer; int?: bigint };
+function fields(buf: Buffer): Field[] {
+  const out: Field[] = [];
+  let i = 0;
+  const varint = () => {
+    let v = 0n;
+    for (let shift = 0n; ; shift += 7n) {
+      const b = buf[i++];
+      v |= BigInt(b & 0x7f) << shift;
+      if (b < 0x80) return v;
+    }
+  };
+  while (i < buf.length) {
+    const tag = Number(varint());
+    const no = tag >>> 3;
+    const wire = tag & 7;
+    if (wire === 0) out.push({ no, int: varint() });
+    else if (wire === 1 || wire === 5) {
+      const n = wire === 1 ? 8 : 4;
+      out.push({ no, bytes: buf.subarray(i, i + n) });
+      i += n;
+    } else if (wire === 2) {
+      const n = Number(varint());
+      out.push({ no, bytes: buf.subarray(i, i + n) });
+      i += n;
+    } else throw new Error(`protobuf wire type ${wire} at ${i}`);
+  }
+  return out;
+}
+const all = (fs: Field[], no: number) => fs.filter((f) => f.no === no);
+const str = (fs: Field[], no: number) => all(fs, no)[0]?.bytes?.toString("utf8");
+const id = (fs: Field[], no: number) => all(fs, no)[0]?.bytes?.toString("hex");
+function anyValue(buf: Buffer): Value {
+  const f = fields(buf)[0];
+  if (!f) return {};
+  if (f.no === 1) return { stringValue: f.bytes!.toString("utf8") };
+  if (f.no === 2) return { boolValue: f.int === 1n };
+  if (f.no === 3) return { intValue: String(BigInt.asIntN(64, f.int!)) };
+  if (f.no === 4) return { doubleValue: f.bytes!.readDoubleLE(0) };
+  return { stringValue: f.bytes?.toString("utf8") ?? "" };
+}
+const keyValues = (fs: Field[], no: number) =>
+  all(fs, no).map((kv) => {
+    const f = fields(kv.bytes!);
+    const value = all(f, 2)[0]?.bytes;
+    return { key: str(f, 1) ?? "", value: value ? anyValue(value) : {} };
+  });
+/** An ExportTraceServiceRequest in protobuf, as the JSON encoding's shape. */
+function decodeProtobuf(buf: Buffer): z.infer<typeof exportSchema> {
+  return {
+    resourceSpans: all(fields(buf), 1).map((rs) => {
+      const r = fields(rs.bytes!);
+      const resource = all(r, 1)[0]?.bytes;
+      return {
+        resource: { attributes: resource ? keyValues(fields(resource), 1) : [] },
+        scopeSpans: all(r, 2).map((ss) => ({
+          spans: all(fields(ss.bytes!), 2).map((sp): OtlpSpan => {
+            const f = fields(sp.bytes!);
+            return {
+              traceId: id(f, 1) ?? "",
+              spanId: id(f, 2) ?? "",
+              parentSpanId: id(f, 4),
+              name: str(f, 5) ?? "",
+              kind: Number(all(f, 6)[0]?.int ?? 0n),
+              attributes: keyValues(f, 9),
+              // Events (11) are decoded for the secrets check only: Tally records none today.
+              events: all(f, 11).map((e) => ({
+                name: str(fields(e.bytes!), 2),
+                attributes: keyValues(fields(e.bytes!), 3),
+              })),
+              links: all(f, 13).map((l) => ({
+                traceId: id(fields(l.bytes!), 1) ?? "",
+                spanId: id(fields(l.bytes!), 2) ?? "",
+              })),
+            };
+          }),
+        })),
+      };
+    }),
+  };
+}
+
+/** An OTLP/HTTP collector of the test's own: POST /v1/traces with JSON or protobuf; every span kept. */
 async function startOtlpReceiver() {
   const spans: Span[] = [];
-  const requests: Array<{ contentType: string | undefined }> = [];
+  const requests: Array<{ contentType: string | undefined; spans: number }> = [];
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
-      requests.push({ contentType: req.headers["content-type"] });
       if (req.url !== "/v1/traces" || req.method !== "POST") return void res.writeHead(404).end();
-      const body = exportSchema.parse(JSON.parse(Buffer.concat(chunks).toString("utf8")));
+      const contentType = req.headers["content-type"];
+      const raw = Buffer.concat(chunks);
+      const protobuf = contentType === "application/x-protobuf";
+      const body = protobuf ? decodeProtobuf(raw) : exportSchema.parse(JSON.parse(raw.toString("utf8")));
+      const before = spans.length;
       for (const rs of body.resourceSpans) {
         const resource = attrs(rs.resource?.attributes);
         for (const ss of rs.scopeSpans ?? [])
@@ -75,9 +165,13 @@ async function startOtlpReceiver() {
               attrs: attrs(s.attributes),
               links: (s.links ?? []).map((l) => ({ traceId: hex(l.traceId), spanId: hex(l.spanId) })),
               resource,
+              protocol: protobuf ? "http/protobuf" : "http/json",
               raw: JSON.stringify(s),
             });
       }
+      requests.push({ contentType, spans: spans.length - before });
+      // An empty ExportTraceServiceResponse, in the request's encoding.
+      if (protobuf) return void res.writeHead(200, { "content-type": "application/x-protobuf" }).end();
       res.writeHead(200, { "content-type": "application/json" }).end("{}");
     });
   });
@@ -134,6 +228,9 @@ beforeAll(async () => {
     TALLY_RECONCILE_INTERVAL_MINUTES: "0",
     TALLY_LOG_LEVEL: "debug",
     OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+    // Protobuf here (the traces-specific variable wins over the general one); the polled server below sends JSON.
+    OTEL_EXPORTER_OTLP_PROTOCOL: "http/json",
+    OTEL_EXPORTER_OTLP_TRACES_PROTOCOL: "http/protobuf",
     OTEL_BSP_SCHEDULE_DELAY: "100",
     OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=test",
   });
@@ -359,6 +456,20 @@ describe("traces", () => {
       const chunks = otlp.spans.filter((s) => s.name === "run chunk" && s.attrs["tally.run.id"] === runId);
       expect(chunks.length).toBeGreaterThan(0);
       for (const c of chunks) expect(c.links.map((l) => l.spanId)).toContain(span.spanId);
+      // Each chunk's batch job is a trace of its own, begun at its webhook, that links back to the run.
+      const linkedJob = (s: Span) =>
+        s.name === "store results" &&
+        s.attrs["tally.job.kind"] === "batch" &&
+        s.links.some((l) => l.spanId === span.spanId && l.traceId === span.traceId);
+      await waitFor("the run's batch job linked to the run", () => otlp.spans.some(linkedJob), 15_000);
+      const stored = otlp.spans.find(linkedJob)!;
+      expect(stored.traceId).not.toBe(span.traceId);
+      await waitFor(
+        "the batch job's receipt",
+        () => otlp.spans.some((s) => s.traceId === stored.traceId && s.parent === null),
+        15_000,
+      );
+      expect(otlp.spans.find((s) => s.traceId === stored.traceId && s.parent === null)!.name).toBe("webhook receive");
       // The run's submit item continued the run's trace on its first attempt (its span ends after the chunk's).
       await waitFor(
         "the run's submit item under the run",
@@ -373,7 +484,10 @@ describe("traces", () => {
 
   it("puts no secret, signature, token or body in any span", () => {
     expect(otlp.spans.length).toBeGreaterThan(10);
-    expect(otlp.requests.every((r) => r.contentType === "application/json")).toBe(true);
+    // This server's spans came as protobuf, every one of them decoded (an undecodable request fails the receiver).
+    const mine = otlp.spans.filter((s) => s.resource["deployment.environment"] === "test");
+    expect(mine.length).toBeGreaterThan(10);
+    expect(mine.every((s) => s.protocol === "http/protobuf")).toBe(true);
     const sinkPassword = sink ? new URL(String(sink.config.url)).password : "";
     for (const s of otlp.spans) {
       for (const secret of [
@@ -439,9 +553,49 @@ describe("traces of a polled job", () => {
     expect(root.name).toBe("poll job");
     expect(root.attrs["tally.job.id"]).toBe(jobId);
     expect(root.resource["tally.process"]).toBe("server");
+    // This server sends OTLP/JSON (the default protocol).
+    expect(trace.every((s) => s.protocol === "http/json")).toBe(true);
     const process = one(trace, "process process_job");
     expect(process.parent).toBe(root.spanId);
     expect(store.parent).toBe(process.spanId);
     expect(trace.some((s) => s.name === "GET /v1/extract/{job_id}" && s.parent === root.spanId)).toBe(true);
   }, 40_000);
+});
+
+describe("traces under plain next start", () => {
+  it("exports the last spans when Next ends the process on SIGTERM", async () => {
+    // Next's own SIGTERM handler calls process.exit() once its server has closed; the batch processor
+    // would send these spans only ten minutes later.
+    const alone = await startTally(
+      {
+        SCRAPER_API_BASE_URL: sim.url,
+        GEONODE_SCRAPER_API_KEY: API_KEY,
+        TALLY_API_RPS: "1000",
+        TALLY_WORKER: "off",
+        TALLY_RECONCILE_INTERVAL_MINUTES: "0",
+        OTEL_EXPORTER_OTLP_ENDPOINT: otlp.url,
+        OTEL_BSP_SCHEDULE_DELAY: "600000",
+        OTEL_RESOURCE_ATTRIBUTES: "deployment.environment=next-start",
+      },
+      undefined,
+      { nextStart: true },
+    );
+    let exitCode: number | null = null;
+    try {
+      const res = await fetch(alone.url + "/api/jobs", {
+        method: "POST",
+        headers: { authorization: `Bearer ${TEST_ENV.TALLY_API_TOKEN}`, "content-type": "application/json" },
+        body: JSON.stringify({ kind: "extract", url: "https://shop.example/item/next-start" }),
+      });
+      expect(res.status).toBe(201);
+      const mine = () => otlp.spans.filter((s) => s.resource["deployment.environment"] === "next-start");
+      expect(mine()).toEqual([]);
+      exitCode = await alone.signal("SIGTERM");
+      expect(mine().some((s) => s.name === "POST /v1/extract")).toBe(true);
+    } finally {
+      await alone.stop();
+    }
+    // Next's own exit code for SIGTERM, kept.
+    expect(exitCode).toBe(143);
+  }, 60_000);
 });

@@ -3,6 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
 import { getConfig } from "../config";
 import { sqlInt, type Tx } from "../db";
+import { linkActiveSpan } from "../tracing";
 import { DEFAULT_RESULT_PAGE_SIZE } from "../platform";
 import {
   bodyColumns,
@@ -106,8 +107,10 @@ export async function settleChunkJob(tx: Tx, jobId: string, outcome: string): Pr
   const run = await tx.run.update({
     where: { id: chunk.runId },
     data: { platformCalls: { increment: calls }, tokensReserved: { decrement: chunk.reserved } },
-    select: { pending: true, retrying: true, suspect: true, state: true },
+    select: { pending: true, retrying: true, suspect: true, state: true, traceContext: true },
   });
+  // The batch job's trace (begun at its webhook) links to its run's: the active span is the job's processing.
+  linkActiveSpan(run.traceContext);
   if (
     !(await completeIfDone(tx, chunk.runId)) &&
     run.state === "active" &&

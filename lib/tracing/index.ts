@@ -7,6 +7,7 @@ export {
   failSpan,
   inSpan,
   injectTraceHeaders,
+  linkActiveSpan,
   linkTo,
   queueParent,
   queueTraceContext,
@@ -21,4 +22,12 @@ export {
   type Span,
   type SpanOptions,
 } from "./spans";
-export { flushTracing, startTracing, stopTracing, tracingWanted, type TracingConfig } from "./start";
+export {
+  exportOnSignalledExit,
+  flushTracing,
+  startTracing,
+  stopTracing,
+  tracesProtocol,
+  tracingWanted,
+  type TracingConfig,
+} from "./start";

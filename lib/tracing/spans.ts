@@ -100,7 +100,14 @@ export function startSpan(name: string, opts: SpanOptions): { span: Span; contex
     { kind: opts.kind ?? SpanKind.INTERNAL, attributes: opts.attributes, links: opts.links, root: opts.root },
     parent,
   );
-  return { span, context: trace.setSpan(parent, span) };
+  // The span's context is made only when asked for: the bare receiver hands the span on and never
+  // needs one (a Context object a delivery less).
+  return {
+    span,
+    get context() {
+      return trace.setSpan(parent, span);
+    },
+  };
 }
 
 /** Runs fn with `ctx` as the active context (from startSpan). */
@@ -175,6 +182,16 @@ export function linkTo(stored: string | null): Link | undefined {
   if (!stored) return undefined;
   const sc = parse(stored.startsWith("link ") ? stored.slice(5) : stored);
   return sc ? { context: sc } : undefined;
+}
+
+/**
+ * Adds a link to a stored traceparent (either form) to the active span: a run chunk's batch job, whose
+ * trace began at its webhook, links to its run when it settles. Nothing with tracing off or no span.
+ */
+export function linkActiveSpan(stored: string | null): void {
+  if (!tracingOn()) return;
+  const link = linkTo(stored);
+  if (link) trace.getActiveSpan()?.addLink(link);
 }
 
 type HeaderGetter = (name: string) => string | string[] | null | undefined;

@@ -7,13 +7,16 @@ import { markTracingOn, tracingOn } from "./spans";
 // The OpenTelemetry SDK, started once per process (server.ts, `npm run worker`, `npm run receiver`, the
 // CLI tools that do work; lib/boot.ts for `next start`/`next dev`), only when an OTLP endpoint is set:
 // without one nothing here loads the SDK, so a process without tracing pays for nothing but the
-// @opentelemetry/api module. Spans go in batches to the collector over OTLP/HTTP (JSON); the W3C
+// @opentelemetry/api module. Spans go in batches to the collector over OTLP/HTTP (JSON, or protobuf when
+// OTEL_EXPORTER_OTLP_[TRACES_]PROTOCOL says `http/protobuf`); the W3C
 // trace-context propagator reads and writes `traceparent`; samplers are the standard ones, by name.
 
 export type TracingConfig = Pick<
   TallyConfig,
   | "OTEL_EXPORTER_OTLP_ENDPOINT"
   | "OTEL_EXPORTER_OTLP_TRACES_ENDPOINT"
+  | "OTEL_EXPORTER_OTLP_PROTOCOL"
+  | "OTEL_EXPORTER_OTLP_TRACES_PROTOCOL"
   | "OTEL_SDK_DISABLED"
   | "OTEL_SERVICE_NAME"
   | "OTEL_RESOURCE_ATTRIBUTES"
@@ -59,6 +62,11 @@ function resourceAttributes(raw: string | undefined): Record<string, string> {
   return out;
 }
 
+/** The traces' protocol: the traces-specific variable, else the general one, else JSON. */
+export function tracesProtocol(c: TracingConfig): "http/json" | "http/protobuf" {
+  return c.OTEL_EXPORTER_OTLP_TRACES_PROTOCOL ?? c.OTEL_EXPORTER_OTLP_PROTOCOL ?? "http/json";
+}
+
 async function start(c: TracingConfig, processName: string): Promise<boolean> {
   const [sdk, { AsyncLocalStorageContextManager }, { W3CTraceContextPropagator }, { resourceFromAttributes }, otlp] =
     await Promise.all([
@@ -66,7 +74,10 @@ async function start(c: TracingConfig, processName: string): Promise<boolean> {
       import("@opentelemetry/context-async-hooks"),
       import("@opentelemetry/core"),
       import("@opentelemetry/resources"),
-      import("@opentelemetry/exporter-trace-otlp-http"),
+      // The two official exporters differ only in the body they send (and its content-type).
+      tracesProtocol(c) === "http/protobuf"
+        ? import("@opentelemetry/exporter-trace-otlp-proto")
+        : import("@opentelemetry/exporter-trace-otlp-http"),
     ]);
   const ratio = new sdk.TraceIdRatioBasedSampler(c.OTEL_TRACES_SAMPLER_ARG);
   const sampler = {
@@ -119,3 +130,36 @@ export async function stopTracing(): Promise<void> {
 export async function flushTracing(): Promise<void> {
   if (tracingOn()) await provider.get()?.forceFlush();
 }
+
+// How long a signalled `next start` waits for its last export before it exits anyway.
+const EXIT_EXPORT_DEADLINE_MS = 5_000;
+
+/**
+ * Plain `next start` and `next dev` (no server.ts): Next answers SIGTERM and SIGINT itself, closes its
+ * server and then calls process.exit(), with no hook to wait on; an `exit` listener runs too late to send
+ * anything. So from the signal on, process.exit() is held until the last spans are exported (at most
+ * EXIT_EXPORT_DEADLINE_MS). Where nothing else answers the signal (NEXT_MANUAL_SIG_HANDLE set and no
+ * handler of the operator's), the process exits once they are out, as it would have without tracing.
+ * lib/boot.ts calls this when server.ts does not own the process's stop.
+ */
+export function exportOnSignalledExit(): void {
+  if (!tracingOn() || holding.get()) return;
+  holding.set(true);
+  let held: Promise<void> | undefined;
+  const hold = (signal: NodeJS.Signals) => {
+    if (held) return;
+    const exit = process.exit.bind(process);
+    const deadline = new Promise<void>((resolve) => setTimeout(resolve, EXIT_EXPORT_DEADLINE_MS).unref());
+    held = Promise.race([stopTracing(), deadline]);
+    const exitAfterExport = (code?: number | string | null): never => {
+      void held!.finally(() => exit(code));
+      // Returns to the caller (Next's cleanup, at its end) while the export finishes.
+      return undefined as never;
+    };
+    process.exit = exitAfterExport;
+    if (process.listenerCount(signal) === 1) exitAfterExport(signal === "SIGINT" ? 130 : 143);
+  };
+  process.on("SIGTERM", hold);
+  process.on("SIGINT", hold);
+}
+const holding = slot<boolean>("tracing.exit-held");
