@@ -14,3 +14,4 @@ export type { PerJobState, SimState } from "./core";
 export type { FaultRequest } from "./routes-control";
 export type { SeedRequest } from "./seed";
 export { mulberry32 } from "./rng";
+export { pageContent, type PageContent } from "./content";

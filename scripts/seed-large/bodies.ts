@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
-import { DEFAULT_CODEC } from "@/lib/bodies/codec";
-import { openBodyStore } from "@/lib/bodies/open";
-import { pageContent } from "@/lib/simulator/content";
+import { DEFAULT_CODEC, openBodyStore } from "@/lib/bodies";
+import { pageContent } from "@/lib/simulator";
 
 // Page bodies of realistic size for seed:large's results (issue 40): a pool of distinct simulator pages
 // (the bodyBytes knob: markdown of 20–200 KB), which the sampled results name by key, as the store path
