@@ -39,8 +39,9 @@ test("content checks: suspect and escalated URLs with their check, excerpt and r
       body: {
         name: "checked catalogue",
         urls,
-        // Pages that mention an invoice fail their check at every rung: they end failed with the excerpt.
-        checks: { mustNotContain: [{ text: "invoice" }] },
+        // Pages headed "item 1", "item 10" … "item 19" fail their check at every rung: they end failed with
+        // the excerpt (the demo's pages of 20–200 KB all mention an invoice, so a word of the text will not do).
+        checks: { mustNotContain: [{ text: "item 1" }] },
       },
     }),
   );
@@ -110,6 +111,59 @@ test("new run: the token estimate and the ladder's extra cost before creating, a
     await expect(page.getByRole("button", { name: /Create the run/ })).toBeEnabled();
     await expectNoSidewaysScroll(page);
     await page.screenshot({ path: `test-results/screenshots/run-new-cap-${tag}.png`, fullPage: true });
+  }
+});
+
+test("new run: checks and the ladder edited on the page; a bad selector refused next to its field, then the run keeps them", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await page.setViewportSize({ width: 1280, height: 900 });
+  await page.goto("/runs/new");
+  await page.getByLabel(/^Name/).fill("checked on the page");
+  await page
+    .getByLabel(/^URLs/)
+    .fill(Array.from({ length: 12 }, (_, i) => `https://shop.example/catalogue/page-${i}`).join("\n"));
+  await page.getByText("Content checks and escalation").click();
+  const form = page.getByRole("region", { name: "Content checks" });
+  await form.getByRole("button", { name: "Add to “Must not contain”" }).click();
+  await form.getByLabel("Must not contain 1: kind").selectOption("selector");
+  await form.getByLabel("Must not contain 1", { exact: true }).fill("p:nth-child(");
+  const before = (await unwrap((await tallyApi(page)).GET("/api/runs", { params: { query: { limit: 200 } } }))).items
+    .length;
+  await page.getByRole("button", { name: /Create the run/ }).click();
+  await expect(form.getByText(/not a valid CSS selector/)).toBeVisible();
+  await expect(page.getByText("The run was not created")).toBeVisible();
+  const after = (await unwrap((await tallyApi(page)).GET("/api/runs", { params: { query: { limit: 200 } } }))).items
+    .length;
+  expect(after).toBe(before);
+  // Most simulated catalogue pages mention an invoice: without escalation those fail their check at once.
+  await form.getByLabel("Must not contain 1: kind").selectOption("text");
+  await form.getByLabel("Must not contain 1", { exact: true }).fill("invoice");
+  const ladder = page.getByRole("region", { name: "Escalation ladder" });
+  await ladder.getByLabel(/Send suspect or BLOCKED pages again/).uncheck();
+  await expect(page.getByTestId("token-estimate")).toContainText("No escalation");
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "test-results/screenshots/run-new-checks-desktop.png", fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  await expectNoSidewaysScroll(page);
+  await page.screenshot({ path: "test-results/screenshots/run-new-checks-phone.png", fullPage: true });
+  await page.getByRole("button", { name: /Create the run/ }).click();
+  await page.waitForURL((u) => /^\/runs\/[^/]+$/.test(u.pathname) && u.pathname !== "/runs/new");
+  const runId = page.url().split("/").at(-1)!;
+  await expect
+    .poll(async () => (await runOf(page, runId)).state, { timeout: 120_000, intervals: [1000] })
+    .toBe("completed");
+  const done = await runOf(page, runId);
+  // One rung only, and the pages that mention an invoice failed their check there.
+  expect(done.rungs?.map((r) => r.name)).toEqual(["plain"]);
+  expect(done.counts.failed).toBeGreaterThan(0);
+  const urls = await unwrap(
+    (await tallyApi(page)).GET("/api/runs/{runId}/urls", { params: { path: { runId }, query: { state: "failed" } } }),
+  );
+  for (const u of urls.items) {
+    expect(u.errorCode).toBe("content_check_failed");
+    expect(u.rungsTried).toHaveLength(1);
   }
 });
 

@@ -2,9 +2,11 @@
 
 import { useRouter } from "next/navigation";
 import { useMemo, useState } from "react";
-import { errorText } from "@/lib/browser/client";
-import { DEFAULT_ESCALATION, parseText } from "@/lib/runs/client";
-import { capOf } from "@/components/content-checks/drafts";
+import { errorText, fieldProblems } from "@/lib/browser/client";
+import { parseText } from "@/lib/runs/client";
+import { ChecksEditor } from "@/components/content-checks/checks-editor";
+import { capOf, checksDraftOf, checksOfDraft, ladderOf } from "@/components/content-checks/drafts";
+import { LadderEditor } from "@/components/content-checks/ladder-editor";
 import { TokenCapField } from "@/components/content-checks/token-cap-field";
 import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
@@ -25,6 +27,13 @@ export function NewRunForm() {
   const [fileNote, setFileNote] = useState<string | null>(null);
   const [ignoreInvalid, setIgnoreInvalid] = useState(false);
   const [cap, setCap] = useState("");
+  // The default checks and ladder (what the server fills in when none are sent), editable below.
+  const [checks, setChecks] = useState(() => checksDraftOf(null));
+  const [rungs, setRungs] = useState(() => ladderOf(null));
+  const [escalate, setEscalate] = useState(true);
+  const ladder = escalate ? rungs : rungs.slice(0, 1);
+  const problems = fieldProblems(create.error);
+  const problem = (path: string) => problems.get(path);
   const { value: capValue, invalid: capInvalid } = capOf(cap);
   const maxTokens = capValue ?? undefined;
   const preview = useMemo(() => (text.trim() ? parseText(text, csv ? "csv" : "lines") : null), [text, csv]);
@@ -50,7 +59,15 @@ export function NewRunForm() {
         e.preventDefault();
         if (blocked) return;
         create.mutate(
-          { text, csv, name: name.trim() || undefined, ignoreInvalid, maxTokens },
+          {
+            text,
+            csv,
+            name: name.trim() || undefined,
+            ignoreInvalid,
+            maxTokens,
+            checks: checksOfDraft(checks),
+            escalation: ladder,
+          },
           { onSuccess: (run) => router.push(`/runs/${run.id}`) },
         );
       }}
@@ -85,7 +102,34 @@ export function NewRunForm() {
         hint="optional: no chunk or rung is sent past it"
         value={cap}
         onChange={setCap}
+        problem={problem("maxTokens")}
       />
+      <details className="rounded-lg border border-slate-200 bg-white p-4" open={problems.size > 0 || undefined}>
+        <summary className="cursor-pointer text-sm font-medium">
+          Content checks and escalation{" "}
+          <span className="font-normal text-slate-500">
+            (what a stored page must satisfy; {escalate ? `${rungs.length} rungs` : "no escalation"})
+          </span>
+        </summary>
+        <div className="mt-3 space-y-4">
+          <section aria-label="Content checks" className="space-y-2">
+            <h3 className="text-sm font-semibold">Content checks</h3>
+            <p className="text-sm text-slate-600">
+              Every stored page is checked; one that fails is suspect and climbs the ladder below.
+            </p>
+            <ChecksEditor value={checks} onChange={setChecks} problem={problem} />
+          </section>
+          <section aria-label="Escalation ladder" className="space-y-2 border-t border-slate-200 pt-4">
+            <h3 className="text-sm font-semibold">Escalation ladder</h3>
+            <label className="flex items-center gap-2 text-sm">
+              <input type="checkbox" checked={escalate} onChange={(e) => setEscalate(e.target.checked)} />
+              Send suspect or BLOCKED pages again at the next rung
+            </label>
+            {escalate && <LadderEditor rungs={rungs} onChange={setRungs} problem={problem} />}
+            {problem("escalation") && <p className="text-sm text-red-700">{problem("escalation")}</p>}
+          </section>
+        </div>
+      </details>
       <div className="flex flex-wrap items-center gap-3 text-sm">
         <label className="cursor-pointer rounded border border-slate-300 bg-white px-3 py-1.5 hover:bg-slate-100">
           Upload a file…
@@ -125,7 +169,7 @@ export function NewRunForm() {
             </div>
           </dl>
           <div className="mt-3">
-            <TokenEstimate urls={urls} ladder={DEFAULT_ESCALATION} />
+            <TokenEstimate urls={urls} ladder={ladder} />
           </div>
           {overCap && (
             <p className="mt-2 text-red-700">

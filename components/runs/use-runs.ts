@@ -53,10 +53,15 @@ export function useCreateRun() {
       name?: string;
       ignoreInvalid: boolean;
       maxTokens?: number;
+      /** The API's `checks` and `escalation`, sent as JSON text in the query beside the list's text body. */
+      checks?: unknown;
+      escalation?: unknown;
     }) => {
       const qs = new URLSearchParams();
       if (input.name) qs.set("name", input.name);
       if (input.maxTokens !== undefined) qs.set("maxTokens", String(input.maxTokens));
+      if (input.checks !== undefined) qs.set("checks", JSON.stringify(input.checks));
+      if (input.escalation !== undefined) qs.set("escalation", JSON.stringify(input.escalation));
       if (input.ignoreInvalid) qs.set("ignoreInvalid", "true");
       const body = await apiFetch<unknown>(`/api/runs${qs.size ? `?${qs}` : ""}`, {
         method: "POST",

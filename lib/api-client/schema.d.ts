@@ -1151,7 +1151,7 @@ export interface paths {
     put?: never;
     /**
      * A run from a list of URLs: JSON, or a text/plain or text/csv body with its options in the query
-     * @description JSON `{"name"?, "urls", "formats"?, "renderJs"?, "batchSize"?, "ignoreInvalid"?}`, or a `text/plain` / `text/csv` body (one URL a line; the first column of a CSV, with or without a header) with `?name=&batchSize=&ignoreInvalid=&renderJs=&formats=`; up to 32 MB. Invalid lines answer 400 with `details.invalidLines` (the first 20, with their line numbers) and create nothing, unless `ignoreInvalid`.
+     * @description JSON `{"name"?, "urls", "formats"?, "renderJs"?, "batchSize"?, "ignoreInvalid"?}`, or a `text/plain` / `text/csv` body (one URL a line; the first column of a CSV, with or without a header) with `?name=&batchSize=&ignoreInvalid=&renderJs=&formats=&maxTokens=&checks=&escalation=` (`checks` and `escalation` as JSON text); up to 32 MB. Invalid lines answer 400 with `details.invalidLines` (the first 20, with their line numbers) and create nothing, unless `ignoreInvalid`.
      *
      *     Role: **operator** or above (session or API token).
      */
@@ -4177,6 +4177,8 @@ export interface operations {
         renderJs?: "0" | "1" | "true" | "false";
         formats?: string;
         maxTokens?: number;
+        checks?: string;
+        escalation?: string;
       };
       header?: never;
       path?: never;

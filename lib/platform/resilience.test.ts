@@ -21,15 +21,22 @@ beforeEach(() => {
   });
 });
 
-type Sent = { at: number; path: string; status: number | null; retryAfter: string | null };
+type Sent = { at: number; path: string; status: number | null; retryAfter: string | null; answeredAt: number };
 
 /** A fetch that records when each request left, the status it got and any Retry-After. */
 function recordingFetch() {
   const log: Sent[] = [];
   const f: typeof fetch = async (input, init) => {
-    const entry: Sent = { at: Date.now(), path: new URL(String(input)).pathname, status: null, retryAfter: null };
+    const entry: Sent = {
+      at: Date.now(),
+      path: new URL(String(input)).pathname,
+      status: null,
+      retryAfter: null,
+      answeredAt: 0,
+    };
     log.push(entry);
     const res = await fetch(input, init);
+    entry.answeredAt = Date.now();
     entry.status = res.status;
     entry.retryAfter = res.headers.get("retry-after");
     return res;
@@ -64,10 +71,12 @@ describe("429: one pause for the whole client", () => {
           .map((e) => e.status)
           .sort(),
       ).toEqual([200, 202]);
-      // Seconds count from the answer's arrival; an HTTP-date names the instant itself, so an answer
-      // that reached a loaded machine late leaves less than the configured second to wait.
+      // Seconds count from the answer's arrival (the client pauses when it reads the answer, before
+      // onCall); an HTTP-date names the instant itself, so an answer that reached a loaded machine late
+      // leaves less than the configured second to wait.
       const header = rec.log[0].retryAfter ?? "";
-      const earliest = form === "seconds" ? pausedAt + Number(header) * 1000 : Date.parse(header);
+      const earliest = form === "seconds" ? rec.log[0].answeredAt + Number(header) * 1000 : Date.parse(header);
+      expect(pausedAt).toBeGreaterThanOrEqual(rec.log[0].answeredAt);
       expect(Number.isFinite(earliest)).toBe(true);
       // A timer may fire a millisecond early by Date.now().
       for (const e of rec.log.slice(1)) expect(e.at).toBeGreaterThanOrEqual(earliest - 5);

@@ -48,6 +48,15 @@ export const createRunQuerySchema = z.object({
     .regex(/^(markdown|html)(,(markdown|html))?$/, { error: "formats must be markdown, html or markdown,html" })
     .optional(),
   maxTokens: z.coerce.number().int().min(1, { error: "must be 1 or more" }).max(1_000_000_000).optional(),
+  /** `checks` and `escalation` as the JSON body would carry them, as JSON text (the /runs/new page sends them so). */
+  checks: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
+  escalation: z
+    .string()
+    .max(64 * 1024)
+    .optional(),
 });
 
 export const createdRunSchema = z.object({

@@ -350,7 +350,35 @@ describe("content checks and the ladder", () => {
         }),
       ),
     ).rejects.toThrow(/maxTokens/);
+    // The page's checks and ladder ride in the query as JSON text, checked as the JSON body's are.
+    const textWith = (query: Record<string, string>) =>
+      readRunRequest(
+        new Request(`http://tally.test/api/runs?${new URLSearchParams(query)}`, {
+          method: "POST",
+          headers: { "content-type": "text/plain" },
+          body: "https://a.example/1",
+        }),
+      );
+    for (const [query, why] of [
+      [{ checks: "{nope" }, /checks: not JSON/],
+      [{ checks: JSON.stringify({ mustContain: [{ selector: "div[" }] }) }, /checks\.mustContain\.0\.selector/],
+      [{ escalation: "[" }, /escalation: not JSON/],
+      [{ escalation: JSON.stringify([{ proxyType: "moon" }]) }, /escalation\.0\.proxyType/],
+      [{ escalation: "[]" }, /escalation/],
+    ] as const)
+      await expect(textWith(query), JSON.stringify(query)).rejects.toThrow(why);
     expect(await db().run.count()).toBe(before);
+    const fromQuery = await textWith({
+      checks: JSON.stringify({ mustNotContain: [{ selector: "form#captcha" }], detectBlocks: false }),
+      escalation: JSON.stringify([{}, { renderJs: true }]),
+    });
+    const viaText = await createRun(fromQuery.list, fromQuery.opts, "test");
+    const textRow = await db().run.findUniqueOrThrow({ where: { id: viaText.id } });
+    expect(JSON.parse(textRow.checks ?? "{}")).toMatchObject({
+      mustNotContain: [{ selector: "form#captcha" }],
+      detectBlocks: false,
+    });
+    expect(JSON.parse(textRow.escalation ?? "[]")).toEqual([{}, { renderJs: true }]);
     // A good definition is stored on the run, defaults filled in.
     const { list, opts } = await readRunRequest(body({ checks: { mustContain: [{ text: "price" }] }, maxTokens: 3 }));
     const ok = await createRun(list, opts, "test");

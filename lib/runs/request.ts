@@ -3,6 +3,7 @@ import { parseChecks, type Checks } from "../content-checks";
 import { BadRequest } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
 import { createRunBodySchema, createRunQuerySchema } from "./contracts";
+import { escalationSchema, type Rung } from "./escalation";
 import { parseText, parseValues, type ParsedList } from "./parse-list";
 import type { RunOptions } from "./create";
 
@@ -14,6 +15,24 @@ import type { RunOptions } from "./create";
 export const MAX_LIST_BYTES = 32 * 1024 * 1024;
 
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
+
+/** A query parameter that carries JSON (`checks`, `escalation`): its value parsed, or a 400 naming it. */
+function jsonParam(name: string, value: string | undefined): unknown {
+  if (value === undefined) return undefined;
+  try {
+    return JSON.parse(value);
+  } catch {
+    throw new BadRequest(`Invalid query: ${name}: not JSON`, [{ path: name, message: "not JSON" }]);
+  }
+}
+
+/** A run's `escalation` from a query parameter, checked as the JSON body's is. */
+function escalationOrRefuse(value: string | undefined): Rung[] | undefined {
+  const parsed = escalationSchema.optional().safeParse(jsonParam("escalation", value));
+  if (parsed.success) return parsed.data;
+  const issues = parsed.error.issues.map((i) => ({ path: ["escalation", ...i.path].join("."), message: i.message }));
+  throw new BadRequest(`Invalid query: ${issues[0].path}: ${issues[0].message}`, issues);
+}
 
 /** A run's or collection's `checks`, with the default set filled in; a 400 naming the field when invalid. */
 export function checksOrRefuse(input: unknown): Checks {
@@ -83,6 +102,8 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
       ignoreInvalid: flag(q.data.ignoreInvalid),
       renderJs: flag(q.data.renderJs),
       formats,
+      checks: checksOrRefuse(jsonParam("checks", q.data.checks)),
+      escalation: escalationOrRefuse(q.data.escalation),
       maxTokens: q.data.maxTokens ?? null,
     },
   };
