@@ -38,6 +38,19 @@ export class BadRequest extends TallyError {
     super("bad_request", message, details);
   }
 }
+/**
+ * A 400 for a schema's issues: each one in `details` by its dotted path (under `under`, when the value sat
+ * below a field), the first one in the message ("Invalid body: urls.3: …").
+ */
+export function badRequestOf(
+  prefix: string,
+  issues: readonly { path: readonly PropertyKey[]; message: string }[],
+  under: readonly string[] = [],
+): BadRequest {
+  const list = issues.map((i) => ({ path: [...under, ...i.path.map(String)].join("."), message: i.message }));
+  const first = list[0];
+  return new BadRequest(`${prefix}${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`, list);
+}
 export class NotSignedIn extends TallyError {
   constructor(message = "Sign in, or send Authorization: Bearer <an API token>") {
     super("unauthorized", message);

@@ -1,5 +1,5 @@
 import "server-only";
-import { BadRequest } from "../errors";
+import { BadRequest, badRequestOf } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
 import type { Checks } from "../content-checks";
 import { checksOrRefuse, MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
@@ -19,12 +19,6 @@ export type CollectionInput = Omit<UpdateCollectionBody, "urls" | "checks"> & {
   checks?: Checks | null;
 };
 
-function firstIssue(prefix: string, issues: { path: PropertyKey[]; message: string }[]): BadRequest {
-  const list = issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message }));
-  const first = list[0];
-  return new BadRequest(`${prefix}${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`, list);
-}
-
 const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
 
 export async function readCollectionRequest(req: Request, mode: "create" | "update"): Promise<CollectionInput> {
@@ -36,7 +30,7 @@ export async function readCollectionRequest(req: Request, mode: "create" | "upda
   if (type.startsWith("application/json")) {
     const json = parseJsonBody(text);
     const parsed = (mode === "create" ? createCollectionBodySchema : updateCollectionBodySchema).safeParse(json);
-    if (!parsed.success) throw firstIssue("Invalid body", parsed.error.issues);
+    if (!parsed.success) throw badRequestOf("Invalid body", parsed.error.issues);
     const { urls, checks, ...rest } = parsed.data;
     return {
       ...rest,
@@ -53,7 +47,7 @@ export async function readCollectionRequest(req: Request, mode: "create" | "upda
   const query = Object.fromEntries(new URL(req.url).searchParams);
   refuseBadText(query, "query");
   const q = collectionTextQuerySchema.safeParse(query);
-  if (!q.success) throw firstIssue("Invalid query", q.error.issues);
+  if (!q.success) throw badRequestOf("Invalid query", q.error.issues);
   if (mode === "create" && !q.data.name) throw new BadRequest("name is required (?name=… with a text body)");
   return {
     name: q.data.name,

@@ -3,7 +3,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { getConfig } from "../config";
-import { BadRequest, NotSignedIn } from "../errors";
+import { BadRequest, badRequestOf, NotSignedIn } from "../errors";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
 import { documented, type RouteNotes } from "./route-doc";
@@ -66,13 +66,7 @@ export function cronRoute<S extends z.ZodType>(
         );
       }
       const parsed = schema.safeParse(await readInput(req));
-      if (!parsed.success) {
-        const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-        throw new BadRequest(
-          `Invalid input: ${issues[0] ? `${issues[0].path ? `${issues[0].path}: ` : ""}${issues[0].message}` : ""}`,
-          issues,
-        );
-      }
+      if (!parsed.success) throw badRequestOf("Invalid input", parsed.error.issues);
       const result = await handler(parsed.data);
       log.info("cron unit done", { unit: name });
       return Response.json(result);

@@ -3,7 +3,7 @@ import type { NextRequest } from "next/server";
 import { z } from "zod";
 import { actorOf, type Principal, principalOf, requireRole, type Role, SESSION_COOKIE } from "../auth";
 import { getConfig } from "../config";
-import { BadRequest, Forbidden, NotSignedIn } from "../errors";
+import { BadRequest, badRequestOf, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
 import { errorResponse } from "./errors";
 import { parseJsonBody, refuseBadText } from "./json-body";
@@ -121,10 +121,5 @@ async function parseWith(schema: z.ZodType | undefined, value: unknown, where: s
   if (where !== "body" && value && typeof value === "object") refuseBadText(value as Record<string, unknown>, where);
   const parsed = await schema.safeParseAsync(value);
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-  const first = issues[0];
-  throw new BadRequest(
-    `Invalid ${where}${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`,
-    issues,
-  );
+  throw badRequestOf(`Invalid ${where}`, parsed.error.issues);
 }

@@ -1,6 +1,6 @@
 import "server-only";
 import { parseChecks, type Checks } from "../content-checks";
-import { BadRequest } from "../errors";
+import { BadRequest, badRequestOf } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
 import { createRunBodySchema, createRunQuerySchema } from "./contracts";
 import { escalationSchema, type Rung } from "./escalation";
@@ -30,8 +30,7 @@ function jsonParam(name: string, value: string | undefined): unknown {
 function escalationOrRefuse(value: string | undefined): Rung[] | undefined {
   const parsed = escalationSchema.optional().safeParse(jsonParam("escalation", value));
   if (parsed.success) return parsed.data;
-  const issues = parsed.error.issues.map((i) => ({ path: ["escalation", ...i.path].join("."), message: i.message }));
-  throw new BadRequest(`Invalid query: ${issues[0].path}: ${issues[0].message}`, issues);
+  throw badRequestOf("Invalid query", parsed.error.issues, ["escalation"]);
 }
 
 /** A run's or collection's `checks`, with the default set filled in; a 400 naming the field when invalid. */
@@ -57,14 +56,7 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
     // The operator routes' JSON rules (no NUL, no unpaired surrogate in any string): 400, not a 500 inside a query.
     const json = parseJsonBody(text);
     const parsed = createRunBodySchema.safeParse(json);
-    if (!parsed.success) {
-      const issues = parsed.error.issues.map((i) => ({ path: i.path.join("."), message: i.message }));
-      const first = issues[0];
-      throw new BadRequest(
-        `Invalid body${first ? `: ${first.path ? `${first.path}: ` : ""}${first.message}` : ""}`,
-        issues,
-      );
-    }
+    if (!parsed.success) throw badRequestOf("Invalid body", parsed.error.issues);
     const b = parsed.data;
     return {
       list: parseValues(b.urls),
