@@ -21,9 +21,9 @@ test.afterAll(async ({ browser, tally }) => {
 
 test("runs: a run in progress, its URLs and failures, and the new-run preview", async ({ page }) => {
   test.setTimeout(150_000);
-  const urls = Array.from({ length: 3000 }, (_, i) => `https://shop.example/catalogue/item-${i}`);
+  const urls = Array.from({ length: 600 }, (_, i) => `https://shop.example/catalogue/item-${i}`);
   const run = await unwrap(
-    (await tallyApi(page)).POST("/api/runs", { body: { name: "daily catalogue", urls, batchSize: 500 } }),
+    (await tallyApi(page)).POST("/api/runs", { body: { name: "daily catalogue", urls, batchSize: 100 } }),
   );
   const id = run.id;
 
