@@ -1,7 +1,7 @@
 // npm run chaos -- [--jobs 2000] [--kills 3] [--seed 1] [--timeout-minutes 20]
 //                  [--store sqlite|postgres] [--servers 1] [--workers 0] [--api-rps 200] [--postgres-url URL]
 //                  [--delivery webhooks|polling] [--broker nats|redis|rabbitmq|none]
-//                  [--body-bytes 20000,200000] [--sweep-grace-seconds 15]
+//                  [--body-bytes 20000,200000] [--sweep-grace-seconds 15] [--body-store file|s3]
 // npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window, and that a postgres sink and a broker
@@ -11,13 +11,14 @@
 // --body-bytes MIN,MAX: the body store mode (scripts/chaos/bodies.ts): pages of that many bytes of
 // markdown (html about 3×), kills while a body is being put, a sweeper with a short grace
 // (--sweep-grace-seconds) killed at random; at the end every result's body readable and hash-correct,
-// and nothing unnamed left after a sweep past the grace.
+// and nothing unnamed left after a sweep past the grace. --body-store s3 puts the bodies into an
+// S3-compatible server (s3rver) the run starts, reached through a proxy that marks uploads under way.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
 // and drops it at the end.
 import { existsSync } from "node:fs";
 import { execFileSync } from "node:child_process";
 import { parseArgs } from "node:util";
-import { printBodies } from "./chaos/bodies";
+import { type BodiesOptions, printBodies } from "./chaos/bodies";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
 import { BROKERS, type Broker } from "./chaos/sinks";
@@ -42,6 +43,7 @@ const { values } = parseArgs({
     "batch-size": { type: "string", default: "100" },
     "body-bytes": { type: "string" },
     "sweep-grace-seconds": { type: "string", default: "15" },
+    "body-store": { type: "string", default: "file" },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -71,14 +73,27 @@ if (delivery !== "webhooks" && delivery !== "polling") {
   process.exit(2);
 }
 
-let bodies: { bodyBytes: [number, number]; graceMs: number } | undefined;
+const bodyBackend = values["body-store"];
+if (bodyBackend !== "file" && bodyBackend !== "s3") {
+  console.error('chaos: --body-store must be "file" or "s3"');
+  process.exit(2);
+}
+if (bodyBackend === "s3" && values["body-bytes"] === undefined) {
+  console.error("chaos: --body-store s3 goes with --body-bytes MIN,MAX (the body store mode)");
+  process.exit(2);
+}
+let bodies: BodiesOptions | undefined;
 if (values["body-bytes"] !== undefined) {
   const [min, max] = values["body-bytes"].split(",").map(Number);
   if (!Number.isInteger(min) || !Number.isInteger(max) || min < 0 || max < min || max > 16_000_000) {
     console.error("chaos: --body-bytes must be MIN,MAX whole numbers of bytes, 0 ≤ MIN ≤ MAX ≤ 16000000");
     process.exit(2);
   }
-  bodies = { bodyBytes: [min, max], graceMs: int("sweep-grace-seconds", values["sweep-grace-seconds"], 1) * 1000 };
+  bodies = {
+    bodyBytes: [min, max],
+    graceMs: int("sweep-grace-seconds", values["sweep-grace-seconds"], 1) * 1000,
+    backend: bodyBackend,
+  };
 }
 
 const broker = values.broker as Broker;

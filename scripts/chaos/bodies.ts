@@ -6,19 +6,26 @@
 // no bodyRemovedAt) has its object, readable and hash-correct; then one sweep past the grace leaves no
 // object that no row names, and no temporary file.
 import { type ChildProcess, spawn } from "node:child_process";
-import { type FSWatcher, watch } from "node:fs";
-import { mkdtempSync, rmSync } from "node:fs";
+import { type FSWatcher, mkdtempSync, rmSync, watch } from "node:fs";
 import { readdir } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { type BodyCodec, isBodyCodec, isBodyError, openBodyStore } from "../../lib/bodies";
+import { ListMultipartUploadsCommand, S3Client } from "@aws-sdk/client-s3";
+import { type BodyCodec, type BodyStore, isBodyCodec, isBodyError, openBodyStore } from "../../lib/bodies";
+import { S3RVER_CREDENTIALS, startS3Server } from "../../test/s3";
 import type { ChaosStore } from "./store";
+
+export type BodyBackend = "file" | "s3";
 
 export type BodiesOptions = {
   /** [min, max] bytes of a page's markdown (the simulator's bodyBytes knob; html about 3×). */
   bodyBytes: [number, number];
   /** The sweeper's grace: longer than any store's put-to-commit under the run's load. */
   graceMs: number;
+  /** Where the bodies go: a folder (the default), or an S3-compatible server the run starts. */
+  backend?: BodyBackend;
 };
 
 export type BodiesLedger = {
@@ -38,9 +45,14 @@ export type BodiesLedger = {
   sweeps: number;
   sweeperKills: number;
   sweptDuringRun: number;
-  /** After the final sweep past the grace: objects no row names, and temporary files left. */
+  /** The body store's backend. */
+  backend: BodyBackend;
+  /**
+   * After the final sweep past the grace: objects no row names, and what interrupted puts left
+   * (temporary files; on S3 unfinished multipart uploads, null where the server cannot list them).
+   */
   unreferencedLeft: number;
-  temporariesLeft: number;
+  temporariesLeft: number | null;
   ok: boolean;
 };
 
@@ -48,14 +60,148 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const exited = (c: ChildProcess) =>
   new Promise<void>((r) => (c.exitCode !== null || c.signalCode !== null ? r() : c.once("exit", () => r())));
 
-/** A temp folder for the run's body store, and its TALLY_BODY_STORE. */
-export function chaosBodyStore(): { root: string; url: string; dispose(): void } {
+/**
+ * The run's body store: TALLY_BODY_STORE (and, on S3, the standard AWS variables) for every process
+ * of the run, a way to wait for a put to be under way (to kill a process in the middle of one), the
+ * puts' leftovers, and a reader of the harness's own.
+ */
+export type ChaosBodyStore = {
+  backend: BodyBackend;
+  url: string;
+  env: Record<string, string>;
+  /** True once a put is under way (within timeoutMs): a temporary file appeared, or an upload began. */
+  nextPut(timeoutMs: number): Promise<boolean>;
+  /**
+   * What interrupted puts leave: temporary files in the folder; on S3, multipart uploads never
+   * completed, or null where the server cannot list them (S3 shows an object whole or not at all).
+   */
+  leftovers(): Promise<number | null>;
+  open(): BodyStore;
+  dispose(): Promise<void>;
+};
+
+/** A body store in a place of the run's own (never the working directory's ./data/bodies). */
+export async function startChaosBodyStore(backend: BodyBackend, watchForPuts: boolean): Promise<ChaosBodyStore> {
+  return backend === "s3" ? s3ChaosStore() : fileChaosStore(watchForPuts);
+}
+
+function fileChaosStore(watchForPuts: boolean): ChaosBodyStore {
   const root = path.join(mkdtempSync(path.join(tmpdir(), "tally-chaos-bodies-")), "bodies");
-  return { root, url: `file:${root}`, dispose: () => rmSync(path.dirname(root), { recursive: true, force: true }) };
+  const url = `file:${root}`;
+  const puts = watchForPuts ? watchPuts(root) : null;
+  return {
+    backend: "file",
+    url,
+    env: { TALLY_BODY_STORE: url },
+    nextPut: (timeoutMs) => (puts ? puts.next(timeoutMs) : Promise.resolve(false)),
+    leftovers: () => temporaries(root),
+    open: () => openBodyStore(url),
+    async dispose() {
+      puts?.close();
+      rmSync(path.dirname(root), { recursive: true, force: true });
+    },
+  };
+}
+
+/**
+ * An s3rver in a process of its own behind a proxy of the harness's: Tally's processes reach the
+ * server through the proxy, which tells the harness when an upload (a PUT that is not a copy) begins.
+ */
+async function s3ChaosStore(): Promise<ChaosBodyStore> {
+  const server = await startS3Server("tally-chaos");
+  const proxy = await startUploadWatch(server.port).catch(async (err: unknown) => {
+    await server.stop();
+    throw err;
+  });
+  const url = `s3://${server.bucket}/bodies?forcePathStyle=true`;
+  const aws = server.env(proxy.url);
+  return {
+    backend: "s3",
+    url,
+    env: { TALLY_BODY_STORE: url, ...aws },
+    nextPut: (timeoutMs) => proxy.nextUpload(timeoutMs),
+    async leftovers() {
+      const client = new S3Client({
+        endpoint: server.endpoint,
+        region: aws.AWS_REGION,
+        forcePathStyle: true,
+        credentials: S3RVER_CREDENTIALS,
+      });
+      try {
+        const out = await client.send(new ListMultipartUploadsCommand({ Bucket: server.bucket }));
+        return (out.Uploads ?? []).length;
+      } catch (err) {
+        if ((err as { name?: string }).name === "NotImplemented") return null;
+        throw err;
+      } finally {
+        client.destroy();
+      }
+    },
+    open: () =>
+      openBodyStore(url, { endpoint: server.endpoint, region: aws.AWS_REGION, credentials: S3RVER_CREDENTIALS }),
+    async dispose() {
+      await proxy.close();
+      await server.stop();
+    },
+  };
+}
+
+/** An HTTP proxy to 127.0.0.1:`port` that resolves nextUpload() when an object upload begins. */
+async function startUploadWatch(port: number): Promise<{
+  url: string;
+  nextUpload(timeoutMs: number): Promise<boolean>;
+  close(): Promise<void>;
+}> {
+  let waiting: (() => void) | null = null;
+  const agent = new http.Agent({ keepAlive: true });
+  const server = http.createServer((req, res) => {
+    // A PUT to bucket/key that copies nothing: a body going up (a copy only makes a kept one young).
+    const isUpload =
+      req.method === "PUT" && !req.headers["x-amz-copy-source"] && (req.url ?? "").split("?")[0]!.split("/").length > 2;
+    const upstream = http.request(
+      { host: "127.0.0.1", port, method: req.method, path: req.url, headers: req.headers, agent },
+      (answer) => {
+        res.writeHead(answer.statusCode ?? 502, answer.headers);
+        answer.pipe(res);
+      },
+    );
+    upstream.on("error", () => res.destroy());
+    // A client killed mid-request: the server sees the upload cut short too.
+    res.on("close", () => {
+      if (!res.writableFinished) upstream.destroy();
+    });
+    req.pipe(upstream);
+    if (isUpload) {
+      const w = waiting;
+      waiting = null;
+      w?.();
+    }
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port: own } = server.address() as AddressInfo;
+  return {
+    url: `http://127.0.0.1:${own}`,
+    nextUpload: (timeoutMs) =>
+      new Promise<boolean>((resolve) => {
+        const timer = setTimeout(() => {
+          waiting = null;
+          resolve(false);
+        }, timeoutMs);
+        waiting = () => {
+          clearTimeout(timer);
+          resolve(true);
+        };
+      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      agent.destroy();
+    },
+  };
 }
 
 /** Calls back on every temporary file a put creates in the store (not a sweep's own aside). */
-export function watchPuts(root: string): { next(timeoutMs: number): Promise<boolean>; close(): void } {
+function watchPuts(root: string): { next(timeoutMs: number): Promise<boolean>; close(): void } {
   let waiting: ((caught: boolean) => void) | null = null;
   let watcher: FSWatcher | null = null;
   const start = () => {
@@ -213,14 +359,18 @@ async function temporaries(root: string): Promise<number> {
   return n;
 }
 
-/** The end of the run: every named body readable and hash-correct; then a sweep past the grace leaves nothing unnamed. */
+/**
+ * The end of the run: every body a row names is there, readable and hash-correct; then the final
+ * sweep past the grace (`finalSweep`: the run's sweeper with no grace) must leave nothing unnamed and
+ * no leftover of an interrupted put.
+ */
 export async function checkBodies(
   store: ChaosStore,
-  bodies: { root: string; url: string },
-  env: Record<string, string>,
-  during: { kills: number; killsDuringStores: number; sweeper: Sweeper },
+  bodies: Pick<ChaosBodyStore, "backend" | "open" | "leftovers">,
+  during: { kills: number; killsDuringStores: number; sweeper?: Sweeper },
+  finalSweep: () => Promise<void>,
 ): Promise<BodiesLedger> {
-  const reader = openBodyStore(bodies.url);
+  const reader = bodies.open();
   try {
     const named = await namedBodies(store);
     let missing = 0;
@@ -239,14 +389,12 @@ export async function checkBodies(
         rowsWithoutBody += rows.length;
       }
     }
-    // Past the grace (the pipeline is idle now): a sweep with none leaves only what rows name.
-    await sweepOnce(env, 0);
+    await finalSweep();
     const after = await namedBodies(store);
     const keys = new Set([...after.objects.values()].map((r) => `${r[0]!.key}/${r[0]!.codec}`));
     let unreferencedLeft = 0;
     for await (const o of reader.list()) if (!keys.has(`${o.key}/${o.codec}`)) unreferencedLeft++;
-    const temporariesLeft = await temporaries(bodies.root);
-    const sweeper = during.sweeper;
+    const temporariesLeft = await bodies.leftovers();
     const ledger: BodiesLedger = {
       rowsNamingBodies: named.rows,
       objectsNamed: named.objects.size,
@@ -255,9 +403,10 @@ export async function checkBodies(
       rowsWithoutBody,
       killsDuringStores: during.killsDuringStores,
       kills: during.kills,
-      sweeps: sweeper.sweeps(),
-      sweeperKills: sweeper.kills(),
-      sweptDuringRun: sweeper.deleted(),
+      sweeps: during.sweeper?.sweeps() ?? 0,
+      sweeperKills: during.sweeper?.kills() ?? 0,
+      sweptDuringRun: during.sweeper?.deleted() ?? 0,
+      backend: bodies.backend,
       unreferencedLeft,
       temporariesLeft,
       ok: false,
@@ -277,12 +426,13 @@ export function bodiesOk(l: Omit<BodiesLedger, "ok">): boolean {
     l.corrupt === 0 &&
     l.rowsWithoutBody === 0 &&
     l.unreferencedLeft === 0 &&
-    l.temporariesLeft === 0
+    (l.temporariesLeft ?? 0) === 0
   );
 }
 
 export function printBodies(l: BodiesLedger, log: (s: string) => void = console.log) {
   const rows: [string, number | string][] = [
+    ["body store", l.backend === "s3" ? "S3 (an s3rver of the run's own)" : "a folder"],
     ["results naming a body (no bodyRemovedAt)", l.rowsNamingBodies],
     ["objects they name", l.objectsNamed],
     ["  missing", l.missing],
@@ -292,7 +442,10 @@ export function printBodies(l: BodiesLedger, log: (s: string) => void = console.
     ["sweeps during the run (sweeper killed)", `${l.sweeps} (${l.sweeperKills})`],
     ["objects swept during the run", l.sweptDuringRun],
     ["unreferenced objects after a sweep past the grace", l.unreferencedLeft],
-    ["temporary files left after it", l.temporariesLeft],
+    [
+      l.backend === "s3" ? "unfinished multipart uploads left after it" : "temporary files left after it",
+      l.temporariesLeft ?? "n/a (the server lists none)",
+    ],
   ];
   for (const [k, v] of rows) log(`  ${k.padEnd(52)} ${v}`);
 }

@@ -12,7 +12,7 @@ import { z } from "zod";
 import { createTallyClient, unwrap } from "../../lib/api-client";
 import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
-import { type BodiesOptions, chaosBodyStore, checkBodies, startSweeper, type Sweeper, watchPuts } from "./bodies";
+import { type BodiesOptions, checkBodies, startChaosBodyStore, startSweeper, sweepOnce, type Sweeper } from "./bodies";
 import { computeForwarded, startChaosSink } from "./forwarded";
 import { computeLedger, simStateSchema, type Ledger } from "./ledger";
 import {
@@ -105,6 +105,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
   const delivery = o.delivery ?? "webhooks";
   const started = Date.now();
   const deadline = started + o.timeoutMs;
+  // Every run's bodies in a place of its own (never the working directory's ./data/bodies).
+  const bodyStore = await startChaosBodyStore(o.bodies?.backend ?? "file", o.bodies !== undefined);
   const sim = await startSimulator(o.seed);
   const sink = await startChaosSink(mulberry32(o.seed + 1));
   // The sinks' targets live where the run's PostgreSQL and brokers do (the maintenance database's server).
@@ -114,9 +116,6 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     log,
   });
   let outage: Promise<unknown> | null = null;
-  // Every run's bodies in a folder of its own (never the working directory's ./data/bodies).
-  const bodyDir = chaosBodyStore();
-  const puts = o.bodies ? watchPuts(bodyDir.root) : null;
   let sweeper: Sweeper | null = null;
   const servers: TallyProc[] = [];
   const workers: WorkerProc[] = [];
@@ -140,7 +139,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       TALLY_FORWARD_RETRY_INITIAL_MS: "200",
       TALLY_FORWARD_RETRY_MAX_MS: "2000",
       TALLY_FORWARD_TIMEOUT_MS: "3000",
-      TALLY_BODY_STORE: bodyDir.url,
+      ...bodyStore.env,
     };
     const fleet = await startFleet(common, ports, workerCount);
     servers.push(...fleet.servers);
@@ -191,7 +190,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     if (o.bodies) {
       sweeper = startSweeper(common, o.bodies.graceMs, mulberry32(o.seed + 2));
       log(
-        `chaos: body store ${bodyDir.url}, pages of ${o.bodies.bodyBytes.join("–")} bytes (html about 3×); a sweeper with ${o.bodies.graceMs / 1000} s of grace, killed at random`,
+        `chaos: body store ${bodyStore.url}${bodyStore.backend === "s3" ? ` (an s3rver at ${bodyStore.env.AWS_ENDPOINT_URL_S3})` : ""}, pages of ${o.bodies.bodyBytes.join("–")} bytes (html about 3×); a sweeper with ${o.bodies.graceMs / 1000} s of grace, killed at random`,
       );
     }
     log(
@@ -213,7 +212,7 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
       const at = () => `${((Date.now() - started) / 1000).toFixed(1)} s`;
       const k = crashes++;
       // With the body store: the kill waits (up to 5 s) for a put to be writing its temporary file.
-      const midPut = puts ? await puts.next(5_000) : false;
+      const midPut = o.bodies ? await bodyStore.nextPut(5_000) : false;
       if (midPut) killsDuringStores++;
       if (workers.length > 0 && k % 2 === 1) {
         const i = Math.floor(random() * workers.length);
@@ -379,7 +378,10 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     const ledger = await computeLedger(store, state);
     if (o.bodies && sweeper) {
       await sweeper.stop();
-      ledger.bodies = await checkBodies(store, bodyDir, common, { kills: crashes, killsDuringStores, sweeper });
+      // Past the grace (the pipeline is idle now): a sweep with none leaves only what rows name.
+      ledger.bodies = await checkBodies(store, bodyStore, { kills: crashes, killsDuringStores, sweeper }, () =>
+        sweepOnce(common, 0),
+      );
     }
     ledger.forwarded = await computeForwarded(store, sink, secret, String(destination.id));
     ledger.sinks = await sinks.tally(store);
@@ -393,9 +395,8 @@ async function runOnStore(o: ChaosOptions, store: ChaosStore): Promise<Ledger> {
     await sim.stop().catch(() => undefined);
     await sink.close().catch(() => undefined);
     await sinks.close();
-    puts?.close();
     await sweeper?.stop().catch(() => undefined);
-    bodyDir.dispose();
+    await bodyStore.dispose().catch(() => undefined);
   }
 }
 

@@ -1,0 +1,63 @@
+// An S3-compatible server (test/s3-server.mjs, s3rver) in a process of its own, with a bucket made,
+// for the tests and the chaos run that need a real S3 endpoint. Its data lives in memory where the
+// machine has /dev/shm (like an S3 that is not this machine's disk), else in a temp folder.
+import { spawn } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+
+/** s3rver's fixed credentials. */
+export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
+
+export type S3Server = {
+  port: number;
+  endpoint: string;
+  bucket: string;
+  /** The standard AWS variables for a process that talks to it (through `endpoint`, or another address). */
+  env(endpoint?: string): Record<string, string>;
+  stop(): Promise<void>;
+};
+
+export async function startS3Server(bucket: string): Promise<S3Server> {
+  const dir = mkdtempSync(path.join(existsSync("/dev/shm") ? "/dev/shm" : tmpdir(), "tally-s3-"));
+  const child = spawn(process.execPath, ["test/s3-server.mjs", dir], { stdio: ["ignore", "pipe", "inherit"] });
+  try {
+    const port = await new Promise<number>((resolve, reject) => {
+      child.stdout.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
+      child.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
+    });
+    const endpoint = `http://127.0.0.1:${port}`;
+    const admin = new S3Client({
+      endpoint,
+      region: "us-east-1",
+      forcePathStyle: true,
+      credentials: S3RVER_CREDENTIALS,
+    });
+    await admin.send(new CreateBucketCommand({ Bucket: bucket }));
+    admin.destroy();
+    return {
+      port,
+      endpoint,
+      bucket,
+      env: (at = endpoint) => ({
+        AWS_ENDPOINT_URL_S3: at,
+        AWS_REGION: "us-east-1",
+        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+      }),
+      async stop() {
+        if (child.exitCode === null && child.signalCode === null) {
+          const gone = new Promise((r) => child.once("exit", r));
+          child.kill("SIGKILL");
+          await gone;
+        }
+        rmSync(dir, { recursive: true, force: true });
+      },
+    };
+  } catch (err) {
+    child.kill("SIGKILL");
+    rmSync(dir, { recursive: true, force: true });
+    throw err;
+  }
+}
