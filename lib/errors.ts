@@ -19,6 +19,7 @@ export const ERROR_CODES = [
   "platform_auth_failed",
   "platform_timeout",
   "platform_unavailable",
+  "body_store_unavailable",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
@@ -89,6 +90,18 @@ export class PlatformUnavailable extends TallyError {
     readonly retryAfterSeconds: number,
   ) {
     super("platform_unavailable", message);
+  }
+}
+/**
+ * The body store did not answer a read a JSON answer needs (no answer in time, a refused connection,
+ * an S3 or disk error): nothing is wrong with the request; retry after the seconds given.
+ */
+export class BodyStoreUnavailable extends TallyError {
+  constructor(
+    message: string,
+    readonly retryAfterSeconds: number,
+  ) {
+    super("body_store_unavailable", message);
   }
 }
 /** The platform answered with an error or could not be reached. */

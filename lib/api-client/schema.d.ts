@@ -1562,6 +1562,7 @@ export interface components {
         | "platform_auth_failed"
         | "platform_timeout"
         | "platform_unavailable"
+        | "body_store_unavailable"
         | "internal_error";
       /** @description What went wrong, for people */
       message: string;
@@ -1671,7 +1672,7 @@ export interface components {
         "application/json": components["schemas"]["Error"];
       };
     };
-    /** @description A dependency is unavailable (the database, or the platform while it counts as down); `Retry-After` says when to try again where it is known (error: `platform_unavailable`) */
+    /** @description A dependency is unavailable (the database, or the platform while it counts as down); `Retry-After` says when to try again where it is known (error: `platform_unavailable`, `body_store_unavailable`) */
     503: {
       headers: {
         [name: string]: unknown;
@@ -3524,6 +3525,7 @@ export interface operations {
       401: components["responses"]["401"];
       404: components["responses"]["404"];
       500: components["responses"]["500"];
+      503: components["responses"]["503"];
     };
   };
   getJobsExport: {
@@ -4053,6 +4055,7 @@ export interface operations {
       400: components["responses"]["400"];
       401: components["responses"]["401"];
       500: components["responses"]["500"];
+      503: components["responses"]["503"];
     };
   };
   getResultsExport: {

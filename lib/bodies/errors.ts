@@ -1,11 +1,11 @@
 import "server-only";
 
-// A body that cannot be read back as stored: the object is gone, or its bytes no longer hash to its key.
-// Never an empty body in their place. Codes in lib/errors.ts's manner (a stable word a script can test);
-// not TallyErrors yet: neither is the caller's to fix, so the route wrapper answers them as 500s until
-// the readers that name the result (issue 40's wiring) map them.
+// A body that cannot be read back as stored: the object is gone, or its bytes no longer hash to its key
+// (for good: isBodyError); or, for now, the store did not answer (BodyUnavailable: the network, a
+// timeout, the disk). Never an empty body in their place. Codes in lib/errors.ts's manner (a stable word
+// a script can test); readers that show a result report them by result (lib/results/bodies.ts).
 
-export type BodyErrorCode = "body_missing" | "body_corrupt";
+export type BodyErrorCode = "body_missing" | "body_corrupt" | "body_unavailable";
 
 export class BodyError extends Error {
   constructor(
@@ -35,7 +35,30 @@ export class BodyCorrupt extends BodyError {
 }
 
 /**
- * Whether `err` is a BodyError, by its code rather than its class: Next loads lib/ more than once in
+ * The store could not be asked: a read failed on the way (no answer in time, a refused connection, an
+ * error from S3 other than "no such key", a disk error). Nothing is known of the body: a reader that
+ * shows results says so by result; a writer or a sink retries later.
+ */
+export class BodyUnavailable extends BodyError {
+  constructor(key: string, location: string, why: string, options?: { cause?: unknown }) {
+    super(
+      "body_unavailable",
+      key,
+      `body ${key} cannot be read now: the body store at ${location} failed: ${why}`,
+      options,
+    );
+  }
+}
+
+/** Whether `err` is a BodyUnavailable (by its code, as isBodyError). */
+export function isBodyUnavailable(err: unknown): err is BodyUnavailable {
+  if (!(err instanceof Error)) return false;
+  const e = err as Partial<BodyError>;
+  return e.code === "body_unavailable" && typeof e.key === "string";
+}
+
+/**
+ * Whether `err` is a BodyError for good (missing or corrupt; not BodyUnavailable), by its code rather than its class: Next loads lib/ more than once in
  * a process, and the process's one body store (a singleton) throws the class of the copy that opened
  * it, which `instanceof` in another copy does not recognise.
  */

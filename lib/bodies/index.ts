@@ -4,7 +4,15 @@ import "server-only";
 // on disk (the default) or in S3-compatible object storage. docs/operations/storage.md.
 
 export { type BodyCodec, BODY_CODECS, DEFAULT_CODEC, isBodyCodec } from "./codec";
-export { BodyCorrupt, BodyError, type BodyErrorCode, BodyMissing, isBodyError } from "./errors";
+export {
+  BodyCorrupt,
+  BodyError,
+  type BodyErrorCode,
+  BodyMissing,
+  BodyUnavailable,
+  isBodyError,
+  isBodyUnavailable,
+} from "./errors";
 export { fileBodyStore, type FileBodyStoreOptions } from "./file";
 export { openBodyStore } from "./open";
 export { bodyStore, bodyStoreReady, closeBodyStore } from "./process";

@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
 import { type BodyCodec, BODY_CODECS, decodeWhole, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
-import { BodyCorrupt, BodyMissing } from "./errors";
+import { BodyCorrupt, BodyMissing, BodyUnavailable, isBodyError } from "./errors";
 import { textCache } from "./text-cache";
 
 // The body store: page bodies kept beside the rows under the SHA-256 of their uncompressed bytes
@@ -146,10 +146,20 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
   /** Reads of one object in flight, shared by the callers that ask for it meanwhile. */
   const reading = new Map<string, Promise<string>>();
 
+  /** A backend call for `key` whose failure (not an answer of "no such object") is BodyUnavailable. */
+  async function ask<T>(key: string, call: () => Promise<T>): Promise<T> {
+    try {
+      return await call();
+    } catch (err) {
+      if (isBodyError(err)) throw err;
+      throw new BodyUnavailable(key, backend.location, describeFailure(err), { cause: err });
+    }
+  }
+
   /** The object `name` read whole, decoded and verified against `key`; its stored size beside. */
   async function readVerified(key: string, codecOfRow: BodyCodec, size?: number | null) {
     const name = objectName(key, codecOfRow);
-    const data = await backend.readAll(name);
+    const data = await ask(key, () => backend.readAll(name));
     if (!data) throw new BodyMissing(key, backend.where(name));
     let bytes: Buffer;
     try {
@@ -207,7 +217,7 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       if (hit && hit.codec === codecOfRow) {
         // The text is the key's, whatever happened since; the object is checked so that one gone is
         // said so now, not once the entry leaves the cache.
-        const kept = await backend.size(name);
+        const kept = await ask(key, () => backend.size(name));
         if (kept === null) {
           texts?.delete(key);
           throw new BodyMissing(key, backend.where(name));
@@ -257,6 +267,15 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
     check: () => backend.check(),
     close: () => backend.close(),
   };
+}
+
+/** A backend's failure in a few words: its name, its system code, its message (no stack). */
+function describeFailure(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  if (e.name === "AbortError" || e.name === "TimeoutError") return "no answer in time";
+  const code = e.code ?? e.cause?.code;
+  const parts = [e.name && e.name !== "Error" ? e.name : undefined, code, e.message];
+  return parts.filter((p, i) => p && parts.indexOf(p) === i).join(": ") || String(err);
 }
 
 /** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */

@@ -91,6 +91,7 @@ async function contentOf(resultId: number | null): Promise<{ text: string; error
   const body = await resolveRow(
     md ? { ...r, html: null, htmlKey: null, htmlCodec: null } : { ...r, markdown: null, markdownKey: null },
     resultName(r),
+    { unavailable: "report" },
   );
   return { text: body.markdown ?? body.html ?? "", error: body.bodyError };
 }

@@ -1,6 +1,7 @@
 import "server-only";
 import { z } from "zod";
-import { ERROR_CODES, TallyError, type ErrorCode } from "../errors";
+import { isBodyUnavailable } from "../bodies";
+import { BodyStoreUnavailable, ERROR_CODES, TallyError, type ErrorCode } from "../errors";
 import { log } from "../log";
 import { asPlatformError, fromPlatformError } from "../platform";
 
@@ -32,12 +33,18 @@ export const STATUS: Record<ErrorCode, number> = {
   platform_timeout: 504,
   // the platform counts as down: nothing sent, Retry-After says when the client tries it again
   platform_unavailable: 503,
+  // the body store did not answer a read the answer needs: Retry-After
+  body_store_unavailable: 503,
 };
+
+/** Seconds a client waits before asking again for an answer the body store could not give. */
+const BODY_STORE_RETRY_SECONDS = 30;
 
 /** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
 export function errorResponse(err: unknown): Response {
   const platform = asPlatformError(err);
   if (platform) return errorResponse(fromPlatformError(platform));
+  if (isBodyUnavailable(err)) return errorResponse(new BodyStoreUnavailable(err.message, BODY_STORE_RETRY_SECONDS));
   if (err instanceof TallyError) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);

@@ -87,7 +87,7 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
     client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN }),
     client.result
       .findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN })
-      .then((rows) => resolveBodies(rows, resultName)),
+      .then((rows) => resolveBodies(rows, resultName, { unavailable: "report" })),
     client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
     client.job.findMany({
       where: { id: { in: [job.resubmittedFromId, job.resubmittedAsId].filter((v): v is string => v !== null) } },

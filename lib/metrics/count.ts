@@ -53,6 +53,12 @@ export function countBodyMissing(code: string): void {
   m.bodyMissing.inc({ process: m.processTag, code });
 }
 
+/** A read of a body the body store did not answer (BodyUnavailable). */
+export function countBodyUnavailable(): void {
+  const m = metrics();
+  m.bodyUnavailable.inc({ process: m.processTag });
+}
+
 /** One body put (`seconds` from the hash to the durable write) or one body read back in full. */
 export function observeBodyIo(op: "put" | "get", seconds: number): void {
   const m = metrics();

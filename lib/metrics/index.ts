@@ -3,6 +3,7 @@ import "server-only";
 export { answerMetrics, metricsUnavailableSchema } from "./answer";
 export {
   countBodyMissing,
+  countBodyUnavailable,
   countBodyRead,
   countBodySweep,
   countDelivery,

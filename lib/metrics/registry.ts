@@ -82,6 +82,12 @@ function create() {
       labelNames: labelNames("code"),
       registers: [registry],
     }),
+    bodyUnavailable: new Counter({
+      name: "tally_body_unavailable_total",
+      help: "Reads of a page body the body store did not answer (no answer in time, a refused connection, an S3 error, a disk error): the reader showed body_unavailable for that result, or its sink or settle pass retries later",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
     bodyPutDuration: new Histogram({
       name: "tally_body_put_duration_seconds",
       help: "Body store: one body put (hashing, compressing and the durable write; a body already kept is a lookup)",
@@ -182,6 +188,7 @@ function create() {
   m.rateLimitedSeconds.inc({ process: processTag }, 0);
   for (const code of ["body_missing", "body_corrupt"]) m.bodyMissing.inc({ process: processTag, code }, 0);
   for (const source of ["cache", "store"]) m.bodyReads.inc({ process: processTag, source }, 0);
+  m.bodyUnavailable.inc({ process: processTag }, 0);
   return m;
 }
 

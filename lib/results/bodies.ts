@@ -1,8 +1,8 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError } from "../bodies";
-import { countBodyMissing, countBodyRead, observeBodyIo } from "../metrics";
+import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError, isBodyUnavailable } from "../bodies";
+import { countBodyMissing, countBodyRead, countBodyUnavailable, observeBodyIo } from "../metrics";
 
 // The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
 // bodies, and rows stored before the body store), or read from the body store by the key the row names.
@@ -10,7 +10,11 @@ import { countBodyMissing, countBodyRead, observeBodyIo } from "../metrics";
 // resolveBodies. A body that cannot be read as stored (no object: body_missing; bytes that do not
 // decode or hash to the key: body_corrupt) leaves markdown/html null and `bodyError` saying which body
 // of which result, and counts tally_body_missing_total: never an empty body in its place, never a
-// failed page for the rows around it.
+// failed page for the rows around it. A store that does not answer (BodyUnavailable: the network, a
+// timeout, the disk) is counted in tally_body_unavailable_total and, for readers that show results
+// (the results API, the exports, the job page, the diff), reported the same way as body_unavailable;
+// for those that pass bodies on (sinks, outcome events, change tracking) it is thrown, so their work
+// is retried once the store answers rather than done with a body missing.
 
 /** The reference columns of a Result row (alias `alias`), after its markdown and html. */
 export const bodyRefColumns = (alias: string) =>
@@ -55,6 +59,12 @@ export type BodyColumns = {
 /** The body columns of a row resolved: the texts, and why one of them could not be read (else null). */
 export type Resolved = { markdown: string | null; html: string | null; bodyError: string | null };
 
+/**
+ * What a store that does not answer does to a read: `throw` (the default: the caller's work is
+ * retried) or `report` (the row's bodyError says body_unavailable: readers that show results).
+ */
+export type ResolveOptions = { unavailable?: "throw" | "report" };
+
 /** Reads at a time for one page of rows. */
 const READS_AT_ONCE = 8;
 
@@ -79,11 +89,20 @@ async function one(
   size: number | null,
   what: string,
   name: string,
+  options: ResolveOptions,
 ): Promise<{ text: string | null; error: string | null }> {
   if (key === null || codec === null) return { text: inline, error: null };
   try {
     return { text: await readBody(key, codec, size), error: null };
   } catch (err) {
+    if (isBodyUnavailable(err)) {
+      countBodyUnavailable();
+      if (options.unavailable !== "report") throw err;
+      return {
+        text: null,
+        error: `${err.code}: the ${what} of ${name} cannot be read now (try again): ${err.message}`,
+      };
+    }
     if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
     return { text: null, error: `${err.code}: the ${what} of ${name} cannot be read: ${err.message}` };
@@ -91,7 +110,7 @@ async function one(
 }
 
 /** One row's bodies; `name` names the result in an error (job id and item key). */
-export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved> {
+export async function resolveRow(r: BodyColumns, name: string, options: ResolveOptions = {}): Promise<Resolved> {
   if (r.bodyRemovedAt != null)
     return {
       markdown: null,
@@ -99,8 +118,8 @@ export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved
       bodyError: `body removed by retention on ${new Date(r.bodyRemovedAt).toISOString()} (TALLY_RESULT_RETENTION_DAYS or its collection's keepBodiesRuns)`,
     };
   const [md, html] = await Promise.all([
-    one(r.markdown, r.markdownKey, r.markdownCodec, r.markdownSize, "markdown", name),
-    one(r.html, r.htmlKey, r.htmlCodec, r.htmlSize, "html", name),
+    one(r.markdown, r.markdownKey, r.markdownCodec, r.markdownSize, "markdown", name, options),
+    one(r.html, r.htmlKey, r.htmlCodec, r.htmlSize, "html", name, options),
   ]);
   const errors = [md.error, html.error].filter((e) => e !== null);
   return { markdown: md.text, html: html.text, bodyError: errors.length > 0 ? errors.join("; ") : null };
@@ -110,6 +129,7 @@ export async function resolveRow(r: BodyColumns, name: string): Promise<Resolved
 export async function resolveBodies<R extends BodyColumns>(
   rows: readonly R[],
   name: (r: R) => string,
+  options: ResolveOptions = {},
 ): Promise<Array<R & Resolved>> {
   const out = new Array<R & Resolved>(rows.length);
   let next = 0;
@@ -119,7 +139,7 @@ export async function resolveBodies<R extends BodyColumns>(
       out[i] =
         r.markdownKey === null && r.htmlKey === null && r.bodyRemovedAt == null
           ? { ...r, bodyError: null }
-          : { ...r, ...(await resolveRow(r, name(r))) };
+          : { ...r, ...(await resolveRow(r, name(r), options)) };
     }
   }
   await Promise.all(Array.from({ length: Math.min(READS_AT_ONCE, rows.length) }, lane));

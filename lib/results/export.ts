@@ -86,7 +86,8 @@ export async function exportPage(
   if (!end) return { rows: [], more: false };
   // The same rows again, up to the last that fits, now with their bodies.
   const upTo = Prisma.sql`r."createdAt" <= ${end.createdAt} AND (r."createdAt" < ${end.createdAt} OR r."id" <= ${end.id})`;
-  const rows = await selectRows([...where, upTo], order, n);
+  // A stream cannot change its status once it began: a body the store cannot give now is said by row.
+  const rows = await selectRows([...where, upTo], order, n, { unavailable: "report" });
   return { rows, more: n < sizes.length || sizes.length === EXPORT_PAGE };
 }
 

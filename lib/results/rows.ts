@@ -3,7 +3,7 @@ import { z } from "zod";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
 import type { FeedItem, ResultItem } from "./contracts";
-import { bodyColumns, bodyColumnsShape, resolveBodies, resultName } from "./bodies";
+import { bodyColumns, bodyColumnsShape, type ResolveOptions, resolveBodies, resultName } from "./bodies";
 import { feedWindow } from "./position";
 
 // The one SELECT of result rows with their job's kind, shared by the per-job list, the feed and the
@@ -33,8 +33,16 @@ const rowSchema = z.object({
 /** A row as read, its bodies resolved (bodies.ts): `bodyError` says why one could not be read. */
 export type ResultRow = z.output<typeof rowSchema> & { bodyError: string | null };
 
-/** Result rows (alias r, job alias j) matching `where`, in `orderBy`, at most `limit`, bodies resolved. */
-export async function selectRows(where: Prisma.Sql[], orderBy: Prisma.Sql, limit: number): Promise<ResultRow[]> {
+/**
+ * Result rows (alias r, job alias j) matching `where`, in `orderBy`, at most `limit`, bodies resolved
+ * (a body store that does not answer throws BodyUnavailable, unless `options` says to report it).
+ */
+export async function selectRows(
+  where: Prisma.Sql[],
+  orderBy: Prisma.Sql,
+  limit: number,
+  options: ResolveOptions = {},
+): Promise<ResultRow[]> {
   const conditions = [Prisma.sql`j."id" = r."jobId"`, ...where];
   const rows = await db().$queryRaw<unknown[]>`
     SELECT r."id", r."jobId", j."kind", r."itemKey", r."url", r."status", r."format", ${bodyColumns("r")},
@@ -46,6 +54,7 @@ export async function selectRows(where: Prisma.Sql[], orderBy: Prisma.Sql, limit
   return resolveBodies(
     rows.map((r) => rowSchema.parse(r)),
     resultName,
+    options,
   );
 }
 

@@ -100,6 +100,8 @@ export async function runExportPage(
   const resolved = await resolveBodies(
     rowSchema.array().parse(rows),
     (r) => `the result of URL ${r.position} (${r.url}), item ${r.itemKey} of job ${r.jobId}`,
+    // A stream cannot change its status once it began: a body the store cannot give now is said by row.
+    { unavailable: "report" },
   );
   return { rows: resolved, more: n < sizes.length || sizes.length === CSV_PAGE };
 }

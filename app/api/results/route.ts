@@ -8,6 +8,7 @@ export const GET = operatorRoute(
   {
     role: "viewer",
     summary: "The change feed over every stored result, resumable from an opaque cursor",
+    errors: [503],
     query: feedQuerySchema,
   },
   ({ query }) => readFeed(query),

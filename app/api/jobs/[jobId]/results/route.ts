@@ -8,7 +8,7 @@ export const GET = operatorRoute(
   {
     role: "viewer",
     summary: "One job's stored results with full content, keyset-paged",
-    errors: [404],
+    errors: [404, 503],
     params: jobResultsParamsSchema,
     query: jobResultsQuerySchema,
   },
