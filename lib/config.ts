@@ -254,6 +254,21 @@ export const envSchema = z.object({
   TALLY_DEMO_TRAFFIC: onOff("on").describe("In demo mode, submit a trickle of jobs."),
   TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600).describe("The demo trickle's rate, in jobs per minute."),
   TALLY_SIM_PORT: int(4010, 0, 65535).describe("The port of the built-in simulator in demo mode (`0`: any free port)."),
+  TALLY_SIM_BODY_BYTES: z
+    .string()
+    .default("20000,200000")
+    .pipe(
+      z
+        .string()
+        .regex(/^\s*\d{1,9}\s*,\s*\d{1,9}\s*$/, { error: 'must be "MIN,MAX": two whole numbers of bytes' })
+        .transform((v) => v.split(",").map((n) => Number(n.trim())) as [number, number])
+        .refine(([min, max]) => min <= max && max <= 16_000_000, {
+          error: "must be MIN,MAX with MIN at most MAX and MAX at most 16000000",
+        }),
+    )
+    .describe(
+      "The size of the built-in simulator's pages in demo mode: `MIN,MAX` bytes of markdown (html about three times that). Realistic by default (20–200 KB, stored through the body store as a real deployment's are); lower it for a lighter demo.",
+    ),
   TALLY_RECEIVER_PORT: int(3001, 1, 65535).describe(
     "The port of `npm run receiver`, the receiver alone on bare `node:http`.",
   ),

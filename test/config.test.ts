@@ -165,6 +165,16 @@ describe("configuration", () => {
     expect(problems({ TALLY_METRICS_PORT: "94.5" }).join()).toMatch(/TALLY_METRICS_PORT: must be a whole number/);
   });
 
+  it("TALLY_SIM_BODY_BYTES: the demo simulator's page sizes, MIN,MAX bytes, realistic by default", () => {
+    expect(parseConfig({}).TALLY_SIM_BODY_BYTES).toEqual([20_000, 200_000]);
+    expect(parseConfig({ TALLY_SIM_BODY_BYTES: " 3000, 30000 " }).TALLY_SIM_BODY_BYTES).toEqual([3000, 30_000]);
+    expect(problems({ TALLY_SIM_BODY_BYTES: "big" })).toEqual([
+      'TALLY_SIM_BODY_BYTES: must be "MIN,MAX": two whole numbers of bytes (got "big")',
+    ]);
+    for (const bad of ["300,30", "0,16000001", "-1,5", "1.5,3"])
+      expect(problems({ TALLY_SIM_BODY_BYTES: bad }).join(), bad).toMatch(/^TALLY_SIM_BODY_BYTES: must be /);
+  });
+
   it("documents every variable in docs/configuration.md, with its default", () => {
     const reference = readFileSync("docs/configuration.md", "utf8");
     const rows = new Map([...reference.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));

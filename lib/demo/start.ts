@@ -12,8 +12,9 @@ import { singleton } from "../runtime";
 
 type Demo = { simulator: RunningSimulator | null; stopTraffic: (() => void) | null };
 
-async function listen(port: number): Promise<RunningSimulator> {
-  const make = () => createSimulator({ mode: "demo", log: (msg) => log.debug("simulator", { msg }) });
+async function listen(port: number, bodyBytes: [number, number]): Promise<RunningSimulator> {
+  const make = () =>
+    createSimulator({ mode: "demo", config: { bodyBytes }, log: (msg) => log.debug("simulator", { msg }) });
   try {
     return await make().listen(port);
   } catch (err) {
@@ -40,7 +41,7 @@ async function registerWithRetries(attempts = 5): Promise<void> {
 
 async function startSimulator(config: TallyConfig): Promise<RunningSimulator | null> {
   if (config.SCRAPER_API_BASE_URL) return null;
-  const simulator = await listen(config.TALLY_SIM_PORT);
+  const simulator = await listen(config.TALLY_SIM_PORT, config.TALLY_SIM_BODY_BYTES);
   setApiBaseUrl(simulator.url);
   log.info("demo simulator started", { url: simulator.url });
   return simulator;
