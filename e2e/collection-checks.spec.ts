@@ -122,6 +122,7 @@ test("a URL's history across the collection's runs shows its rung", async ({ pag
   const URL = "https://guarded.example/item-blocked/1";
   const c = await newCollection(page, "history", [URL, "https://shop.example/catalogue/d"]);
   const api = await tallyApi(page);
+  let lastRun = "";
   for (let i = 0; i < 2; i++) {
     const { runId } = await unwrap(
       api.POST("/api/collections/{collectionId}/run", { params: { path: { collectionId: c.id } } }),
@@ -132,6 +133,7 @@ test("a URL's history across the collection's runs shows its rung", async ({ pag
         intervals: [1000],
       })
       .toBe("completed");
+    lastRun = runId;
   }
   for (const [width, tag] of [
     [1280, "desktop"],
@@ -150,5 +152,21 @@ test("a URL's history across the collection's runs shows its rung", async ({ pag
     await card.scrollIntoViewIfNeeded();
     await page.screenshot({ path: `${SHOTS}/collection-url-history-${tag}-view.png` });
     await page.screenshot({ path: `${SHOTS}/collection-url-history-${tag}.png`, fullPage: true });
+
+    // The run's page says what its pages were judged by, and each URL links to its history.
+    await page.goto(`/runs/${lastRun}`);
+    const checks = page.getByRole("region", { name: "Content checks" });
+    await expect(checks).toContainText("Block pages detected");
+    await expect(checks.getByTestId("run-ladder")).toContainText("0 · plain");
+    await expectNoSidewaysScroll(page);
+    await page.screenshot({ path: `${SHOTS}/collection-run-${tag}.png`, fullPage: true });
+    await page.getByRole("link", { name: `History of ${URL} across the collection's runs` }).click();
+    await page.waitForURL((u) => u.pathname === `/collections/${c.id}`);
+    await expect(
+      page
+        .getByRole("region", { name: "URL history" })
+        .getByRole("table", { name: "The URL's runs" })
+        .locator("tbody tr"),
+    ).toHaveCount(2);
   }
 });

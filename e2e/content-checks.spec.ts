@@ -151,6 +151,10 @@ test("new run: checks and the ladder edited on the page; a bad selector refused 
   await page.getByRole("button", { name: /Create the run/ }).click();
   await page.waitForURL((u) => /^\/runs\/[^/]+$/.test(u.pathname) && u.pathname !== "/runs/new");
   const runId = page.url().split("/").at(-1)!;
+  // The run's page says what it checks, and that it does not escalate.
+  const shown = page.getByRole("region", { name: "Content checks" });
+  await expect(shown).toContainText("Must contain none of: “invoice”");
+  await expect(shown).toContainText("Escalation: none");
   await expect
     .poll(async () => (await runOf(page, runId)).state, { timeout: 120_000, intervals: [1000] })
     .toBe("completed");

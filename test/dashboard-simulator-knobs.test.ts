@@ -47,6 +47,16 @@ describe("simulator knobs", () => {
     });
   });
 
+  it("sets the simulator's page sizes (bodyBytes), refusing an unordered or oversized range", async () => {
+    expect((await readSimulatorKnobs()).bodyBytes).toEqual(simulator.getConfig().bodyBytes);
+    const saved = await saveSimulatorKnobs({ bodyBytes: [3000, 5000] }, "operator");
+    expect(saved.bodyBytes).toEqual([3000, 5000]);
+    expect(simulator.getConfig().bodyBytes).toEqual([3000, 5000]);
+    expect(simulatorKnobsPatchSchema.safeParse({ bodyBytes: [5000, 3000] }).success).toBe(false);
+    expect(simulatorKnobsPatchSchema.safeParse({ bodyBytes: [0, 16_000_001] }).success).toBe(false);
+    expect(simulatorKnobsPatchSchema.safeParse({ bodyBytes: [1.5, 3] }).success).toBe(false);
+  });
+
   it("validates a patch before it leaves: shares in 0..1, known names only, an ordered delay range", () => {
     expect(simulatorKnobsPatchSchema.safeParse({ webhookDropRate: 1.5 }).success).toBe(false);
     expect(simulatorKnobsPatchSchema.safeParse({ webhookDropRate: -0.1 }).success).toBe(false);

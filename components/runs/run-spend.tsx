@@ -11,7 +11,13 @@ const n = (v: number) => v.toLocaleString("en");
 
 export function RunSpend({ run }: { run: RunView }) {
   const t = run.tokens;
-  const rungs = run.rungs ?? [];
+  // Every rung of the ladder, those no batch has reached yet at zero.
+  const spent = run.rungs ?? [];
+  const ladder = run.ladder ?? [];
+  const rungs = [
+    ...ladder.map((l) => spent.find((r) => r.rung === l.rung) ?? { ...l, batches: 0, urls: 0, tokens: 0 }),
+    ...spent.filter((r) => !ladder.some((l) => l.rung === r.rung)),
+  ].sort((a, b) => a.rung - b.rung);
   const extra = rungs.filter((r) => r.rung > 0).reduce((s, r) => s + r.tokens, 0);
   return (
     <Card title="Spend">

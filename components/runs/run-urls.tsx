@@ -21,7 +21,18 @@ const TONE = {
 } as const;
 
 /** The run's URLs in list order, failed ones first in view: state, attempts, job and the reason. */
-export function RunUrls({ runId, follow, initialState }: { runId: string; follow: boolean; initialState?: UrlState }) {
+export function RunUrls({
+  runId,
+  follow,
+  initialState,
+  collectionId,
+}: {
+  runId: string;
+  follow: boolean;
+  initialState?: UrlState;
+  /** A collection's run: each URL links to its history across the collection's runs. */
+  collectionId?: string | null;
+}) {
   const [state, setState] = useState<UrlState | undefined>(initialState);
   const pages = useCursorStack(state ?? "all");
   const urls = useRunUrls(runId, state, pages.cursor, follow);
@@ -61,6 +72,15 @@ export function RunUrls({ runId, follow, initialState }: { runId: string; follow
               <tr key={u.url}>
                 <Td className="max-w-xs break-all font-mono text-xs">
                   {revealControls(u.url)}
+                  {collectionId && (
+                    <Link
+                      href={`/collections/${collectionId}?url=${encodeURIComponent(u.url)}`}
+                      className="ml-2 whitespace-nowrap font-sans text-brand-700 underline"
+                      aria-label={`History of ${u.url} across the collection's runs`}
+                    >
+                      history
+                    </Link>
+                  )}
                   {/* On a phone the reason and tries go under the URL instead of two narrow columns. */}
                   {(u.errorCode || u.errorMessage) && (
                     <span className="mt-1 block font-sans text-slate-700 [word-break:normal] [overflow-wrap:anywhere] sm:hidden">

@@ -14,12 +14,21 @@ import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { useSaveSimulatorKnobs } from "./use-save-simulator-knobs";
 
 // What the inputs hold: text, so a half-typed number is not snapped back while the operator types.
-type Draft = { rates: Partial<Record<RateKnob, string>>; delayMin: string; delayMax: string };
+type Range = "delayMin" | "delayMax" | "sizeMin" | "sizeMax";
+type Draft = { rates: Partial<Record<RateKnob, string>> } & Record<Range, string>;
 
 function draftOf(k: SimulatorKnobs): Draft {
   const rates = Object.fromEntries(RATE_KNOBS.map(({ name }) => [name, String(k[name])]));
-  return { rates, delayMin: String(k.webhookDelayMs[0]), delayMax: String(k.webhookDelayMs[1]) };
+  return {
+    rates,
+    delayMin: String(k.webhookDelayMs[0]),
+    delayMax: String(k.webhookDelayMs[1]),
+    sizeMin: String(k.bodyBytes[0]),
+    sizeMax: String(k.bodyBytes[1]),
+  };
 }
+
+const RANGE_LABELS: Record<string, string> = { webhookDelayMs: "Webhook delay", bodyBytes: "Page size" };
 
 /** Only what changed, so a save does not overwrite knobs someone else moved meanwhile. */
 function patchOf(draft: Draft, current: SimulatorKnobs): SimulatorKnobsPatch | string {
@@ -30,10 +39,13 @@ function patchOf(draft: Draft, current: SimulatorKnobs): SimulatorKnobsPatch | s
   }
   const delay = [Number(draft.delayMin), Number(draft.delayMax)];
   if (delay[0] !== current.webhookDelayMs[0] || delay[1] !== current.webhookDelayMs[1]) raw.webhookDelayMs = delay;
+  const size = [Number(draft.sizeMin), Number(draft.sizeMax)];
+  if (size[0] !== current.bodyBytes[0] || size[1] !== current.bodyBytes[1]) raw.bodyBytes = size;
   const parsed = simulatorKnobsPatchSchema.safeParse(raw);
   if (parsed.success) return parsed.data;
   const issue = parsed.error.issues[0];
-  const label = RATE_KNOBS.find((k) => k.name === issue?.path[0])?.label ?? "Webhook delay";
+  const field = String(issue?.path[0] ?? "");
+  const label = RATE_KNOBS.find((k) => k.name === field)?.label ?? RANGE_LABELS[field] ?? "Value";
   return `${label}: ${issue?.message ?? "invalid value"}`;
 }
 
@@ -48,7 +60,7 @@ export function SimulatorKnobsForm({ knobs }: { knobs: SimulatorKnobs }) {
     save.reset();
     setDraft((d) => ({ ...d, rates: { ...d.rates, [name]: value } }));
   };
-  const setDelay = (end: "delayMin" | "delayMax", value: string) => {
+  const setRange = (end: Range, value: string) => {
     save.reset();
     setDraft((d) => ({ ...d, [end]: value }));
   };
@@ -102,35 +114,28 @@ export function SimulatorKnobsForm({ knobs }: { knobs: SimulatorKnobs }) {
           </div>
         ))}
       </div>
-      <fieldset className="flex flex-wrap items-end gap-3">
-        <legend className="mb-1 font-medium">Webhook delay range (milliseconds)</legend>
-        <label className="flex flex-col gap-1" htmlFor={`${id}-dmin`}>
-          <span>Shortest</span>
-          <input
-            id={`${id}-dmin`}
-            type="number"
-            min={0}
-            max={3600000}
-            step={100}
-            value={draft.delayMin}
-            onChange={(e) => setDelay("delayMin", e.target.value)}
-            className={`${box} w-32`}
-          />
-        </label>
-        <label className="flex flex-col gap-1" htmlFor={`${id}-dmax`}>
-          <span>Longest</span>
-          <input
-            id={`${id}-dmax`}
-            type="number"
-            min={0}
-            max={3600000}
-            step={100}
-            value={draft.delayMax}
-            onChange={(e) => setDelay("delayMax", e.target.value)}
-            className={`${box} w-32`}
-          />
-        </label>
-      </fieldset>
+      <RangeFields
+        legend="Webhook delay range (milliseconds)"
+        ends={[
+          ["delayMin", "Shortest"],
+          ["delayMax", "Longest"],
+        ]}
+        max={3_600_000}
+        step={100}
+        draft={draft}
+        onChange={setRange}
+      />
+      <RangeFields
+        legend="Page size range (bytes of markdown; html about three times that)"
+        ends={[
+          ["sizeMin", "Smallest"],
+          ["sizeMax", "Largest"],
+        ]}
+        max={16_000_000}
+        step={1000}
+        draft={draft}
+        onChange={setRange}
+      />
       <div className="flex flex-wrap items-center gap-2">
         <Button type="submit" pending={save.isPending} pendingLabel="Saving…">
           Save knobs
@@ -153,5 +158,43 @@ export function SimulatorKnobsForm({ knobs }: { knobs: SimulatorKnobs }) {
         <Notice tone="good">Saved. The simulator uses these values from now on; the change is in the audit log.</Notice>
       )}
     </form>
+  );
+}
+
+function RangeFields({
+  legend,
+  ends,
+  max,
+  step,
+  draft,
+  onChange,
+}: {
+  legend: string;
+  ends: [[Range, string], [Range, string]];
+  max: number;
+  step: number;
+  draft: Draft;
+  onChange: (end: Range, value: string) => void;
+}) {
+  const id = useId();
+  return (
+    <fieldset className="flex flex-wrap items-end gap-3">
+      <legend className="mb-1 font-medium">{legend}</legend>
+      {ends.map(([end, label]) => (
+        <label key={end} className="flex flex-col gap-1" htmlFor={`${id}-${end}`}>
+          <span>{label}</span>
+          <input
+            id={`${id}-${end}`}
+            type="number"
+            min={0}
+            max={max}
+            step={step}
+            value={draft[end]}
+            onChange={(e) => onChange(end, e.target.value)}
+            className={`${box} w-32`}
+          />
+        </label>
+      ))}
+    </fieldset>
   );
 }

@@ -4161,6 +4161,22 @@ export interface operations {
                 urls: number;
                 tokens: number;
               }[];
+              checks?: {
+                minTextLength: number;
+                mustContain: {
+                  text?: string;
+                  selector?: string;
+                }[];
+                mustNotContain: {
+                  text?: string;
+                  selector?: string;
+                }[];
+                detectBlocks: boolean;
+              };
+              ladder?: {
+                rung: number;
+                name: string;
+              }[];
             }[];
             nextCursor: string | null;
           };
@@ -4306,6 +4322,22 @@ export interface operations {
               urls: number;
               tokens: number;
             }[];
+            checks?: {
+              minTextLength: number;
+              mustContain: {
+                text?: string;
+                selector?: string;
+              }[];
+              mustNotContain: {
+                text?: string;
+                selector?: string;
+              }[];
+              detectBlocks: boolean;
+            };
+            ladder?: {
+              rung: number;
+              name: string;
+            }[];
           };
         };
       };
@@ -4380,6 +4412,22 @@ export interface operations {
               batches: number;
               urls: number;
               tokens: number;
+            }[];
+            checks?: {
+              minTextLength: number;
+              mustContain: {
+                text?: string;
+                selector?: string;
+              }[];
+              mustNotContain: {
+                text?: string;
+                selector?: string;
+              }[];
+              detectBlocks: boolean;
+            };
+            ladder?: {
+              rung: number;
+              name: string;
             }[];
           };
         };
@@ -4574,6 +4622,7 @@ export interface operations {
             earlyWebhookRate: number;
             webhookDelayMs: [number, number];
             jobDurationMs: [number, number];
+            bodyBytes: [number, number];
           };
         };
       };
@@ -4605,6 +4654,7 @@ export interface operations {
           earlyWebhookRate?: number;
           webhookDelayMs?: [number, number];
           jobDurationMs?: [number, number];
+          bodyBytes?: [number, number];
         };
       };
     };
@@ -4628,6 +4678,7 @@ export interface operations {
             earlyWebhookRate: number;
             webhookDelayMs: [number, number];
             jobDurationMs: [number, number];
+            bodyBytes: [number, number];
           };
         };
       };

@@ -5,6 +5,7 @@ export {
   checksSchema,
   matcherSchema,
   parseChecks,
+  storedChecks,
   withDefaults,
   DEFAULT_CHECKS,
   MAX_MATCHERS,

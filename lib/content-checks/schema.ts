@@ -97,3 +97,18 @@ export function parseChecks(input: unknown): { ok: true; checks: Checks } | { ok
     problems: parsed.error.issues.map((i) => ({ path: i.path.map(String).join("."), message: i.message })),
   };
 }
+
+/**
+ * A run's or collection's stored definition (JSON text, or null) as runChecks takes it: the default set
+ * where there is none, or where it no longer parses (a later release tightened the schema).
+ */
+export function storedChecks(json: string | null | undefined): Checks {
+  let input: unknown = undefined;
+  try {
+    input = json ? JSON.parse(json) : undefined;
+  } catch {
+    input = undefined;
+  }
+  const parsed = parseChecks(input);
+  return parsed.ok ? parsed.checks : withDefaults(undefined);
+}

@@ -7,6 +7,11 @@ const rate = z
   .number({ error: "must be a number" })
   .min(0, { error: "must be at least 0" })
   .max(1, { error: "must be at most 1" });
+const bytes = z
+  .number({ error: "must be a number" })
+  .int({ error: "must be whole bytes" })
+  .min(0, { error: "must be at least 0" })
+  .max(16_000_000, { error: "must be at most 16000000" });
 const ms = z.number({ error: "must be a number" }).int({ error: "must be whole milliseconds" }).min(0).max(3_600_000);
 
 export const simulatorKnobsSchema = z.object({
@@ -27,9 +32,13 @@ export const simulatorKnobsSchema = z.object({
   jobDurationMs: z
     .tuple([ms, ms])
     .refine(([min, max]) => min <= max, { error: "the shortest duration must not exceed the longest" }),
+  /** The size of a page's markdown in bytes, smallest and largest (html about three times that). */
+  bodyBytes: z
+    .tuple([bytes, bytes])
+    .refine(([min, max]) => min <= max, { error: "the smallest size must not exceed the largest" }),
 });
 export type SimulatorKnobs = z.infer<typeof simulatorKnobsSchema>;
-export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs" | "jobDurationMs">;
+export type RateKnob = Exclude<keyof SimulatorKnobs, "webhookDelayMs" | "jobDurationMs" | "bodyBytes">;
 
 /** A save sends any subset; unknown names are refused so a typo cannot pass silently. */
 export const simulatorKnobsPatchSchema = simulatorKnobsSchema.partial().strict();

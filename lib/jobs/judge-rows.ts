@@ -1,6 +1,6 @@
 import "server-only";
 import { z } from "zod";
-import { parseChecks, runChecks, type Checks } from "../content-checks";
+import { runChecks, storedChecks, type Checks } from "../content-checks";
 import { db } from "../db";
 import { countJudgedPage } from "../metrics";
 
@@ -35,16 +35,7 @@ export async function checksForJob(jobId: string): Promise<{ checks: Checks; run
   if (!chunk) return null;
   const run = await db().run.findUnique({ where: { id: chunk.runId }, select: { checks: true } });
   if (!run) return null;
-  let input: unknown = undefined;
-  try {
-    input = run.checks ? JSON.parse(run.checks) : undefined;
-  } catch {
-    input = undefined;
-  }
-  const parsed = parseChecks(input);
-  // A stored definition that no longer parses (a later release tightened the schema): the default set.
-  const checks = parsed.ok ? parsed.checks : (parseChecks(undefined) as { ok: true; checks: Checks }).checks;
-  return { checks, rung: chunk.rung };
+  return { checks: storedChecks(run.checks), rung: chunk.rung };
 }
 
 /** Judges one row (pure): its verdict and, when not ok, the row without its body. */

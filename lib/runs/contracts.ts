@@ -122,6 +122,17 @@ export const runViewSchema = z.object({
   rungs: z
     .array(z.object({ rung: z.number(), name: z.string(), batches: z.number(), urls: z.number(), tokens: z.number() }))
     .optional(),
+  /** One run's page only: the content checks its pages are judged by, the default set filled in. */
+  checks: z
+    .object({
+      minTextLength: z.number(),
+      mustContain: z.array(z.object({ text: z.string().optional(), selector: z.string().optional() })),
+      mustNotContain: z.array(z.object({ text: z.string().optional(), selector: z.string().optional() })),
+      detectBlocks: z.boolean(),
+    })
+    .optional(),
+  /** One run's page only: its escalation ladder, rung 0 (the run's own options) first; one rung: no escalation. */
+  ladder: z.array(z.object({ rung: z.number(), name: z.string() })).optional(),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 

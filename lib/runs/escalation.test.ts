@@ -212,6 +212,11 @@ describe("content checks and the ladder", () => {
     const run = await runToEnd((await createRun(parseValues(urls), {}, "test")).id);
     const rows = await allUrls(run.id);
     expect(rows[0]).toMatchObject({ state: "stored", rung: 0, rungsTried: ["plain"] });
+    // A run that says nothing: the default checks and the default ladder, on its page.
+    const view = await getRun(run.id);
+    expect(view.checks).toEqual({ minTextLength: 1, mustContain: [], mustNotContain: [], detectBlocks: true });
+    expect(view.ladder?.length).toBeGreaterThan(1);
+    expect(view.ladder?.[0]).toEqual({ rung: 0, name: "plain" });
     expect(rows[1]).toMatchObject({ state: "stored", rung: 3, checkName: "platform:BLOCKED" });
     // The run's exports carry the spend and the check, per URL, beside what they held before.
     const csv = (await new Response((await exportRunCsv(run.id)).body).text()).trim().split("\r\n");
@@ -260,6 +265,18 @@ describe("content checks and the ladder", () => {
         checkName: "mustContain[0]",
         rungsTried: ["plain", "render_js"],
       });
+    // The run's page shows what its pages were judged by: the checks as given, its two rungs.
+    const view = await getRun(run.id);
+    expect(view.checks).toEqual({
+      minTextLength: 1,
+      mustContain: [{ selector: "div.price" }],
+      mustNotContain: [],
+      detectBlocks: true,
+    });
+    expect(view.ladder).toEqual([
+      { rung: 0, name: "plain" },
+      { rung: 1, name: "render_js" },
+    ]);
   });
 
   it("never submits past maxTokens: the run stops, says why, and its counts add up", async () => {

@@ -2,6 +2,7 @@ import "server-only";
 import { z } from "zod";
 import { readDb } from "../db";
 import { NotFound } from "../errors";
+import { storedChecks } from "../content-checks";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
 import { readEscalation, rungName } from "./escalation";
@@ -110,6 +111,8 @@ export async function getRun(id: string): Promise<RunView> {
       urls: g._sum.size ?? 0,
       tokens: g._sum.tokensCharged ?? 0,
     })),
+    checks: storedChecks(r.checks),
+    ladder: ladder.map((rung, i) => ({ rung: i, name: rungName(rung) })),
   };
 }
 

@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/empty-state";
 import { RunActions } from "@/components/runs/run-actions";
 import { etaText, RunProgress, runStateTone } from "@/components/runs/run-progress";
 import { RunChanges } from "@/components/runs/run-changes";
+import { RunChecks } from "@/components/runs/run-checks";
 import { RunSpend } from "@/components/runs/run-spend";
 import { RunUrls } from "@/components/runs/run-urls";
 import { useRun } from "@/components/runs/use-runs";
@@ -79,6 +80,7 @@ export function RunDetailClient({ runId }: { runId: string }) {
         </p>
       </Card>
       <RunSpend run={run} />
+      <RunChecks run={run} />
       {run.collectionId && (
         <Card title="Changes since the previous run">
           {run.changes ? (
@@ -118,6 +120,7 @@ export function RunDetailClient({ runId }: { runId: string }) {
       <Card title="URLs">
         <RunUrls
           runId={run.id}
+          collectionId={run.collectionId}
           follow={active}
           initialState={run.counts.suspect > 0 ? "suspect" : run.counts.failed > 0 ? "failed" : undefined}
         />
