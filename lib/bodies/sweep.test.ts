@@ -3,11 +3,8 @@
 // object no row names, which the sweep removes once past the grace and not before; a sweep racing
 // stores never removes a body a committed row names (a put that finds its body kept makes it young
 // again); two sweeps at once are one.
-import { type ChildProcess, spawn } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, renameSync, rmSync, utimesSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
 import { Conflict } from "@/lib/errors";
@@ -15,43 +12,20 @@ import { singleFlight } from "@/lib/scheduling";
 import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { resolveRow } from "@/lib/results";
 import { createTestDb, type TestDb } from "@/test/db";
+import { startS3Server, type S3Server } from "@/test/s3";
 import { scrapeMetrics } from "@/lib/metrics/scrape";
 import { settingsView } from "@/lib/settings";
 import { bodyStore, sweepBodies, sweepBodiesOnce } from ".";
 
-const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-let s3server: ChildProcess | undefined;
-let s3dir = "";
-let s3port = 0;
+let s3: S3Server | undefined;
 
 async function startS3(): Promise<void> {
-  s3dir = mkdtempSync(path.join(tmpdir(), "tally-sweep-s3-"));
-  s3server = spawn(process.execPath, ["test/s3-server.mjs", s3dir], { stdio: ["ignore", "pipe", "inherit"] });
-  s3port = await new Promise<number>((resolve, reject) => {
-    s3server!.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-    s3server!.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
-  });
-  const admin = new S3Client({
-    endpoint: `http://127.0.0.1:${s3port}`,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials,
-  });
-  await admin.send(new CreateBucketCommand({ Bucket: "tally-sweep" }));
-  admin.destroy();
+  s3 = await startS3Server("tally-sweep");
   // The standard AWS variables, as an operator sets them (openBodyStore leaves them to the SDK).
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${s3port}`,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  });
+  Object.assign(process.env, s3.env());
 }
 
-afterAll(() => {
-  s3server?.kill();
-  if (s3dir) rmSync(s3dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.stop());
 
 /** A page-like body of about `kb` KiB, different per `seed`. */
 const page = (seed: string, kb = 24) =>

@@ -4,18 +4,9 @@
 // s3rver in its own process) and both databases. The process's cache of texts (on, at its default)
 // never hides it: a body read before and lost or cut since is said so too, and one changed in place at
 // the same size is served as its key's own bytes, which `bodies verify` (reading the objects) reports.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
 import { readFile, rm, writeFile } from "node:fs/promises";
-import { tmpdir } from "node:os";
 import path from "node:path";
-import {
-  CreateBucketCommand,
-  DeleteObjectCommand,
-  GetObjectCommand,
-  PutObjectCommand,
-  S3Client,
-} from "@aws-sdk/client-s3";
+import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -23,41 +14,28 @@ import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { getJobDetail } from "@/lib/jobs/detail";
 import { metrics } from "@/lib/metrics/registry";
 import { createTestDb, type TestDb } from "@/test/db";
+import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from "@/test/s3";
 import { exportResults, listJobResults, verifyBodies } from ".";
 
-const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
 const BUCKET = "tally-reads";
-let s3server: ChildProcess | undefined;
-let s3dir = "";
+let s3: S3Server | undefined;
 let admin: S3Client | undefined;
 
 async function startS3(): Promise<void> {
-  s3dir = mkdtempSync(path.join(tmpdir(), "tally-reads-s3-"));
-  s3server = spawn(process.execPath, ["test/s3-server.mjs", s3dir], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    s3server!.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-    s3server!.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
-  });
+  s3 = await startS3Server(BUCKET);
   admin = new S3Client({
-    endpoint: `http://127.0.0.1:${port}`,
+    endpoint: s3.endpoint,
     region: "us-east-1",
     forcePathStyle: true,
-    credentials,
+    credentials: S3RVER_CREDENTIALS,
   });
-  await admin.send(new CreateBucketCommand({ Bucket: BUCKET }));
   // The standard AWS variables, as an operator sets them.
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  });
+  Object.assign(process.env, s3.env());
 }
 
-afterAll(() => {
+afterAll(async () => {
   admin?.destroy();
-  s3server?.kill();
-  if (s3dir) rmSync(s3dir, { recursive: true, force: true });
+  await s3?.stop();
 });
 
 /** An object's stored bytes, reached past the store: read, replaced, removed. */

@@ -4,11 +4,6 @@
 // collection's last N completed runs (a run still going keeps them), the rows, the runs' URL ledger
 // and fingerprints stay, readers say "body removed by retention"; a body a newer run's row still
 // names keeps its object through the sweep, one named only by expired rows goes.
-import { type ChildProcess, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import path from "node:path";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyStore, sweepBodies } from "@/lib/bodies";
 import { createCollection, getCollection, readCollectionRequest, updateCollection } from "@/lib/collections";
@@ -17,39 +12,18 @@ import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { settingsView } from "@/lib/settings";
 import { pruneHistory } from "@/lib/worker/retention";
 import { createTestDb, type TestDb } from "@/test/db";
+import { startS3Server, type S3Server } from "@/test/s3";
 import { listJobResults, resolveRow } from ".";
 
-const credentials = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
-let s3server: ChildProcess | undefined;
-let s3dir = "";
+let s3: S3Server | undefined;
 
 async function startS3(): Promise<void> {
-  s3dir = mkdtempSync(path.join(tmpdir(), "tally-keep-runs-s3-"));
-  s3server = spawn(process.execPath, ["test/s3-server.mjs", s3dir], { stdio: ["ignore", "pipe", "inherit"] });
-  const port = await new Promise<number>((resolve, reject) => {
-    s3server!.stdout!.once("data", (d: Buffer) => resolve(Number(String(d).trim())));
-    s3server!.once("exit", (code) => reject(new Error(`test/s3-server.mjs exited with ${code}`)));
-  });
-  const admin = new S3Client({
-    endpoint: `http://127.0.0.1:${port}`,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials,
-  });
-  await admin.send(new CreateBucketCommand({ Bucket: "tally-keep-runs" }));
-  admin.destroy();
-  Object.assign(process.env, {
-    AWS_ENDPOINT_URL_S3: `http://127.0.0.1:${port}`,
-    AWS_REGION: "us-east-1",
-    AWS_ACCESS_KEY_ID: credentials.accessKeyId,
-    AWS_SECRET_ACCESS_KEY: credentials.secretAccessKey,
-  });
+  s3 = await startS3Server("tally-keep-runs");
+  // The standard AWS variables, as an operator sets them (openBodyStore leaves them to the SDK).
+  Object.assign(process.env, s3.env());
 }
 
-afterAll(() => {
-  s3server?.kill();
-  if (s3dir) rmSync(s3dir, { recursive: true, force: true });
-});
+afterAll(() => s3?.stop());
 
 const page = (seed: string) =>
   Array.from({ length: 300 }, (_, i) => `${seed} paragraph ${i} of a stored page with words.`).join("\n");
