@@ -2,7 +2,7 @@ import "server-only";
 import { BadRequest, badRequestOf } from "../errors";
 import { parseJsonBody, refuseBadText } from "../http";
 import type { Checks } from "../content-checks";
-import { checksOrRefuse, MAX_LIST_BYTES, parseText, parseValues, type ParsedList } from "../runs";
+import { checksOrRefuse, parseText, parseValues, queryFlag, readListBody, type ParsedList } from "../runs";
 import {
   collectionTextQuerySchema,
   createCollectionBodySchema,
@@ -19,14 +19,8 @@ export type CollectionInput = Omit<UpdateCollectionBody, "urls" | "checks"> & {
   checks?: Checks | null;
 };
 
-const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
-
 export async function readCollectionRequest(req: Request, mode: "create" | "update"): Promise<CollectionInput> {
-  const type = (req.headers.get("content-type") ?? "").toLowerCase();
-  const declared = Number(req.headers.get("content-length") ?? "0");
-  if (declared > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
-  const text = await req.text();
-  if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
+  const { type, text } = await readListBody(req);
   if (type.startsWith("application/json")) {
     const json = parseJsonBody(text);
     const parsed = (mode === "create" ? createCollectionBodySchema : updateCollectionBodySchema).safeParse(json);
@@ -54,7 +48,7 @@ export async function readCollectionRequest(req: Request, mode: "create" | "upda
     schedule: q.data.schedule === undefined ? undefined : q.data.schedule || null,
     timezone: q.data.timezone,
     overlap: q.data.overlap,
-    renderJs: flag(q.data.renderJs),
+    renderJs: queryFlag(q.data.renderJs),
     formats: q.data.formats?.split(",").filter((f): f is "markdown" | "html" => f === "markdown" || f === "html"),
     list: parseText(text, csv ? "csv" : "lines"),
   };

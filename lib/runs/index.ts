@@ -8,7 +8,7 @@ export { parseText, parseValues, urlProblem, SHOWN_INVALID, type ParsedList, typ
 export { createRun, insertRun, type RunOptions, type CollectionRunOptions } from "./create";
 export { fingerprint, normalizeContent, patternProblem, compileRules, MAX_IGNORE_PATTERNS } from "./fingerprint";
 export { CLASSIFY_RUN, classifyRunPayload, classifyRunItem, type ClassifyRunPayload } from "./classify-item";
-export { readRunRequest, checksOrRefuse, MAX_LIST_BYTES } from "./request";
+export { readRunRequest, readListBody, queryFlag, checksOrRefuse, MAX_LIST_BYTES } from "./request";
 export { createRunSubmitHandler, type JobsPort, type ChunkRequest } from "./submit";
 export { RUN_SUBMIT, runSubmitPayload, runSubmitItem, type RunSubmitPayload } from "./submit-item";
 export { getRun, listRuns, listRunUrls, rungsTriedOf, toRunView } from "./read";

@@ -14,8 +14,6 @@ import type { RunOptions } from "./create";
 
 export const MAX_LIST_BYTES = 32 * 1024 * 1024;
 
-const flag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
-
 /** A query parameter that carries JSON (`checks`, `escalation`): its value parsed, or a 400 naming it. */
 function jsonParam(name: string, value: string | undefined): unknown {
   if (value === undefined) return undefined;
@@ -42,16 +40,28 @@ export function checksOrRefuse(input: unknown): Checks {
   throw new BadRequest(`Invalid body${first ? `: ${first.path}: ${first.message}` : ""}`, issues);
 }
 
-export async function readRunRequest(req: Request): Promise<{ list: ParsedList; opts: RunOptions }> {
+/**
+ * A request carrying a URL list (a run's, a collection's): its content type and whole body, refused
+ * with a 400 when it is over MAX_LIST_BYTES or arrived shorter than it said (a body cut on its way by a
+ * proxy's buffer limit must not become a shorter list that looks complete).
+ */
+export async function readListBody(req: Request): Promise<{ type: string; text: string }> {
   const type = (req.headers.get("content-type") ?? "").toLowerCase();
   const declared = Number(req.headers.get("content-length") ?? "0");
   if (declared > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
   const text = await req.text();
   if (text.length > MAX_LIST_BYTES) throw new BadRequest(`Body larger than ${MAX_LIST_BYTES} bytes`);
-  // A body cut on its way (a proxy's buffer limit) must not become a shorter list that looks complete.
   const received = Buffer.byteLength(text);
   if (declared > 0 && received < declared)
-    throw new BadRequest(`The body arrived incomplete (${received} of ${declared} bytes): nothing was created`);
+    throw new BadRequest(`The body arrived incomplete (${received} of ${declared} bytes): nothing was saved`);
+  return { type, text };
+}
+
+/** A query flag: "true" or "1" is on, anything else given is off, absent is undefined. */
+export const queryFlag = (v: string | undefined) => (v === undefined ? undefined : v === "true" || v === "1");
+
+export async function readRunRequest(req: Request): Promise<{ list: ParsedList; opts: RunOptions }> {
+  const { type, text } = await readListBody(req);
   if (type.startsWith("application/json")) {
     // The operator routes' JSON rules (no NUL, no unpaired surrogate in any string): 400, not a 500 inside a query.
     const json = parseJsonBody(text);
@@ -91,8 +101,8 @@ export async function readRunRequest(req: Request): Promise<{ list: ParsedList; 
     opts: {
       name: q.data.name,
       batchSize: q.data.batchSize,
-      ignoreInvalid: flag(q.data.ignoreInvalid),
-      renderJs: flag(q.data.renderJs),
+      ignoreInvalid: queryFlag(q.data.ignoreInvalid),
+      renderJs: queryFlag(q.data.renderJs),
       formats,
       checks: checksOrRefuse(jsonParam("checks", q.data.checks)),
       escalation: escalationOrRefuse(q.data.escalation),
