@@ -1,11 +1,19 @@
 // An S3-compatible server (test/s3-server.mjs, s3rver) in a process of its own, with a bucket made,
-// for the tests and the chaos run that need a real S3 endpoint. Its data lives in memory where the
+// for the tests and the chaos run that need a real S3 endpoint; and a body's object reached past the
+// body store on either backend (objectsBehind), for tests that damage it. Its data lives in memory where the
 // machine has /dev/shm (like an S3 that is not this machine's disk), else in a temp folder.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { CreateBucketCommand, S3Client } from "@aws-sdk/client-s3";
+import {
+  CreateBucketCommand,
+  DeleteObjectCommand,
+  GetObjectCommand,
+  PutObjectCommand,
+  S3Client,
+} from "@aws-sdk/client-s3";
 
 /** s3rver's fixed credentials. */
 export const S3RVER_CREDENTIALS = { accessKeyId: "S3RVER", secretAccessKey: "S3RVER" };
@@ -60,4 +68,52 @@ export async function startS3Server(bucket: string): Promise<S3Server> {
     rmSync(dir, { recursive: true, force: true });
     throw err;
   }
+}
+
+/** The name of a brotli body's object under the store's root or prefix (lib/bodies' layout). */
+const objectName = (key: string) => `${key.slice(0, 2)}/${key.slice(2, 4)}/${key}.br`;
+
+/** A brotli body's object reached past the store, as a bug, an operator or a damaged disk would. */
+export type ObjectsBehind = {
+  raw(key: string): Promise<Buffer>;
+  overwrite(key: string, data: Buffer): Promise<void>;
+  remove(key: string): Promise<void>;
+  close(): void;
+};
+
+/** Objects of the store a TALLY_BODY_STORE URL names: a folder, or (with its server) an S3 prefix. */
+export function objectsBehind(storeUrl: string, s3?: S3Server): ObjectsBehind {
+  if (storeUrl.startsWith("file:")) {
+    const at = (key: string) => path.join(storeUrl.slice("file:".length), objectName(key));
+    return {
+      raw: (key) => readFile(at(key)),
+      overwrite: (key, data) => writeFile(at(key), data),
+      remove: (key) => rm(at(key)),
+      close: () => undefined,
+    };
+  }
+  if (!s3) throw new Error(`objectsBehind: ${storeUrl} needs its S3 server`);
+  const u = new URL(storeUrl);
+  const Bucket = u.hostname;
+  const Key = (key: string) =>
+    [decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""), objectName(key)].filter(Boolean).join("/");
+  const client = new S3Client({
+    endpoint: s3.endpoint,
+    region: "us-east-1",
+    forcePathStyle: true,
+    credentials: S3RVER_CREDENTIALS,
+  });
+  return {
+    async raw(key) {
+      const out = await client.send(new GetObjectCommand({ Bucket, Key: Key(key) }));
+      return Buffer.from(await out.Body!.transformToByteArray());
+    },
+    async overwrite(key, data) {
+      await client.send(new PutObjectCommand({ Bucket, Key: Key(key), Body: data }));
+    },
+    async remove(key) {
+      await client.send(new DeleteObjectCommand({ Bucket, Key: Key(key) }));
+    },
+    close: () => client.destroy(),
+  };
 }

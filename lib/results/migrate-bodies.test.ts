@@ -1,17 +1,16 @@
 // `npm run bodies -- migrate | verify` (issue 40): results stored inline before the body store move
 // into it a batch at a time, readable the same before, during and after (readers running meanwhile),
 // resumable after an interruption, and changing nothing twice; verify re-hashes the objects and names
-// the result of each missing or corrupt one. On the file store beside the test's database.
-import { readFile, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
+// the result of each missing or corrupt one. On both stores and both backends (a folder beside the
+// test's database; an s3rver in its own process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyStore } from "@/lib/bodies";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
+import { objectsBehind, startS3Server, type S3Server } from "@/test/s3";
 import { listJobResults, migrateInlineBodies, verifyBodies } from ".";
 
-let t: TestDb;
 const JOB = "migrate-job";
 const page = (i: number, kb: number) =>
   Array.from({ length: kb * 16 }, (_, k) => `Page ${i}, line ${k}: words of a stored page, ü and ✓.`).join("\n");
@@ -20,94 +19,107 @@ const texts = Array.from({ length: 9 }, (_, i) => ({
   html: i === 8 ? null : `<html>${page(i, 20 + i)}</html>`,
 }));
 
-beforeAll(async () => {
-  t = await createTestDb();
-  await db().job.create({ data: { id: JOB, kind: "batch", url: "https://example.com", origin: "submitted" } });
-  for (const [i, x] of texts.entries())
-    await db().result.create({
-      data: {
-        jobId: JOB,
-        itemKey: String(i),
-        format: x.html ? "both" : "markdown",
-        markdown: x.markdown,
-        html: x.html,
-      },
-    });
-});
-afterAll(() => t?.cleanup());
-
-const read = async () =>
-  (await listJobResults(JOB, { limit: 100, cursor: undefined })).items.map((i) => ({
-    markdown: i.markdown,
-    html: i.html,
-    bodyError: i.bodyError,
-  }));
-const expected = texts.map((x) => ({ ...x, bodyError: null }));
-
-describe("migrate", () => {
-  it("moves inline bodies in batches, resumable, readable the same throughout, nothing twice", async () => {
-    expect(await read()).toEqual(expected);
-    // Interrupted after its first batch (2 rows): those are moved, the rest still inline.
-    await expect(
-      migrateInlineBodies({
-        batch: 2,
-        onBatch: () => {
-          throw new Error("killed");
-        },
-      }),
-    ).rejects.toThrow("killed");
-    const rows = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
-    expect(rows.slice(0, 2).every((r) => r.markdown === null && r.markdownKey !== null && r.htmlKey !== null)).toBe(
-      true,
+describe.each(["file", "s3"] as const)("bodies on the %s store", (backend) => {
+  let t: TestDb;
+  let s3: S3Server | undefined;
+  beforeAll(async () => {
+    if (backend === "s3") {
+      s3 = await startS3Server("tally-migrate");
+      Object.assign(process.env, s3.env());
+    }
+    t = await createTestDb(
+      backend === "s3" ? { TALLY_BODY_STORE: "s3://tally-migrate/bodies?forcePathStyle=true" } : {},
     );
-    expect(rows.slice(2).every((r) => r.markdownKey === null && r.markdown !== null)).toBe(true);
-    expect(await read()).toEqual(expected);
-
-    // Resumed, with readers going all the while: each read is the same.
-    let migrating = true;
-    const reads: Array<Awaited<ReturnType<typeof read>>> = [];
-    const readers = (async () => {
-      while (migrating) reads.push(await read());
-    })();
-    const done = await migrateInlineBodies({ batch: 2 }).finally(() => (migrating = false));
-    await readers;
-    expect(reads.length).toBeGreaterThan(0);
-    for (const r of reads) expect(r).toEqual(expected);
-    // Rows 2-7 moved (both bodies), row 8 (a short page) stays inline.
-    expect(done.bodies).toBe(12);
-    const after = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
-    expect(after.slice(0, 8).every((r) => r.markdown === null && r.html === null && r.markdownSize! > 0)).toBe(true);
-    expect(after[8]).toMatchObject({ markdown: "# a short page", markdownKey: null });
-    expect(await read()).toEqual(expected);
-
-    // Once more: nothing left to move.
-    expect(await migrateInlineBodies()).toMatchObject({ rows: 0, bodies: 0 });
+    await db().job.create({ data: { id: JOB, kind: "batch", url: "https://example.com", origin: "submitted" } });
+    for (const [i, x] of texts.entries())
+      await db().result.create({
+        data: {
+          jobId: JOB,
+          itemKey: String(i),
+          format: x.html ? "both" : "markdown",
+          markdown: x.markdown,
+          html: x.html,
+        },
+      });
   });
-});
+  afterAll(async () => {
+    await t?.cleanup();
+    await s3?.stop();
+  });
 
-describe("verify", () => {
-  it("re-hashes every object the rows name; names the result of each missing or corrupt one", async () => {
-    expect(await verifyBodies()).toMatchObject({ checked: 16, ok: 16, problems: [] });
-    expect((await verifyBodies({ sample: 2 })).checked).toBeLessThan(16);
+  const read = async () =>
+    (await listJobResults(JOB, { limit: 100, cursor: undefined })).items.map((i) => ({
+      markdown: i.markdown,
+      html: i.html,
+      bodyError: i.bodyError,
+    }));
+  const expected = texts.map((x) => ({ ...x, bodyError: null }));
 
-    const rows = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
-    const root = getConfig().TALLY_BODY_STORE.slice("file:".length);
-    const fileOf = (key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), `${key}.br`);
-    await rm(fileOf(rows[3].markdownKey!));
-    const other = await bodyStore().put(Buffer.from("z".repeat(9000)));
-    await writeFile(fileOf(rows[5].htmlKey!), await readFile(fileOf(other.key)));
+  describe("migrate", () => {
+    it("moves inline bodies in batches, resumable, readable the same throughout, nothing twice", async () => {
+      expect(await read()).toEqual(expected);
+      // Interrupted after its first batch (2 rows): those are moved, the rest still inline.
+      await expect(
+        migrateInlineBodies({
+          batch: 2,
+          onBatch: () => {
+            throw new Error("killed");
+          },
+        }),
+      ).rejects.toThrow("killed");
+      const rows = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
+      expect(rows.slice(0, 2).every((r) => r.markdown === null && r.markdownKey !== null && r.htmlKey !== null)).toBe(
+        true,
+      );
+      expect(rows.slice(2).every((r) => r.markdownKey === null && r.markdown !== null)).toBe(true);
+      expect(await read()).toEqual(expected);
 
-    const report = await verifyBodies();
-    expect(report).toMatchObject({ checked: 16, ok: 14 });
-    expect(report.problems).toEqual([
-      expect.objectContaining({
-        resultId: rows[3].id,
-        itemKey: "3",
-        jobId: JOB,
-        body: "markdown",
-        code: "body_missing",
-      }),
-      expect.objectContaining({ resultId: rows[5].id, itemKey: "5", jobId: JOB, body: "html", code: "body_corrupt" }),
-    ]);
+      // Resumed, with readers going all the while: each read is the same.
+      let migrating = true;
+      const reads: Array<Awaited<ReturnType<typeof read>>> = [];
+      const readers = (async () => {
+        while (migrating) reads.push(await read());
+      })();
+      const done = await migrateInlineBodies({ batch: 2 }).finally(() => (migrating = false));
+      await readers;
+      expect(reads.length).toBeGreaterThan(0);
+      for (const r of reads) expect(r).toEqual(expected);
+      // Rows 2-7 moved (both bodies), row 8 (a short page) stays inline.
+      expect(done.bodies).toBe(12);
+      const after = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
+      expect(after.slice(0, 8).every((r) => r.markdown === null && r.html === null && r.markdownSize! > 0)).toBe(true);
+      expect(after[8]).toMatchObject({ markdown: "# a short page", markdownKey: null });
+      expect(await read()).toEqual(expected);
+
+      // Once more: nothing left to move.
+      expect(await migrateInlineBodies()).toMatchObject({ rows: 0, bodies: 0 });
+    });
+  });
+
+  describe("verify", () => {
+    it("re-hashes every object the rows name; names the result of each missing or corrupt one", async () => {
+      expect(await verifyBodies()).toMatchObject({ checked: 16, ok: 16, problems: [] });
+      expect((await verifyBodies({ sample: 2 })).checked).toBeLessThan(16);
+
+      const rows = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
+      const behind = objectsBehind(getConfig().TALLY_BODY_STORE, s3);
+      await behind.remove(rows[3].markdownKey!);
+      const other = await bodyStore().put(Buffer.from("z".repeat(9000)));
+      await behind.overwrite(rows[5].htmlKey!, await behind.raw(other.key));
+      behind.close();
+
+      const report = await verifyBodies();
+      expect(report).toMatchObject({ checked: 16, ok: 14 });
+      expect(report.problems).toEqual([
+        expect.objectContaining({
+          resultId: rows[3].id,
+          itemKey: "3",
+          jobId: JOB,
+          body: "markdown",
+          code: "body_missing",
+        }),
+        expect.objectContaining({ resultId: rows[5].id, itemKey: "5", jobId: JOB, body: "html", code: "body_corrupt" }),
+      ]);
+    });
   });
 });

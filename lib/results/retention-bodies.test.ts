@@ -1,67 +1,80 @@
 // Retention of page bodies (TALLY_RESULT_RETENTION_DAYS, issue 40): results older than the retention
 // lose their bodies (inline or in the body store), the rows stay, and every reader says "body removed
 // by retention" where a body was, including an export that was streaming when retention ran; the
-// objects no row names any more go with the next sweep. On both stores, the file body store.
+// objects no row names any more go with the next sweep. On both stores and both backends (a folder;
+// an s3rver in its own process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyStore, sweepBodies } from "@/lib/bodies";
 import { db } from "@/lib/db";
 import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { pruneHistory } from "@/lib/worker/retention";
 import { createTestDb, type TestDb } from "@/test/db";
+import { startS3Server, type S3Server } from "@/test/s3";
 import { exportResults, listJobResults } from ".";
 
-let t: TestDb;
 const DAY = 86_400_000;
 const OLD = "retention-old";
 const NEW = "retention-new";
 const big = (s: string) => Array.from({ length: 400 }, (_, i) => `${s} line ${i} of a kept page`).join("\n");
 
-beforeAll(async () => {
-  t = await createTestDb({ TALLY_RESULT_RETENTION_DAYS: "30" });
-  for (const id of [OLD, NEW])
-    await db().job.create({ data: { id, kind: "batch", url: "https://example.com", origin: "submitted" } });
-  const long = new Date(Date.now() - 40 * DAY);
-  // The old job: 1,200 results (three export pages; the stream reads one page ahead), the first with
-  // its bodies in the store.
-  const [kept] = await keepBodies([{ markdown: big("old"), html: `<p>${big("old html")}</p>` }]);
-  await db().result.create({
-    data: {
-      jobId: OLD,
-      itemKey: "0",
-      format: "both",
-      createdAt: long,
-      markdownKey: kept.markdownKey,
-      markdownCodec: kept.markdownCodec,
-      markdownSize: kept.markdownSize,
-      htmlKey: kept.htmlKey,
-      htmlCodec: kept.htmlCodec,
-      htmlSize: kept.htmlSize,
-    },
+describe.each(["file", "s3"] as const)("result retention on the %s store", (backend) => {
+  let t: TestDb;
+  let s3: S3Server | undefined;
+  beforeAll(async () => {
+    if (backend === "s3") {
+      s3 = await startS3Server("tally-retention");
+      Object.assign(process.env, s3.env());
+    }
+    t = await createTestDb({
+      TALLY_RESULT_RETENTION_DAYS: "30",
+      ...(backend === "s3" ? { TALLY_BODY_STORE: "s3://tally-retention/bodies?forcePathStyle=true" } : {}),
+    });
+    for (const id of [OLD, NEW])
+      await db().job.create({ data: { id, kind: "batch", url: "https://example.com", origin: "submitted" } });
+    const long = new Date(Date.now() - 40 * DAY);
+    // The old job: 1,200 results (three export pages; the stream reads one page ahead), the first with
+    // its bodies in the store.
+    const [kept] = await keepBodies([{ markdown: big("old"), html: `<p>${big("old html")}</p>` }]);
+    await db().result.create({
+      data: {
+        jobId: OLD,
+        itemKey: "0",
+        format: "both",
+        createdAt: long,
+        markdownKey: kept.markdownKey,
+        markdownCodec: kept.markdownCodec,
+        markdownSize: kept.markdownSize,
+        htmlKey: kept.htmlKey,
+        htmlCodec: kept.htmlCodec,
+        htmlSize: kept.htmlSize,
+      },
+    });
+    await db().result.createMany({
+      data: Array.from({ length: 1199 }, (_, i) => ({
+        jobId: OLD,
+        itemKey: String(i + 1),
+        format: "markdown",
+        markdown: `# old page ${i + 1}`,
+        createdAt: new Date(long.getTime() + i),
+      })),
+    });
+    const [fresh] = await keepBodies([{ markdown: big("new"), html: null }]);
+    await db().result.create({
+      data: {
+        jobId: NEW,
+        itemKey: "0",
+        format: "markdown",
+        markdownKey: fresh.markdownKey,
+        markdownCodec: fresh.markdownCodec,
+        markdownSize: fresh.markdownSize,
+      },
+    });
   });
-  await db().result.createMany({
-    data: Array.from({ length: 1199 }, (_, i) => ({
-      jobId: OLD,
-      itemKey: String(i + 1),
-      format: "markdown",
-      markdown: `# old page ${i + 1}`,
-      createdAt: new Date(long.getTime() + i),
-    })),
+  afterAll(async () => {
+    await t?.cleanup();
+    await s3?.stop();
   });
-  const [fresh] = await keepBodies([{ markdown: big("new"), html: null }]);
-  await db().result.create({
-    data: {
-      jobId: NEW,
-      itemKey: "0",
-      format: "markdown",
-      markdownKey: fresh.markdownKey,
-      markdownCodec: fresh.markdownCodec,
-      markdownSize: fresh.markdownSize,
-    },
-  });
-});
-afterAll(() => t?.cleanup());
 
-describe("result retention", () => {
   it("removes old bodies, keeps the rows, says so on every read, mid-export too; the sweep takes the objects", async () => {
     const oldKey = (await db().result.findFirstOrThrow({ where: { jobId: OLD, itemKey: "0" } })).markdownKey!;
     // An export of everything starts before retention runs: its first page is read with the bodies.
