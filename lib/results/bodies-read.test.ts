@@ -4,9 +4,6 @@
 // s3rver in its own process) and both databases. The process's cache of texts (on, at its default)
 // never hides it: a body read before and lost or cut since is said so too, and one changed in place at
 // the same size is served as its key's own bytes, which `bodies verify` (reading the objects) reports.
-import { readFile, rm, writeFile } from "node:fs/promises";
-import path from "node:path";
-import { DeleteObjectCommand, GetObjectCommand, PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db";
@@ -14,63 +11,19 @@ import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { getJobDetail } from "@/lib/jobs/detail";
 import { metrics } from "@/lib/metrics/registry";
 import { createTestDb, type TestDb } from "@/test/db";
-import { S3RVER_CREDENTIALS, startS3Server, type S3Server } from "@/test/s3";
+import { objectsBehind, type ObjectsBehind, startS3Server, type S3Server } from "@/test/s3";
 import { exportResults, listJobResults, verifyBodies } from ".";
 
 const BUCKET = "tally-reads";
 let s3: S3Server | undefined;
-let admin: S3Client | undefined;
 
 async function startS3(): Promise<void> {
   s3 = await startS3Server(BUCKET);
-  admin = new S3Client({
-    endpoint: s3.endpoint,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: S3RVER_CREDENTIALS,
-  });
   // The standard AWS variables, as an operator sets them.
   Object.assign(process.env, s3.env());
 }
 
-afterAll(async () => {
-  admin?.destroy();
-  await s3?.stop();
-});
-
-/** An object's stored bytes, reached past the store: read, replaced, removed. */
-type Behind = {
-  raw(key: string): Promise<Buffer>;
-  overwrite(key: string, data: Buffer): Promise<void>;
-  remove(key: string): Promise<void>;
-};
-
-const objectName = (key: string) => `${key.slice(0, 2)}/${key.slice(2, 4)}/${key}.br`;
-
-function fileBehind(): Behind {
-  const at = (key: string) => path.join(getConfig().TALLY_BODY_STORE.slice("file:".length), objectName(key));
-  return {
-    raw: (key) => readFile(at(key)),
-    overwrite: (key, data) => writeFile(at(key), data),
-    remove: (key) => rm(at(key)),
-  };
-}
-
-function s3Behind(prefix: string): Behind {
-  const Key = (key: string) => `${prefix}/${objectName(key)}`;
-  return {
-    async raw(key) {
-      const out = await admin!.send(new GetObjectCommand({ Bucket: BUCKET, Key: Key(key) }));
-      return Buffer.from(await out.Body!.transformToByteArray());
-    },
-    async overwrite(key, data) {
-      await admin!.send(new PutObjectCommand({ Bucket: BUCKET, Key: Key(key), Body: data }));
-    },
-    async remove(key) {
-      await admin!.send(new DeleteObjectCommand({ Bucket: BUCKET, Key: Key(key) }));
-    },
-  };
-}
+afterAll(() => s3?.stop());
 
 /** A page-like body of about `kb` KiB, different per `seed`. */
 const page = (seed: string, kb = 30) =>
@@ -128,7 +81,7 @@ async function everyReader(jobId: string): Promise<Record<string, Read[]>> {
 
 describe.each(["file", "s3"] as const)("reading bodies from the %s store", (backend) => {
   let t: TestDb;
-  let behind: Behind;
+  let behind: ObjectsBehind;
 
   beforeAll(async () => {
     if (backend === "s3") await startS3();
@@ -138,9 +91,12 @@ describe.each(["file", "s3"] as const)("reading bodies from the %s store", (back
       backend === "s3" ? { TALLY_BODY_STORE: `s3://${BUCKET}/${prefix}?forcePathStyle=true` } : {},
     );
     expect(getConfig().TALLY_BODY_CACHE_BYTES).toBeGreaterThan(0);
-    behind = backend === "s3" ? s3Behind(prefix) : fileBehind();
+    behind = objectsBehind(getConfig().TALLY_BODY_STORE, s3);
   });
-  afterAll(() => t?.cleanup());
+  afterAll(async () => {
+    behind?.close();
+    await t?.cleanup();
+  });
 
   it("an object flipped, cut, replaced or deleted is bodyError on every reader, read after read", async () => {
     const jobId = `${backend}-corrupt`;
