@@ -42,9 +42,9 @@ const env = {
   TALLY_HOST: "127.0.0.1",
   TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
   TALLY_DEMO_TRAFFIC: process.env.TALLY_DEMO_TRAFFIC ?? "on",
-  // Pages of 4–40 KB (the demo's default is 20–200 KB): still kept in the body store, a tenth of the
-  // bytes to hash and compress, so the demo's trickle and the specs' runs do not load the machine the
-  // specs are timed on (CI's two cores took 10.5 min for the specs at the realistic size, ~4 before).
+  // Pages of 4–40 KB (the demo's default is 20–200 KB): still kept in the body store, with a tenth of
+  // the bytes to hash and compress while the specs wait on the pages (a preview of a 200 KB page on a
+  // loaded machine timed a spec out once).
   TALLY_SIM_BODY_BYTES: process.env.TALLY_SIM_BODY_BYTES ?? "4000,40000",
   // A failed outbound event waits minutes for its retry, so the Outbound spec's replay is what sends it.
   TALLY_FORWARD_RETRY_INITIAL_MS: "600000",

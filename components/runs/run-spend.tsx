@@ -39,7 +39,7 @@ export function RunSpend({ run }: { run: RunView }) {
             <thead>
               <tr>
                 <Th>Rung</Th>
-                <Th className="text-right">Batches</Th>
+                <Th className="hidden text-right sm:table-cell">Batches</Th>
                 <Th className="text-right">URLs</Th>
                 <Th className="text-right">Tokens</Th>
               </tr>
@@ -50,7 +50,7 @@ export function RunSpend({ run }: { run: RunView }) {
                   <Td>
                     {r.rung} · {r.name}
                   </Td>
-                  <Td className="text-right tabular-nums">{n(r.batches)}</Td>
+                  <Td className="hidden text-right tabular-nums sm:table-cell">{n(r.batches)}</Td>
                   <Td className="text-right tabular-nums">{n(r.urls)}</Td>
                   <Td className="text-right tabular-nums">{n(r.tokens)}</Td>
                 </tr>
