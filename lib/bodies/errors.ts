@@ -67,3 +67,15 @@ export function isBodyError(err: unknown): err is BodyError {
   const e = err as Partial<BodyError>;
   return (e.code === "body_missing" || e.code === "body_corrupt") && typeof e.key === "string";
 }
+
+/**
+ * A backend's failure in a few words, for messages: its name, its system code, its message (no stack);
+ * a timeout or an abort is "no answer in time".
+ */
+export function describeFailure(err: unknown): string {
+  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
+  if (e.name === "AbortError" || e.name === "TimeoutError") return "no answer in time";
+  const code = e.code ?? e.cause?.code;
+  const parts = [e.name && e.name !== "Error" ? e.name : undefined, code, e.message];
+  return parts.filter((p, i) => p && parts.indexOf(p) === i).join(": ") || String(err);
+}

@@ -14,6 +14,7 @@ import {
   UploadPartCommand,
 } from "@aws-sdk/client-s3";
 import { Readable } from "node:stream";
+import { describeFailure } from "./errors";
 import { type Backend, type BodyStore, type BodyStoreOptions, createBodyStore } from "./store";
 
 // S3-compatible object storage: one object per body under `{prefix}/ab/cd/<key>.<ext>`. An object is
@@ -245,7 +246,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
               ? "access denied (check the credentials and the bucket's policy)"
               : code !== undefined
                 ? `S3 answered ${code}`
-                : `cannot reach it: ${describe(err)}`;
+                : `cannot reach it: ${describeFailure(err)}`;
         throw new Error(`body store ${location}: ${why}`, { cause: err });
       }
     },
@@ -254,13 +255,6 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
       client.destroy();
     },
   };
-}
-
-function describe(err: unknown): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: unknown };
-  if (e.name === "AbortError" || e.name === "TimeoutError") return "no answer in time";
-  const code = e.code ?? (e.cause as { code?: string } | undefined)?.code;
-  return [e.name, code, e.message].filter(Boolean).join(": ");
 }
 
 /** Bodies as objects in S3 or an S3-compatible store (TALLY_BODY_STORE=s3://bucket/prefix). */

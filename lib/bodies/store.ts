@@ -2,7 +2,7 @@ import "server-only";
 import { createHash } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
 import { type BodyCodec, BODY_CODECS, decodeWhole, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
-import { BodyCorrupt, BodyMissing, BodyUnavailable, isBodyError } from "./errors";
+import { BodyCorrupt, BodyMissing, BodyUnavailable, describeFailure, isBodyError } from "./errors";
 import { textCache } from "./text-cache";
 
 // The body store: page bodies kept beside the rows under the SHA-256 of their uncompressed bytes
@@ -267,15 +267,6 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
     check: () => backend.check(),
     close: () => backend.close(),
   };
-}
-
-/** A backend's failure in a few words: its name, its system code, its message (no stack). */
-function describeFailure(err: unknown): string {
-  const e = err as { name?: string; code?: string; message?: string; cause?: { code?: string } };
-  if (e.name === "AbortError" || e.name === "TimeoutError") return "no answer in time";
-  const code = e.code ?? e.cause?.code;
-  const parts = [e.name && e.name !== "Error" ? e.name : undefined, code, e.message];
-  return parts.filter((p, i) => p && parts.indexOf(p) === i).join(": ") || String(err);
 }
 
 /** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */
