@@ -7,7 +7,6 @@
 // that sweep should have removed. Mended, the same check passes.
 import { writeFileSync } from "node:fs";
 import path from "node:path";
-import { PutObjectCommand, S3Client } from "@aws-sdk/client-s3";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type ChaosBodyStore, checkBodies, startChaosBodyStore } from "../scripts/chaos/bodies";
 import { type ChaosStore, postgresReader, sqliteReader } from "../scripts/chaos/store";
@@ -15,39 +14,17 @@ import { bodyStore, sweepBodies } from "@/lib/bodies";
 import { db } from "@/lib/db";
 import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { createTestDb, type TestDb } from "./db";
-import { S3RVER_CREDENTIALS } from "./s3";
+import { objectsBehind } from "./s3";
 import { TEST_STORE } from "./store";
 
 /** A page-like body of about `kb` KiB, different per `seed`. */
 const page = (seed: string, kb = 24) =>
   Array.from({ length: kb * 16 }, (_, i) => `${seed} paragraph ${i} of a stored page with words.`).join("\n");
 
-const objectName = (key: string) => `${key.slice(0, 2)}/${key.slice(2, 4)}/${key}.br`;
-
-/** An object's bytes reached past the store, as a bug or a hand on the disk would. */
-function behind(store: ChaosBodyStore) {
-  if (store.backend === "file") {
-    const root = store.url.slice("file:".length);
-    return {
-      overwrite: async (key: string, data: Buffer) => writeFileSync(path.join(root, objectName(key)), data),
-      leaveTemporary: async () => writeFileSync(path.join(root, ".tmp-interrupted-put"), "half a body"),
-    };
-  }
-  const client = new S3Client({
-    endpoint: store.env.AWS_ENDPOINT_URL_S3,
-    region: "us-east-1",
-    forcePathStyle: true,
-    credentials: S3RVER_CREDENTIALS,
-  });
-  const u = new URL(store.url);
-  const Key = (key: string) => `${u.pathname.slice(1)}/${objectName(key)}`;
-  return {
-    overwrite: async (key: string, data: Buffer) => {
-      await client.send(new PutObjectCommand({ Bucket: u.hostname, Key: Key(key), Body: data }));
-    },
-    // An upload cut short leaves nothing on S3 (an object is whole or not there); nothing to leave.
-    leaveTemporary: async () => undefined,
-  };
+/** A put's temporary file left behind (a folder; an upload cut short on S3 leaves nothing). */
+async function leaveTemporary(store: ChaosBodyStore): Promise<void> {
+  if (store.backend === "file")
+    writeFileSync(path.join(store.url.slice("file:".length), ".tmp-interrupted-put"), "half a body");
 }
 
 describe.each(["file", "s3"] as const)(
@@ -102,8 +79,10 @@ describe.each(["file", "s3"] as const)(
 
       // The breakage.
       await bodyStore().delete(kept[1]!.markdownKey!);
-      await behind(bodies).overwrite(kept[2]!.markdownKey!, Buffer.from(kept[0]!.markdownKey!));
-      await behind(bodies).leaveTemporary();
+      const behind = objectsBehind(bodies.url, bodies.env.AWS_ENDPOINT_URL_S3);
+      await behind.overwrite(kept[2]!.markdownKey!, Buffer.from(kept[0]!.markdownKey!));
+      behind.close();
+      await leaveTemporary(bodies);
     }, 120_000);
 
     afterAll(async () => {

@@ -81,8 +81,8 @@ export type ObjectsBehind = {
   close(): void;
 };
 
-/** Objects of the store a TALLY_BODY_STORE URL names: a folder, or (with its server) an S3 prefix. */
-export function objectsBehind(storeUrl: string, s3?: S3Server): ObjectsBehind {
+/** Objects of the store a TALLY_BODY_STORE URL names: a folder, or (at the S3 server's endpoint) a prefix. */
+export function objectsBehind(storeUrl: string, endpoint?: string): ObjectsBehind {
   if (storeUrl.startsWith("file:")) {
     const at = (key: string) => path.join(storeUrl.slice("file:".length), objectName(key));
     return {
@@ -92,13 +92,13 @@ export function objectsBehind(storeUrl: string, s3?: S3Server): ObjectsBehind {
       close: () => undefined,
     };
   }
-  if (!s3) throw new Error(`objectsBehind: ${storeUrl} needs its S3 server`);
+  if (!endpoint) throw new Error(`objectsBehind: ${storeUrl} needs its S3 server's endpoint`);
   const u = new URL(storeUrl);
   const Bucket = u.hostname;
   const Key = (key: string) =>
     [decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""), objectName(key)].filter(Boolean).join("/");
   const client = new S3Client({
-    endpoint: s3.endpoint,
+    endpoint,
     region: "us-east-1",
     forcePathStyle: true,
     credentials: S3RVER_CREDENTIALS,
@@ -116,4 +116,19 @@ export function objectsBehind(storeUrl: string, s3?: S3Server): ObjectsBehind {
     },
     close: () => client.destroy(),
   };
+}
+
+/**
+ * A test's body store on `backend`: the folder beside the database that createTestDb gives (no
+ * variables), or a bucket of an S3 server of its own, its standard AWS variables set in process.env
+ * as an operator's would be. Pass `env` to createTestDb; stop `s3` after.
+ */
+export async function bodyStoreOn(
+  backend: "file" | "s3",
+  bucket: string,
+): Promise<{ env: Record<string, string>; s3?: S3Server }> {
+  if (backend === "file") return { env: {} };
+  const s3 = await startS3Server(bucket);
+  Object.assign(process.env, s3.env());
+  return { env: { TALLY_BODY_STORE: `s3://${bucket}/bodies?forcePathStyle=true` }, s3 };
 }

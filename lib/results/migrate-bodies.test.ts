@@ -8,7 +8,7 @@ import { bodyStore } from "@/lib/bodies";
 import { getConfig } from "@/lib/config";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
-import { objectsBehind, startS3Server, type S3Server } from "@/test/s3";
+import { bodyStoreOn, objectsBehind, type S3Server } from "@/test/s3";
 import { listJobResults, migrateInlineBodies, verifyBodies } from ".";
 
 const JOB = "migrate-job";
@@ -23,13 +23,9 @@ describe.each(["file", "s3"] as const)("bodies on the %s store", (backend) => {
   let t: TestDb;
   let s3: S3Server | undefined;
   beforeAll(async () => {
-    if (backend === "s3") {
-      s3 = await startS3Server("tally-migrate");
-      Object.assign(process.env, s3.env());
-    }
-    t = await createTestDb(
-      backend === "s3" ? { TALLY_BODY_STORE: "s3://tally-migrate/bodies?forcePathStyle=true" } : {},
-    );
+    const store = await bodyStoreOn(backend, "tally-migrate");
+    s3 = store.s3;
+    t = await createTestDb(store.env);
     await db().job.create({ data: { id: JOB, kind: "batch", url: "https://example.com", origin: "submitted" } });
     for (const [i, x] of texts.entries())
       await db().result.create({
@@ -102,7 +98,7 @@ describe.each(["file", "s3"] as const)("bodies on the %s store", (backend) => {
       expect((await verifyBodies({ sample: 2 })).checked).toBeLessThan(16);
 
       const rows = await db().result.findMany({ where: { jobId: JOB }, orderBy: { id: "asc" } });
-      const behind = objectsBehind(getConfig().TALLY_BODY_STORE, s3);
+      const behind = objectsBehind(getConfig().TALLY_BODY_STORE, s3?.endpoint);
       await behind.remove(rows[3].markdownKey!);
       const other = await bodyStore().put(Buffer.from("z".repeat(9000)));
       await behind.overwrite(rows[5].htmlKey!, await behind.raw(other.key));

@@ -9,7 +9,7 @@ import { db } from "@/lib/db";
 import { keepBodies } from "@/lib/jobs/keep-bodies";
 import { pruneHistory } from "@/lib/worker/retention";
 import { createTestDb, type TestDb } from "@/test/db";
-import { startS3Server, type S3Server } from "@/test/s3";
+import { bodyStoreOn, type S3Server } from "@/test/s3";
 import { exportResults, listJobResults } from ".";
 
 const DAY = 86_400_000;
@@ -21,14 +21,9 @@ describe.each(["file", "s3"] as const)("result retention on the %s store", (back
   let t: TestDb;
   let s3: S3Server | undefined;
   beforeAll(async () => {
-    if (backend === "s3") {
-      s3 = await startS3Server("tally-retention");
-      Object.assign(process.env, s3.env());
-    }
-    t = await createTestDb({
-      TALLY_RESULT_RETENTION_DAYS: "30",
-      ...(backend === "s3" ? { TALLY_BODY_STORE: "s3://tally-retention/bodies?forcePathStyle=true" } : {}),
-    });
+    const store = await bodyStoreOn(backend, "tally-retention");
+    s3 = store.s3;
+    t = await createTestDb({ TALLY_RESULT_RETENTION_DAYS: "30", ...store.env });
     for (const id of [OLD, NEW])
       await db().job.create({ data: { id, kind: "batch", url: "https://example.com", origin: "submitted" } });
     const long = new Date(Date.now() - 40 * DAY);
