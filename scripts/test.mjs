@@ -127,28 +127,59 @@ if (failedChecks.length > 0) {
   console.error(`\n✗ ${failedChecks.join(", ")} failed`);
   process.exit(1);
 }
-/** Runs one command with its output prefixed by `tag`, line by line; resolves with its exit code. */
+const DIGEST_LINES = 80;
+const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
+
+/**
+ * Runs one command with its output prefixed by `tag`, line by line; resolves with its exit code and a
+ * digest of its failures: vitest's "Failed Tests" section (its first DIGEST_LINES lines, then each
+ * further FAIL line) and its summary lines. Parts side by side interleave their output, so a part that fails early would have its
+ * failures buried under the other's; the digest is printed again at the end.
+ */
 function prefixed(tag, cmd, args, env) {
   const child = spawn(cmd, args, { env: envOf(env), stdio: ["ignore", "pipe", "pipe"] });
+  const digest = [];
+  let capturing = 0;
+  const keep = (line) => {
+    const text = plain(line);
+    if (/Failed Tests \d+|Failed Suites \d+|Unhandled Errors?/.test(text)) capturing = DIGEST_LINES;
+    if (capturing > 0) {
+      capturing--;
+      digest.push(text);
+    } else if (/^\s*(FAIL\s|(Test Files|Tests|Errors)\s{2,})/.test(text)) digest.push(text);
+  };
   for (const stream of [child.stdout, child.stderr]) {
     let rest = "";
     stream.on("data", (d) => {
       const lines = (rest + d).split("\n");
       rest = lines.pop() ?? "";
-      for (const line of lines) process.stdout.write(`[${tag}] ${line}\n`);
+      for (const line of lines) {
+        process.stdout.write(`[${tag}] ${line}\n`);
+        keep(line);
+      }
     });
-    stream.on("end", () => rest && process.stdout.write(`[${tag}] ${rest}\n`));
+    stream.on("end", () => {
+      if (!rest) return;
+      process.stdout.write(`[${tag}] ${rest}\n`);
+      keep(rest);
+    });
   }
-  return new Promise((resolve) => child.on("close", (c, signal) => resolve(c ?? signal)));
+  return new Promise((resolve) => child.on("close", (c, signal) => resolve({ code: c ?? signal, digest })));
 }
 
 for (const step of steps) {
   const t = Date.now();
   if (Array.isArray(step[0])) {
     for (const [tag, name, cmd, args] of step) console.log(`\n▶ [${tag}] ${name}: ${cmd} ${args.join(" ")}`);
-    const codes = await Promise.all(step.map(([tag, , cmd, args, env = {}]) => prefixed(tag, cmd, args, env)));
+    const ends = await Promise.all(step.map(([tag, , cmd, args, env = {}]) => prefixed(tag, cmd, args, env)));
+    const codes = ends.map((e) => e.code);
     const failed = step.flatMap(([, name], i) => (codes[i] === 0 ? [] : [`${name} (exit ${codes[i]})`]));
     for (const [i, [, name]] of step.entries()) if (codes[i] === 0) console.log(`✓ ${name}`);
+    for (const [i, [tag, name]] of step.entries()) {
+      if (codes[i] === 0) continue;
+      console.error(`\n▶ [${tag}] ${name}: its failures again (the output above interleaves the parts)`);
+      for (const line of ends[i].digest) console.error(`[${tag}] ${line}`);
+    }
     if (failed.length > 0) {
       console.error(`\n✗ ${failed.join(", ")} failed`);
       process.exit(1);
