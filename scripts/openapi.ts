@@ -4,7 +4,7 @@
 import { writeFileSync } from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
-import { openApiFiles } from "@/lib/http";
+import { openApiFiles } from "@/lib/openapi";
 
 async function main() {
   const files = await openApiFiles((file) => import(pathToFileURL(path.resolve(file)).href));

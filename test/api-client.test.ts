@@ -10,7 +10,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTallyClient, TallyApiError, unwrap } from "@/lib/api-client";
-import { OPENAPI_JSON, openApiFiles } from "@/lib/http/openapi";
+import { OPENAPI_JSON, openApiFiles } from "@/lib/openapi";
 import { API_CLIENT_TYPES, apiClientTypes, OPENAPI_DOCUMENT } from "@/scripts/api-client/generate";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 

@@ -17,8 +17,8 @@ import {
   OPENAPI_JSON,
   openApiFiles,
   type ApiRoute,
-} from "@/lib/http/openapi";
-import { routesOf } from "@/lib/http/openapi/document";
+} from "@/lib/openapi";
+import { routesOf } from "@/lib/openapi/document";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
 const load = (file: string) => import(pathToFileURL(path.resolve(file)).href) as Promise<Record<string, unknown>>;

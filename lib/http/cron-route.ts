@@ -13,7 +13,7 @@ import { documented, type RouteNotes } from "./route-doc";
 // narrow credential a scheduler holds, and operators have their own routes for the same actions. No
 // secret configured means every call is refused; the check never switches itself off.
 // Input is the query string merged with an optional JSON body, parsed by the route's zod schema.
-// The schema and `notes` are attached to the handler for the API description (lib/http/openapi/).
+// The schema and `notes` are attached to the handler for the API description (lib/openapi/).
 
 const MAX_BODY_BYTES = 16 * 1024;
 

@@ -13,7 +13,7 @@ import { documented, type RouteNotes } from "./route-doc";
 // role (declared by every route: `role` is not optional, so a route without one does not compile),
 // CSRF on mutations, zod parsing of params, query and body; typed errors become answers through
 // lib/http/errors.ts (a role too low: 403 {"error":"forbidden","message"}). The spec, with its summary
-// and answer schema, is attached to the handler for the API description (lib/http/openapi/, docs/openapi.json).
+// and answer schema, is attached to the handler for the API description (lib/openapi/, docs/openapi.json).
 
 type Ctx = { params: Promise<Record<string, string | string[]>> };
 type Out<S> = S extends z.ZodType ? z.output<S> : undefined;

@@ -4,7 +4,7 @@ import type { Role } from "../auth";
 // What a route handler says about itself for the API description (docs/openapi.json, GET /api/openapi.json):
 // the wrappers (operator-route.ts, cron-route.ts) attach the very zod schemas they parse with, so the
 // description cannot drift from what the route accepts. Routes outside the wrappers (health, metrics,
-// login) attach theirs with `documented()`. lib/http/openapi/ reads them back with `routeDocOf()`.
+// login) attach theirs with `documented()`. lib/openapi/ reads them back with `routeDocOf()`.
 
 /** Who may call a route. */
 export type Access =

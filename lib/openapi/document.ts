@@ -1,7 +1,6 @@
 import { z } from "zod";
-import { ROLE_SUMMARY, ROLES, SESSION_COOKIE } from "../../auth";
-import { errorBodySchema, STATUS } from "../errors";
-import type { RouteDoc } from "../route-doc";
+import { ROLE_SUMMARY, ROLES, SESSION_COOKIE } from "../auth";
+import { errorBodySchema, STATUS, type RouteDoc } from "../http";
 
 // The OpenAPI 3.1 description of every /api route, built from the descriptions the route wrappers
 // attach to their handlers (lib/http/route-doc.ts): the same zod schemas the routes parse with, so

@@ -1,6 +1,6 @@
 import { readdirSync, statSync } from "node:fs";
 import path from "node:path";
-import { routeDocOf } from "../route-doc";
+import { routeDocOf } from "../http";
 import { routesOf, type ApiRoute } from "./document";
 
 // Finds the route files under app/api and reads the descriptions their handlers carry. lib/ does not

@@ -1,4 +1,4 @@
-import { version } from "../../../package.json";
+import { version } from "../../package.json";
 import { buildOpenApiDocument } from "./document";
 import { renderMarkdown } from "./markdown";
 import { collectApiRoutes } from "./routes";
