@@ -107,15 +107,24 @@ describe("caps with two worker processes racing", () => {
         const item = leased[0];
         const held = item?.leaseOwner;
         // Frozen inside a write (SQLite's one writer), the other worker cannot claim anything until it is
-        // woken: then it is tried again on a later item, three times at most.
-        if (!takenOver && freezes < 3 && item && held) {
+        // woken: then it is tried again on a later item, five times at most. A freeze counts only if the
+        // item is still that worker's once it is stopped (on a loaded machine it may have finished the item
+        // between the read above and the signal: nothing is left to take over).
+        if (!takenOver && freezes < 5 && item && held) {
           const pid = Number(held.split(":").at(-3));
           if (workers.some((w) => w.pid() === pid)) {
-            froze = true;
-            freezes++;
             process.kill(pid, "SIGSTOP");
+            const still = await db().queueItem.findUnique({
+              where: { id: item.id },
+              select: { state: true, leaseOwner: true },
+            });
+            const frozenHolding = still?.state === "leased" && still.leaseOwner === held;
+            if (frozenHolding) {
+              froze = true;
+              freezes++;
+            }
             // Its lease runs out (5 s) and the other worker claims the run's submit item and submits.
-            for (let i = 0; i < 200 && !takenOver; i++) {
+            for (let i = 0; frozenHolding && i < 200 && !takenOver; i++) {
               await sleep(100);
               const now = await db().queueItem.findUnique({ where: { id: item.id }, select: { leaseOwner: true } });
               takenOver =
