@@ -14,17 +14,20 @@ import { db } from "../db";
 export const PROCESS_TAG = `${hostname()}:${process.pid}:${randomUUID().slice(0, 6)}`;
 
 const EPOCH = new Date(0);
-const known = new Set<string>();
+/** The rows known to exist, by database client: another database (a test's next one) starts unknown. */
+const known = new WeakMap<object, Set<string>>();
 
 async function ensureRow(name: string): Promise<void> {
-  if (known.has(name)) return;
+  const client = db();
+  const names = known.get(client) ?? new Set<string>();
+  if (names.has(name)) return;
   try {
-    await db().scheduleLease.create({ data: { name, lastRunAt: EPOCH, lockedUntil: EPOCH } });
+    await client.scheduleLease.create({ data: { name, lastRunAt: EPOCH, lockedUntil: EPOCH } });
   } catch (err) {
     // Another process created it first: that is all we wanted.
     if (!(err instanceof Prisma.PrismaClientKnownRequestError && err.code === "P2002")) throw err;
   }
-  known.add(name);
+  known.set(client, names.add(name));
 }
 
 /**
