@@ -15,7 +15,14 @@ const nextConfig = {
   // route a body CUT at this size, silently. The largest body Tally reads is a run's URL list (32 MB,
   // lib/runs/request.ts, which also refuses a body shorter than its Content-Length); JSON bodies are
   // capped at 256 KB by the route wrapper, and server.ts answers anonymous bodies before they are read.
-  experimental: { proxyClientMaxBodySize: "33mb" },
+  // preloadEntriesOnStart: every page and route is loaded at start-up (Next's default) unless
+  // TALLY_PRELOAD_ROUTES=off (lib/config.ts validates the value; read here, at build and at start, before
+  // lib/config loads).
+  experimental: {
+    proxyClientMaxBodySize: "33mb",
+    // eslint-disable-next-line no-restricted-properties -- read before lib/config.ts can load
+    preloadEntriesOnStart: process.env.TALLY_PRELOAD_ROUTES !== "off",
+  },
   // The OpenTelemetry SDK (lib/tracing) is loaded from node_modules as is, never bundled: one copy per
   // process, shared with server.ts's bundle.
   serverExternalPackages: [

@@ -251,6 +251,9 @@ export const envSchema = z.object({
   TALLY_POLL_NO_WEBHOOK_SECONDS: int(300, 1, 86_400).describe(
     "In webhook mode, poll a job that has had no webhook for this long, in seconds.",
   ),
+  TALLY_PRELOAD_ROUTES: onOff("on").describe(
+    "Load every page and route when the server starts, so no first request waits while its code loads; `off` starts about a third lighter and loads each on its first request (the tests' many short-lived servers run so). Read by `next.config.js`.",
+  ),
   TALLY_DEMO_TRAFFIC: onOff("on").describe("In demo mode, submit a trickle of jobs."),
   TALLY_DEMO_JOBS_PER_MINUTE: int(4, 0, 600).describe("The demo trickle's rate, in jobs per minute."),
   TALLY_SIM_PORT: int(4010, 0, 65535).describe("The port of the built-in simulator in demo mode (`0`: any free port)."),

@@ -175,6 +175,12 @@ describe("configuration", () => {
       expect(problems({ TALLY_SIM_BODY_BYTES: bad }).join(), bad).toMatch(/^TALLY_SIM_BODY_BYTES: must be /);
   });
 
+  it("TALLY_PRELOAD_ROUTES: on by default, off for a lighter start, anything else refused with the reason", () => {
+    expect(parseConfig({}).TALLY_PRELOAD_ROUTES).toBe("on");
+    expect(parseConfig({ TALLY_PRELOAD_ROUTES: "off" }).TALLY_PRELOAD_ROUTES).toBe("off");
+    expect(problems({ TALLY_PRELOAD_ROUTES: "no" }).join()).toMatch(/TALLY_PRELOAD_ROUTES: must be "on" or "off"/);
+  });
+
   it("documents every variable in docs/configuration.md, with its default", () => {
     const reference = readFileSync("docs/configuration.md", "utf8");
     const rows = new Map([...reference.matchAll(/^\| `([A-Z0-9_]+)` \| ([^|]*) \|/gm)].map((m) => [m[1], m[2].trim()]));

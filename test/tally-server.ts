@@ -77,6 +77,8 @@ export async function startTally(
     TALLY_HOST: "127.0.0.1",
     TALLY_PUBLIC_URL: `http://127.0.0.1:${port}`,
     TALLY_DEMO_TRAFFIC: "off",
+    // A lighter start (a test's server serves a few routes): each page or route loads on its first request.
+    TALLY_PRELOAD_ROUTES: "off",
     // Page bodies: beside a database of its own; with a test's database (createTestDb), in that test's store.
     TALLY_BODY_STORE: database ? testBodyStore(dir) : `file:${path.join(dir, "bodies")}`,
     ...env,
