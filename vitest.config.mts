@@ -21,9 +21,10 @@ export default defineConfig({
     pool: "forks",
     // A worker process runs its files one after another with the modules it has loaded, instead of a
     // fresh process and module graph per file: evaluating lib/ and its drivers again for each of ~260
-    // files was vitest's "import" phase, ~430 s of each store's run, now ~20 s. Each file brings its own database, configuration and servers (test/db.ts,
-    // test/tally-server.ts) and cleans them up; state a module keeps must be keyed by what it belongs to
-    // (lib/scheduling/lease.ts: by database client), never assumed to be the process's only one.
+    // files was vitest's "import" phase, ~430 s of each store's run, now ~20 s. Each file brings its
+    // own database, configuration and servers (test/db.ts, test/tally-server.ts) and cleans them up,
+    // process.env included (test/s3.ts's useEnv); state a module keeps must be keyed by what it
+    // belongs to (lib/scheduling/lease.ts: by database client), never assumed to be the only one.
     isolate: false,
     // Most files wait on servers, sockets and databases, not the CPU: three at a time on the two
     // cores here takes the SQLite run from about 6 minutes to about 2.

@@ -142,8 +142,8 @@ const plain = (line) => line.replace(/\x1b\[[0-9;]*m/g, "");
 /**
  * Runs one command with its output prefixed by `tag`, line by line; resolves with its exit code and a
  * digest of its failures: vitest's "Failed Tests" section (its first DIGEST_LINES lines, then each
- * further FAIL line) and its summary lines. Parts side by side interleave their output, so a part that fails early would have its
- * failures buried under the other's; the digest is printed again at the end.
+ * further FAIL line) and its summary lines. Parts side by side interleave their output, so a part that
+ * fails early would have its failures buried under the other's; the digest is printed again at the end.
  */
 function prefixed(tag, cmd, args, env) {
   const child = spawn(cmd, args, { env: envOf(env), stdio: ["ignore", "pipe", "pipe"] });

@@ -24,6 +24,11 @@ export type S3Server = {
   bucket: string;
   /** The standard AWS variables for a process that talks to it (through `endpoint`, or another address). */
   env(endpoint?: string): Record<string, string>;
+  /**
+   * Sets those variables in this process, as an operator would for the SDK; stop() puts back what was
+   * there (a vitest worker runs the next file in the same process).
+   */
+  useEnv(endpoint?: string): void;
   stop(): Promise<void>;
 };
 
@@ -44,17 +49,28 @@ export async function startS3Server(bucket: string): Promise<S3Server> {
     });
     await admin.send(new CreateBucketCommand({ Bucket: bucket }));
     admin.destroy();
+    const env = (at = endpoint) => ({
+      AWS_ENDPOINT_URL_S3: at,
+      AWS_REGION: "us-east-1",
+      AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
+      AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
+    });
+    let before: Record<string, string | undefined> | undefined;
     return {
       port,
       endpoint,
       bucket,
-      env: (at = endpoint) => ({
-        AWS_ENDPOINT_URL_S3: at,
-        AWS_REGION: "us-east-1",
-        AWS_ACCESS_KEY_ID: S3RVER_CREDENTIALS.accessKeyId,
-        AWS_SECRET_ACCESS_KEY: S3RVER_CREDENTIALS.secretAccessKey,
-      }),
+      env,
+      useEnv(at) {
+        const vars = env(at);
+        before ??= Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
+        Object.assign(process.env, vars);
+      },
       async stop() {
+        for (const [k, v] of Object.entries(before ?? {})) {
+          if (v === undefined) delete process.env[k];
+          else process.env[k] = v;
+        }
         if (child.exitCode === null && child.signalCode === null) {
           const gone = new Promise((r) => child.once("exit", r));
           child.kill("SIGKILL");
@@ -121,7 +137,7 @@ export function objectsBehind(storeUrl: string, endpoint?: string): ObjectsBehin
 /**
  * A test's body store on `backend`: the folder beside the database that createTestDb gives (no
  * variables), or a bucket of an S3 server of its own, its standard AWS variables set in process.env
- * as an operator's would be. Pass `env` to createTestDb; stop `s3` after.
+ * as an operator's would be (until `s3` stops). Pass `env` to createTestDb; stop `s3` after.
  */
 export async function bodyStoreOn(
   backend: "file" | "s3",
@@ -129,6 +145,6 @@ export async function bodyStoreOn(
 ): Promise<{ env: Record<string, string>; s3?: S3Server }> {
   if (backend === "file") return { env: {} };
   const s3 = await startS3Server(bucket);
-  Object.assign(process.env, s3.env());
+  s3.useEnv();
   return { env: { TALLY_BODY_STORE: `s3://${bucket}/bodies?forcePathStyle=true` }, s3 };
 }

@@ -22,7 +22,7 @@ let s3: S3Server | undefined;
 async function startS3(): Promise<void> {
   s3 = await startS3Server("tally-sweep");
   // The standard AWS variables, as an operator sets them (openBodyStore leaves them to the SDK).
-  Object.assign(process.env, s3.env());
+  s3.useEnv();
 }
 
 afterAll(() => s3?.stop());
