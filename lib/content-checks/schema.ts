@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { selectorProblem } from "./page";
+import { selectorCostProblem } from "./selector-bounds";
 
 // The `checks` definition runs and collections accept (issue 39): what a stored page must satisfy to be
 // usable. Every field is optional; what is left out takes the default set (DEFAULT_CHECKS). Errors name
@@ -25,7 +26,13 @@ const selector = z
   .max(MAX_SELECTOR_LENGTH, { error: `must be at most ${MAX_SELECTOR_LENGTH} characters` })
   .check((ctx) => {
     const problem = selectorProblem(ctx.value);
-    if (problem) ctx.issues.push({ code: "custom", input: ctx.value, message: `not a valid CSS selector: ${problem}` });
+    if (problem) {
+      ctx.issues.push({ code: "custom", input: ctx.value, message: `not a valid CSS selector: ${problem}` });
+      return;
+    }
+    const cost = selectorCostProblem(ctx.value);
+    if (cost)
+      ctx.issues.push({ code: "custom", input: ctx.value, message: `too costly to evaluate: the selector ${cost}` });
   });
 
 /** One thing to look for: a plain-text phrase (in the page's visible text) or a CSS selector (on its html). */
