@@ -32,6 +32,8 @@ const nextConfig = {
     "@opentelemetry/exporter-trace-otlp-http",
     "@opentelemetry/resources",
     "@opentelemetry/sdk-trace",
+    // The judging pool (lib/judging) starts its threads from piscina's own files.
+    "piscina",
   ],
   async headers() {
     return [{ source: "/:path*", headers: securityHeaders }];

@@ -78,6 +78,23 @@ export const envSchema = z.object({
   TALLY_BODY_CACHE_BYTES: int(64 * 1024 * 1024, 0, 16 * 1024 * 1024 * 1024).describe(
     "Bytes of recently read page bodies each process keeps as text, by key, so a page that many runs share is not decompressed and re-hashed for every reader ([Storage](operations/storage.md#reading-bodies)); 0 keeps none. A body over an eighth of it is never kept.",
   ),
+  TALLY_JUDGE_THREADS: z.coerce
+    .number({ error: "must be a number" })
+    .int({ error: "must be a whole number" })
+    .min(1, { error: "must be at least 1" })
+    .max(256, { error: "must be at most 256" })
+    .optional()
+    .meta({
+      description:
+        "Worker threads per process that judge scraped pages (content checks, the block-page detector, selectors, fingerprints, diffs) off the event loop, so a hostile page cannot stall the receiver or the dashboard ([Security](operations/security.md#judging-pages-off-the-event-loop)).",
+      defaultText: "the machine's cores less one, at least 1",
+    }),
+  TALLY_JUDGE_BUDGET_MS: int(2_000, 50, 600_000).describe(
+    "The most time one page may be judged for. Past it the thread is stopped and the page is judged `suspect` with the check `budget_exceeded` (never stored as good); the next page goes on.",
+  ),
+  TALLY_JUDGE_MEMORY_MB: int(512, 128, 16_384).describe(
+    "The heap a judging thread may use; a page that needs more is judged `suspect` with the check `memory_exceeded` and the thread is replaced.",
+  ),
   GEONODE_SCRAPER_API_KEY: optionalString.describe(
     "The platform's API key. Unset means demo mode: Tally starts its built-in simulator and points its client at it.",
   ),

@@ -5,7 +5,8 @@ import path from "node:path";
 import { build } from "esbuild";
 
 const LIB = path.resolve("lib") + path.sep;
-import { serverBundle as outfile } from "./server-bundle.mjs";
+import { writeJudgeWorker } from "./judge-worker.mjs";
+import { distDir, serverBundle as outfile } from "./server-bundle.mjs";
 
 await build({
   entryPoints: ["server.ts"],
@@ -47,3 +48,6 @@ await build({
   ],
 });
 console.log(`built ${path.relative(process.cwd(), outfile)}`);
+// The judging pool's thread code (lib/judging/worker-file.ts finds it here where the sources are not shipped).
+const judgeWorker = await writeJudgeWorker(path.join(distDir, "tally-judge-worker.mjs"));
+console.log(`built ${path.relative(process.cwd(), judgeWorker)}`);

@@ -163,7 +163,7 @@ export async function storeCompleted(
           db(),
           jobId,
           await keepBodies(
-            judgeRows(
+            await judgeRows(
               checks,
               items.map((it, i) => itemRow(it, String(it.input_index ?? (page - 1) * pageSize + i), {})),
             ),
@@ -182,7 +182,7 @@ export async function storeCompleted(
           db(),
           jobId,
           await keepBodies(
-            judgeRows(
+            await judgeRows(
               checks,
               items.map((it) =>
                 itemRow(it, it.url, { depth: it.depth, parent_url: it.parent_url, links: it.links ?? undefined }),

@@ -77,3 +77,18 @@ export function countBodySweep(objects: number, bytes: number): void {
   m.bodySweepDeleted.inc({ process: m.processTag }, objects);
   m.bodySweepDeletedBytes.inc({ process: m.processTag }, bytes);
 }
+
+/** The judging pool's state after a change: tasks waiting, threads busy, threads allowed. */
+export function setJudgePool(queued: number, busy: number, threads: number): void {
+  const m = metrics();
+  m.judgeQueued.set({ process: m.processTag }, queued);
+  m.judgeBusy.set({ process: m.processTag }, busy);
+  m.judgeThreads.set({ process: m.processTag }, threads);
+}
+
+/** A judging task finished: how long it ran and, when it gave no answer, why. */
+export function countJudgeTask(kind: string, ms: number, failure: string | null): void {
+  const m = metrics();
+  m.judgeDuration.observe({ process: m.processTag, kind }, ms / 1000);
+  if (failure) m.judgeOverruns.inc({ process: m.processTag, kind, reason: failure });
+}

@@ -9,6 +9,8 @@ export {
   countDelivery,
   countJobOutcome,
   countJudgedPage,
+  countJudgeTask,
+  setJudgePool,
   countPlatformCall,
   countRateLimitedMs,
   countSafetyNetRun,

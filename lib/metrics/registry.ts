@@ -64,6 +64,37 @@ function create() {
       labelNames: labelNames("verdict"),
       registers: [registry],
     }),
+    judgeQueued: new Gauge({
+      name: "tally_judge_queued",
+      help: "Pages (and diffs, fingerprints) waiting for a thread of this process's judging pool",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    judgeBusy: new Gauge({
+      name: "tally_judge_busy_threads",
+      help: "Threads of this process's judging pool at work now",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    judgeThreads: new Gauge({
+      name: "tally_judge_threads",
+      help: "Threads this process's judging pool may run at once (TALLY_JUDGE_THREADS)",
+      labelNames: labelNames(),
+      registers: [registry],
+    }),
+    judgeOverruns: new Counter({
+      name: "tally_judge_overruns_total",
+      help: "Judging tasks stopped without an answer, by task kind and reason (budget_exceeded, memory_exceeded, failed): each such page is judged suspect, never stored as good",
+      labelNames: labelNames("kind", "reason"),
+      registers: [registry],
+    }),
+    judgeDuration: new Histogram({
+      name: "tally_judge_duration_seconds",
+      help: "Time a judging task took on its thread, by task kind (checks, fingerprint, diff)",
+      labelNames: labelNames("kind"),
+      buckets: [0.001, 0.005, 0.02, 0.05, 0.1, 0.25, 0.5, 1, 2, 5, 10],
+      registers: [registry],
+    }),
     runTokens: new Counter({
       name: "tally_run_tokens_total",
       help: "Tokens the platform charged for the pages of runs' chunks, by escalation rung (0 = the run's own options)",

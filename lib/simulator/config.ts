@@ -42,6 +42,12 @@ const shape = {
   softNotFoundRate: rate,
   /** Share of URLs cut short unless `wait_config` is given. */
   truncatedRate: rate,
+  /**
+   * Share of URLs (sticky per URL) answering a page built to be costly to judge (issue 47): deep nesting,
+   * a huge run of siblings, hundreds of thousands of elements or attributes, or a size near the 3 MB
+   * input limit. /_sim/content says which kind a URL gets.
+   */
+  hostilePageRate: rate,
   /** Tokens a completed page costs, without and with rendering (the price table: 1 and 1, no surcharge). */
   pageTokens: z.number().int().min(0).max(100),
   renderTokens: z.number().int().min(0).max(100),
@@ -100,6 +106,7 @@ export const baseConfig: SimConfig = {
   emptyShellRate: 0,
   softNotFoundRate: 0,
   truncatedRate: 0,
+  hostilePageRate: 0,
   pageTokens: 1,
   renderTokens: 1,
   bodyBytes: [0, 0],

@@ -12,12 +12,14 @@ import { hashUnit } from "./rng";
 //   softNotFoundRate         share of URLs answering a "page not found" page with status 200, whatever the options
 //   emptyShellRate           share of URLs whose page needs `render_js` (else an empty JavaScript shell)
 //   truncatedRate            share of URLs cut short unless `wait_config` lets the page finish loading
+//   hostilePageRate          share of URLs (sticky per URL) answering a page built to be costly to judge
+//                            (HOSTILE_STYLES below); a real page all the same, with text, whatever the options
 //
 // "Plain" routing is a request without `proxy.type` (the platform picks); only an explicit
 // `proxy.type: residential` counts as residential here. A blocked host beats everything; then a soft 404,
 // an empty shell, a cut page. Every kind is a completed item with http status 200, charged as a page.
 
-export type PageKind = "good" | "block" | "empty_shell" | "soft_404" | "truncated";
+export type PageKind = "good" | "block" | "empty_shell" | "soft_404" | "truncated" | "hostile";
 export type BlockStyle = "cloudflare_challenge" | "access_denied" | "captcha" | "consent_wall" | "google_sorry";
 const BLOCK_STYLES: readonly BlockStyle[] = [
   "cloudflare_challenge",
@@ -27,8 +29,25 @@ const BLOCK_STYLES: readonly BlockStyle[] = [
   "google_sorry",
 ];
 
+/** Pages whose cost to parse or to match a selector on is what a stranger chose (issue 47). */
+export type HostileStyle = "deep_nesting" | "sibling_run" | "many_elements" | "many_attributes" | "near_limit";
+export const HOSTILE_STYLES: readonly HostileStyle[] = [
+  "deep_nesting",
+  "sibling_run",
+  "many_elements",
+  "many_attributes",
+  "near_limit",
+];
+const HOSTILE_WHY: Record<HostileStyle, string> = {
+  deep_nesting: "a 3 MB page of blocks nested 509 deep, over and over",
+  sibling_run: "40,000 <p> siblings in one run (h2~p tries every pair)",
+  many_elements: "200,000 <span> elements",
+  many_attributes: "300,000 attributes on 300 elements",
+  near_limit: "ordinary paragraphs up to just under the 3 MB input limit",
+};
+
 export type FetchOptions = { renderJs: boolean; waitConfig: boolean; proxyType: string | null };
-export type Served = { kind: PageKind; style?: BlockStyle; why: string };
+export type Served = { kind: PageKind; style?: BlockStyle | HostileStyle; why: string };
 
 /** The option sets an escalation ladder tries, by name (what /_sim/content answers for). */
 export const OPTION_SETS: Record<string, FetchOptions> = {
@@ -41,7 +60,13 @@ export const OPTION_SETS: Record<string, FetchOptions> = {
 
 type Knobs = Pick<
   SimConfig,
-  "seed" | "blockPageRate" | "residentialUnblockShare" | "emptyShellRate" | "softNotFoundRate" | "truncatedRate"
+  | "seed"
+  | "blockPageRate"
+  | "residentialUnblockShare"
+  | "emptyShellRate"
+  | "softNotFoundRate"
+  | "truncatedRate"
+  | "hostilePageRate"
 >;
 
 const hostOf = (url: string): string => {
@@ -76,6 +101,10 @@ export function servedKind(k: Knobs, url: string, opts: FetchOptions): Served {
           ? `host ${host} blocks this routing (${style}); proxy.type residential gets through`
           : `host ${host} blocks every routing (${style})`,
       };
+  }
+  if (k.hostilePageRate > 0 && hashUnit(k.seed, "hostile-page:" + url) < k.hostilePageRate) {
+    const style = HOSTILE_STYLES[Math.floor(hashUnit(k.seed, "hostile-style:" + url) * HOSTILE_STYLES.length)];
+    return { kind: "hostile", style, why: HOSTILE_WHY[style] };
   }
   if (k.softNotFoundRate > 0 && hashUnit(k.seed, "soft-404:" + url) < k.softNotFoundRate)
     return { kind: "soft_404", why: "the page is gone: a not-found page with status 200, whatever the options" };
@@ -136,6 +165,40 @@ const soft404 = (host: string) => ({
   markdown: `# Oops! We can't find that page.\n\nThe page you were looking for may have moved or no longer exists. Try searching, or head back to the [home page](/).`,
 });
 
+const INPUT_LIMIT = 3_000_000;
+
+/** Repeats `unit` as many whole times as fit in `chars` between `head` and `tail`. */
+const fill = (head: string, unit: string, tail: string, chars: number) =>
+  head + unit.repeat(Math.max(1, Math.floor((chars - head.length - tail.length) / unit.length))) + tail;
+
+/** A hostile page of `style`: valid HTML with visible text, at most the 3 MB input limit. */
+export function hostilePageHtml(style: HostileStyle, host: string): { html: string; markdown: string } {
+  const head = `<!doctype html><html><head><title>${host}</title></head><body><h1>${host}</h1>`;
+  const tail = "</body></html>";
+  const text = `# ${host}\n\nA page built to be costly to judge.`;
+  switch (style) {
+    case "deep_nesting": {
+      const nest = `${"<div>".repeat(509)}deep${"</div>".repeat(509)}`;
+      return { html: fill(head, nest, tail, INPUT_LIMIT - 1_000), markdown: text };
+    }
+    case "sibling_run":
+      return {
+        html: `${head.replace(`<h1>${host}</h1>`, "")}<div>${"<p>x</p>".repeat(40_000)}</div>${tail}`,
+        markdown: text,
+      };
+    case "many_elements":
+      return { html: `${head}${"<span>x</span>".repeat(200_000)}${tail}`, markdown: text };
+    case "many_attributes": {
+      const attrs = Array.from({ length: 1_000 }, (_, i) => ` a${i}="v"`).join("");
+      return { html: `${head}${`<p${attrs}>x</p>`.repeat(300)}${tail}`, markdown: text };
+    }
+    case "near_limit": {
+      const para = "<p>Plain words in an ordinary paragraph, repeated to fill the page.</p>\n";
+      return { html: fill(head, para, tail, INPUT_LIMIT - 1_000), markdown: text };
+    }
+  }
+}
+
 /** The body of a non-good serving, in the formats asked; `good` is what `real` already holds. */
 export function servedContent(
   seed: number,
@@ -154,9 +217,10 @@ export function servedContent(
     html: formats.includes("html") ? p.html : null,
     links,
   });
-  if (served.kind === "block") return pick(blockHtml(served.style ?? "access_denied", host, ref), null);
+  if (served.kind === "block") return pick(blockHtml((served.style as BlockStyle) ?? "access_denied", host, ref), null);
   if (served.kind === "empty_shell") return pick({ html: SHELL_HTML, markdown: "" }, null);
   if (served.kind === "soft_404") return pick(soft404(host), null);
+  if (served.kind === "hostile") return pick(hostilePageHtml(served.style as HostileStyle, host), null);
   // truncated: the real page cut in its first third, mid-document (no closing tags).
   const page = real();
   const cut = (s: string | null) => (s === null ? null : s.slice(0, Math.max(1, Math.floor(s.length / 3))));

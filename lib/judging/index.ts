@@ -1,0 +1,31 @@
+// The judging pool (issue 47): work whose cost a stranger's page decides runs on worker threads within
+// a time budget. The threads' code (run-task.ts, worker.ts) is bundled apart (scripts/judge-worker.mjs)
+// and is not part of this surface: callers hand over plain data and get plain data back.
+import type { CheckResult, Checks } from "../content-checks";
+import { judgePool } from "./pool";
+import type { Judged } from "./tasks";
+
+export { closeJudgePool, judgePool, type PoolStats } from "./pool";
+export type { JudgeFailure, Judged, JudgeTask } from "./tasks";
+
+/** A page's content checks and block-page detector, judged on a pool thread. */
+export function judgeChecks(
+  checks: Checks,
+  page: { html: string | null; markdown: string | null; status: number | null },
+): Promise<Judged<CheckResult>> {
+  return judgePool().run({ kind: "checks", checks, ...page }) as Promise<Judged<CheckResult>>;
+}
+
+/** A page's change-tracking fingerprint under ignore patterns (their sources), on a pool thread. */
+export function judgeFingerprint(
+  markdown: string | null,
+  html: string | null,
+  patterns: string[],
+): Promise<Judged<string>> {
+  return judgePool().run({ kind: "fingerprint", markdown, html, patterns }) as Promise<Judged<string>>;
+}
+
+/** A bounded line diff of two versions, on a pool thread. */
+export function judgeDiff<D>(before: string, after: string): Promise<Judged<D>> {
+  return judgePool().run({ kind: "diff", before, after }) as Promise<Judged<D>>;
+}
