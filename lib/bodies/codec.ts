@@ -57,6 +57,19 @@ export function decoder(codec: BodyCodec): Transform | null {
 const MAX_DECODE_CHUNK = 64 * 1024 * 1024;
 
 /**
+ * The most bytes a body may decode to when its row keeps no size (rows from before sizes were kept):
+ * far past any page Tally stores (a page is at most 3,000,000 characters, 12 MB in UTF-8).
+ */
+export const MAX_UNSIZED_BODY = 64 * 1024 * 1024;
+
+/**
+ * How many bytes a decode may produce: the row's recorded size, else MAX_UNSIZED_BODY. A brotli object
+ * of 809 bytes can decode to a gigabyte; stopping at the size the row recorded keeps memory to the body's
+ * own (issue 47), and an object that decodes past it is not the body the row names (BodyCorrupt).
+ */
+export const decodeLimit = (size?: number | null): number => (size && size > 0 ? size : MAX_UNSIZED_BODY);
+
+/**
  * A stored object's whole bytes decoded in one call (on libuv's thread pool, off the main thread).
  * `size`, the body's uncompressed bytes as its row keeps them, sizes the output buffer: without it
  * zlib works in 16 KiB pieces, one trip to the thread pool and back each (40 for a 600 KB page,
@@ -64,7 +77,13 @@ const MAX_DECODE_CHUNK = 64 * 1024 * 1024;
  * never the body.
  */
 export async function decodeWhole(data: Buffer, codec: BodyCodec, size?: number | null): Promise<Buffer> {
-  const options = size && size > 0 ? { chunkSize: Math.max(64, Math.min(size + 1, MAX_DECODE_CHUNK)) } : {};
+  const maxOutputLength = decodeLimit(size);
+  if (codec === "identity" && data.length > maxOutputLength)
+    throw new RangeError(`longer than ${maxOutputLength} bytes`);
+  const options = {
+    maxOutputLength,
+    ...(size && size > 0 ? { chunkSize: Math.max(64, Math.min(size + 1, MAX_DECODE_CHUNK)) } : {}),
+  };
   if (codec === "br") return brotliDecompress(data, options);
   if (codec === "gzip") return gunzip(data, options);
   return data;

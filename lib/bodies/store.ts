@@ -1,7 +1,16 @@
 import "server-only";
 import { createHash } from "node:crypto";
 import { pipeline, Readable } from "node:stream";
-import { type BodyCodec, BODY_CODECS, decodeWhole, decoder, DEFAULT_CODEC, encode, isBodyCodec } from "./codec";
+import {
+  type BodyCodec,
+  BODY_CODECS,
+  decodeLimit,
+  decodeWhole,
+  decoder,
+  DEFAULT_CODEC,
+  encode,
+  isBodyCodec,
+} from "./codec";
 import { BodyCorrupt, BodyMissing, BodyUnavailable, describeFailure, isBodyError } from "./errors";
 import { textCache } from "./text-cache";
 
@@ -36,7 +45,7 @@ export interface BodyStore {
    * with BodyMissing when there is no object, BodyCorrupt when it does not decode or its bytes do not
    * hash to `key` (after the last byte: a consumer must not take the body as good before the end).
    */
-  get(key: string, codec: BodyCodec): Readable;
+  get(key: string, codec: BodyCodec, size?: number | null): Readable;
   /**
    * The body's uncompressed bytes in one buffer, verified against `key` before it resolves (BodyMissing,
    * BodyCorrupt as for `get`): for a reader that holds the whole body anyway (a JSON answer, a page
@@ -165,9 +174,9 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
     try {
       bytes = await decodeWhole(data, codecOfRow, size);
     } catch (err) {
-      throw new BodyCorrupt(key, `its ${codecOfRow} data at ${backend.where(name)} does not decode (${String(err)})`, {
-        cause: err,
-      });
+      const tooLong = err instanceof RangeError || (err as { code?: string }).code === "ERR_BUFFER_TOO_LARGE";
+      const why = tooLong ? `decodes past ${decodeLimit(size)} bytes` : `does not decode (${String(err)})`;
+      throw new BodyCorrupt(key, `its ${codecOfRow} data at ${backend.where(name)} ${why}`, { cause: err });
     }
     // The whole SHA-256 on every read from the store: brotli has no checksum of its own, and a byte
     // flipped in a brotli stream decodes without an error to the right length but other bytes about
@@ -197,10 +206,10 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       return { key, size, storedSize: encoded.data.length, codec: encoded.codec };
     },
 
-    get(key, codecOfRow) {
+    get(key, codecOfRow, size) {
       checkKey(key);
       if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
-      return Readable.from(verified(backend, key, codecOfRow), { objectMode: false });
+      return Readable.from(verified(backend, key, codecOfRow, decodeLimit(size)), { objectMode: false });
     },
 
     async read(key, codecOfRow, size) {
@@ -270,7 +279,7 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
 }
 
 /** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */
-async function* verified(backend: Backend, key: string, codec: BodyCodec): AsyncGenerator<Buffer> {
+async function* verified(backend: Backend, key: string, codec: BodyCodec, limit: number): AsyncGenerator<Buffer> {
   const name = objectName(key, codec);
   const source = await backend.read(name);
   if (!source) throw new BodyMissing(key, backend.where(name));
@@ -279,12 +288,18 @@ async function* verified(backend: Backend, key: string, codec: BodyCodec): Async
   const decode = decoder(codec);
   const bytes: Readable = decode ? pipeline(source, decode, () => undefined) : source;
   const hash = createHash("sha256");
+  let total = 0;
   try {
     for await (const chunk of bytes as AsyncIterable<Buffer>) {
+      total += chunk.length;
+      // Past the row's size it is not the body the row names (a bomb decodes without end): stop here.
+      if (total > limit)
+        throw new BodyCorrupt(key, `its ${codec} data at ${backend.where(name)} decodes past ${limit} bytes`);
       hash.update(chunk);
       yield chunk;
     }
   } catch (err) {
+    if (err instanceof BodyCorrupt) throw err;
     // A read failing (the network, the disk) is that failure; a decoder refusing the bytes is corruption.
     if (sourceError !== undefined && err === sourceError) throw err;
     throw new BodyCorrupt(key, `its ${codec} data at ${backend.where(name)} does not decode (${String(err)})`, {

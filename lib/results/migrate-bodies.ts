@@ -87,6 +87,8 @@ const refSchema = z.object({
   markdownCodec: z.string().nullable(),
   htmlKey: z.string().nullable(),
   htmlCodec: z.string().nullable(),
+  markdownSize: z.coerce.number().int().nullable(),
+  htmlSize: z.coerce.number().int().nullable(),
 });
 
 export type VerifyReport = {
@@ -115,22 +117,22 @@ export async function verifyBodies(opts: { sample?: number; onProgress?: (checke
   for (let after = 0; ;) {
     const rows = refSchema.array().parse(
       await db().$queryRaw`
-        SELECT "id", "jobId", "itemKey", "markdownKey", "markdownCodec", "htmlKey", "htmlCodec" FROM "Result"
+        SELECT "id", "jobId", "itemKey", "markdownKey", "markdownCodec", "htmlKey", "htmlCodec", "markdownSize", "htmlSize" FROM "Result"
         WHERE "id" > ${after} AND ("markdownKey" IS NOT NULL OR "htmlKey" IS NOT NULL)
         ORDER BY "id" LIMIT 1000`,
     );
     for (const r of rows) {
       if (index++ % every !== 0) continue;
-      for (const [body, key, codec] of [
-        ["markdown", r.markdownKey, r.markdownCodec],
-        ["html", r.htmlKey, r.htmlCodec],
+      for (const [body, key, codec, size] of [
+        ["markdown", r.markdownKey, r.markdownCodec, r.markdownSize],
+        ["html", r.htmlKey, r.htmlCodec, r.htmlSize],
       ] as const) {
         if (key === null || codec === null || seen.has(`${key}.${codec}`)) continue;
         seen.add(`${key}.${codec}`);
         report.checked++;
         try {
           if (!isBodyCodec(codec)) throw new BodyError("body_corrupt", key, `unknown codec ${codec}`);
-          await store.read(key, codec);
+          await store.read(key, codec, size);
           report.ok++;
         } catch (err) {
           if (!isBodyError(err)) throw err;

@@ -112,12 +112,18 @@ export function createReceiverHandler(): Handler {
  * Node's limits for a public server: a request must arrive whole within TALLY_REQUEST_TIMEOUT_SECONDS
  * (else 408 and the connection closes), so slow or endless senders cannot pile up connections. Node
  * checks on an interval, so the interval is kept well under the limit.
+ *
+ * An idle keep-alive connection is kept 65 s, not Node's 5 s: a client (or a load balancer: AWS's keeps
+ * 60 s) that reuses a connection the server is closing at that moment sees it reset before any answer.
+ * With 5 s a client whose own limit is 4 s raced the close whenever its timers ran late (a loaded CI
+ * machine: "other side closed" on the first request after a pause). Clients are told so in Keep-Alive.
  */
 export function publicServerOptions(): http.ServerOptions {
   const ms = getConfig().TALLY_REQUEST_TIMEOUT_SECONDS * 1000;
   return {
     requestTimeout: ms,
     headersTimeout: ms,
+    keepAliveTimeout: 65_000,
     connectionsCheckingInterval: Math.min(Math.max(250, ms / 4), 5_000),
   };
 }
