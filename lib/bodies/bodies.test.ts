@@ -511,6 +511,39 @@ describe("body store on S3, alone", () => {
     await store.close();
   });
 
+  it("a missing bucket or refused credentials make a read unavailable, never a body missing for good (issue 47)", async () => {
+    await admin.send(new CreateBucketCommand({ Bucket: "bodies-kept" }));
+    const real = s3BodyStore(s3options("bodies-kept"));
+    const d = await real.put(page(20_000));
+    await real.close();
+    for (const store of [
+      s3BodyStore(s3options("no-such-bucket")),
+      s3BodyStore(s3options("bodies-kept", { credentials: { accessKeyId: "WHO", secretAccessKey: "NOBODY" } })),
+    ]) {
+      // The whole read (GetObject), the cache's HEAD (text) and the stream: each says unavailable.
+      for (const read of [
+        () => store.read(d.key, d.codec, d.size),
+        () => store.text(d.key, d.codec, d.size),
+        () => readAll(store.get(d.key, d.codec, d.size)),
+        () => store.has(d.key),
+      ]) {
+        const err = await read().then(
+          () => null,
+          (e: unknown) => e,
+        );
+        expect(err).toMatchObject({ code: "body_unavailable" });
+      }
+      await store.close();
+    }
+    // The same read of a key nobody stored is missing: NoSuchKey is the one "gone for good".
+    const store = s3BodyStore(s3options("bodies-kept"));
+    const absent = "0f".repeat(32);
+    expect(await store.read(absent, "br", 10).catch((e: unknown) => e)).toMatchObject({ code: "body_missing" });
+    expect(await store.text(absent, "br", 10).catch((e: unknown) => e)).toMatchObject({ code: "body_missing" });
+    expect(await store.has(absent)).toBe(false);
+    await store.close();
+  });
+
   it("check() fails with a clear reason, in bounded time, on a wrong endpoint, bucket or credentials", async () => {
     // Nothing listens: refused at once.
     const closed = net.createServer();

@@ -48,8 +48,9 @@ const MiB = 1024 * 1024;
 const PART_PARALLEL = 4;
 
 const status = (err: unknown) => (err as { $metadata?: { httpStatusCode?: number } }).$metadata?.httpStatusCode;
-const isNotFound = (err: unknown) =>
-  status(err) === 404 || ["NotFound", "NoSuchKey"].includes((err as { name?: string }).name ?? "");
+const errorName = (err: unknown) => (err as { name?: string }).name ?? "";
+/** How long a bucket found to exist is not asked about again. */
+const BUCKET_KNOWN_MS = 10_000;
 
 export function s3Backend(options: S3BodyStoreOptions): Backend {
   const { bucket } = options;
@@ -117,6 +118,28 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
     }
   }
 
+  let bucketSeenAt = 0;
+  /**
+   * Whether `err` says the OBJECT does not exist (issue 47): only S3's NoSuchKey is "missing for good".
+   * A missing bucket (NoSuchBucket), access denied or a network error is the store being unavailable
+   * (retried, alerted), never a body lost. A HEAD's 404 has no body to tell which: the bucket is
+   * asked about then (a found bucket is remembered for BUCKET_KNOWN_MS).
+   */
+  async function isNotFound(err: unknown): Promise<boolean> {
+    if (status(err) !== 404) return false;
+    if (errorName(err) === "NoSuchKey") return true;
+    if (errorName(err) !== "NotFound") return false;
+    if (Date.now() - bucketSeenAt < BUCKET_KNOWN_MS) return true;
+    try {
+      await client.send(new HeadBucketCommand({ Bucket: bucket }));
+    } catch (bucketErr) {
+      if (status(bucketErr) === 404) return false;
+      throw bucketErr;
+    }
+    bucketSeenAt = Date.now();
+    return true;
+  }
+
   return {
     location,
     where: (name) => `s3://${bucket}/${Key(name)}`,
@@ -126,7 +149,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
         const head = await client.send(new HeadObjectCommand({ Bucket: bucket, Key: Key(name) }));
         return head.ContentLength ?? 0;
       } catch (err) {
-        if (isNotFound(err)) return null;
+        if (await isNotFound(err)) return null;
         throw err;
       }
     },
@@ -147,7 +170,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
           }),
         );
       } catch (err) {
-        if (isNotFound(err)) return null;
+        if (await isNotFound(err)) return null;
         throw err;
       }
       return kept;
@@ -164,7 +187,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
         const last = Math.max(head.LastModified?.getTime() ?? 0, Number.isNaN(touched) ? 0 : touched);
         if (last === 0 || last >= before.getTime()) return false;
       } catch (err) {
-        if (isNotFound(err)) return false;
+        if (await isNotFound(err)) return false;
         throw err;
       }
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: Key(name) }));
@@ -191,7 +214,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
         if (!(out.Body instanceof Readable)) throw new Error(`S3 answered ${Key(name)} without a Node stream`);
         return out.Body;
       } catch (err) {
-        if (isNotFound(err)) return null;
+        if (await isNotFound(err)) return null;
         throw err;
       }
     },

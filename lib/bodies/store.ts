@@ -249,7 +249,7 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
     },
 
     async has(key) {
-      const found = await Promise.all(BODY_CODECS.map((c) => backend.size(objectName(key, c))));
+      const found = await Promise.all(BODY_CODECS.map((c) => ask(key, () => backend.size(objectName(key, c)))));
       return found.some((s) => s !== null);
     },
 
@@ -281,7 +281,11 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
 /** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */
 async function* verified(backend: Backend, key: string, codec: BodyCodec, limit: number): AsyncGenerator<Buffer> {
   const name = objectName(key, codec);
-  const source = await backend.read(name);
+  const unavailable = (err: unknown) =>
+    new BodyUnavailable(key, backend.location, describeFailure(err), { cause: err });
+  const source = await backend.read(name).catch((err: unknown) => {
+    throw unavailable(err);
+  });
   if (!source) throw new BodyMissing(key, backend.where(name));
   let sourceError: unknown;
   source.once("error", (err) => (sourceError = err));
@@ -301,7 +305,7 @@ async function* verified(backend: Backend, key: string, codec: BodyCodec, limit:
   } catch (err) {
     if (err instanceof BodyCorrupt) throw err;
     // A read failing (the network, the disk) is that failure; a decoder refusing the bytes is corruption.
-    if (sourceError !== undefined && err === sourceError) throw err;
+    if (sourceError !== undefined && err === sourceError) throw unavailable(err);
     throw new BodyCorrupt(key, `its ${codec} data at ${backend.where(name)} does not decode (${String(err)})`, {
       cause: err,
     });
