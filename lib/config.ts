@@ -465,6 +465,9 @@ export const envSchema = z.object({
   OTEL_EXPORTER_OTLP_HEADERS: optionalString.describe(
     "Headers sent with each export, `key=value` pairs separated by commas (e.g. a collector's API key); read by the exporter, masked on Settings.",
   ),
+  TALLY_TRUST_TRACEPARENT: onOff("off").describe(
+    "`on` continues a webhook caller's `traceparent` (behind a proxy you trust to set or strip it). Off, the public receiver starts a trace of its own for each delivery and keeps the caller's as a span link only, so strangers cannot choose trace ids or force sampling ([Tracing](operations/tracing.md)).",
+  ),
   OTEL_SDK_DISABLED: z
     .enum(["true", "false"], { error: 'must be "true" or "false"' })
     .default("false")

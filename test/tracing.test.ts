@@ -300,6 +300,29 @@ describe("traces", () => {
     expect(post.resource["deployment.environment"]).toBe("test");
   }, 30_000);
 
+  it("roots a public delivery's trace itself, keeping a stranger's traceparent as a link only (issue 47)", async () => {
+    const strangerTrace = randomBytes(16).toString("hex");
+    const strangerSpan = randomBytes(8).toString("hex");
+    const res = await fetch(`${tally.url}/webhooks/geonode`, {
+      method: "POST",
+      headers: { "content-type": "application/json", traceparent: `00-${strangerTrace}-${strangerSpan}-01` },
+      body: JSON.stringify({ event: "job.completed", id: "not-signed" }),
+    });
+    expect(res.status).toBe(401);
+    await waitFor(
+      "the stranger's delivery span",
+      () => otlp.spans.some((s) => s.name === "webhook receive" && s.links.some((l) => l.spanId === strangerSpan)),
+      15_000,
+    );
+    const receipt = otlp.spans.find(
+      (s) => s.name === "webhook receive" && s.links.some((l) => l.spanId === strangerSpan),
+    )!;
+    expect(receipt.traceId).not.toBe(strangerTrace);
+    expect(receipt.parent).toBeNull();
+    expect(receipt.links).toEqual([expect.objectContaining({ traceId: strangerTrace, spanId: strangerSpan })]);
+    expect(otlp.spans.some((s) => s.traceId === strangerTrace)).toBe(false);
+  }, 30_000);
+
   it("follows one job from the webhook to the sink as one tree, and sends its traceparent out", async () => {
     await waitFor(
       "the job's sink write and its webhook delivered",

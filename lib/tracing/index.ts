@@ -2,6 +2,7 @@ import "server-only";
 // lib/tracing's surface: OpenTelemetry traces (off unless an OTLP endpoint is set; docs/operations/tracing.md).
 export {
   contextFromHeaders,
+  publicParent,
   currentTraceId,
   currentTraceparent,
   failSpan,

@@ -206,6 +206,23 @@ export function contextFromHeaders(get: HeaderGetter): Context {
   });
 }
 
+/**
+ * Where a PUBLIC request's span starts (the webhook receiver, issue 47): a caller anyone can be must
+ * not choose Tally's trace ids or force sampling, so the span roots a trace of its own and keeps the
+ * caller's `traceparent` as a link only. `trust` (TALLY_TRUST_TRACEPARENT=on, behind a proxy that sets
+ * or strips the header) continues it as the API does.
+ */
+export function publicParent(get: HeaderGetter, trust: boolean): Pick<SpanOptions, "parent" | "root" | "links"> {
+  const caller = contextFromHeaders(get);
+  if (trust) return { parent: caller };
+  const linked = trace.getSpanContext(caller);
+  return {
+    parent: ROOT_CONTEXT,
+    root: true,
+    links: linked && trace.isSpanContextValid(linked) ? [{ context: linked }] : undefined,
+  };
+}
+
 /** Adds `traceparent` (and `tracestate`) for the active span to outgoing headers; nothing with tracing off. */
 export function injectTraceHeaders(headers: Record<string, string>): Record<string, string> {
   if (!tracingOn()) return headers;

@@ -3,7 +3,7 @@ import http from "node:http";
 import { getConfig } from "../config";
 import { log, requestIdFrom, withRequestId } from "../log";
 import { isMetricsPath, sendJson as send, serveMetrics } from "../http";
-import { contextFromHeaders, SpanKind, startSpan, type Span } from "../tracing";
+import { publicParent, SpanKind, startSpan, type Span } from "../tracing";
 import type { BodyRead } from "./read-body";
 import { countUnrecorded, receive, recordRejected } from "./receive";
 
@@ -51,16 +51,17 @@ type Handler = (req: http.IncomingMessage, res: http.ServerResponse) => Promise<
 /** Answers one request to a receiver path: every answer of receive.ts, 405 for other methods. */
 export function createReceiverHandler(): Handler {
   const limit = getConfig().TALLY_WEBHOOK_MAX_BODY_BYTES;
+  const trustTraceparent = getConfig().TALLY_TRUST_TRACEPARENT === "on";
   return (req, res) => {
     // The caller's X-Request-Id (or a new one) is echoed back and carried by every log line of the request.
     const header = req.headers["x-request-id"];
     const id = requestIdFrom(Array.isArray(header) ? header[0] : header);
     res.setHeader("x-request-id", id);
-    // With tracing on, a span per delivery (a caller's traceparent continued, else a trace of its own):
-    // the receipt, the root of the job's trace. Off: nothing read, nothing made.
+    // With tracing on, a span per delivery: the receipt, the root of the job's trace (a caller's
+    // traceparent only linked, unless TALLY_TRUST_TRACEPARENT). Off: nothing read, nothing made.
     const traced = startSpan("webhook receive", {
       kind: SpanKind.SERVER,
-      parent: contextFromHeaders((name) => req.headers[name]),
+      ...publicParent((name) => req.headers[name], trustTraceparent),
       attributes: { "http.request.method": req.method ?? "" },
     });
     if (!traced) return withRequestId(id, () => respond(req, res));
