@@ -6,6 +6,7 @@ import { decodeCursor, encodeCursor } from "../keyset";
 import { resolveRow, resultName } from "../results";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
+import { judgeDiff } from "../judging";
 import { boundedLineDiff, type DiffCut, type DiffLine } from "./line-diff";
 
 // A collection run's changes (GET /api/runs/{id}/changes) keyset-paged on the URL's place, and one
@@ -96,13 +97,21 @@ async function contentOf(resultId: number | null): Promise<{ text: string; error
   return { text: body.markdown ?? body.html ?? "", error: body.bodyError };
 }
 
+/** The bounded line diff, on the judging pool (issue 47): two versions written by a stranger are not
+ *  aligned on the thread that serves every page. Stopped at the pool's budget, it shows no lines and
+ *  says why. */
+async function diffOffThread(before: string, after: string): Promise<{ lines: DiffLine[]; cut: DiffCut[] }> {
+  const j = await judgeDiff<ReturnType<typeof boundedLineDiff>>(before, after);
+  return j.ok ? j.value : { lines: [], cut: ["stopped"] };
+}
+
 export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
   await classifiedRun(runId);
   const row = await db().urlChange.findFirst({ where: { runId, url } });
   if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
   const [before, after] = await Promise.all([contentOf(row.previousResultId), contentOf(row.resultId)]);
   const bodyErrors = [before.error, after.error].filter((e) => e !== null);
-  const { lines, cut } = bodyErrors.length > 0 ? { lines: [], cut: [] } : boundedLineDiff(before.text, after.text);
+  const { lines, cut } = bodyErrors.length > 0 ? { lines: [], cut: [] } : await diffOffThread(before.text, after.text);
   return {
     runId,
     url,

@@ -153,8 +153,15 @@ describe("collections: what changed since the last run", () => {
     }
     expect((await listChanges(run2.id, { change: "gone", limit: 100 })).items).toHaveLength(3);
 
-    // The diff of a changed URL: removed and added lines, as data (the page renders them as text).
+    // The diff of a changed URL: removed and added lines, as data (the page renders them as text),
+    // aligned on the judging pool's threads, not this one (issue 47).
+    const diffsJudged = async () =>
+      (await metrics().judgeDuration.get()).values.find(
+        (v) => v.metricName?.endsWith("_count") && v.labels.kind === "diff",
+      )?.value ?? 0;
+    const judgedBefore = await diffsJudged();
     const d = await diffUrl(run2.id, changedUrls[0] ?? "");
+    expect(await diffsJudged()).toBe(judgedBefore + 1);
     expect(d.change).toBe("changed");
     expect(d.lines.some((l) => l.kind === "added")).toBe(true);
     expect(d.lines.some((l) => l.kind === "removed")).toBe(true);

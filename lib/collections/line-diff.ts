@@ -11,8 +11,9 @@ export const MAX_DIFF_LINES = 5_000;
 export const MAX_DIFF_EDITS = 1_000;
 
 export type DiffLine = { kind: "same" | "added" | "removed"; text: string };
-/** Why a diff is not the whole exact diff: a version too long, too many lines, too many edits to align. */
-export type DiffCut = "chars" | "lines" | "edits";
+/** Why a diff is not the whole exact diff: a version too long, too many lines, too many edits to align,
+ *  or the judging pool stopped it (its time or memory limit) before it had an answer. */
+export type DiffCut = "chars" | "lines" | "edits" | "stopped";
 
 function linesOf(text: string): string[] {
   return text === "" ? [] : text.replace(/\n$/, "").split("\n");

@@ -102,4 +102,18 @@ describe("the judging pool", () => {
       "same:c",
     ]);
   });
+
+  it("follows a configuration loaded after it was made: the next page is judged by the new budget", async () => {
+    configure({ TALLY_JUDGE_THREADS: "1", TALLY_JUDGE_BUDGET_MS: "5000" });
+    const good = { html: "<html><body><p>fine</p></body></html>", markdown: "fine", status: 200 };
+    expect(await judgeChecks(withDefaults(undefined), good)).toMatchObject({ ok: true });
+    const first = judgePool();
+    // A new configuration (as a test's or a reload's) without closing the pool first.
+    configure({ TALLY_JUDGE_THREADS: "1", TALLY_JUDGE_BUDGET_MS: "700" });
+    const j = await judgeChecks(SIBLING_SELECTOR, { html: siblings(40_000), markdown: "x", status: 200 });
+    expect(j).toMatchObject({ ok: false, failure: "budget_exceeded" });
+    if (!j.ok) expect(j.message).toMatch(/\(budget 700 ms\)$/);
+    expect(judgePool()).not.toBe(first);
+    expect(judgePool().budgetMs).toBe(700);
+  });
 });

@@ -48,6 +48,12 @@ class JudgePool {
     });
   }
 
+  /** Closes once every task it holds (queued or running) has its answer. */
+  async drainAndClose(): Promise<void> {
+    while (this.busy > 0 || this.queue.length > 0) await new Promise((r) => setTimeout(r, 50));
+    await this.close();
+  }
+
   async close(): Promise<void> {
     const p = this.piscina;
     this.piscina = null;
@@ -134,17 +140,24 @@ class JudgePool {
 
 const current = slot<JudgePool>("judgePool");
 
-/** This process's pool, made on first use from the configuration. */
+/** This process's pool, made on first use from the configuration, and made again when the
+ *  configuration it was made from has changed (tests load a new one; a pool with another budget
+ *  would judge by the old one). The old pool finishes the tasks it holds, then its threads end. */
 export function judgePool(): JudgePool {
-  return current.getOr(() => {
-    const c = getConfig();
-    const pool = new JudgePool(
-      c.TALLY_JUDGE_THREADS ?? Math.max(1, availableParallelism() - 1),
-      c.TALLY_JUDGE_BUDGET_MS,
-      c.TALLY_JUDGE_MEMORY_MB,
-    );
+  const c = getConfig();
+  const threads = c.TALLY_JUDGE_THREADS ?? Math.max(1, availableParallelism() - 1);
+  const pool = current.get();
+  if (
+    pool &&
+    pool.threads === threads &&
+    pool.budgetMs === c.TALLY_JUDGE_BUDGET_MS &&
+    pool.memoryMb === c.TALLY_JUDGE_MEMORY_MB
+  )
     return pool;
-  });
+  const next = new JudgePool(threads, c.TALLY_JUDGE_BUDGET_MS, c.TALLY_JUDGE_MEMORY_MB);
+  current.set(next);
+  if (pool) void pool.drainAndClose();
+  return next;
 }
 
 /** Stops this process's pool (its threads end); the next task makes a new one from the configuration. */
