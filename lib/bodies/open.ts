@@ -7,7 +7,7 @@ import type { BodyStore, BodyStoreOptions } from "./store";
 export const DEFAULT_BODY_STORE = "file:./data/bodies";
 
 type S3Extras = Pick<S3BodyStoreOptions, "endpoint" | "region" | "credentials" | "timeoutMs">;
-type Extras = S3Extras & Pick<BodyStoreOptions, "textCacheBytes">;
+type Extras = S3Extras & Pick<BodyStoreOptions, "textCacheBytes" | "guard">;
 
 /**
  * The store a TALLY_BODY_STORE-style URL names: `file:<folder>` (relative to the working directory, or
@@ -16,11 +16,11 @@ type Extras = S3Extras & Pick<BodyStoreOptions, "textCacheBytes">;
  * `extras`, as is the bound of its cache of texts (none unless given).
  */
 export function openBodyStore(url: string = DEFAULT_BODY_STORE, extras: Extras = {}): BodyStore {
-  const { textCacheBytes, ...s3 } = extras;
+  const { textCacheBytes, guard, ...s3 } = extras;
   if (url.startsWith("file:")) {
     const root = url.slice("file:".length).replace(/^\/\/(?=\/)/, "");
     if (!root) throw new Error(`body store ${url}: no folder after file:`);
-    return fileBodyStore({ root, textCacheBytes });
+    return fileBodyStore({ root, textCacheBytes, guard });
   }
   if (url.startsWith("s3://")) {
     const u = new URL(url);
@@ -30,6 +30,7 @@ export function openBodyStore(url: string = DEFAULT_BODY_STORE, extras: Extras =
     return s3BodyStore({
       ...s3,
       textCacheBytes,
+      guard,
       bucket: u.hostname,
       prefix: decodeURIComponent(u.pathname).replace(/^\/+|\/+$/g, ""),
       forcePathStyle: u.searchParams.get("forcePathStyle") === "true",

@@ -2,6 +2,7 @@ import "server-only";
 import { getConfig } from "../config";
 import { slot } from "../runtime";
 import { openBodyStore } from "./open";
+import { sweepGuard } from "./sweep-marks";
 import type { BodyStore } from "./store";
 
 // The process's one body store, opened from TALLY_BODY_STORE on first use, with its cache of texts
@@ -16,7 +17,8 @@ export function bodyStore(): BodyStore {
   const current = opened.get();
   if (current?.url === url && current.cacheBytes === cacheBytes) return current.store;
   if (current) void current.store.close().catch(() => undefined);
-  return opened.set({ url, cacheBytes, store: openBodyStore(url, { textCacheBytes: cacheBytes }) }).store;
+  return opened.set({ url, cacheBytes, store: openBodyStore(url, { textCacheBytes: cacheBytes, guard: sweepGuard }) })
+    .store;
 }
 
 /**

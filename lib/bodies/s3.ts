@@ -176,9 +176,10 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
       return kept;
     },
 
-    async removeIfOlder(name, before) {
+    async removeIfOlder(name, before, notAfter) {
       // S3 cannot move an object aside: its time is read just before the delete. A put touching it in
-      // the moment between would lose it (docs/operations/storage.md, "The sweep"). The time is the
+      // the moment between would lose it, so the sweep marks the key first and such a put waits and
+      // writes it again (sweep-marks.ts; docs/operations/storage.md, "The sweep"). The time is the
       // later of LastModified and the touch's own metadata: S3 renews LastModified on the self-copy,
       // some S3-compatible servers (s3rver) keep only the metadata.
       try {
@@ -190,6 +191,7 @@ export function s3Backend(options: S3BodyStoreOptions): Backend {
         if (await isNotFound(err)) return false;
         throw err;
       }
+      if (notAfter && Date.now() > notAfter.getTime()) return false;
       await client.send(new DeleteObjectCommand({ Bucket: bucket, Key: Key(name) }));
       return true;
     },

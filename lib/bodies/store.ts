@@ -70,9 +70,10 @@ export interface BodyStore {
   list(): AsyncIterable<StoredBody>;
   /**
    * The sweep's removal: the object of `key` under `codec`, only if it was last modified (written, or
-   * found by a put) before `before`; whether it was removed.
+   * found by a put) before `before`, and not at all past `notAfter` (a removal that stalled on its
+   * way); whether it was removed.
    */
-  deleteIfOlder(key: string, codec: BodyCodec, before: Date): Promise<boolean>;
+  deleteIfOlder(key: string, codec: BodyCodec, before: Date, notAfter?: Date): Promise<boolean>;
   /**
    * The sweep's clean-up of what crashed writes leave (a file store's temporary files last modified
    * before `before`); how many went. Nothing on a store whose writes leave nothing behind (S3).
@@ -101,7 +102,7 @@ export interface Backend {
    * Removes `name` only if it was last modified before `before` (checked as close to the removal as
    * the backend allows); whether it was removed.
    */
-  removeIfOlder(name: string, before: Date): Promise<boolean>;
+  removeIfOlder(name: string, before: Date, notAfter?: Date): Promise<boolean>;
   /** Keeps `data` under `name`, durably once it resolves; never visible in part. */
   write(name: string, data: Buffer): Promise<void>;
   /** The object's bytes, or null when it does not exist. */
@@ -142,7 +143,19 @@ function parseName(name: string): { key: string; codec: BodyCodec } | null {
 
 export const bodyKey = (bytes: Uint8Array): string => createHash("sha256").update(bytes).digest("hex");
 
+/**
+ * What a put asks after making a kept body young again (sweep-marks.ts): whether the sweep is removing
+ * that key right now, and to wait until it is done. Without one (a CLI's store, a test's), a put
+ * trusts its touch.
+ */
+export type SweepGuard = {
+  marked(key: string): Promise<boolean>;
+  cleared(key: string): Promise<void>;
+};
+
 export type BodyStoreOptions = {
+  /** Between the sweep and a put of the same body; the process's store has one. */
+  guard?: SweepGuard;
   /** The codec new bodies are written with. */
   codec?: BodyCodec;
   /** Bound of the cache of texts `text()` keeps, in bytes; 0 (the default here) keeps none. */
@@ -163,6 +176,18 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       if (isBodyError(err)) throw err;
       throw new BodyUnavailable(key, backend.location, describeFailure(err), { cause: err });
     }
+  }
+
+  /**
+   * The kept object's stored size after making it young again (Backend.touch), or null when there is
+   * none to keep. When the sweep was removing the key at the touch (the guard's mark, read after it),
+   * its delete may have come after: the answer waits for the sweep and looks again.
+   */
+  async function keptStill(key: string, name: string): Promise<number | null> {
+    const kept = await backend.touch(name);
+    if (kept === null || !options.guard || !(await options.guard.marked(key))) return kept;
+    await options.guard.cleared(key);
+    return backend.touch(name);
   }
 
   /** The object `name` read whole, decoded and verified against `key`; its stored size beside. */
@@ -194,12 +219,12 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       const size = bytes.byteLength;
       // The usual hit (the same page again) is found before any compression work, and made young
       // again for the sweep (Backend.touch).
-      const kept = await backend.touch(objectName(key, codec));
+      const kept = await keptStill(key, objectName(key, codec));
       if (kept !== null) return { key, size, storedSize: kept, codec };
       const encoded = await encode(bytes, codec);
       const name = objectName(key, encoded.codec);
       if (encoded.codec !== codec) {
-        const keptAs = await backend.touch(name);
+        const keptAs = await keptStill(key, name);
         if (keptAs !== null) return { key, size, storedSize: keptAs, codec: encoded.codec };
       }
       await backend.write(name, encoded.data);
@@ -258,8 +283,8 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       await Promise.all(BODY_CODECS.map((c) => backend.remove(objectName(key, c))));
     },
 
-    async deleteIfOlder(key, codecOfObject, before) {
-      const removed = await backend.removeIfOlder(objectName(key, codecOfObject), before);
+    async deleteIfOlder(key, codecOfObject, before, notAfter) {
+      const removed = await backend.removeIfOlder(objectName(key, codecOfObject), before, notAfter);
       if (removed) texts?.delete(key);
       return removed;
     },

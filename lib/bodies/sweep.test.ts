@@ -2,8 +2,11 @@
 // process) and both databases: a crash between a body's put and its row's commit leaves only an
 // object no row names, which the sweep removes once past the grace and not before; a sweep racing
 // stores never removes a body a committed row names (a put that finds its body kept makes it young
-// again); two sweeps at once are one.
+// again), on S3 also when the put's touch falls between the sweep's last look and its delete (a
+// proxy holds the DELETE); two sweeps at once are one.
 import { existsSync, readFileSync, renameSync, utimesSync, writeFileSync } from "node:fs";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
@@ -212,5 +215,104 @@ describe.each(["file", "s3"] as const)("the sweep on the %s store", (backend) =>
     release();
     await first;
     await expect(sweepBodiesOnce()).resolves.toMatchObject({ unit: "bodies-sweep" });
+  });
+});
+
+/**
+ * An HTTP proxy on loopback in front of the S3 server that can hold DELETE requests until released,
+ * to put a put's requests exactly between the sweep's last look (HEAD) and its delete.
+ */
+async function holdingProxy(target: string) {
+  const to = new URL(target);
+  const seen: string[] = [];
+  let holdDeletes = false;
+  const held: Array<() => void> = [];
+  const server = http.createServer((req, res) => {
+    const go = () => {
+      seen.push(`${req.method} ${req.headers["x-amz-copy-source"] ? "copy" : ""}`.trim());
+      const out = http.request(
+        { host: to.hostname, port: to.port, method: req.method, path: req.url, headers: req.headers },
+        (answer) => {
+          res.writeHead(answer.statusCode ?? 502, answer.headers);
+          answer.pipe(res);
+        },
+      );
+      out.on("error", () => res.destroy());
+      req.pipe(out);
+    };
+    if (req.method === "DELETE" && holdDeletes) held.push(go);
+    else go();
+  });
+  await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
+  return {
+    endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    seen,
+    held,
+    hold: () => void (holdDeletes = true),
+    release() {
+      holdDeletes = false;
+      for (const go of held.splice(0)) go();
+    },
+    close: () => new Promise<void>((r) => server.close(() => r())),
+  };
+}
+
+describe("the S3 sweep and a put of the same body between its last look and its delete", () => {
+  let t: TestDb;
+  let server: S3Server;
+  let proxy: Awaited<ReturnType<typeof holdingProxy>>;
+
+  beforeAll(async () => {
+    server = await startS3Server("tally-sweep-race");
+    proxy = await holdingProxy(server.endpoint);
+    server.useEnv(proxy.endpoint);
+    t = await createTestDb({ TALLY_BODY_STORE: `s3://tally-sweep-race/r${Date.now()}/bodies?forcePathStyle=true` });
+  });
+  afterAll(async () => {
+    await t?.cleanup();
+    await proxy?.close();
+    await server?.stop();
+  });
+
+  it("the put waits for the sweep's delete and writes the body again: its row names a body that is there", async () => {
+    const body = page("race-between");
+    const [orphan] = await keepBodies([{ markdown: body, html: null }]);
+    const key = orphan.markdownKey!;
+    // Past the grace (S3 keeps times to the second).
+    await sleep(2_200);
+    proxy.hold();
+    const sweep = sweepBodies({ graceMs: 1_000 });
+    for (let i = 0; i < 200 && proxy.held.length === 0; i++) await sleep(25);
+    expect(proxy.held, "the sweep looked at the orphan and sent its DELETE").toHaveLength(1);
+
+    // The same page stored again now: its put finds the object (HEAD), makes it young (a self-copy).
+    const from = proxy.seen.length;
+    let putDone = false;
+    const put = keepBodies([{ markdown: body, html: null }]).then((k) => ((putDone = true), k));
+    for (let i = 0; i < 200 && !proxy.seen.slice(from).includes("PUT copy"); i++) await sleep(25);
+    expect(proxy.seen.slice(from)).toContain("PUT copy");
+    await sleep(300);
+    // It has not answered yet: the sweep's mark on the key tells it a delete may follow its touch.
+    expect(putDone).toBe(false);
+    proxy.release();
+
+    const [again] = await put;
+    const report = await sweep;
+    expect(report.deleted).toBe(1);
+    expect(again.markdownKey).toBe(key);
+    const id = await commit(again);
+    expect(await bodyStore().has(key)).toBe(true);
+    expect(await readable(id)).toBeNull();
+    expect(await db().bodySweepMark.count()).toBe(0);
+  });
+
+  it("a put of a kept body that no sweep is removing answers after its touch, without waiting", async () => {
+    const [first] = await keepBodies([{ markdown: page("no-sweep"), html: null }]);
+    const from = proxy.seen.length;
+    const [again] = await keepBodies([{ markdown: page("no-sweep"), html: null }]);
+    expect(again.markdownKey).toBe(first.markdownKey);
+    // One look, one touch; no write of the body again.
+    expect(proxy.seen.slice(from).filter((r) => r === "PUT")).toEqual([]);
+    expect(proxy.seen.slice(from)).toContain("PUT copy");
   });
 });

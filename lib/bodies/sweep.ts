@@ -6,6 +6,7 @@ import { countBodySweep } from "../metrics";
 import { slot } from "../runtime";
 import { claimTick, singleFlight } from "../scheduling";
 import { bodyStore } from "./process";
+import { clearStaleMarks, MARK_STALE_MS, markSweeping, unmarkSweeping } from "./sweep-marks";
 import type { BodyStore } from "./store";
 
 // The sweep of orphans: objects no Result row names (a store that crashed between its put and its
@@ -115,6 +116,25 @@ export async function bodyCensus(): Promise<BodyCensusView | null> {
   };
 }
 
+/**
+ * An orphan's removal under its mark (sweep-marks.ts): a put that makes the body young again while
+ * the mark is set waits for it to go, then writes the body again if the delete took it. A removal
+ * that would start later than MARK_STALE_MS after its mark (a stalled process) is not made: the put
+ * waiting on it has given up by then.
+ */
+async function removeMarked(
+  store: BodyStore,
+  c: { key: string; codec: Parameters<BodyStore["get"]>[1] },
+  before: Date,
+): Promise<boolean> {
+  const markedAt = await markSweeping(c.key);
+  try {
+    return await store.deleteIfOlder(c.key, c.codec, before, new Date(markedAt + MARK_STALE_MS / 2));
+  } finally {
+    await unmarkSweeping(c.key);
+  }
+}
+
 /** One sweep (not single-flight: sweepBodiesOnce is). `now` and `graceMs` for tests. */
 export async function sweepBodies(
   opts: { now?: Date; graceMs?: number; store?: BodyStore } = {},
@@ -133,11 +153,12 @@ export async function sweepBodies(
     if (o.modifiedAt < before) candidates.push(o);
   }
   const { keys: referenced, rowsBytes } = await referencedKeys();
+  await clearStaleMarks();
   let deleted = 0;
   let bytesDeleted = 0;
   for (const c of candidates) {
     if (referenced.has(c.key)) continue;
-    if (await store.deleteIfOlder(c.key, c.codec, before)) {
+    if (await removeMarked(store, c, before)) {
       deleted++;
       bytesDeleted += c.storedSize;
     }

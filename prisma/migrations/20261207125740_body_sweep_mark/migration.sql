@@ -1,0 +1,5 @@
+-- CreateTable
+CREATE TABLE "BodySweepMark" (
+    "key" TEXT NOT NULL PRIMARY KEY,
+    "markedAt" BIGINT NOT NULL
+);
