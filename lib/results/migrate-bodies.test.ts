@@ -5,11 +5,11 @@
 // test's database; an s3rver in its own process).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { bodyStore } from "@/lib/bodies";
-import { getConfig } from "@/lib/config";
+import { getConfig, setConfigForTests } from "@/lib/config";
 import { db } from "@/lib/db";
 import { createTestDb, type TestDb } from "@/test/db";
 import { bodyStoreOn, objectsBehind, type S3Server } from "@/test/s3";
-import { listJobResults, migrateInlineBodies, verifyBodies } from ".";
+import { expireResultBodies, listJobResults, migrateInlineBodies, verifyBodies } from ".";
 
 const JOB = "migrate-job";
 const page = (i: number, kb: number) =>
@@ -90,6 +90,26 @@ describe.each(["file", "s3"] as const)("bodies on the %s store", (backend) => {
       // Once more: nothing left to move.
       expect(await migrateInlineBodies()).toMatchObject({ rows: 0, bodies: 0 });
     });
+  });
+
+  it("never names again a body that retention removed while its batch was being put", async () => {
+    const old = new Date(Date.now() - 40 * 86_400_000);
+    const row = await db().result.create({
+      data: { jobId: JOB, itemKey: "old", format: "markdown", markdown: page(99, 12), createdAt: old },
+    });
+    const config = getConfig();
+    setConfigForTests({ ...config, TALLY_RESULT_RETENTION_DAYS: 30 });
+    try {
+      // Retention runs after the batch has read the row and put its body, before the swap.
+      const done = await migrateInlineBodies({ after: row.id - 1, onKept: () => expireResultBodies() });
+      expect(done).toMatchObject({ rows: 1, bodies: 0 });
+    } finally {
+      setConfigForTests(config);
+    }
+    const after = await db().result.findUniqueOrThrow({ where: { id: row.id } });
+    expect(after).toMatchObject({ markdown: null, markdownKey: null, markdownCodec: null });
+    expect(after.bodyRemovedAt).not.toBeNull();
+    await db().result.delete({ where: { id: row.id } });
   });
 
   describe("verify", () => {

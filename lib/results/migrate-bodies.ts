@@ -9,7 +9,8 @@ import { db, transaction } from "../db";
 //
 // migrate walks the results by id a batch at a time: the bodies of a batch's rows are put first (no
 // transaction open), then each row's text is swapped for its reference in one short transaction, only
-// where the row still holds that text inline (`"markdownKey" IS NULL`): a result reads the same
+// where the row still holds that text inline (no key yet, the text still there, and no body removed by
+// retention meanwhile: a body retention just removed is never named again): a result reads the same
 // before, during and after, whichever process reads it, and a second migrate (or one racing this one)
 // changes nothing twice. Resumable: it starts again from the first id that still has a large inline
 // body (`after` skips ahead), and an interrupted batch leaves only objects its rows do not name yet,
@@ -29,7 +30,13 @@ export type MigrateProgress = { rows: number; bodies: number; bytesMoved: number
 
 /** Moves large inline bodies into the body store; `onBatch` hears after each committed batch. */
 export async function migrateInlineBodies(
-  opts: { batch?: number; after?: number; onBatch?: (p: MigrateProgress) => void } = {},
+  opts: {
+    batch?: number;
+    after?: number;
+    onBatch?: (p: MigrateProgress) => void;
+    /** Between a batch's puts and its swap (tests: what a retention run meanwhile does). */
+    onKept?: () => Promise<unknown>;
+  } = {},
 ): Promise<MigrateProgress> {
   const batch = opts.batch ?? BATCH;
   const store = bodyStore();
@@ -54,6 +61,7 @@ export async function migrateInlineBodies(
         html: r.htmlKey === null ? await keepBody(store, r.html) : null,
       })),
     );
+    await opts.onKept?.();
     await transaction(async (tx) => {
       for (const k of kept) {
         for (const [what, b] of [
@@ -65,7 +73,8 @@ export async function migrateInlineBodies(
           const n = await tx.$executeRaw`
             UPDATE "Result" SET ${Prisma.raw(`"${what}"`)} = NULL, ${col("Key")} = ${b.key},
               ${col("Codec")} = ${b.codec}, ${col("Size")} = ${b.size}
-            WHERE "id" = ${k.id} AND ${col("Key")} IS NULL`;
+            WHERE "id" = ${k.id} AND ${col("Key")} IS NULL
+              AND ${Prisma.raw(`"${what}"`)} IS NOT NULL AND "bodyRemovedAt" IS NULL`;
           if (n === 1) {
             progress.bodies++;
             progress.bytesMoved += b.size ?? 0;
