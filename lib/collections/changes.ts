@@ -6,11 +6,10 @@ import { decodeCursor, encodeCursor } from "../keyset";
 import { resolveRow, resultName } from "../results";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
-import { judgeDiff } from "../judging";
-import { boundedLineDiff, type DiffCut, type DiffLine } from "./line-diff";
+import { boundedLineDiff, judgeDiff, type DiffCut, type DiffLine } from "../judging";
 
 // A collection run's changes (GET /api/runs/{id}/changes) keyset-paged on the URL's place, and one
-// URL's two versions as a line diff (/runs/{id}/diff?url=…, bounded: line-diff.ts). Scraped content stays text: the page
+// URL's two versions as a line diff (/runs/{id}/diff?url=…, bounded: lib/judging/line-diff.ts). Scraped content stays text: the page
 // renders the lines inertly.
 
 const CHANGES_CURSOR = "ch1";

@@ -19,6 +19,6 @@ export {
   MAX_DIFF_LINES,
   type DiffCut,
   type DiffLine,
-} from "./line-diff";
+} from "../judging";
 export { describeSchedule, nextTick, scheduleProblem, timezoneProblem } from "./schedule";
 export * from "./client";

@@ -6,6 +6,14 @@ import { judgePool } from "./pool";
 import type { Judged } from "./tasks";
 
 export { closeJudgePool, judgePool, type PoolStats } from "./pool";
+export {
+  boundedLineDiff,
+  MAX_DIFF_CHARS,
+  MAX_DIFF_EDITS,
+  MAX_DIFF_LINES,
+  type DiffCut,
+  type DiffLine,
+} from "./line-diff";
 export type { JudgeFailure, Judged, JudgeTask } from "./tasks";
 
 /** A page's content checks and block-page detector, judged on a pool thread. */

@@ -7,6 +7,7 @@ import { parseConfig, setConfigForTests } from "../config";
 import { withDefaults, type Checks } from "../content-checks";
 import { metrics } from "@/lib/metrics/registry";
 import { closeJudgePool, judgeChecks, judgeDiff, judgeFingerprint, judgePool } from ".";
+import { JudgePool } from "./pool";
 
 function configure(env: Record<string, string>) {
   setConfigForTests(parseConfig({ ...process.env, ...env }));
@@ -79,14 +80,22 @@ describe("the judging pool", () => {
   });
 
   it("answers memory_exceeded for a task that needs more heap than its thread has", async () => {
-    configure({ TALLY_JUDGE_THREADS: "1", TALLY_JUDGE_MEMORY_MB: "128", TALLY_JUDGE_BUDGET_MS: "60000" });
-    // 3 MB of 375,000 elements: their parsed tree needs far more than 128 MB.
-    const j = await judgeChecks(withDefaults(undefined), {
-      html: "<b>x</b>".repeat(375_000),
-      markdown: "x",
-      status: 200,
-    });
-    expect(j.ok ? "ok" : j.failure).toBe("memory_exceeded");
+    // A pool of its own with a 32 MB heap (the configuration's floor is 128 MB, which a page within
+    // the parse caps needs about all of): 100,000 elements, the most parsed, need several times 32 MB.
+    const pool = new JudgePool(1, 60_000, 32);
+    try {
+      const j = await pool.run({
+        kind: "checks",
+        checks: withDefaults(undefined),
+        html: "<b>x</b>".repeat(100_000),
+        markdown: "x",
+        status: 200,
+      });
+      expect(j.ok ? "ok" : j.failure).toBe("memory_exceeded");
+      expect(pool.stats().overruns).toBe(1);
+    } finally {
+      await pool.close();
+    }
   }, 60_000);
 
   it("fingerprints and diffs as the main thread would", async () => {

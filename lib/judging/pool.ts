@@ -25,7 +25,7 @@ type Pending = {
 
 export type PoolStats = { threads: number; busy: number; queued: number; overruns: number };
 
-class JudgePool {
+export class JudgePool {
   private readonly queue: Pending[] = [];
   private busy = 0;
   private overruns = 0;

@@ -1,4 +1,4 @@
-import { boundedLineDiff } from "../collections";
+import { boundedLineDiff } from "./line-diff";
 import { runChecks } from "../content-checks";
 import { compileRules, fingerprint } from "../runs";
 import type { JudgeTask } from "./tasks";

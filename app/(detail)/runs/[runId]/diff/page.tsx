@@ -24,7 +24,7 @@ const MARK = { added: "+", removed: "-", same: " " } as const;
 
 // Scraped content is untrusted: every line is React text inside <pre>, never HTML, with its invisible
 // and bidirectional characters shown as marked escapes (components/jobs/safe-text.ts), as code review
-// tools do. The diff is bounded (lib/collections/line-diff.ts) and the page says when it is cut.
+// tools do. The diff is bounded (lib/judging/line-diff.ts) and the page says when it is cut.
 export default async function Page({
   params,
   searchParams,

@@ -1,4 +1,4 @@
-// The diff page's line diff (lib/collections/line-diff.ts) is bounded, and says where: an exact diff
+// The diff page's line diff (lib/judging/line-diff.ts) is bounded, and says where: an exact diff
 // when the versions are small and close, and for a hostile pair (thousands of short lines that all
 // differ, which cost Myers' algorithm the square of the count) a cut diff that still shows every line
 // it compared. Not timed: this file's time-out bounds the hostile case.
