@@ -1,10 +1,10 @@
 // What viewers see of internal errors (issue 47 item 6), against the built server over real HTTP, on a
 // body store in a temp folder and on S3 (an s3rver behind a TCP proxy the test takes down): a body that
-// is missing, corrupt or cannot be read now, in the results API, the change feed, both exports and the
-// job page, and the 503 of a body store that does not answer, say to a viewer and an operator the code
-// and a plain sentence, never the store's folder, bucket, prefix, endpoint or the system's error text;
-// an admin gets those. A destination refused by the address guard: the address it resolved to is for
-// admins only.
+// is missing, corrupt or cannot be read now, in the results API, the change feed, both exports, a run's
+// exports and the job page, and the 503 of a body store that does not answer, say to a viewer and an
+// operator the code and a plain sentence, never the store's folder, bucket, prefix, endpoint or the
+// system's error text; an admin gets those. A destination refused by the address guard: the address it
+// resolved to is for admins only.
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -22,6 +22,7 @@ import { startProxy, type Proxy } from "./tcp-proxy";
 import { TEST_STORE } from "./store";
 
 const JOB = "internal-errors-job";
+const RUN = "internal-errors-run";
 const page = (seed: string) =>
   Array.from({ length: 400 }, (_, i) => `${seed} paragraph ${i} of a stored page, with words.`).join("\n");
 const objectPath = (root: string, key: string) => path.join(root, key.slice(0, 2), key.slice(2, 4), `${key}.br`);
@@ -92,6 +93,20 @@ describe.each(["file", "s3"] as const)(
           markdownSize: k.markdownSize,
         })),
       });
+      // A run whose three URLs are those results (its exports read the same bodies).
+      await db().run.create({
+        data: { id: RUN, name: "internal errors", total: 3, batchSize: 1000, request: "{}", createdBy: "test" },
+      });
+      await db().runUrl.createMany({
+        data: [0, 1, 2].map((i) => ({
+          runId: RUN,
+          position: i,
+          url: `https://example.com/${i}`,
+          state: "stored",
+          jobId: JOB,
+          itemKey: String(i),
+        })),
+      });
       // Result 0: its object deleted (body_missing); 1: a byte flipped (body_corrupt); 2: kept.
       const behind = objectsBehind(t.config.TALLY_BODY_STORE, s3?.endpoint);
       await behind.remove(keys[0]);
@@ -138,6 +153,8 @@ describe.each(["file", "s3"] as const)(
           .map((l) => JSON.parse(l) as Item);
         const csv = await (await get(role, `/api/results/export?format=csv&jobId=${JOB}`)).text();
         const jobPage = await (await get(role, `/jobs/${JOB}`)).text();
+        const runJsonl = await (await get(role, `/api/runs/${RUN}/export?format=jsonl`)).text();
+        const runCsv = await (await get(role, `/api/runs/${RUN}/export?format=csv`)).text();
         for (const [reader, items] of Object.entries({ api, feed, jsonl })) {
           expect(
             items.map((i) => [i.itemKey, i.markdown === null]),
@@ -168,7 +185,7 @@ describe.each(["file", "s3"] as const)(
             expect(items[2].bodyError).toBeNull();
           }
         }
-        for (const [reader, text] of Object.entries({ csv, jobPage })) {
+        for (const [reader, text] of Object.entries({ csv, jobPage, runJsonl, runCsv })) {
           if (role === "admin") expect(leaked(text), reader).not.toEqual([]);
           else {
             expect(leaked(text), `${role} ${reader}`).toEqual([]);
