@@ -1,5 +1,15 @@
 // lib/auth's surface for client components (no server code): what other folders and the browser may import.
-export { isRole, type Me, meSchema, type Role, ROLE_SUMMARY, roleAtLeast, ROLES, roleSchema } from "./roles";
+export {
+  isRole,
+  type Me,
+  meSchema,
+  type Role,
+  ROLE_SUMMARY,
+  roleAtLeast,
+  ROLES,
+  roleSchema,
+  seesInternalDetail,
+} from "./roles";
 export { sessionParamsSchema, sessionRowSchema } from "./sessions-contracts";
 export {
   createdTokenSchema,

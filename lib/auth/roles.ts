@@ -18,6 +18,15 @@ export function roleAtLeast(role: Role, needed: Role): boolean {
   return ROLES.indexOf(role) >= ROLES.indexOf(needed);
 }
 
+/**
+ * Whether `role` is shown Tally's insides in an error (issue 47 item 6): the body store's paths, bucket,
+ * prefix and endpoint, the system's error text, the address a refused destination resolved to. Admins
+ * only; viewers and operators get the error's code and a plain sentence (docs/operations/security.md).
+ */
+export function seesInternalDetail(role: Role): boolean {
+  return role === "admin";
+}
+
 /** The lower of two roles (a token never acts above the person who made it). */
 export function lowerRole(a: Role, b: Role): Role {
   return ROLES.indexOf(a) <= ROLES.indexOf(b) ? a : b;

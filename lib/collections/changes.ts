@@ -3,7 +3,7 @@ import { z } from "zod";
 import { db } from "../db";
 import { Conflict, NotFound } from "../errors";
 import { decodeCursor, encodeCursor } from "../keyset";
-import { resolveRow, resultName } from "../results";
+import { type BodyAudience, resolveRow, resultName } from "../results";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
 import { boundedLineDiff, judgeDiff, type DiffCut, type DiffLine } from "../judging";
@@ -82,7 +82,10 @@ export type UrlDiff = {
   bodyErrors: string[];
 };
 
-async function contentOf(resultId: number | null): Promise<{ text: string; error: string | null }> {
+async function contentOf(
+  resultId: number | null,
+  audience: BodyAudience,
+): Promise<{ text: string; error: string | null }> {
   if (resultId === null) return { text: "", error: null };
   const r = await db().result.findUnique({ where: { id: resultId } });
   if (!r) return { text: "", error: null };
@@ -91,7 +94,7 @@ async function contentOf(resultId: number | null): Promise<{ text: string; error
   const body = await resolveRow(
     md ? { ...r, html: null, htmlKey: null, htmlCodec: null } : { ...r, markdown: null, markdownKey: null },
     resultName(r),
-    { unavailable: "report" },
+    { ...audience, unavailable: "report" },
   );
   return { text: body.markdown ?? body.html ?? "", error: body.bodyError };
 }
@@ -104,11 +107,14 @@ async function diffOffThread(before: string, after: string): Promise<{ lines: Di
   return j.ok ? j.value : { lines: [], cut: ["stopped"] };
 }
 
-export async function diffUrl(runId: string, url: string): Promise<UrlDiff> {
+export async function diffUrl(runId: string, url: string, audience: BodyAudience = {}): Promise<UrlDiff> {
   await classifiedRun(runId);
   const row = await db().urlChange.findFirst({ where: { runId, url } });
   if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
-  const [before, after] = await Promise.all([contentOf(row.previousResultId), contentOf(row.resultId)]);
+  const [before, after] = await Promise.all([
+    contentOf(row.previousResultId, audience),
+    contentOf(row.resultId, audience),
+  ]);
   const bodyErrors = [before.error, after.error].filter((e) => e !== null);
   const { lines, cut } = bodyErrors.length > 0 ? { lines: [], cut: [] } : await diffOffThread(before.text, after.text);
   return {

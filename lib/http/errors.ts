@@ -40,11 +40,25 @@ export const STATUS: Record<ErrorCode, number> = {
 /** Seconds a client waits before asking again for an answer the body store could not give. */
 const BODY_STORE_RETRY_SECONDS = 30;
 
-/** Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. */
-export function errorResponse(err: unknown): Response {
+/** What the answer may say of Tally's insides: `detail` (an admin's) gives the body store's own words. */
+export type ErrorAudience = { detail?: boolean };
+
+/** A body store that did not answer, in the words a caller without `detail` gets (issue 47 item 6). */
+const BODY_STORE_PLAIN = "A body this answer needs cannot be read now: the body store did not answer (try again)";
+
+/**
+ * Maps any thrown value to a JSON answer: typed errors to their status, the rest to a 500. A body store
+ * that did not answer is a 503 whose message names the store (its location, the system's error) only
+ * for `detail`; the log has it always.
+ */
+export function errorResponse(err: unknown, audience: ErrorAudience = {}): Response {
   const platform = asPlatformError(err);
   if (platform) return errorResponse(fromPlatformError(platform));
-  if (isBodyUnavailable(err)) return errorResponse(new BodyStoreUnavailable(err.message, BODY_STORE_RETRY_SECONDS));
+  if (isBodyUnavailable(err)) {
+    log.warn("body store unavailable for an answer", { error: err.message });
+    const message = audience.detail ? err.message : BODY_STORE_PLAIN;
+    return errorResponse(new BodyStoreUnavailable(message, BODY_STORE_RETRY_SECONDS));
+  }
   if (err instanceof TallyError) {
     const headers: Record<string, string> = {};
     if ("retryAfterSeconds" in err) headers["Retry-After"] = String(err.retryAfterSeconds);

@@ -1,7 +1,15 @@
 import "server-only";
 import type { NextRequest } from "next/server";
 import { z } from "zod";
-import { actorOf, type Principal, principalOf, requireRole, type Role, SESSION_COOKIE } from "../auth";
+import {
+  actorOf,
+  type Principal,
+  principalOf,
+  requireRole,
+  type Role,
+  seesInternalDetail,
+  SESSION_COOKIE,
+} from "../auth";
 import { getConfig } from "../config";
 import { BadRequest, badRequestOf, Forbidden, NotSignedIn } from "../errors";
 import { requestIdFrom, withRequestId } from "../log";
@@ -55,8 +63,9 @@ export function operatorRoute<
     withRequestId(requestIdFrom(req.headers.get("x-request-id")), () => run(req, ctx)),
   );
   async function run(req: NextRequest, ctx: Ctx): Promise<Response> {
+    let principal: Principal | undefined;
     try {
-      const principal = await authenticate(req);
+      principal = await authenticate(req);
       requireRole(principal, spec.role, `${req.method} ${req.nextUrl.pathname}`);
       const params = await parseWith(spec.params, await ctx.params, "path");
       const query = await parseWith(spec.query, Object.fromEntries(req.nextUrl.searchParams), "query");
@@ -68,7 +77,7 @@ export function operatorRoute<
       >);
       return noStore(result instanceof Response ? result : Response.json(result));
     } catch (err) {
-      return noStore(errorResponse(err));
+      return noStore(errorResponse(err, { detail: principal !== undefined && seesInternalDetail(principal.role) }));
     }
   }
 }

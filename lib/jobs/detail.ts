@@ -1,7 +1,7 @@
 import "server-only";
 import { z } from "zod";
 import { db } from "../db";
-import { resolveBodies, resultName, type ResultPreview } from "../results";
+import { type BodyAudience, resolveBodies, resultName, type ResultPreview } from "../results";
 import { getJob } from "./query";
 import { timeline, type TimelineEntry } from "./timeline";
 
@@ -79,7 +79,7 @@ export async function getJobWithTimeline(jobId: string) {
 
 const DELIVERIES_SHOWN = 200;
 
-export async function getJobDetail(jobId: string): Promise<JobDetail> {
+export async function getJobDetail(jobId: string, audience: BodyAudience = {}): Promise<JobDetail> {
   const job = await getJob(jobId);
   const client = db();
   const items = job.items;
@@ -87,7 +87,7 @@ export async function getJobDetail(jobId: string): Promise<JobDetail> {
     client.inboundDelivery.findMany({ where: { jobId }, orderBy: { id: "asc" }, take: DELIVERIES_SHOWN }),
     client.result
       .findMany({ where: { jobId }, orderBy: { id: "asc" }, take: RESULTS_SHOWN })
-      .then((rows) => resolveBodies(rows, resultName, { unavailable: "report" })),
+      .then((rows) => resolveBodies(rows, resultName, { ...audience, unavailable: "report" })),
     client.deadLetter.findMany({ where: { jobId }, orderBy: { id: "asc" } }),
     client.job.findMany({
       where: { id: { in: [job.resubmittedFromId, job.resubmittedAsId].filter((v): v is string => v !== null) } },

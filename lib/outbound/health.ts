@@ -1,7 +1,7 @@
 import "server-only";
 import type { Role } from "../auth";
 import { db } from "../db";
-import { errorFor } from "./list";
+import { errorFor } from "./error-for";
 import type { DestinationHealth } from "./contracts";
 
 // Each destination's health: the share of 2xx among its attempts in the last WINDOW_HOURS, its

@@ -7,22 +7,14 @@ import { NotFound } from "../errors";
 import { decodeCursor, encodeCursor, intId } from "../keyset";
 import { redactUrlSecrets } from "../config";
 import type { AttemptList, DeliveryListQuery, DeliveryPage } from "./contracts";
+import { errorFor } from "./error-for";
 import { isSinkType, shownUrl } from "./sink-config";
 
 // The Outbound page's delivery list: newest first, keyset-paged by id, filtered by destination,
 // status and job. What a destination answered (the first bytes of its body) is for operators and
-// admins; a viewer sees the error without it (see errorFor).
+// admins; the addresses in an error are for admins (see errorFor).
 
 const CURSOR = { tag: "ob1", position: z.tuple([intId]) };
-
-/**
- * An attempt's error as `role` may read it: a viewer gets "HTTP 500" without the answer's body (the body
- * of an internal service's answer is not for every reader), operators and admins the whole text.
- */
-export function errorFor(role: Role, error: string | null): string | null {
-  if (error === null || role !== "viewer") return error;
-  return error.replace(/^(HTTP \d{3}):[\s\S]*$/, "$1");
-}
 
 export async function listDeliveries(q: DeliveryListQuery, role: Role = "viewer"): Promise<DeliveryPage> {
   const after = decodeCursor(CURSOR.tag, q.cursor, CURSOR.position)?.[0];

@@ -60,15 +60,19 @@ async function seedJob(jobId: string, n: number) {
 
 type Read = { itemKey: string; markdown: string | null; html: string | null; bodyError: string | null };
 
-/** What each reader gives for the job's results: the API, the JSON Lines and CSV exports, the job page. */
+/**
+ * What each reader gives for the job's results: the API, the JSON Lines and CSV exports, the job page;
+ * as an admin reads them, with the store's own words (test/internal-errors.test.ts has the other roles).
+ */
 async function everyReader(jobId: string): Promise<Record<string, Read[]>> {
-  const api = (await listJobResults(jobId, { limit: 100, cursor: undefined })).items;
-  const jsonl = (await new Response(exportResults({ format: "jsonl", jobId }).body).text())
+  const admin = { detail: true };
+  const api = (await listJobResults(jobId, { limit: 100, cursor: undefined }, admin)).items;
+  const jsonl = (await new Response(exportResults({ format: "jsonl", jobId }, admin).body).text())
     .split("\n")
     .filter(Boolean)
     .map((l) => JSON.parse(l) as Read);
-  const csv = await new Response(exportResults({ format: "csv", jobId }).body).text();
-  const preview = (await getJobDetail(jobId)).results.shown;
+  const csv = await new Response(exportResults({ format: "csv", jobId }, admin).body).text();
+  const preview = (await getJobDetail(jobId, admin)).results.shown;
   // The CSV's last column is bodyError: each row's error, found in the text (bodies hold no quotes).
   const csvRows = api.map((r) => ({
     itemKey: r.itemKey,

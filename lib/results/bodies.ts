@@ -1,7 +1,16 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
 import { z } from "zod";
-import { BodyCorrupt, bodyStore, isBodyCodec, isBodyError, isBodyUnavailable } from "../bodies";
+import {
+  BodyCorrupt,
+  type BodyError,
+  type BodyErrorCode,
+  bodyStore,
+  isBodyCodec,
+  isBodyError,
+  isBodyUnavailable,
+} from "../bodies";
+import { log } from "../log";
 import { countBodyMissing, countBodyRead, countBodyUnavailable, observeBodyIo } from "../metrics";
 
 // The one place a result row's body is resolved for a reader (issue 40): inline in the row (small
@@ -15,6 +24,9 @@ import { countBodyMissing, countBodyRead, countBodyUnavailable, observeBodyIo } 
 // (the results API, the exports, the job page, the diff), reported the same way as body_unavailable;
 // for those that pass bodies on (sinks, outcome events, change tracking) it is thrown, so their work
 // is retried once the store answers rather than done with a body missing.
+// What a `bodyError` says of the store itself (issue 47 item 6): its code and a plain sentence to
+// everyone; the object's path or bucket and key, the store's location and endpoint and the system's
+// error text only to a reader that asks for `detail` (an admin), and always to the log.
 
 /** The reference columns of a Result row (alias `alias`), after its markdown and html. */
 export const bodyRefColumns = (alias: string) =>
@@ -62,8 +74,19 @@ export type Resolved = { markdown: string | null; html: string | null; bodyError
 /**
  * What a store that does not answer does to a read: `throw` (the default: the caller's work is
  * retried) or `report` (the row's bodyError says body_unavailable: readers that show results).
+ * `detail`: bodyError carries the store's own words (where the object is, the system's error), for
+ * an admin; without it (the default) the code and a plain sentence (docs/operations/security.md).
  */
-export type ResolveOptions = { unavailable?: "throw" | "report" };
+export type ResolveOptions = { unavailable?: "throw" | "report"; detail?: boolean };
+/** Who reads: `detail` for an admin (lib/auth's seesInternalDetail), else the plain words. */
+export type BodyAudience = Pick<ResolveOptions, "detail">;
+
+/** What each code says to a reader not shown the store's detail. */
+const PLAIN: Record<BodyErrorCode, string> = {
+  body_missing: "cannot be read: it is missing from the body store",
+  body_corrupt: "cannot be read: it is corrupt in the body store (its stored bytes do not give back the page kept)",
+  body_unavailable: "cannot be read now (try again): the body store did not answer",
+};
 
 /** Reads at a time for one page of rows. */
 const READS_AT_ONCE = 8;
@@ -98,15 +121,19 @@ async function one(
     if (isBodyUnavailable(err)) {
       countBodyUnavailable();
       if (options.unavailable !== "report") throw err;
-      return {
-        text: null,
-        error: `${err.code}: the ${what} of ${name} cannot be read now (try again): ${err.message}`,
-      };
+      return { text: null, error: shown(err, what, name, options, "cannot be read now (try again)") };
     }
     if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
-    return { text: null, error: `${err.code}: the ${what} of ${name} cannot be read: ${err.message}` };
+    return { text: null, error: shown(err, what, name, options, "cannot be read") };
   }
+}
+
+/** A body error as a reader is shown it (`lead` before the store's own words); the detail is logged. */
+function shown(err: BodyError, what: string, name: string, options: ResolveOptions, lead: string): string {
+  const detail = `${err.code}: the ${what} of ${name} ${lead}: ${err.message}`;
+  log.warn("a stored body cannot be read", { code: err.code, result: name, body: what, error: detail });
+  return options.detail ? detail : `${err.code}: the ${what} of ${name} ${PLAIN[err.code]}`;
 }
 
 /** One row's bodies; `name` names the result in an error (job id and item key). */

@@ -7,6 +7,7 @@ import { z } from "zod";
 import { csvLine } from "./csv";
 import { bodySize, PAGE_BODY_CHARS, withinBudget } from "./csv-stream";
 import { exportConditions } from "./export-filters";
+import type { BodyAudience } from "./bodies";
 import { isoOf, selectRows, toFeedItem, type ResultRow } from "./rows";
 
 // A streamed export in constant memory: a pull-based ReadableStream reads one keyset page of
@@ -67,6 +68,7 @@ export async function exportPage(
   bound: number,
   last: ExportCursor | null,
   budget = PAGE_BODY_CHARS,
+  audience: BodyAudience = {},
 ): Promise<{ rows: ResultRow[]; more: boolean }> {
   const where = [...filters, Prisma.sql`r."id" <= ${bound}`];
   // The plain >= lets the index seek to the position; the OR only settles ties in a millisecond.
@@ -87,7 +89,7 @@ export async function exportPage(
   // The same rows again, up to the last that fits, now with their bodies.
   const upTo = Prisma.sql`r."createdAt" <= ${end.createdAt} AND (r."createdAt" < ${end.createdAt} OR r."id" <= ${end.id})`;
   // A stream cannot change its status once it began: a body the store cannot give now is said by row.
-  const rows = await selectRows([...where, upTo], order, n, { unavailable: "report" });
+  const rows = await selectRows([...where, upTo], order, n, { ...audience, unavailable: "report" });
   return { rows, more: n < sizes.length || sizes.length === EXPORT_PAGE };
 }
 
@@ -103,7 +105,7 @@ async function highestId(): Promise<number> {
   return top?.id ?? 0;
 }
 
-export function exportResults(query: ExportQuery, now = new Date()): ResultsExport {
+export function exportResults(query: ExportQuery, audience: BodyAudience = {}, now = new Date()): ResultsExport {
   const csv = query.format === "csv";
   const line = csv ? csvRow : jsonRow;
   const filters = exportConditions(query);
@@ -117,7 +119,7 @@ export function exportResults(query: ExportQuery, now = new Date()): ResultsExpo
       async pull(controller) {
         try {
           bound ??= await highestId();
-          const page = await exportPage(filters, bound, last);
+          const page = await exportPage(filters, bound, last, PAGE_BODY_CHARS, audience);
           let chunk = csv && !started ? csvLine([...CSV_COLUMNS]) : "";
           started = true;
           for (const r of page.rows) chunk += line(r);

@@ -3,6 +3,7 @@ import { Prisma } from "@/generated/prisma/client";
 import { encodeCursor } from "../keyset";
 import type { FeedPage, FeedQuery } from "./contracts";
 import { feedWindow } from "./position";
+import type { BodyAudience } from "./bodies";
 import { selectRows, toFeedItem } from "./rows";
 
 // The change feed over every stored result: feed order is commit order (see position.ts), so a
@@ -10,13 +11,13 @@ import { selectRows, toFeedItem } from "./rows";
 // while the worker commits new ones. At the end of the feed the cursor stays where it was, so the
 // consumer polls from it; it is never null.
 
-export async function readFeed(query: FeedQuery): Promise<FeedPage> {
+export async function readFeed(query: FeedQuery, audience: BodyAudience = {}): Promise<FeedPage> {
   const w = feedWindow();
   const after = query.after ?? w.start;
   const where = [w.after(after)];
   if (query.kind) where.push(Prisma.sql`j."kind" = ${query.kind}`);
   if (query.jobId) where.push(Prisma.sql`r."jobId" = ${query.jobId}`);
-  const rows = await selectRows(where, w.orderBy, query.limit + 1);
+  const rows = await selectRows(where, w.orderBy, query.limit + 1, audience);
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);
   return {

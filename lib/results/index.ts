@@ -18,6 +18,7 @@ export {
   withinBudget,
 } from "./csv-stream";
 export {
+  type BodyAudience,
   type BodyColumns,
   bodyColumns,
   bodyColumnsShape,

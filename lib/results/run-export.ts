@@ -1,6 +1,6 @@
 import "server-only";
 import { Prisma } from "@/generated/prisma/client";
-import { bodyColumns, bodyColumnsShape, resolveBodies } from "./bodies";
+import { type BodyAudience, bodyColumns, bodyColumnsShape, resolveBodies } from "./bodies";
 import { parseMetadata } from "./rows";
 import { z } from "zod";
 import { db } from "../db";
@@ -79,6 +79,7 @@ export async function runExportPage(
   after: number,
   filter: RunExportFilter,
   budget = PAGE_BODY_CHARS,
+  audience: BodyAudience = {},
 ): Promise<{ rows: Row[]; more: boolean }> {
   const { from, position } = source(runId, after, filter);
   const sizes = sizeRow.array().parse(
@@ -101,7 +102,7 @@ export async function runExportPage(
     rowSchema.array().parse(rows),
     (r) => `the result of URL ${r.position} (${r.url}), item ${r.itemKey} of job ${r.jobId}`,
     // A stream cannot change its status once it began: a body the store cannot give now is said by row.
-    { unavailable: "report" },
+    { ...audience, unavailable: "report" },
   );
   return { rows: resolved, more: n < sizes.length || sizes.length === CSV_PAGE };
 }
@@ -135,13 +136,17 @@ async function requireRun(runId: string, filter: RunExportFilter) {
     throw new Conflict(`Run ${runId} has no classified changes (a collection run classifies once it completes)`);
 }
 
-export async function exportRunCsv(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
+export async function exportRunCsv(
+  runId: string,
+  filter: RunExportFilter = {},
+  audience: BodyAudience = {},
+): Promise<CsvExport> {
   await requireRun(runId, filter);
   return csvStream<number>({
     name: `run-${runId.slice(0, 8)}`,
     header: HEADER,
     nextPage: async (after) => {
-      const { rows, more } = await runExportPage(runId, after ?? -1, filter);
+      const { rows, more } = await runExportPage(runId, after ?? -1, filter, PAGE_BODY_CHARS, audience);
       const last = rows[rows.length - 1];
       return {
         more,
@@ -172,10 +177,14 @@ export async function exportRunCsv(runId: string, filter: RunExportFilter = {}):
 }
 
 /** The same rows as JSON Lines, one object a line (the result's metadata parsed). */
-export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}): Promise<CsvExport> {
+export async function exportRunJsonl(
+  runId: string,
+  filter: RunExportFilter = {},
+  audience: BodyAudience = {},
+): Promise<CsvExport> {
   await requireRun(runId, filter);
   const encoder = new TextEncoder();
-  let next: { rows: Row[]; more: boolean } | null = await runExportPage(runId, -1, filter);
+  let next: { rows: Row[]; more: boolean } | null = await runExportPage(runId, -1, filter, PAGE_BODY_CHARS, audience);
   const body = new ReadableStream<Uint8Array>(
     {
       async pull(controller) {
@@ -217,7 +226,7 @@ export async function exportRunJsonl(runId: string, filter: RunExportFilter = {}
             controller.close();
             return;
           }
-          next = await runExportPage(runId, last.position, filter);
+          next = await runExportPage(runId, last.position, filter, PAGE_BODY_CHARS, audience);
         } catch (err) {
           log.error("run export failed", { error: String(err) });
           controller.error(err);

@@ -1,4 +1,5 @@
 // GET /api/results — the change feed over every stored result, resumable from an opaque cursor
+import { seesInternalDetail } from "@/lib/auth";
 import { operatorRoute } from "@/lib/http";
 import { feedQuerySchema, readFeed } from "@/lib/results";
 
@@ -11,5 +12,5 @@ export const GET = operatorRoute(
     errors: [503],
     query: feedQuerySchema,
   },
-  ({ query }) => readFeed(query),
+  ({ query, principal }) => readFeed(query, { detail: seesInternalDetail(principal.role) }),
 );

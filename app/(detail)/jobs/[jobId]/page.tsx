@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { notFound } from "next/navigation";
+import { requireOperator, seesInternalDetail } from "@/lib/auth";
 import { getJobDetail, jobIdSchema } from "@/lib/jobs";
 import { NotFound } from "@/lib/errors";
 import { JobDetailClient } from "./client";
@@ -16,7 +17,8 @@ export async function generateMetadata({ params }: { params: Params }): Promise<
 export default async function Page({ params }: { params: Params }) {
   const parsed = jobIdSchema.safeParse((await params).jobId);
   if (!parsed.success) notFound();
-  const detail = await getJobDetail(parsed.data).catch((err: unknown) => {
+  const me = await requireOperator();
+  const detail = await getJobDetail(parsed.data, { detail: seesInternalDetail(me.role) }).catch((err: unknown) => {
     if (err instanceof NotFound) notFound();
     throw err;
   });

@@ -1,4 +1,5 @@
 // GET /api/results/export — stored results as a streamed JSONL or CSV download, with the Jobs filters
+import { seesInternalDetail } from "@/lib/auth";
 import { operatorRoute } from "@/lib/http";
 import { exportQuerySchema, exportResults } from "@/lib/results";
 
@@ -11,8 +12,8 @@ export const GET = operatorRoute(
     produces: "jsonl-or-csv",
     query: exportQuerySchema,
   },
-  async ({ query }) => {
-    const out = exportResults(query);
+  async ({ query, principal }) => {
+    const out = exportResults(query, { detail: seesInternalDetail(principal.role) });
     return new Response(out.body, {
       headers: {
         "content-type": out.contentType,

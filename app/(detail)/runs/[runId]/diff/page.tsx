@@ -9,6 +9,7 @@ import { ErrorNotice } from "@/components/ui/feedback";
 import { DiffNotices } from "@/components/collections/diff-notices";
 import { RevealedText } from "@/components/collections/revealed-text";
 import { countInvisible } from "@/components/jobs/safe-text";
+import { requireOperator, seesInternalDetail } from "@/lib/auth";
 import { diffUrl } from "@/lib/collections";
 import { Conflict, NotFound } from "@/lib/errors";
 
@@ -52,7 +53,8 @@ export default async function Page({
   );
   let d;
   try {
-    d = await diffUrl(runId.data, url.data);
+    const me = await requireOperator();
+    d = await diffUrl(runId.data, url.data, { detail: seesInternalDetail(me.role) });
   } catch (err) {
     if (err instanceof NotFound) notFound();
     if (err instanceof Conflict) return refusal("No changes to show", err.message);

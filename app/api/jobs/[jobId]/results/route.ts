@@ -1,4 +1,5 @@
 // GET /api/jobs/:jobId/results — one job's stored results with full content, keyset-paged, or 404
+import { seesInternalDetail } from "@/lib/auth";
 import { operatorRoute } from "@/lib/http";
 import { jobResultsParamsSchema, jobResultsQuerySchema, listJobResults } from "@/lib/results";
 
@@ -12,5 +13,5 @@ export const GET = operatorRoute(
     params: jobResultsParamsSchema,
     query: jobResultsQuerySchema,
   },
-  ({ params, query }) => listJobResults(params.jobId, query),
+  ({ params, query, principal }) => listJobResults(params.jobId, query, { detail: seesInternalDetail(principal.role) }),
 );

@@ -1,5 +1,6 @@
 // GET /api/runs/:runId/export?format=csv|jsonl — one row per URL with its state and stored result, streamed
 import { z } from "zod";
+import { seesInternalDetail } from "@/lib/auth";
 import { operatorRoute } from "@/lib/http";
 import { csvResponse, exportRunCsv, exportRunJsonl } from "@/lib/results";
 import { runExportQuerySchema } from "@/lib/runs";
@@ -19,10 +20,13 @@ export const GET = operatorRoute(
     query: runExportQuerySchema,
     produces: "jsonl-or-csv",
   },
-  async ({ params, query }) =>
-    csvResponse(
+  async ({ params, query, principal }) => {
+    const filter = { state: query.state, changesOnly: query.changes === "only" };
+    const audience = { detail: seesInternalDetail(principal.role) };
+    return csvResponse(
       query.format === "jsonl"
-        ? await exportRunJsonl(params.runId, { state: query.state, changesOnly: query.changes === "only" })
-        : await exportRunCsv(params.runId, { state: query.state, changesOnly: query.changes === "only" }),
-    ),
+        ? await exportRunJsonl(params.runId, filter, audience)
+        : await exportRunCsv(params.runId, filter, audience),
+    );
+  },
 );
