@@ -2,6 +2,7 @@
 // its attempt kept) before the process exits, instead of aborting it to be fetched again. Under an
 // orchestrator (issue 48 item 4): /api/ready turns 503 `draining` at once, a request in flight is still
 // answered, and items that cannot finish within TALLY_SHUTDOWN_GRACE_MS are handed back, exit 0 in time.
+import { spawn } from "node:child_process";
 import http from "node:http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { submitJob } from "@/lib/jobs/submit";
@@ -10,7 +11,7 @@ import { isTerminal } from "@/lib/platform";
 import { API_KEY, startSim, waitFor } from "@/lib/simulator/test-harness.test-util";
 import { addSubscription, createTestDb, type TestDb } from "./db";
 import { openSql, type TestSql } from "./sql";
-import { startTally } from "./tally-server";
+import { startTally, TEST_ENV } from "./tally-server";
 import { deliver, envelope } from "./webhook-client";
 import { signDelivery, defaultHmacScheme } from "@/lib/signing/signature";
 
@@ -170,6 +171,76 @@ describe("stopping under an orchestrator", () => {
       expect(tally.output()).not.toContain("stop grace ran out");
     } finally {
       await sim.control("/_sim/config", { slowResponseRate: 0 });
+    }
+  });
+});
+
+describe("stopping npm run worker", () => {
+  it("hands its items back within TALLY_SHUTDOWN_GRACE_MS and exits 0", { timeout: 180_000 }, async () => {
+    const GRACE_MS = 3000;
+    const jobIds: string[] = [];
+    for (let i = 0; i < 2; i++)
+      jobIds.push((await submitJob({ kind: "extract", url: `https://example.com/worker-drain-${i}` })).jobId);
+    const client = sim.client();
+    for (const id of jobIds)
+      await waitFor("platform job settled", async () => isTerminal((await client.getJob("extract", id)).status));
+    const shared = { SCRAPER_API_BASE_URL: sim.url, GEONODE_SCRAPER_API_KEY: API_KEY, TALLY_API_RPS: "1000" };
+    // The server takes the deliveries and does no queue work: the items wait for the worker.
+    const tally = await startTally({ ...shared, TALLY_WORKER: "off", TALLY_SCHEDULER: "off" }, t.url);
+    await sim.control("/_sim/config", { slowResponseRate: 1, slowResponseMs: 30_000 });
+    const worker = spawn(process.execPath, ["--import", "tsx", "--conditions=react-server", "scripts/worker.ts"], {
+      env: {
+        ...process.env,
+        ...TEST_ENV,
+        ...shared,
+        DATABASE_URL: t.url,
+        TALLY_BODY_STORE: t.config.TALLY_BODY_STORE,
+        TALLY_SCHEDULER: "off",
+        TALLY_LOG_LEVEL: "info",
+        TALLY_SHUTDOWN_GRACE_MS: String(GRACE_MS),
+      },
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    worker.stdout.on("data", (d) => (out += d));
+    worker.stderr.on("data", (d) => (out += d));
+    const exited = new Promise<number | null>((resolve) => worker.once("exit", (code) => resolve(code)));
+    try {
+      for (const id of jobIds)
+        expect((await deliver(`${tally.url}/webhooks/geonode/sub-1`, envelope(id), { secret: SECRET })).status).toBe(
+          200,
+        );
+      const rows = () =>
+        sql.all<{ state: string; leaseOwner: string | null }>(
+          "SELECT state, leaseOwner FROM QueueItem WHERE jobId IN (?, ?)",
+          ...jobIds,
+        );
+      await waitFor(
+        "the worker holds both items",
+        async () => {
+          const r = await rows();
+          return r.length === 2 && r.every((x) => x.state === "leased");
+        },
+        120_000,
+      ).catch((err: Error) => {
+        throw new Error(`${err.message}\n${out}`);
+      });
+      const signalledAt = Date.now();
+      worker.kill("SIGTERM");
+      const code = await exited;
+      const ms = Date.now() - signalledAt;
+      console.log(`npm run worker: exit ${code} after ${ms} ms (grace ${GRACE_MS} ms)`);
+      expect(code, out).toBe(0);
+      expect(ms).toBeLessThan(GRACE_MS + 1000);
+      expect(await rows()).toEqual([
+        { state: "ready", leaseOwner: null },
+        { state: "ready", leaseOwner: null },
+      ]);
+      expect(out).not.toContain("stop grace ran out");
+    } finally {
+      if (worker.exitCode === null) worker.kill("SIGKILL");
+      await sim.control("/_sim/config", { slowResponseRate: 0 });
+      await tally.stop();
     }
   });
 });
