@@ -1,10 +1,13 @@
 // GET /api/ready on `npm start` (issue 48 item 3): 200 on a fresh server; 503 with the failing check's
 // code, and nothing more, when the body store cannot be written or the database lacks a migration this
-// version ships; /api/health (liveness) stays 200 through both.
+// version ships (or has no table of migrations at all), and, on PostgreSQL, when its database is gone;
+// /api/health (liveness) stays 200 through the first two.
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { READY_CACHE_MS } from "@/lib/readiness";
 import { waitFor } from "@/lib/simulator/test-harness.test-util";
 import { openSql, type TestSql } from "./sql";
+import { adminQuery, TEST_STORE } from "./store";
 import { startTally, type TallyServer } from "./tally-server";
 
 let tally: TallyServer;
@@ -23,7 +26,7 @@ async function ready(): Promise<{ status: number; body: unknown; cache: string |
   return { status: res.status, body: await res.json(), cache: res.headers.get("cache-control") };
 }
 
-/** Waits out the checks' cache (2 s) for the answer `want`. */
+/** Waits out the checks' cache (READY_CACHE_MS) for this answer. */
 async function readyTurns(status: number, body: unknown) {
   await waitFor(
     `/api/ready ${status} ${JSON.stringify(body)}`,
@@ -65,5 +68,34 @@ describe("GET /api/ready", () => {
     );
     await readyTurns(503, { ready: false, reason: "migrations_pending" });
     expect((await fetch(`${tally.url}/api/health`)).status).toBe(200);
+  });
+
+  it("still answers 503 migrations_pending on a database that was never migrated (no table of migrations)", async () => {
+    await sql.run("DROP TABLE _prisma_migrations");
+    // Past the checks' cache, so the answer is the new database's (the last test left it pending too).
+    await new Promise((resolve) => setTimeout(resolve, READY_CACHE_MS + 500));
+    expect(await ready()).toMatchObject({ status: 503, body: { ready: false, reason: "migrations_pending" } });
+  });
+
+  it.skipIf(TEST_STORE !== "postgres")("answers 503 database_unreachable once its database is gone", async () => {
+    const other = await startTally();
+    try {
+      const name = decodeURIComponent(new URL(other.dbUrl).pathname.slice(1));
+      expect((await fetch(`${other.url}/api/ready`)).status).toBe(200);
+      await adminQuery(`DROP DATABASE "${name}" WITH (FORCE)`);
+      await waitFor(
+        "database_unreachable",
+        async () => {
+          const res = await fetch(`${other.url}/api/ready`);
+          const body = JSON.stringify(await res.json());
+          if (res.status === 503 && body === '{"ready":false,"reason":"database_unreachable"}') return true;
+          await new Promise((resolve) => setTimeout(resolve, 100));
+          return false;
+        },
+        15_000,
+      );
+    } finally {
+      await other.stop();
+    }
   });
 });

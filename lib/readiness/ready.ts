@@ -80,8 +80,10 @@ async function checkDatabase(): Promise<Checked["failure"]> {
     applied = rows.map((r) => r.migration_name);
   } catch (err) {
     const message = firstLine(err);
-    // A database that answers but was never migrated has no table of migrations.
-    if (/no such table|does not exist/i.test(message)) return { reason: "migrations_pending", message };
+    // A database that answers but was never migrated has no table of migrations (not to be confused
+    // with PostgreSQL's 'database "…" does not exist', which is unreachable).
+    if (/no such table: _prisma_migrations|relation "_prisma_migrations" does not exist/i.test(message))
+      return { reason: "migrations_pending", message };
     return { reason: "database_unreachable", message };
   }
   let ours = shipped.get(store);
@@ -115,6 +117,8 @@ function within<T>(p: Promise<T>, what: string): Promise<T> {
   return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
+/** The error on one line: Prisma's messages start with a blank line and name the query on the next. */
 function firstLine(err: unknown): string {
-  return err instanceof Error ? err.message.split("\n")[0] : String(err);
+  const text = err instanceof Error ? err.message : String(err);
+  return text.replace(/\s+/g, " ").trim().slice(0, 500);
 }
