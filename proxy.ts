@@ -10,7 +10,7 @@ import { SESSION_COOKIE } from "@/lib/auth/session";
 import { getConfig } from "@/lib/config";
 import { contentSecurityPolicy } from "@/lib/http/security-headers";
 
-const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
+const PUBLIC = new Set(["/login", "/api/health", "/api/ready", "/api/auth/login"]);
 // Scheduled triggers carry their own credential (TALLY_CRON_SECRET), checked by every route under it
 // through lib/http/cron-route.ts; sessions and the API token do not open them.
 const CRON_PREFIX = "/api/cron/";

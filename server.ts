@@ -12,7 +12,7 @@ import { configOrExit } from "./lib/config";
 import { CLIENT_ADDRESS_HEADER, clientAddressSetByServer, gateRequest, resolveClientAddress } from "./lib/http";
 import { log } from "./lib/log";
 import { closeReceiverStore, createReceiverHandler, isReceiverPath, publicServerOptions } from "./lib/webhooks";
-import { manageShutdown, runShutdownHooks, enableBackgroundCheckpoints } from "./lib/runtime";
+import { enableBackgroundCheckpoints, manageShutdown, runShutdownHooks, startDraining } from "./lib/runtime";
 import { contextFromHeaders, SpanKind, startSpan, startTracing, stopTracing, withContext } from "./lib/tracing";
 
 // As `next start` does: React and Next load their production builds only under this value.
@@ -20,8 +20,9 @@ Object.assign(process.env, { NODE_ENV: process.env.NODE_ENV ?? "production" });
 const config = configOrExit();
 // SQLite's checkpoints run on a thread of their own, not in the commit that crosses 1,000 pages on the event loop.
 enableBackgroundCheckpoints();
-// Past this, whatever is still open is cut (the worker hands its items back within 10 s).
-const STOP_DEADLINE_MS = 15_000;
+// Past TALLY_SHUTDOWN_GRACE_MS after SIGTERM whatever is still open is cut and the process exits 0 (the
+// worker has handed its items back by then; one it could not comes back when its lease expires).
+const graceMs = config.TALLY_SHUTDOWN_GRACE_MS;
 
 // Next answers its own errors; this only catches what escapes it, so one request cannot end the process.
 function failed(res: http.ServerResponse, err: unknown) {
@@ -59,13 +60,19 @@ async function main() {
 
   let stopping = false;
   const inFlight = new Set<http.ServerResponse>();
+  // Resolved when no request is in flight once stopping (checked as each one ends).
+  let noneInFlight = () => {};
+  const allAnswered = new Promise<void>((resolve) => (noneInFlight = resolve));
   // Listening comes first, so a taken port fails before anything starts; requests for the app that
   // arrive while Next prepares wait for it. The receiver needs nothing from Next and answers at once.
   let markPrepared = () => {};
   const prepared = new Promise<void>((resolve) => (markPrepared = resolve));
   const server = http.createServer(publicServerOptions(), (req, res) => {
     inFlight.add(res);
-    res.once("close", () => inFlight.delete(res));
+    res.once("close", () => {
+      inFlight.delete(res);
+      if (stopping && inFlight.size === 0) noneInFlight();
+    });
     if (stopping) res.setHeader("connection", "close");
     if (isReceiverPath(req.url)) return void handleDelivery(req, res);
     // Bodies Tally will not read (an oversized sign-in, an anonymous upload) are answered before Next buffers them.
@@ -94,24 +101,30 @@ async function main() {
   // Features register what must finish before exit (the worker's items in flight) with this process.
   manageShutdown();
   clientAddressSetByServer();
+  // The stop an orchestrator expects (docs/operations/deployment.md#shutdown): GET /api/ready answers
+  // 503 `draining` at once; the port stays open while work is in flight, so the balancer sees that and
+  // what still arrives is answered (with Connection: close); the worker claims nothing more, finishes
+  // its items or hands them back; once it is done and no request is in flight the port closes and the
+  // process exits 0, within TALLY_SHUTDOWN_GRACE_MS.
   const stop = (signal: string) => {
     if (stopping) return;
     stopping = true;
+    startDraining();
     process.stdout.write(`Tally stopping (${signal}): finishing the requests and work in flight\n`);
-    // Stop accepting; answers in flight finish (a delivery answers only after it commits) on
-    // connections that then close; the worker finishes or hands back its items; then exit.
     for (const res of inFlight) if (!res.headersSent) res.setHeader("connection", "close");
-    const closed = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
-    void Promise.all([closed, runShutdownHooks()])
+    if (inFlight.size === 0) noneInFlight();
+    void Promise.all([runShutdownHooks(graceMs), allAnswered])
+      .then(() => new Promise<void>((resolve) => server.close(() => resolve())))
       .then(() => closeReceiverStore())
       // The spans of the last moments go out before the process exits.
       .then(() => stopTracing())
       .finally(() => process.exit(0));
     setTimeout(() => {
+      log.warn("stop grace ran out: open connections cut", { graceMs, inFlight: inFlight.size });
       for (const socket of sockets) socket.destroy();
       process.exit(0);
-    }, STOP_DEADLINE_MS).unref();
+    }, graceMs).unref();
   };
   // Before prepare(), so a signal during start-up stops the process the same way.
   process.on("SIGTERM", () => stop("SIGTERM"));

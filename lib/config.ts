@@ -235,6 +235,9 @@ export const envSchema = z.object({
         "Queue items handled at once per worker process. Each mostly waits on the platform; more at once hides that wait, but every item waiting for a slot of the rate budget holds one, so fresh work can queue behind as many as this.",
       defaultText: "`TALLY_API_RPS` ÷ 10, at least 4 and at most 32",
     }),
+  TALLY_SHUTDOWN_GRACE_MS: int(8000, 0, 600_000).describe(
+    "After SIGTERM, the time in ms a server (or `npm run worker`) takes to stop: GET /api/ready answers 503 `draining` at once, requests in flight are answered, the worker claims nothing more and its items run on for all but the last quarter of it (at most 2 s), then are handed back (their leases released); the process exits 0 by the end. Keep it below the orchestrator's stop timeout (Docker's 10 s, Kubernetes' terminationGracePeriodSeconds).",
+  ),
   TALLY_QUEUE_MAX_ATTEMPTS: int(10, 1, 100).describe("Attempts before a queue item is dead-lettered."),
   TALLY_LEASE_SECONDS: int(60, 5, 3600).describe(
     "A claimed item's lease, in seconds, renewed every third of it while the item runs: a crashed worker's items come back within this time.",

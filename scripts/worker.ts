@@ -1,10 +1,11 @@
 // `npm run worker`: the queue worker alone, for scaling out beside (or instead of) the server's own
-// worker. SIGTERM/SIGINT: stop claiming, let items in flight finish for a while, then release them.
+// worker. SIGTERM/SIGINT: stop claiming, let items in flight finish for a while, then release them, all
+// within TALLY_SHUTDOWN_GRACE_MS (as the server does, docs/operations/deployment.md#shutdown).
 import { bodyStoreReady } from "../lib/bodies";
 import { configOrExit } from "../lib/config";
 import { dbReady, disconnectAll } from "../lib/db";
 import { log, setLogLevel } from "../lib/log";
-import { enableBackgroundCheckpoints } from "../lib/runtime";
+import { enableBackgroundCheckpoints, finishWithin } from "../lib/runtime";
 import {
   closeWorkerMetrics,
   listenForEnqueuesOnPostgres,
@@ -16,8 +17,6 @@ import {
 import { startAlerts } from "../lib/alerts";
 import { startCollectionSchedule } from "../lib/collections";
 import { startTracing, stopTracing } from "../lib/tracing";
-
-const GRACE_MS = 15_000;
 
 async function main() {
   const config = configOrExit();
@@ -77,7 +76,16 @@ async function main() {
     schedules?.stop();
     alerts?.stop();
     collections?.stop();
-    await Promise.all([worker.stop(GRACE_MS), metricsServer ? closeWorkerMetrics(metricsServer) : undefined]);
+    const graceMs = config.TALLY_SHUTDOWN_GRACE_MS;
+    // Whatever has not closed by the end of the grace is cut: a lease not released comes back when it expires.
+    setTimeout(() => {
+      log.warn("stop grace ran out", { graceMs });
+      process.exit(0);
+    }, graceMs).unref();
+    await Promise.all([
+      worker.stop(finishWithin(graceMs)),
+      metricsServer ? closeWorkerMetrics(metricsServer) : undefined,
+    ]);
     await disconnectAll();
     await stopTracing();
     process.exit(0);

@@ -158,14 +158,16 @@ describe("the API description", () => {
     expect(op("POST /api/auth/login").security).toEqual([]);
     expect(op("POST /api/cron/work").security).toEqual([{ cronSecret: [] }]);
     expect(op("GET /api/metrics").security).toEqual([{ metricsToken: [] }]);
-    // every operator route names a role; only health and the sign-in are open
+    expect(op("GET /api/ready").security).toEqual([]);
+    // every operator route names a role; only health, readiness and the sign-in are open
     for (const r of routes) {
-      if (r.doc.access.kind === "public") expect(["/api/health", "/api/auth/login"]).toContain(r.path);
+      if (r.doc.access.kind === "public") expect(["/api/health", "/api/ready", "/api/auth/login"]).toContain(r.path);
       if (r.path.startsWith("/api/cron/")) expect(r.doc.access.kind).toBe("cron");
     }
     const statuses = (key: string) => Object.keys(op(key).responses as object);
     expect(statuses("POST /api/destinations")).toEqual(["201", "400", "401", "403", "409", "500"]);
     expect(statuses("GET /api/health")).toEqual(["200", "503"]);
+    expect(statuses("GET /api/ready")).toEqual(["200", "503"]);
     const exports = op("GET /api/results/export").responses as Record<string, { content: object }>;
     expect(Object.keys(exports["200"].content).sort()).toEqual(["application/x-ndjson", "text/csv"]);
     expect(

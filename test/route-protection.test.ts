@@ -1,10 +1,10 @@
 // Walks every page and route handler under app/ and asserts none answers without a session or token,
-// except the login, the health check and the receiver. A new route left open makes this fail.
+// except the login, the health and readiness checks and the receiver. A new route left open makes this fail.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pages as discoverPages, routes as discoverRoutes } from "./routes";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
 
-const PUBLIC = new Set(["/login", "/api/health", "/api/auth/login"]);
+const PUBLIC = new Set(["/login", "/api/health", "/api/ready", "/api/auth/login"]);
 const pages = discoverPages();
 const routes = discoverRoutes();
 // Scheduled triggers: only `Authorization: Bearer $TALLY_CRON_SECRET` opens them, never a session or the API token.

@@ -1096,6 +1096,26 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/ready": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    /**
+     * Readiness: the database answers, its migrations are current, the body store takes a write and the process is not stopping
+     * @description Public: no credentials.
+     */
+    get: operations["getReady"];
+    put?: never;
+    post?: never;
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/results": {
     parameters: {
       query?: never;
@@ -4027,6 +4047,46 @@ export interface operations {
       400: components["responses"]["400"];
       401: components["responses"]["401"];
       500: components["responses"]["500"];
+    };
+  };
+  getReady: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            ready: true;
+          };
+        };
+      };
+      /** @description Not ready; `reason` says which check failed */
+      503: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @constant */
+            ready: false;
+            /**
+             * @description database_unreachable: no answer from DATABASE_URL; migrations_pending: a migration this version ships is not applied (run `npm run db:migrate`); body_store_unwritable: a probe write to TALLY_BODY_STORE failed; draining: the process got SIGTERM and is stopping
+             * @enum {string}
+             */
+            reason: "database_unreachable" | "migrations_pending" | "body_store_unwritable" | "draining";
+          };
+        };
+      };
     };
   };
   getResults: {

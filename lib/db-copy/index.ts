@@ -35,6 +35,9 @@ export type CopyOptions = {
 export type TableCount = { table: string; source: number; target: number; seconds: number };
 export type CopyReport = { ok: boolean; tables: TableCount[]; rows: number; seconds: number; rowsPerSecond: number };
 
+// The migrations this version ships, per store: GET /api/ready compares them with the applied ones too.
+export { MIGRATION_DIRS, migrationGap, migrationsIn } from "./migrations";
+
 export class CopyFailed extends Error {}
 
 export const DEFAULT_BATCH = 2000;

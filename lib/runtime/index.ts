@@ -1,6 +1,14 @@
 import "server-only";
 // lib/runtime's surface: what other folders import from it (its files import each other directly).
-export { manageShutdown, onShutdown, runShutdownHooks, shutdownIsManaged } from "./shutdown";
+export {
+  finishWithin,
+  isDraining,
+  manageShutdown,
+  onShutdown,
+  runShutdownHooks,
+  shutdownIsManaged,
+  startDraining,
+} from "./shutdown";
 export { singleton, slot } from "./singleton";
 export { withBusyRetry } from "./sqlite-busy";
 export { secureSqliteFile } from "./sqlite-file";

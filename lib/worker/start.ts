@@ -11,9 +11,6 @@ import { createWorker, type Worker, type WorkerOptions } from "./worker";
 
 const serverWorker = slot<Worker>("worker.inServer");
 
-/** How long items in flight may run on after SIGTERM under Tally's server before they are handed back. */
-const IN_SERVER_GRACE_MS = 10_000;
-
 export function workerFor(config: TallyConfig, extra: Partial<WorkerOptions> = {}): Worker {
   return createWorker({
     ...extra,
@@ -42,8 +39,9 @@ export function startServerWorker(config: TallyConfig): Worker {
   const stop = (graceMs: number) =>
     worker.stop(graceMs).catch((err) => log.error("worker stop failed", { error: String(err) }));
   if (shutdownIsManaged()) {
-    // Tally's server waits for this: items in flight get time to finish, the rest are handed back.
-    onShutdown(() => stop(IN_SERVER_GRACE_MS));
+    // Tally's server waits for this: items in flight get time to finish (within TALLY_SHUTDOWN_GRACE_MS),
+    // the rest are handed back.
+    onShutdown((finishWithinMs) => stop(finishWithinMs));
   } else {
     // Plain `next start` exits soon after SIGTERM, so there is no time to finish items: stop claiming
     // and release the leases at once. Anything not released in time comes back when its lease expires.
