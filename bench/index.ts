@@ -128,7 +128,7 @@ if (wanted("storage")) {
 }
 
 // The receiver while the judging pool works through hostile pages (issue 47); 100 pages keep the part
-// under 5 minutes on 2 cores (the issue's 500: `npm run bench:judging`, ~13 minutes).
+// under 5 minutes on 2 cores (the issue's 500: `npm run bench:judging`, ~9 minutes).
 if (wanted("judging")) results.judging = runPart("judging", tsx("bench/judging.ts", "--pages", "100"));
 
 console.log(`\n${machine()}\n`);

@@ -3,9 +3,10 @@
 //        [--n 5000] [--concurrency 32] [--dup-rate 0.1] [--bad-rate 0.05] [--seed 1] [--latencies FILE]
 // Mix: bad = fresh job, wrong signature (expect 401); dup = byte-for-byte resend of an earlier good
 // delivery (expect duplicate); new = fresh job, good signature (expect accepted). Prints one JSON
-// line, including the job ids sent with a good signature when --ids FILE is given (and every request's
-// latency in ms, as a JSON array, when --latencies FILE is: a caller pooling several runs' p99). Several URLs
-// (comma-separated) are taken round robin, as a load balancer in front of several servers would.
+// line, including the job ids sent with a good signature when --ids FILE is given; --latencies FILE
+// writes every request's latency in ms as a JSON array (a caller pooling several runs into one p99).
+// Several URLs (comma-separated) are taken round robin, as a load balancer in front of several
+// servers would.
 import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
