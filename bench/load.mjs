@@ -1,10 +1,12 @@
 // Signed-webhook load generator (Node >= 20, no dependencies; loopback only).
 //   node bench/load.mjs --url http://127.0.0.1:3000/webhooks/geonode/KEY[,http://127.0.0.1:3001/…] --secret S \
-//        [--n 5000] [--concurrency 32] [--dup-rate 0.1] [--bad-rate 0.05] [--seed 1]
+//        [--n 5000] [--concurrency 32] [--dup-rate 0.1] [--bad-rate 0.05] [--seed 1] [--latencies FILE]
 // Mix: bad = fresh job, wrong signature (expect 401); dup = byte-for-byte resend of an earlier good
 // delivery (expect duplicate); new = fresh job, good signature (expect accepted). Prints one JSON
-// line, including the job ids sent with a good signature when --ids FILE is given. Several URLs
-// (comma-separated) are taken round robin, as a load balancer in front of several servers would.
+// line, including the job ids sent with a good signature when --ids FILE is given; --latencies FILE
+// writes every request's latency in ms as a JSON array (a caller pooling several runs into one p99).
+// Several URLs (comma-separated) are taken round robin, as a load balancer in front of several
+// servers would.
 import crypto from "node:crypto";
 import { writeFileSync } from "node:fs";
 import http from "node:http";
@@ -20,6 +22,7 @@ const { values: o } = parseArgs({
     "bad-rate": { type: "string", default: "0.05" },
     seed: { type: "string", default: "1" },
     ids: { type: "string" },
+    latencies: { type: "string" },
   },
 });
 if (!o.url || !o.secret) {
@@ -133,6 +136,7 @@ agent.destroy();
 latencies.sort((a, b) => a - b);
 const pct = (p) => +latencies[Math.min(latencies.length - 1, Math.ceil((p / 100) * latencies.length) - 1)].toFixed(1);
 if (o.ids) writeFileSync(o.ids, JSON.stringify([...goodIds]));
+if (o.latencies) writeFileSync(o.latencies, JSON.stringify(latencies));
 console.log(
   JSON.stringify({
     n: N,

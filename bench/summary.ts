@@ -16,6 +16,7 @@ export type Results = {
   queue?: unknown;
   pipeline?: unknown;
   storage?: unknown[];
+  judging?: unknown;
 };
 
 const pipelineSchema = z.object({
@@ -32,6 +33,28 @@ const pipelineSchema = z.object({
       ratio: z.number(),
     }),
   ),
+});
+
+const judgingLoad = z.object({ rps: z.number(), p99Ms: z.number(), stallMaxMs: z.number(), n: z.number() });
+const judgingSchema = z.object({
+  store: z.string(),
+  receiver: z.string(),
+  threads: z.number(),
+  budgetMs: z.number(),
+  idle: judgingLoad,
+  pool: judgingLoad.extend({
+    pages: z.number(),
+    judgingSeconds: z.number(),
+    verdicts: z.record(z.string(), z.number()),
+    overruns: z.number(),
+  }),
+  inline: judgingLoad.extend({ pages: z.number() }),
+  ratios: z.object({ poolRps: z.number(), poolP99: z.number(), inlineRps: z.number(), inlineP99: z.number() }),
+  good: z.object({
+    pages: z.number(),
+    pool: z.object({ pagesPerSecond: z.number(), msPerPage: z.number() }),
+    inline: z.object({ pagesPerSecond: z.number(), msPerPage: z.number() }),
+  }),
 });
 
 const storageMode = z.object({
@@ -475,6 +498,40 @@ export function summaryTable(r: Results): string {
         `results API p95 and export rows/s, body store vs inline (${x.store})`,
         `${ms(kept.apiP95Ms)} vs ${ms(inline.apiP95Ms)} ms · ${n(kept.exportRowsPerSecond)} vs ${n(inline.exportRowsPerSecond)} rows/s`,
         "goal ≥ 0.8× the inline figures",
+      ]);
+    }
+  }
+  if (r.judging !== undefined) {
+    const p = judgingSchema.safeParse(r.judging);
+    if (!p.success) missing("Judging");
+    else {
+      const x = p.data;
+      const verdicts = Object.entries(x.pool.verdicts)
+        .map(([k, v]) => `${k} ${n(v)}`)
+        .join(", ");
+      rows.push([
+        "Judging",
+        `receiver (${x.receiver}, ${x.store}) while the pool (${x.threads} thread${x.threads === 1 ? "" : "s"}, budget ${n(x.budgetMs)} ms) judges ${n(x.pool.pages)} hostile pages with h2~p`,
+        `${n(x.pool.rps)} deliveries/s (${x.ratios.poolRps}× idle ${n(x.idle.rps)}) · p99 ${ms(x.pool.p99Ms)} ms (${x.ratios.poolP99}× idle ${ms(x.idle.p99Ms)})`,
+        `goal ≥ 0.8×, ≤ 2×; ${load(r, "judging")}`,
+      ]);
+      rows.push([
+        "Judging",
+        `main thread's longest event-loop stall: idle · pool · ${n(x.inline.pages)} pages inline`,
+        `${ms(x.idle.stallMaxMs)} · ${ms(x.pool.stallMaxMs)} · ${ms(x.inline.stallMaxMs)} ms`,
+        `inline: receiver ${n(x.inline.rps)} deliveries/s, p99 ${ms(x.inline.p99Ms)} ms`,
+      ]);
+      rows.push([
+        "Judging",
+        `hostile pages judged in ${x.pool.judgingSeconds.toFixed(1)} s`,
+        `${verdicts}; ${n(x.pool.overruns)} overruns counted`,
+        "verdict/check as the store path (judgeRow) sets them",
+      ]);
+      rows.push([
+        "Judging",
+        `${n(x.good.pages)} good simulator pages, pool vs inline`,
+        `${n(x.good.pool.pagesPerSecond)} vs ${n(x.good.inline.pagesPerSecond)} pages/s · ${x.good.pool.msPerPage} vs ${x.good.inline.msPerPage} ms/page`,
+        "no load",
       ]);
     }
   }
