@@ -8,12 +8,20 @@ import { htmlTruncation, markdownTruncation, type Truncation } from "./truncatio
 // its visible text, its main text, its headings and its scripts. Bounded, so a hostile page cannot stall
 // the process: at most MAX_INPUT_CHARS are parsed, and parsing stops where elements nest deeper than
 // MAX_DEPTH (the parser's cost grows with the depth of every element it opens: 200,000 nested <div>s
-// take it half a minute). Either way only a prefix is checked, and `partial` says so.
+// take it half a minute), past MAX_ELEMENTS elements or past MAX_ATTRIBUTES attributes (the caps'
+// figures: docs/content-checks.md, "Limits"). Either way only a prefix is checked, `partial` says so
+// and `cut` says why.
 
 /** The most characters of html (and of markdown) inspected; beyond it a prefix is checked. */
 export const MAX_INPUT_CHARS = 3_000_000;
 /** The deepest nesting parsed; the rest of a page nested deeper is not inspected. */
-export const MAX_DEPTH = 512;
+export const MAX_DEPTH = 256;
+/** The most elements parsed; the rest of a page with more is not inspected. */
+export const MAX_ELEMENTS = 100_000;
+/** The most attributes parsed, on all elements together. */
+export const MAX_ATTRIBUTES = 200_000;
+/** Past this many elements at the top level (no <html>, <body> around them) a page is parsed inside a container. */
+const MAX_TOP_LEVEL = 1_000;
 /** The most characters of inline script code kept for the detector's fingerprints. */
 const MAX_CODE_CHARS = 500_000;
 
@@ -34,6 +42,8 @@ export type Page = {
   code: string[];
   /** True when only a prefix of the input was inspected (size or depth). */
   partial: boolean;
+  /** Which cap cut the html short, or null (markdown: "chars" past MAX_INPUT_CHARS). */
+  cut: ParseCut | null;
   /** Why the page looks cut short in transfer (lib/content-checks/truncation.ts), or null. */
   truncated: Truncation | null;
   status: number | null;
@@ -52,18 +62,41 @@ const BREAKS = new Set(
 
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
-/** The length of the prefix of `html` whose elements nest at most MAX_DEPTH deep (htmlparser2's view). */
-function depthBoundedLength(html: string): number {
+/** Which cap cut a page's html short (the prefix before it is what is checked). */
+export type ParseCut = "chars" | "depth" | "elements" | "attributes";
+
+/**
+ * The length of the prefix of `html` within the caps (htmlparser2's view, the same parser cheerio then
+ * builds the tree with): elements nested at most MAX_DEPTH deep, at most MAX_ELEMENTS elements and
+ * MAX_ATTRIBUTES attributes; and which cap ended it, or null for the whole. A pass of the tokenizer
+ * only, no tree: linear in the input and cheap next to the parse it bounds.
+ */
+export function boundedHtmlLength(html: string): { length: number; cut: ParseCut | null; topLevel: number } {
   let depth = 0;
-  let cut = html.length;
+  let topLevel = 0;
+  let elements = 0;
+  let attributes = 0;
+  let length = html.length;
+  let cut: ParseCut | null = null;
+  const stop = (why: ParseCut) => {
+    if (cut !== null) return;
+    cut = why;
+    length = parser.startIndex;
+    parser.pause();
+  };
   const parser: Parser = new Parser(
     {
+      onattribute() {
+        attributes += 1;
+      },
+      // Judged at the tag's end, where startIndex is the tag's start: the prefix holds no tag in part.
       onopentag() {
         depth += 1;
-        if (depth > MAX_DEPTH && cut === html.length) {
-          cut = parser.startIndex;
-          parser.pause();
-        }
+        elements += 1;
+        if (depth === 1) topLevel += 1;
+        if (depth > MAX_DEPTH) stop("depth");
+        else if (elements > MAX_ELEMENTS) stop("elements");
+        else if (attributes > MAX_ATTRIBUTES) stop("attributes");
       },
       onclosetag() {
         depth -= 1;
@@ -72,7 +105,7 @@ function depthBoundedLength(html: string): number {
     { xmlMode: false },
   );
   parser.end(html);
-  return cut;
+  return { length, cut, topLevel };
 }
 
 /** The text of `nodes`, skipping elements `skip` says to; iterative, so no depth can overflow the stack. */
@@ -119,13 +152,19 @@ export function parsePage(input: PageInput): Page {
       scripts: 0,
       code: [],
       partial: md.length > MAX_INPUT_CHARS,
+      cut: md.length > MAX_INPUT_CHARS ? "chars" : null,
       truncated: markdownTruncation(md),
       status,
     };
   }
   const sized = rawHtml.slice(0, MAX_INPUT_CHARS);
-  const html = sized.slice(0, depthBoundedLength(sized));
-  const $ = load(html, { xml: { xmlMode: false, decodeEntities: true } });
+  const bounded = boundedHtmlLength(sized);
+  const html = sized.slice(0, bounded.length);
+  // css-select walks the document's top level by shifting an array: a fragment of 100,000 elements
+  // with no <html> or <body> around them takes 7 s per selector (quadratic), when inside one element
+  // the same selector takes 12 ms. Such a fragment is parsed inside a container.
+  const source = bounded.topLevel > MAX_TOP_LEVEL ? `<div>${html}</div>` : html;
+  const $ = load(source, { xml: { xmlMode: false, decodeEntities: true } });
   const root = $.root().children().toArray();
   const consent = new Set<AnyNode>($.root().find(CONSENT_CONTAINERS.join(", ")).toArray());
   const text = textOf(root);
@@ -158,6 +197,7 @@ export function parsePage(input: PageInput): Page {
     scripts: $.root().find("script").length,
     code,
     partial: html.length < rawHtml.length,
+    cut: bounded.cut ?? (sized.length < rawHtml.length ? "chars" : null),
     truncated: htmlTruncation(rawHtml),
     status,
   };
