@@ -265,6 +265,7 @@ async function seedTheRest() {
     data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n },
   });
   await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
+  await d.bodySweepMark.create({ data: { key: "a".repeat(64), markedAt: 1_764_560_000_000n } });
   await d.user.create({
     data: {
       id: "u-1",
