@@ -57,7 +57,7 @@ export function ResultPreview({ result }: { result: Result }) {
       {result.markdown !== null && (
         <details open={result.html === null}>
           <summary className="cursor-pointer text-sm font-medium">Markdown (shown as text)</summary>
-          <pre className={pre} data-testid="markdown-preview">
+          <pre className={pre} data-testid="markdown-preview" tabIndex={0} aria-label="Markdown, as text">
             {revealControls(result.markdown)}
           </pre>
         </details>
@@ -80,7 +80,7 @@ export function ResultPreview({ result }: { result: Result }) {
           </details>
           <details>
             <summary className="cursor-pointer text-sm font-medium">HTML source</summary>
-            <pre className={pre} data-testid="html-source">
+            <pre className={pre} data-testid="html-source" tabIndex={0} aria-label="HTML source, as text">
               {revealControls(result.html)}
             </pre>
           </details>

@@ -57,6 +57,14 @@ describe("simulator knobs", () => {
     expect(simulatorKnobsPatchSchema.safeParse({ bodyBytes: [1.5, 3] }).success).toBe(false);
   });
 
+  it("makes pages change when read again, and pages hostile, from Settings (contentChangeRate, hostilePageRate)", async () => {
+    const saved = await saveSimulatorKnobs({ contentChangeRate: 1, hostilePageRate: 0.25 }, "operator");
+    expect(saved).toMatchObject({ contentChangeRate: 1, hostilePageRate: 0.25 });
+    expect(simulator.getConfig()).toMatchObject({ contentChangeRate: 1, hostilePageRate: 0.25 });
+    expect(simulatorKnobsPatchSchema.safeParse({ contentChangeRate: 1.2 }).success).toBe(false);
+    await saveSimulatorKnobs({ contentChangeRate: 0, hostilePageRate: 0 }, "operator");
+  });
+
   it("validates a patch before it leaves: shares in 0..1, known names only, an ordered delay range", () => {
     expect(simulatorKnobsPatchSchema.safeParse({ webhookDropRate: 1.5 }).success).toBe(false);
     expect(simulatorKnobsPatchSchema.safeParse({ webhookDropRate: -0.1 }).success).toBe(false);

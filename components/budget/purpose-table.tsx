@@ -27,7 +27,7 @@ export function PurposeTable({ view }: { view: BudgetView }) {
       </thead>
       <tbody className="divide-y divide-slate-100">
         {view.byPurpose.map((p) => (
-          <tr key={p.purpose} className={p.calls === 0 ? "text-slate-400" : undefined}>
+          <tr key={p.purpose} className={p.calls === 0 ? "text-slate-500" : undefined}>
             <Td className="xl:whitespace-nowrap">
               <span
                 aria-hidden

@@ -61,7 +61,7 @@ export function RunsChart({ runs }: { runs: CollectionRun[] }) {
 }
 
 export function ChangeCounts({ changes }: { changes: CollectionRun["changes"] }) {
-  if (!changes) return <span className="text-slate-400">—</span>;
+  if (!changes) return <span className="text-slate-500">—</span>;
   return (
     <span className="tabular-nums">
       {changes.new.toLocaleString("en")} new · {changes.changed.toLocaleString("en")} changed ·{" "}

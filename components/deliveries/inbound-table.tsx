@@ -43,7 +43,7 @@ export function InboundTable({
               {r.jobId ? (
                 <ShortId id={r.jobId} href={`/jobs/${encodeURIComponent(r.jobId)}`} />
               ) : (
-                <span className="text-slate-400">—</span>
+                <span className="text-slate-500">—</span>
               )}
             </Td>
             <Td>

@@ -47,7 +47,7 @@ export function PlatformTable({
               {r.jobId ? (
                 <ShortId id={r.jobId} href={`/jobs/${encodeURIComponent(r.jobId)}`} />
               ) : (
-                <span className="text-slate-400">—</span>
+                <span className="text-slate-500">—</span>
               )}
             </Td>
             <Td className="text-right tabular-nums max-sm:hidden">#{r.attemptNumber}</Td>

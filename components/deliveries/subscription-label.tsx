@@ -12,7 +12,7 @@ export function SubscriptionLabel({
   subscriptions: SubscriptionOption[];
   eventType?: string | null;
 }) {
-  if (!id) return <span className="text-slate-400">{eventType ?? "none"}</span>;
+  if (!id) return <span className="text-slate-500">{eventType ?? "none"}</span>;
   const sub = subscriptions.find((s) => s.id === id);
   return (
     <span title={`subscription ${id}`}>{sub?.eventType ?? eventType ?? `unknown subscription ${id.slice(0, 8)}`}</span>

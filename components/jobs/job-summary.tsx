@@ -8,9 +8,9 @@ import { ORIGIN, PlatformStatusBadge } from "./jobs-table";
 import { SafeUrl } from "./safe-url";
 import { revealControls } from "./safe-text";
 
-function Fact({ label, children }: { label: string; children: React.ReactNode }) {
+function Fact({ label, className = "", children }: { label: string; className?: string; children: React.ReactNode }) {
   return (
-    <div className="min-w-0">
+    <div className={`min-w-0 ${className}`}>
       <dt className="text-xs text-slate-500">{label}</dt>
       <dd className="min-w-0 break-words text-sm">{children}</dd>
     </div>
@@ -83,11 +83,9 @@ export function JobSummary({ detail }: { detail: JobDetail }) {
           </Fact>
           <Fact label="Tokens charged">{job.tokensCharged ?? "—"}</Fact>
           <Fact label="Resubmission depth">{job.chainDepth}</Fact>
-          <div className="col-span-2 min-w-0 sm:col-span-3 lg:col-span-4">
-            <Fact label="URL">
-              <SafeUrl url={job.url} />
-            </Fact>
-          </div>
+          <Fact label="URL" className="col-span-2 sm:col-span-3 lg:col-span-4">
+            <SafeUrl url={job.url} />
+          </Fact>
         </dl>
       </Card>
       <ItemsLine job={job} />

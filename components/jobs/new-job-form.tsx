@@ -116,7 +116,7 @@ export function NewJobForm() {
                 />
                 {k.label}
               </span>
-              <span className="text-xs text-slate-500">{k.hint}</span>
+              <span className="text-xs text-slate-600">{k.hint}</span>
             </label>
           ))}
         </div>

@@ -22,7 +22,7 @@ export function SafeUrl({
   className?: string;
   truncate?: boolean;
 }) {
-  if (!url) return <span className="text-slate-400">—</span>;
+  if (!url) return <span className="text-slate-500">—</span>;
   const shown = revealControls(url);
   const wrap = truncate ? "block max-w-full truncate" : "break-all";
   const text = (

@@ -3,12 +3,13 @@
 import Link from "next/link";
 import type { Described } from "@/lib/operations/client";
 import { Countdown } from "./countdown";
+import { ScrollRegion } from "@/components/ui/table";
 
 export function FactTables({ tables }: { tables: Described["tables"] }) {
   return (
     <>
       {tables.map((t) => (
-        <div key={t.caption} className="overflow-x-auto">
+        <ScrollRegion label={t.caption} key={t.caption}>
           <table className="mt-2 text-sm">
             <caption className="mb-1 text-left text-xs font-semibold uppercase tracking-wide text-slate-600">
               {t.caption}
@@ -38,7 +39,7 @@ export function FactTables({ tables }: { tables: Described["tables"] }) {
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       ))}
     </>
   );

@@ -48,7 +48,7 @@ function Folded({ label, value }: { label: string; value: Json }) {
       <summary className="cursor-pointer text-slate-600">
         {label} ({count} {Array.isArray(value) ? "items" : "fields"})
       </summary>
-      <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2">
+      <pre className="mt-1 max-h-48 overflow-auto rounded bg-slate-50 p-2" tabIndex={0} aria-label={label}>
         {text.length > 4000 ? `${text.slice(0, 4000)}\n…` : text}
       </pre>
     </details>

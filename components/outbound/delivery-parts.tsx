@@ -34,7 +34,7 @@ export function StatusBadge({ row }: { row: DeliveryRow }) {
 }
 
 export function LastAnswer({ row }: { row: DeliveryRow }) {
-  if (row.attempts === 0) return <span className="text-slate-400">not sent yet</span>;
+  if (row.attempts === 0) return <span className="text-slate-500">not sent yet</span>;
   return (
     <span className="flex flex-col gap-1">
       <span>

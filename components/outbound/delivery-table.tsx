@@ -53,7 +53,7 @@ export function DeliveryTable({ rows, filtered }: { rows: DeliveryRow[]; filtere
                   <LastAnswer row={r} />
                 </Td>
                 <Td className="whitespace-nowrap text-xs">
-                  {r.status === "retrying" ? <Time iso={r.nextAttemptAt} /> : <span className="text-slate-400">—</span>}
+                  {r.status === "retrying" ? <Time iso={r.nextAttemptAt} /> : <span className="text-slate-500">—</span>}
                 </Td>
                 <Td>
                   <ReplayButton row={r} />

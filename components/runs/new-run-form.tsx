@@ -179,7 +179,11 @@ export function NewRunForm() {
           )}
           {preview.invalid > 0 && (
             <div className="mt-3 space-y-2">
-              <ul className="max-h-48 overflow-auto rounded bg-red-50 p-2 font-mono text-xs text-red-900">
+              <ul
+                className="max-h-48 overflow-auto rounded bg-red-50 p-2 font-mono text-xs text-red-900"
+                tabIndex={0}
+                aria-label="Lines that are not URLs"
+              >
                 {preview.invalidLines.map((l) => (
                   <li key={l.line} className="break-all">
                     line {l.line}: {l.value} — {l.reason}

@@ -12,7 +12,18 @@ const PARTS = [
   { key: "pending", label: "pending", bar: "bg-slate-200", dot: "bg-slate-300" },
 ] as const;
 
-export function RunProgress({ counts, total, legend = true }: { counts: RunCounts; total: number; legend?: boolean }) {
+export function RunProgress({
+  counts,
+  total,
+  legend = true,
+  label = "The run's URLs",
+}: {
+  counts: RunCounts;
+  total: number;
+  legend?: boolean;
+  /** The bar's name for screen readers (a table of runs names each by its run). */
+  label?: string;
+}) {
   const done = counts.stored + counts.failed;
   const pct = total > 0 ? Math.floor((done / total) * 100) : 0;
   const summary = PARTS.map((p) => `${counts[p.key].toLocaleString("en")} ${p.label}`).join(", ");
@@ -20,6 +31,7 @@ export function RunProgress({ counts, total, legend = true }: { counts: RunCount
     <div className="min-w-0 space-y-1.5">
       <div
         role="progressbar"
+        aria-label={label}
         aria-valuemin={0}
         aria-valuemax={total}
         aria-valuenow={done}

@@ -66,14 +66,20 @@ export function BodyStoreSummary({ store }: { store: SettingsView["bodyStore"] }
               </span>
             </dd>
           </div>
-          <p className="text-xs text-slate-500 sm:col-span-2">
-            As the last sweep counted them, <Time iso={c.countedAt} relative />.
-          </p>
+          <div className="text-xs text-slate-500 sm:col-span-2">
+            <dt className="inline">Counted</dt>{" "}
+            <dd className="inline">
+              by the last sweep, <Time iso={c.countedAt} relative />.
+            </dd>
+          </div>
         </>
       ) : (
-        <p className="text-slate-600 sm:col-span-2">
-          Not counted yet: the hourly sweep counts the store (or <code>POST /api/cron/bodies-sweep</code>).
-        </p>
+        <div className="text-slate-600 sm:col-span-2">
+          <dt className="inline">Counted</dt>{" "}
+          <dd className="inline">
+            not yet: the hourly sweep counts the store (or <code>POST /api/cron/bodies-sweep</code>).
+          </dd>
+        </div>
       )}
     </dl>
   );

@@ -22,7 +22,7 @@ export function ConfigTable({ settings }: { settings: SettingsView["settings"] }
           <tr key={s.name} data-source={s.source}>
             <Td className="break-all font-mono text-xs">{s.name}</Td>
             <Td className="break-all font-mono text-xs">
-              {s.value === "" ? <span className="text-slate-400">(not set)</span> : s.value}
+              {s.value === "" ? <span className="text-slate-500">(not set)</span> : s.value}
             </Td>
             <Td className="text-xs">
               <Badge tone={SOURCE_TONE[s.source]}>{SOURCE_WORD[s.source]}</Badge>

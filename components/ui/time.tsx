@@ -46,7 +46,7 @@ export function useFormatTime(): (iso: string) => string {
 
 export function Time({ iso, relative = false }: { iso: string | null | undefined; relative?: boolean }) {
   const inBrowser = useInBrowser();
-  if (!iso) return <span className="text-slate-400">—</span>;
+  if (!iso) return <span className="text-slate-500">—</span>;
   const d = new Date(iso);
   if (Number.isNaN(d.getTime())) return <span>{iso}</span>;
   const exact = inBrowser ? localText(d) : utcText(d);

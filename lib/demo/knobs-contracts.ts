@@ -25,6 +25,10 @@ export const simulatorKnobsSchema = z.object({
   webhookDuplicateRate: rate,
   webhookDelayRate: rate,
   earlyWebhookRate: rate,
+  /** The share of reads of a page served before that get a new version (collections show changes). */
+  contentChangeRate: rate,
+  /** The share of pages that are hostile: deep nesting, huge sibling runs, hundreds of thousands of elements. */
+  hostilePageRate: rate,
   webhookDelayMs: z
     .tuple([ms, ms])
     .refine(([min, max]) => min <= max, { error: "the shortest delay must not exceed the longest" }),
@@ -55,4 +59,10 @@ export const RATE_KNOBS = [
   { name: "webhookDuplicateRate", label: "Webhooks sent twice", hint: "idempotency must absorb these" },
   { name: "webhookDelayRate", label: "Webhooks delayed", hint: "by a draw from the delay range below" },
   { name: "earlyWebhookRate", label: "Webhooks sent before the job settles", hint: "the worker must wait for it" },
+  {
+    name: "contentChangeRate",
+    label: "Pages that change when read again",
+    hint: "a collection's next run shows them changed, with a diff",
+  },
+  { name: "hostilePageRate", label: "Hostile pages", hint: "deep nesting, huge sibling runs: judged within a budget" },
 ] as const satisfies readonly { name: RateKnob; label: string; hint: string }[];

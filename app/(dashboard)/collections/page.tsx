@@ -6,6 +6,7 @@ import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { listCollections } from "@/lib/collections";
+import { ScrollRegion } from "@/components/ui/table";
 
 export const metadata: Metadata = { title: "Collections" };
 export const dynamic = "force-dynamic";
@@ -25,7 +26,7 @@ export default async function Page() {
         </EmptyState>
       ) : (
         <Card>
-          <div className="overflow-x-auto">
+          <ScrollRegion label="Collections">
             <table className="w-full min-w-[44rem] text-left text-sm">
               <thead className="text-xs uppercase text-slate-600">
                 <tr>
@@ -47,7 +48,7 @@ export default async function Page() {
                     </td>
                     <td className="py-2 pr-3 text-right tabular-nums">{c.urlCount.toLocaleString("en")}</td>
                     <td className="py-2 pr-3">
-                      {c.scheduleText ?? <span className="text-slate-400">manual only</span>}
+                      {c.scheduleText ?? <span className="text-slate-500">manual only</span>}
                       {c.paused && (
                         <>
                           {" "}
@@ -65,7 +66,7 @@ export default async function Page() {
                           {c.lastRun.counts.failed.toLocaleString("en")} failed
                         </Link>
                       ) : (
-                        <span className="text-slate-400">none yet</span>
+                        <span className="text-slate-500">none yet</span>
                       )}
                     </td>
                     <td className="py-2">
@@ -75,7 +76,7 @@ export default async function Page() {
                 ))}
               </tbody>
             </table>
-          </div>
+          </ScrollRegion>
         </Card>
       )}
     </>

@@ -13,6 +13,7 @@ import { Card } from "@/components/ui/card";
 import { Time } from "@/components/ui/time";
 import { getCollection } from "@/lib/collections";
 import { NotFound } from "@/lib/errors";
+import { ScrollRegion } from "@/components/ui/table";
 
 export const metadata: Metadata = { title: "Collection" };
 export const dynamic = "force-dynamic";
@@ -78,7 +79,7 @@ export default async function Page({
       </Card>
       <Card title="Runs">
         <RunsChart runs={c.runs} />
-        <div className="mt-3 overflow-x-auto">
+        <ScrollRegion label="Runs of the collection" className="mt-3">
           <table className="w-full min-w-[36rem] text-left text-sm">
             <thead className="text-xs uppercase text-slate-600">
               <tr>
@@ -105,7 +106,7 @@ export default async function Page({
               ))}
             </tbody>
           </table>
-        </div>
+        </ScrollRegion>
       </Card>
       <Card title="URL history">
         <UrlHistory

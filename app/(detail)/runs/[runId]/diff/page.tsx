@@ -74,7 +74,12 @@ export default async function Page({
       </p>
       <DiffNotices cut={d.cut} invisible={d.lines.reduce((n, l) => n + countInvisible(l.text), 0)} />
       <Card title={`Line diff (result ${d.previousResultId ?? "—"} → ${d.resultId ?? "—"})`}>
-        <pre className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs" data-testid="diff">
+        <pre
+          className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs"
+          data-testid="diff"
+          tabIndex={0}
+          aria-label="Line diff"
+        >
           {d.lines.map((l, i) => (
             <div key={i} className={STYLE[l.kind]}>
               {MARK[l.kind]} <RevealedText text={l.text} />
