@@ -17,6 +17,7 @@ function pages(): string[] {
     `/runs/${ids.run}`,
     `/runs/${ids.collectionRun}/diff?url=${encodeURIComponent(ids.url)}`,
     "/collections",
+    "/collections/new",
     `/collections/${ids.collection}`,
     "/jobs",
     "/jobs/new",

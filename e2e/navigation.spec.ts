@@ -25,6 +25,7 @@ function dashboardPages(): Array<[path: string, current: string]> {
     [`/runs/${ids.run}`, "Runs"],
     [`/runs/${ids.collectionRun}/diff?url=${encodeURIComponent(ids.url)}`, "Runs"],
     ["/collections", "Collections"],
+    ["/collections/new", "Collections"],
     [`/collections/${ids.collection}`, "Collections"],
     ["/jobs", "Jobs"],
     ["/jobs/new", "Jobs"],

@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useMemo, useRef, useState } from "react";
 import { errorText, fieldProblems, postParsed } from "@/lib/browser/client";
 import { type CollectionDetail, collectionSummarySchema } from "@/lib/collections/client";
 import { ChecksEditor } from "@/components/content-checks/checks-editor";
@@ -11,15 +11,37 @@ import { TokenCapField } from "@/components/content-checks/token-cap-field";
 import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { FieldProblem, problemProps, useFocusFirstProblem } from "@/components/ui/field-problem";
 import { KeepBodiesField, keepBodiesRunsText, keepBodiesRunsValue } from "./keep-bodies-field";
 
-const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm";
+const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm aria-invalid:border-red-600";
 
 const section = "min-w-0 space-y-3 border-t border-slate-200 pt-3";
 
-/** Edit a collection's list, schedule, content checks, ladder and caps (POST /api/collections/{id}); the next run uses them. */
-export function CollectionForm({ c }: { c: CollectionDetail }) {
+/** What a new collection starts from: no schedule, UTC, the default checks and ladder, no caps. */
+const NEW_COLLECTION = {
+  urls: "",
+  schedule: null,
+  timezone: "UTC",
+  overlap: "skip",
+  ignorePatterns: [],
+  checks: null,
+  escalation: null,
+  maxTokens: null,
+  monthlyMaxTokens: null,
+  keepBodiesRuns: null,
+  tokensThisMonth: 0,
+} satisfies Partial<CollectionDetail>;
+
+/**
+ * Edit a collection's list, schedule, content checks, ladder and caps (POST /api/collections/{id}); the
+ * next run uses them. Without a collection (`c` null) the same form makes a new one (POST /api/collections,
+ * with its name) and opens it.
+ */
+export function CollectionForm({ c: existing }: { c: CollectionDetail | null }) {
   const router = useRouter();
+  const c = existing ?? NEW_COLLECTION;
+  const [name, setName] = useState("");
   const [urls, setUrls] = useState(c.urls ?? "");
   const [schedule, setSchedule] = useState(c.schedule ?? "");
   const [timezone, setTimezone] = useState(c.timezone);
@@ -38,13 +60,19 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
   const [saved, setSaved] = useState(false);
   const problems = fieldProblems(error);
   const problem = (path: string) => problems.get(path);
+  // A pattern's problem is filed under its place (ignorePatterns.3); the box shows them all.
+  const patternProblems = [...problems].filter(([k]) => k === "ignorePatterns" || k.startsWith("ignorePatterns."));
+  const form = useRef<HTMLFormElement>(null);
+  useFocusFirstProblem(form, error);
   const save = async () => {
     if (capsInvalid) return;
     setPending(true);
     setError(null);
     setSaved(false);
     try {
-      await postParsed(`/api/collections/${encodeURIComponent(c.id)}`, collectionSummarySchema, {
+      const path = existing ? `/api/collections/${encodeURIComponent(existing.id)}` : "/api/collections";
+      const made = await postParsed(path, collectionSummarySchema, {
+        ...(existing ? {} : { name: name.trim() }),
         urls: urls.split(/\r?\n/),
         schedule: schedule.trim() === "" ? null : schedule.trim(),
         timezone: timezone.trim(),
@@ -57,6 +85,10 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         monthlyMaxTokens: capOf(monthly).value,
         keepBodiesRuns: keepBodiesRunsValue(keepRuns),
       });
+      if (!existing) {
+        router.push(`/collections/${encodeURIComponent(made.id)}`);
+        return;
+      }
       setSaved(true);
       router.refresh();
     } catch (err) {
@@ -67,12 +99,27 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
   };
   return (
     <form
+      ref={form}
       className="space-y-3"
       onSubmit={(e) => {
         e.preventDefault();
         void save();
       }}
     >
+      {!existing && (
+        <label className="block text-sm">
+          Name
+          <input
+            className={field}
+            value={name}
+            onChange={(e) => setName(e.target.value)}
+            required
+            maxLength={200}
+            {...problemProps("collection-name", problem("name"))}
+          />
+          <FieldProblem id="collection-name" problem={problem("name")} />
+        </label>
+      )}
       <div className="grid gap-3 sm:grid-cols-3">
         <label className="block text-sm">
           Schedule (cron)
@@ -81,7 +128,9 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
             value={schedule}
             onChange={(e) => setSchedule(e.target.value)}
             placeholder="0 2 * * *"
+            {...problemProps("collection-schedule", problem("schedule"))}
           />
+          <FieldProblem id="collection-schedule" problem={problem("schedule")} />
         </label>
         <label className="block text-sm">
           Time zone (IANA)
@@ -90,7 +139,9 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
             value={timezone}
             onChange={(e) => setTimezone(e.target.value)}
             placeholder="Asia/Jakarta"
+            {...problemProps("collection-timezone", problem("timezone"))}
           />
+          <FieldProblem id="collection-timezone" problem={problem("timezone")} />
         </label>
         <label className="block text-sm">
           When the previous run is still going
@@ -111,12 +162,21 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
           rows={2}
           value={patterns}
           onChange={(e) => setPatterns(e.target.value)}
+          {...problemProps("collection-patterns", patternProblems[0]?.[1])}
         />
+        <FieldProblem id="collection-patterns" problem={patternProblems.map(([, m]) => m).join("; ") || undefined} />
       </label>
       <KeepBodiesField value={keepRuns} onChange={setKeepRuns} />
       <label className="block text-sm">
         URLs (one a line)
-        <textarea className={`${field} font-mono`} rows={6} value={urls} onChange={(e) => setUrls(e.target.value)} />
+        <textarea
+          className={`${field} font-mono`}
+          rows={6}
+          value={urls}
+          onChange={(e) => setUrls(e.target.value)}
+          {...problemProps("collection-urls", problem("urls"))}
+        />
+        <FieldProblem id="collection-urls" problem={problem("urls")} />
       </label>
       <section aria-label="Content checks" className={section}>
         <h3 className="text-sm font-semibold">Content checks</h3>
@@ -155,10 +215,10 @@ export function CollectionForm({ c }: { c: CollectionDetail }) {
         </div>
       </section>
       <Button type="submit" pending={pending} disabled={capsInvalid}>
-        Save
+        {existing ? "Save" : "Create collection"}
       </Button>
       {saved && <Notice tone="good">Saved: the next run uses it.</Notice>}
-      {error !== null && <ErrorNotice title="Not saved" message={errorText(error)} />}
+      {error !== null && <ErrorNotice title={existing ? "Not saved" : "Not created"} message={errorText(error)} />}
     </form>
   );
 }

@@ -221,7 +221,7 @@ describe("collections: what changed since the last run", () => {
       ).catch((e: unknown) => e);
       expect(refused, pattern).toMatchObject({
         code: "bad_request",
-        details: { field: "ignorePatterns", index: 1 },
+        details: [{ path: "ignorePatterns.1", message: expect.stringMatching(/^ignorePatterns\[1\] is not RE2/) }],
         message: expect.stringMatching(/^ignorePatterns\[1\] is not RE2 syntax \(.+\); backreferences and lookaround/),
       });
     }
@@ -243,6 +243,26 @@ describe("collections: what changed since the last run", () => {
 });
 
 describe("collections: schedules", () => {
+  it("refuses every problem of a save at once, each by its field (a bad cron is not hidden behind a bad zone); nothing saved", async () => {
+    const before = await db().collection.count();
+    const refused = await createCollection(
+      {
+        name: "",
+        list: parseValues(["https://shop.example/a", "not a url"]),
+        schedule: "61 * * * *",
+        timezone: "Mars/Olympus",
+        ignorePatterns: ["ok", "(a)\\1"],
+      },
+      "test",
+    ).catch((e: unknown) => e);
+    expect(refused).toMatchObject({ code: "bad_request" });
+    const details = (refused as { details: { path: string; message: string }[] }).details;
+    expect(details.map((d) => d.path)).toEqual(["name", "urls", "timezone", "schedule", "ignorePatterns.1"]);
+    expect(details.find((d) => d.path === "urls")?.message).toMatch(/1 invalid line .*line 2/);
+    expect(details.find((d) => d.path === "schedule")?.message).toMatch(/minute|61/);
+    expect(await db().collection.count()).toBe(before);
+  });
+
   it("runs a tick missed while down once, skips a tick while a run is going (with the reason), or queues it", async () => {
     const c = await createCollection(
       { name: "nightly", list: parseValues(list("s", 3)), schedule: "0 2 * * *", timezone: "Asia/Jakarta" },

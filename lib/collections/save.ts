@@ -10,7 +10,7 @@ import { escalationSchema, type ParsedList } from "../runs";
 import type { Collection } from "@/generated/prisma/client";
 import { OVERLAPS, type CollectionSummary } from "./contracts";
 import type { CollectionInput } from "./request";
-import { checkSettings, nextRunOf, type CollectionSettings } from "./settings";
+import { nextRunOf, refuseProblems, settingsProblems, type CollectionSettings } from "./settings";
 
 // Saving a collection: the list checked line by line (invalid lines are a 400 with their line numbers,
 // like a run's), the settings checked as a whole, then one row. An update replaces what it names; the
@@ -64,22 +64,23 @@ export function toSummary(c: Collection): CollectionSummary {
   };
 }
 
-function checkList(list: ParsedList): string {
+/** What is wrong with a list, in words (null: nothing). */
+function listProblem(list: ParsedList): string | null {
   if (list.invalid > 0) {
     const shown = list.invalidLines.map((l) => `line ${l.line}: ${l.reason}`).join("; ");
-    throw new BadRequest(
-      `${list.invalid} invalid line${list.invalid === 1 ? "" : "s"} (an absolute http:// or https:// URL per line): ${shown}`,
-      { invalid: list.invalid, invalidLines: list.invalidLines },
-    );
+    return `${list.invalid} invalid line${list.invalid === 1 ? "" : "s"} (an absolute http:// or https:// URL per line): ${shown}`;
   }
-  if (list.urls.length === 0) throw new BadRequest("The list holds no URL (blank lines are skipped)");
+  if (list.urls.length === 0) return "The list holds no URL (blank lines are skipped)";
   const max = getConfig().TALLY_RUN_MAX_URLS;
   if (list.urls.length > max)
-    throw new BadRequest(
-      `The list holds ${list.urls.length} URLs; a collection takes at most ${max} (TALLY_RUN_MAX_URLS)`,
-    );
-  return list.urls.join("\n");
+    return `The list holds ${list.urls.length.toLocaleString("en")} URLs; a collection takes at most ${max.toLocaleString("en")} (TALLY_RUN_MAX_URLS)`;
+  return null;
 }
+
+const listProblems = (list: ParsedList | undefined) => {
+  const problem = list ? listProblem(list) : "urls is required";
+  return problem ? [{ path: "urls", message: problem }] : [];
+};
 
 function merged(input: CollectionInput, base: CollectionSettings): CollectionSettings {
   const schedule = input.schedule === undefined ? base.schedule : input.schedule === "" ? null : input.schedule;
@@ -121,18 +122,23 @@ const spendColumns = (s: CollectionSettings) => ({
 });
 
 export async function createCollection(input: CollectionInput, actor: string): Promise<CollectionSummary> {
-  if (!input.name) throw new BadRequest("name is required");
-  if (!input.list) throw new BadRequest("urls is required");
-  const urls = checkList(input.list);
   const s = merged(input, DEFAULTS);
-  checkSettings(s);
+  // Every problem at once, each by its field, so the form can mark them all.
+  const { name, list } = input;
+  refuseProblems([
+    ...(name ? [] : [{ path: "name", message: "name is required" }]),
+    ...listProblems(list),
+    ...settingsProblems(s),
+  ]);
+  if (!name || !list) throw new BadRequest("name and urls are required");
+  const urls = list.urls.join("\n");
   const now = new Date();
   const row = await db().collection.create({
     data: {
       id: randomUUID(),
-      name: input.name,
+      name,
       urls,
-      urlCount: input.list.urls.length,
+      urlCount: list.urls.length,
       schedule: s.schedule,
       timezone: s.timezone,
       formats: s.formats.join(","),
@@ -158,9 +164,9 @@ export async function createCollection(input: CollectionInput, actor: string): P
 export async function updateCollection(id: string, input: CollectionInput, actor: string): Promise<CollectionSummary> {
   const current = await db().collection.findUnique({ where: { id } });
   if (!current) throw new NotFound(`No collection ${id}`);
-  const urls = input.list ? checkList(input.list) : undefined;
   const s = merged(input, settingsOf(current));
-  checkSettings(s);
+  refuseProblems([...(input.list ? listProblems(input.list) : []), ...settingsProblems(s)]);
+  const urls = input.list?.urls.join("\n");
   const scheduleChanged = s.schedule !== current.schedule || s.timezone !== current.timezone;
   const row = await transaction(async (tx) => {
     const fresh = await tx.collection.findUnique({ where: { id }, select: { paused: true, nextRunAt: true } });

@@ -24,21 +24,39 @@ export type CollectionSettings = {
   keepBodiesRuns: number | null;
 };
 
-export function checkSettings(s: CollectionSettings): void {
+/** One problem with a collection's settings, by the field it belongs to (as the form marks it). */
+export type SettingsProblem = { path: string; message: string };
+
+/**
+ * Every problem of the settings at once (a bad cron is not hidden behind a bad zone), each by its field:
+ * `timezone`, `schedule`, `ignorePatterns` or `ignorePatterns.<n>`.
+ */
+export function settingsProblems(s: CollectionSettings): SettingsProblem[] {
+  const out: SettingsProblem[] = [];
   const tz = timezoneProblem(s.timezone);
-  if (tz) throw new BadRequest(tz, { field: "timezone" });
+  if (tz) out.push({ path: "timezone", message: tz });
   if (s.schedule !== null) {
-    const problem = scheduleProblem(s.schedule, s.timezone);
-    if (problem) throw new BadRequest(problem, { field: "schedule" });
+    // Read in UTC when the zone itself is bad, so the cron's own problem still shows.
+    const problem = scheduleProblem(s.schedule, tz ? "UTC" : s.timezone);
+    if (problem) out.push({ path: "schedule", message: problem });
   }
   if (s.ignorePatterns.length > MAX_IGNORE_PATTERNS)
-    throw new BadRequest(`ignorePatterns holds ${s.ignorePatterns.length} patterns; at most ${MAX_IGNORE_PATTERNS}`, {
-      field: "ignorePatterns",
+    out.push({
+      path: "ignorePatterns",
+      message: `ignorePatterns holds ${s.ignorePatterns.length} patterns; at most ${MAX_IGNORE_PATTERNS}`,
     });
-  s.ignorePatterns.forEach((p, i) => {
-    const problem = patternProblem(p);
-    if (problem) throw new BadRequest(`ignorePatterns[${i}] ${problem}`, { field: "ignorePatterns", index: i });
-  });
+  else
+    s.ignorePatterns.forEach((p, i) => {
+      const problem = patternProblem(p);
+      if (problem) out.push({ path: `ignorePatterns.${i}`, message: `ignorePatterns[${i}] ${problem}` });
+    });
+  return out;
+}
+
+/** A 400 holding every problem (the message names them all, `details` lists them by field), or nothing. */
+export function refuseProblems(problems: SettingsProblem[]): void {
+  if (problems.length === 0) return;
+  throw new BadRequest(problems.map((p) => p.message).join("; "), problems);
 }
 
 /** The next tick from now, or null when there is no schedule or the collection is paused. */

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import Link from "next/link";
+import { Can } from "@/components/auth/role-context";
 import { PageHeader, EmptyState } from "@/components/empty-state";
 import { ChangeCounts } from "@/components/collections/runs-chart";
 import { Badge } from "@/components/ui/badge";
@@ -15,14 +16,28 @@ export default async function Page() {
   const { items } = await listCollections({ limit: 100 });
   return (
     <>
-      <PageHeader title="Collections" />
+      <PageHeader title="Collections">
+        <Can role="operator">
+          <Link
+            href="/collections/new"
+            className="rounded bg-brand-600 px-3 py-1.5 text-sm font-medium text-white hover:bg-brand-700"
+          >
+            New collection
+          </Link>
+        </Can>
+      </PageHeader>
       <p className="-mt-2 mb-4 max-w-3xl text-sm text-slate-600">
         A collection is a saved list of URLs that runs by itself on a schedule. Each run is compared with the one
-        before: which pages are new, which changed, which are gone. Create one with <code>POST /api/collections</code>.
+        before: which pages are new, which changed, which are gone. Make one with New collection, or through{" "}
+        <code>POST /api/collections</code>.
       </p>
       {items.length === 0 ? (
         <EmptyState title="No collections yet">
-          Save a list with a schedule: <code>POST /api/collections</code> with a name, the URLs and a cron expression.
+          Save a list of URLs with a schedule, or none to run it by hand:{" "}
+          <Link href="/collections/new" className="text-brand-600 underline">
+            New collection
+          </Link>
+          .
         </EmptyState>
       ) : (
         <Card>
