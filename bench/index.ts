@@ -1,4 +1,4 @@
-// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,checks,runs,queue,pipeline,storage,judging]
+// npm run bench -- [--only receiver,reconcile,dashboard,polling,economy,sinks,collections,checks,runs,queue,pipeline,storage,judging,diff]
 // Runs each benchmark in its own process (each needs its own configuration and a quiet heap), one
 // after the other, and prints ONE table of the figures with the machine on top. Every part also
 // runs alone: `--only reconcile`, or the part's own script (see docs/development/performance.md).
@@ -25,6 +25,7 @@ const PARTS = [
   "pipeline",
   "storage",
   "judging",
+  "diff",
 ] as const;
 type Part = (typeof PARTS)[number];
 
@@ -130,6 +131,7 @@ if (wanted("storage")) {
 // The receiver while the judging pool works through hostile pages (issue 47); 100 pages keep the part
 // under 5 minutes on 2 cores (the issue's 500: `npm run bench:judging`, ~9 minutes).
 if (wanted("judging")) results.judging = runPart("judging", tsx("bench/judging.ts", "--pages", "100"));
+if (wanted("diff")) results.diff = runPart("diff", tsx("bench/diff.ts"));
 
 console.log(`\n${machine()}\n`);
 console.log(summaryTable(results));

@@ -17,7 +17,21 @@ export type Results = {
   pipeline?: unknown;
   storage?: unknown[];
   judging?: unknown;
+  diff?: unknown;
 };
+
+const diffSchema = z.object({
+  kb: z.number(),
+  rows: z.array(
+    z.object({
+      label: z.string(),
+      diffP50Ms: z.number(),
+      renderP50Ms: z.number(),
+      totalMaxMs: z.number(),
+      htmlBytes: z.number(),
+    }),
+  ),
+});
 
 const pipelineSchema = z.object({
   rows: z.array(
@@ -534,6 +548,18 @@ export function summaryTable(r: Results): string {
         "no load",
       ]);
     }
+  }
+  if (r.diff !== undefined) {
+    const p = diffSchema.safeParse(r.diff);
+    if (!p.success) missing("Diff");
+    else
+      for (const row of p.data.rows)
+        rows.push([
+          "Diff",
+          `${row.label} (${n(p.data.kb)} KB page): diff on the pool + render`,
+          `${ms(row.diffP50Ms)} + ${ms(row.renderP50Ms)} ms (p50) · longest ${ms(row.totalMaxMs)} ms · ${n(row.htmlBytes)} bytes of HTML`,
+          `goal < 1 s for a change; ${load(r, "diff")}`,
+        ]);
   }
   return [
     "| area | measured | figure | notes |",

@@ -79,7 +79,12 @@ describe("the diff page", () => {
     await sim.control("/_sim/config", { contentChangeRate: 0 });
     expect((await json(`/api/runs/${second}`)).changes).toEqual({ new: 0, changed: 2, unchanged: 0, gone: 0 });
 
-    const { status, html } = await page(`/runs/${second}/diff?url=${encodeURIComponent(HOSTILE)}`);
+    // By default the change with a few lines around it; the whole page (?all=1) shows every line.
+    const changesOnly = await page(`/runs/${second}/diff?url=${encodeURIComponent(HOSTILE)}`);
+    expect(changesOnly.status).toBe(200);
+    expect(changesOnly.html).toContain('data-testid="diff-change"');
+    expect(changesOnly.html).toContain("(revision 1)");
+    const { status, html } = await page(`/runs/${second}/diff?url=${encodeURIComponent(HOSTILE)}&all=1`);
     expect(status).toBe(200);
     const diff = html.slice(html.indexOf('data-testid="diff"'));
     expect(diff.length).toBeGreaterThan(0);
@@ -126,7 +131,6 @@ describe("the diff page", () => {
     expect(cut.status).toBe(200);
     expect(cut.html).toContain("This diff is cut.");
     const why = cut.html.slice(cut.html.indexOf('data-testid="diff-cut"'));
-    expect(why).toContain("A version has more than 5,000 lines: the diff compares the first 5,000 of each.");
     expect(why).toContain("The versions differ in more than 1,000 lines, too many to align");
   }, 120_000);
 });

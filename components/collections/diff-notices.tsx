@@ -5,7 +5,7 @@ const n = (x: number) => x.toLocaleString("en-US");
 
 const WHY: Record<DiffCut, string> = {
   chars: `A version is longer than ${n(MAX_DIFF_CHARS)} characters: the diff compares the start of each.`,
-  lines: `A version has more than ${n(MAX_DIFF_LINES)} lines: the diff compares the first ${n(MAX_DIFF_LINES)} of each.`,
+  lines: `The versions differ over more than ${n(MAX_DIFF_LINES)} lines: the diff compares the first ${n(MAX_DIFF_LINES)} lines of the part that differs, and leaves out the rest.`,
   edits: `The versions differ in more than ${n(MAX_DIFF_EDITS)} lines, too many to align: the part that differs is shown whole, its old lines (-) and then its new ones (+).`,
   stopped:
     "Comparing the versions took longer or needed more memory than a page's judging may (TALLY_JUDGE_BUDGET_MS, TALLY_JUDGE_MEMORY_MB): no lines are shown. Open each version on its job's page.",

@@ -6,7 +6,7 @@ import { decodeCursor, encodeCursor } from "../keyset";
 import { type BodyAudience, resolveRow, resultName } from "../results";
 import { CHANGES, type ChangeCounts } from "../runs";
 import type { ChangePage } from "./contracts";
-import { boundedLineDiff, judgeDiff, type DiffCut, type DiffLine } from "../judging";
+import { DIFF_CONTEXT, judgeDiff, type DiffBlock, type DiffCut } from "../judging";
 
 // A collection run's changes (GET /api/runs/{id}/changes) keyset-paged on the URL's place, and one
 // URL's two versions as a line diff (/runs/{id}/diff?url=…, bounded: lib/judging/line-diff.ts). Scraped content stays text: the page
@@ -76,7 +76,12 @@ export type UrlDiff = {
   previousResultId: number | null;
   /** Empty when the diff is whole and exact. */
   cut: DiffCut[];
-  lines: DiffLine[];
+  /** The changes with their context, the unchanged stretches between them collapsed to a count. */
+  blocks: DiffBlock[];
+  /** How many changes; the added and removed lines in all. */
+  changes: number;
+  added: number;
+  removed: number;
   /** Bodies that cannot be read back as stored (missing or corrupt in the body store), each naming its
    * result: no diff is shown then (lines is empty), never one against an empty page. */
   bodyErrors: string[];
@@ -99,15 +104,24 @@ async function contentOf(
   return { text: body.markdown ?? body.html ?? "", error: body.bodyError };
 }
 
+const NO_DIFF = { blocks: [], changes: 0, added: 0, removed: 0 };
+
 /** The bounded line diff, on the judging pool (issue 47): two versions written by a stranger are not
  *  aligned on the thread that serves every page. Stopped at the pool's budget, it shows no lines and
  *  says why. */
-async function diffOffThread(before: string, after: string): Promise<{ lines: DiffLine[]; cut: DiffCut[] }> {
-  const j = await judgeDiff<ReturnType<typeof boundedLineDiff>>(before, after);
-  return j.ok ? j.value : { lines: [], cut: ["stopped"] };
+async function diffOffThread(before: string, after: string, context: number) {
+  const j = await judgeDiff(before, after, context);
+  return j.ok ? j.value : { ...NO_DIFF, cut: ["stopped" as const] };
 }
 
-export async function diffUrl(runId: string, url: string, audience: BodyAudience = {}): Promise<UrlDiff> {
+/** The diff of a URL's page in a run against its previous run's, as changes with `context` lines around
+ *  each (Infinity: the whole page). */
+export async function diffUrl(
+  runId: string,
+  url: string,
+  audience: BodyAudience = {},
+  context = DIFF_CONTEXT,
+): Promise<UrlDiff> {
   await classifiedRun(runId);
   const row = await db().urlChange.findFirst({ where: { runId, url } });
   if (!row) throw new NotFound(`Run ${runId} has no change for ${url}`);
@@ -116,15 +130,14 @@ export async function diffUrl(runId: string, url: string, audience: BodyAudience
     contentOf(row.resultId, audience),
   ]);
   const bodyErrors = [before.error, after.error].filter((e) => e !== null);
-  const { lines, cut } = bodyErrors.length > 0 ? { lines: [], cut: [] } : await diffOffThread(before.text, after.text);
+  const view = bodyErrors.length > 0 ? { ...NO_DIFF, cut: [] } : await diffOffThread(before.text, after.text, context);
   return {
     runId,
     url,
     change: change.parse(row.change),
     resultId: row.resultId,
     previousResultId: row.previousResultId,
-    cut,
-    lines,
+    ...view,
     bodyErrors,
   };
 }

@@ -163,8 +163,10 @@ describe("collections: what changed since the last run", () => {
     const d = await diffUrl(run2.id, changedUrls[0] ?? "");
     expect(await diffsJudged()).toBe(judgedBefore + 1);
     expect(d.change).toBe("changed");
-    expect(d.lines.some((l) => l.kind === "added")).toBe(true);
-    expect(d.lines.some((l) => l.kind === "removed")).toBe(true);
+    const shown = d.blocks.flatMap((b) => (b.kind === "change" ? b.lines : []));
+    expect(shown.some((l) => l.kind === "added")).toBe(true);
+    expect(shown.some((l) => l.kind === "removed")).toBe(true);
+    expect(d.changes).toBeGreaterThan(0);
 
     // Export ?changes=only: exactly the new and changed URLs.
     const rows = (await new Response((await exportRunJsonl(run2.id, { changesOnly: true })).body).text())
@@ -360,7 +362,7 @@ describe("collections over the body store", () => {
 
       const d = await diffUrl(run2.id, changed[0]);
       expect(d.bodyErrors).toEqual([]);
-      expect(d.lines.some((l) => l.kind !== "same")).toBe(true);
+      expect(d.blocks.some((b) => b.kind === "change" && b.lines.some((l) => l.kind !== "same"))).toBe(true);
     } finally {
       await sim.control("/_sim/config", { bodyBytes: [0, 0], contentChangeRate: 0 });
     }

@@ -17,8 +17,11 @@ export {
   MAX_DIFF_CHARS,
   MAX_DIFF_EDITS,
   MAX_DIFF_LINES,
+  type DiffBlock,
   type DiffCut,
   type DiffLine,
+  type ViewLine,
+  type WordPart,
 } from "../judging";
 export { describeSchedule, nextTick, scheduleProblem, timezoneProblem } from "./schedule";
 export * from "./client";

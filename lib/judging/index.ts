@@ -2,6 +2,7 @@
 // a time budget. The threads' code (run-task.ts, worker.ts) is bundled apart (scripts/judge-worker.mjs)
 // and is not part of this surface: callers hand over plain data and get plain data back.
 import type { CheckResult, Checks } from "../content-checks";
+import { DIFF_CONTEXT, type DiffView } from "./diff-view";
 import { judgePool } from "./pool";
 import type { Judged } from "./tasks";
 
@@ -14,6 +15,15 @@ export {
   type DiffCut,
   type DiffLine,
 } from "./line-diff";
+export {
+  diffView,
+  DIFF_CONTEXT,
+  MAX_WORD_DIFF_CHARS,
+  type DiffBlock,
+  type DiffView,
+  type ViewLine,
+  type WordPart,
+} from "./diff-view";
 export type { JudgeFailure, Judged, JudgeTask } from "./tasks";
 
 /** A page's content checks and block-page detector, judged on a pool thread. */
@@ -33,7 +43,7 @@ export function judgeFingerprint(
   return judgePool().run({ kind: "fingerprint", markdown, html, patterns }) as Promise<Judged<string>>;
 }
 
-/** A bounded line diff of two versions, on a pool thread. */
-export function judgeDiff<D>(before: string, after: string): Promise<Judged<D>> {
-  return judgePool().run({ kind: "diff", before, after }) as Promise<Judged<D>>;
+/** A bounded line diff of two versions as changes with `context` lines around each, on a pool thread. */
+export function judgeDiff(before: string, after: string, context = DIFF_CONTEXT): Promise<Judged<DiffView>> {
+  return judgePool().run({ kind: "diff", before, after, context }) as Promise<Judged<DiffView>>;
 }

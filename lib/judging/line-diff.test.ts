@@ -34,9 +34,11 @@ describe("the bounded line diff", () => {
   });
 
   it("cuts a hostile pair of many short differing lines, and says so", () => {
-    // 8,000 short lines a side, every one different: the shape that took 8.1 s on the main thread.
-    const before = Array.from({ length: 8000 }, (_, i) => (i % 2 ? "a" : "b")).join("\n");
-    const after = Array.from({ length: 8000 }, (_, i) => (i % 2 ? "c" : "a")).join("\n");
+    // Short lines a side, every one different (8,000 of them took 8.1 s on the main thread unbounded),
+    // more of them than the bound on the differing part.
+    const n = MAX_DIFF_LINES + 5000;
+    const before = Array.from({ length: n }, (_, i) => (i % 2 ? "a" : "b")).join("\n");
+    const after = Array.from({ length: n }, (_, i) => (i % 2 ? "c" : "a")).join("\n");
     const d = boundedLineDiff(before, after);
     expect(d.cut).toEqual(["lines", "edits"]);
     // The middle it could not align is shown whole: the old lines, then the new.
@@ -53,5 +55,30 @@ describe("the bounded line diff", () => {
     const d = boundedLineDiff(long, `${long}y`);
     expect(d.cut).toEqual(["chars"]);
     expect(d.lines).toEqual([{ kind: "same", text: "x".repeat(MAX_DIFF_CHARS) }]);
+  });
+
+  it("aligns one changed line in a 1 MB page exactly, wherever it is (the common start and end first)", () => {
+    const page = Array.from({ length: 20_000 }, (_, i) => `Line ${i}: the quick brown fox, ${"x".repeat(30)}`);
+    expect(page.join("\n").length).toBeGreaterThan(1_000_000);
+    for (const at of [5, 10_000, 19_990]) {
+      const after = page.map((l, i) => (i === at ? `${l} and more` : l));
+      const d = boundedLineDiff(page.join("\n"), after.join("\n"));
+      expect(d.cut).toEqual([]);
+      expect(d.lines.filter((l) => l.kind !== "same")).toEqual([
+        { kind: "removed", text: page[at] },
+        { kind: "added", text: after[at] },
+      ]);
+      expect(d.lines).toHaveLength(20_001);
+    }
+  });
+
+  it("a differing part longer than the bound: the first of it compared, the rest left out, and said so", () => {
+    const before = ["start", ...Array.from({ length: MAX_DIFF_LINES + 10 }, (_, i) => `old ${i}`), "end"];
+    const after = ["start", ...Array.from({ length: MAX_DIFF_LINES + 10 }, (_, i) => `new ${i}`), "end"];
+    const d = boundedLineDiff(before.join("\n"), after.join("\n"));
+    expect(d.cut).toEqual(["lines", "edits"]);
+    expect(d.lines[0]).toEqual({ kind: "same", text: "start" });
+    expect(count(d.lines, "removed")).toBe(MAX_DIFF_LINES);
+    expect(d.lines.at(-1)).toEqual({ kind: "added", text: `new ${MAX_DIFF_LINES - 1}` });
   });
 });

@@ -103,13 +103,10 @@ describe("the judging pool", () => {
     const a = await judgeFingerprint("Price 10 at 12:00", null, ["\\d\\d:\\d\\d"]);
     const b = await judgeFingerprint("Price  10 at 13:45", null, ["\\d\\d:\\d\\d"]);
     expect(a.ok && b.ok && a.value === b.value).toBe(true);
-    const d = await judgeDiff<{ lines: { kind: string; text: string }[] }>("a\nb\nc", "a\nB\nc");
-    expect(d.ok && d.value.lines.map((l) => `${l.kind}:${l.text}`)).toEqual([
-      "same:a",
-      "removed:b",
-      "added:B",
-      "same:c",
-    ]);
+    const d = await judgeDiff("a\nb\nc", "a\nB\nc");
+    expect(
+      d.ok && d.value.blocks.flatMap((b) => (b.kind === "change" ? b.lines : [])).map((l) => `${l.kind}:${l.text}`),
+    ).toEqual(["same:a", "removed:b", "added:B", "same:c"]);
   });
 
   it("follows a configuration loaded after it was made: the next page is judged by the new budget", async () => {

@@ -1,4 +1,4 @@
-import { boundedLineDiff } from "./line-diff";
+import { diffView } from "./diff-view";
 import { runChecks } from "../content-checks";
 import { compileRules, fingerprint } from "../runs";
 import type { JudgeTask } from "./tasks";
@@ -27,6 +27,6 @@ export function runTask(task: JudgeTask): unknown {
     case "fingerprint":
       return fingerprint(task.markdown, task.html, rulesOf(task.patterns));
     case "diff":
-      return boundedLineDiff(task.before, task.after);
+      return diffView(task.before, task.after, task.context);
   }
 }

@@ -47,21 +47,27 @@ function plain(
   version: number,
   bodyBytes?: readonly [number, number],
 ): { title: string; paragraphs: string[]; boilerplate: number } {
-  // Version 0 is the page as it always was; a later version (contentChangeRate) reads differently.
-  const rng = createRng(hashSeed(seed, "content:" + url + (version > 0 ? `#v${version}` : "")));
-  const paragraph = () => {
-    const words = Array.from({ length: rng.int(12, 30) }, () => rng.pick(WORDS));
+  // Version 0 is the page as it always was; each later version (contentChangeRate) rewrites one
+  // paragraph of the one before, as real pages change (a price, a date, a line of news), so a diff of
+  // two versions shows a small change in a page that is otherwise the same.
+  const rng = createRng(hashSeed(seed, "content:" + url));
+  const paragraph = (r: typeof rng) => {
+    const words = Array.from({ length: r.int(12, 30) }, () => r.pick(WORDS));
     const text = words.join(" ");
     return text[0].toUpperCase() + text.slice(1) + ".";
   };
-  const paragraphs = Array.from({ length: rng.int(2, 4) }, paragraph);
-  // bodyBytes (a knob): paragraphs until the markdown reaches a size drawn from [min, max] (per URL
-  // and version), and the html about three times that (markup and navigation around the same text).
+  const paragraphs = Array.from({ length: rng.int(2, 4) }, () => paragraph(rng));
+  // bodyBytes (a knob): paragraphs until the markdown reaches a size drawn from [min, max] (per URL),
+  // and the html about three times that (markup and navigation around the same text).
   const target = bodyBytes && bodyBytes[1] > 0 ? rng.range(bodyBytes) : 0;
   for (let size = paragraphs.reduce((n, p) => n + p.length + 2, 0); size < target;) {
-    const p = paragraph();
+    const p = paragraph(rng);
     paragraphs.push(p);
     size += p.length + 2;
+  }
+  for (let v = 1; v <= version; v++) {
+    const change = createRng(hashSeed(seed, `content:${url}#v${v}`));
+    paragraphs[change.int(0, paragraphs.length - 1)] = paragraph(change);
   }
   return { title: titleOf(url), paragraphs, boilerplate: target > 0 ? 2 * target : 0 };
 }

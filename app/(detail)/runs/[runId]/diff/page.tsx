@@ -6,6 +6,7 @@ import { PageHeader } from "@/components/empty-state";
 import { Badge } from "@/components/ui/badge";
 import { Card } from "@/components/ui/card";
 import { ErrorNotice } from "@/components/ui/feedback";
+import { DiffBlocks } from "@/components/collections/diff-blocks";
 import { DiffNotices } from "@/components/collections/diff-notices";
 import { RevealedText } from "@/components/collections/revealed-text";
 import { countInvisible } from "@/components/jobs/safe-text";
@@ -16,16 +17,12 @@ import { Conflict, NotFound } from "@/lib/errors";
 export const metadata: Metadata = { title: "What changed" };
 export const dynamic = "force-dynamic";
 
-const STYLE = {
-  added: "bg-emerald-50 text-emerald-900",
-  removed: "bg-red-50 text-red-900",
-  same: "text-slate-700",
-} as const;
-const MARK = { added: "+", removed: "-", same: " " } as const;
+const n = (x: number) => x.toLocaleString("en-US");
 
 // Scraped content is untrusted: every line is React text inside <pre>, never HTML, with its invisible
 // and bidirectional characters shown as marked escapes (components/jobs/safe-text.ts), as code review
-// tools do. The diff is bounded (lib/judging/line-diff.ts) and the page says when it is cut.
+// tools do. The diff is bounded (lib/judging/line-diff.ts) and the page says when it is cut. It shows the
+// changes with a few lines around each (?all=1: the whole page), as components/collections/diff-blocks.tsx.
 export default async function Page({
   params,
   searchParams,
@@ -38,11 +35,9 @@ export default async function Page({
     .min(1)
     .max(100)
     .safeParse((await params).runId);
-  const url = z
-    .string()
-    .min(1)
-    .max(4096)
-    .safeParse((await searchParams).url);
+  const query = await searchParams;
+  const url = z.string().min(1).max(4096).safeParse(query.url);
+  const whole = query.all === "1";
   // No url, or one the run does not have: 404, with not-found.tsx saying what to open instead.
   if (!runId.success || !url.success) notFound();
   const refusal = (title: string, message: string) => (
@@ -54,13 +49,15 @@ export default async function Page({
   let d;
   try {
     const me = await requireOperator();
-    d = await diffUrl(runId.data, url.data, { detail: seesInternalDetail(me.role) });
+    d = await diffUrl(runId.data, url.data, { detail: seesInternalDetail(me.role) }, whole ? Infinity : undefined);
   } catch (err) {
     if (err instanceof NotFound) notFound();
     if (err instanceof Conflict) return refusal("No changes to show", err.message);
     throw err;
   }
   if (d.bodyErrors.length > 0) return refusal("A page body cannot be read", d.bodyErrors.join("; "));
+  const base = `/runs/${encodeURIComponent(d.runId)}/diff?url=${encodeURIComponent(d.url)}`;
+  const shown = d.blocks.flatMap((b) => (b.kind === "change" ? b.lines : []));
   return (
     <div className="min-w-0 space-y-4">
       <Link href={`/runs/${d.runId}`} className="text-sm text-brand-600 underline">
@@ -72,20 +69,23 @@ export default async function Page({
       <p className="break-all text-sm text-slate-700">
         <RevealedText text={d.url} />
       </p>
-      <DiffNotices cut={d.cut} invisible={d.lines.reduce((n, l) => n + countInvisible(l.text), 0)} />
+      <DiffNotices cut={d.cut} invisible={shown.reduce((k, l) => k + countInvisible(l.text), 0)} />
       <Card title={`Line diff (result ${d.previousResultId ?? "—"} → ${d.resultId ?? "—"})`}>
-        <pre
-          className="max-h-[70vh] overflow-auto whitespace-pre-wrap break-all font-mono text-xs"
-          data-testid="diff"
-          tabIndex={0}
-          aria-label="Line diff"
-        >
-          {d.lines.map((l, i) => (
-            <div key={i} className={STYLE[l.kind]}>
-              {MARK[l.kind]} <RevealedText text={l.text} />
-            </div>
-          ))}
-        </pre>
+        <p className="mb-3 text-sm text-slate-700" data-testid="diff-summary">
+          {d.changes === 0
+            ? "No line differs."
+            : `${n(d.changes)} change${d.changes === 1 ? "" : "s"}: ${n(d.added)} line${d.added === 1 ? "" : "s"} added, ${n(d.removed)} removed.`}{" "}
+          {d.changes > 0 && (
+            <a href="#change-1" className="text-brand-600 underline">
+              First change
+            </a>
+          )}
+          {d.changes > 0 && " · "}
+          <Link href={whole ? base : `${base}&all=1`} className="text-brand-600 underline">
+            {whole ? "Only the changes" : "The whole page"}
+          </Link>
+        </p>
+        <DiffBlocks blocks={d.blocks} changes={d.changes} allHref={`${base}&all=1`} />
       </Card>
     </div>
   );
