@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useRef, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { errorText, fieldProblems, postParsed } from "@/lib/browser/client";
 import { type CollectionDetail, collectionSummarySchema } from "@/lib/collections/client";
 import { ChecksEditor } from "@/components/content-checks/checks-editor";
@@ -12,6 +12,8 @@ import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
 import { FieldProblem, problemProps, useFocusFirstProblem } from "@/components/ui/field-problem";
+import { Time } from "@/components/ui/time";
+import { useDraft } from "@/components/ui/use-draft";
 import { KeepBodiesField, keepBodiesRunsText, keepBodiesRunsValue } from "./keep-bodies-field";
 
 const field = "w-full rounded border border-slate-300 px-2 py-1 text-sm aria-invalid:border-red-600";
@@ -32,6 +34,19 @@ const NEW_COLLECTION = {
   keepBodiesRuns: null,
   tokensThisMonth: 0,
 } satisfies Partial<CollectionDetail>;
+
+/** What a new collection's draft keeps while it is typed (components/ui/use-draft.ts). */
+type CollectionDraft = {
+  name: string;
+  urls: string;
+  schedule: string;
+  timezone: string;
+  patterns: string;
+  maxTokens: string;
+  monthly: string;
+  keepRuns: string;
+};
+const emptyCollectionDraft = (d: CollectionDraft) => d.name.trim() === "" && d.urls.trim() === "";
 
 /**
  * Edit a collection's list, schedule, content checks, ladder and caps (POST /api/collections/{id}); the
@@ -58,6 +73,27 @@ export function CollectionForm({ c: existing }: { c: CollectionDetail | null }) 
   const [pending, setPending] = useState(false);
   const [error, setError] = useState<unknown>(null);
   const [saved, setSaved] = useState(false);
+  // A new collection's fields are kept as a draft in this browser (a session that ends loses nothing).
+  const draft = useDraft<CollectionDraft>(
+    existing ? `collection-${existing.id}` : "new-collection",
+    emptyCollectionDraft,
+  );
+  const { keep } = draft;
+  useEffect(() => {
+    if (!existing) keep({ name, urls, schedule, timezone, patterns, maxTokens, monthly, keepRuns });
+  }, [existing, keep, name, urls, schedule, timezone, patterns, maxTokens, monthly, keepRuns]);
+  const restoreDraft = () => {
+    const d = draft.restore();
+    if (!d) return;
+    setName(d.name);
+    setUrls(d.urls);
+    setSchedule(d.schedule);
+    setTimezone(d.timezone);
+    setPatterns(d.patterns);
+    setMaxTokens(d.maxTokens);
+    setMonthly(d.monthly);
+    setKeepRuns(d.keepRuns);
+  };
   const problems = fieldProblems(error);
   const problem = (path: string) => problems.get(path);
   // A pattern's problem is filed under its place (ignorePatterns.3); the box shows them all.
@@ -86,6 +122,7 @@ export function CollectionForm({ c: existing }: { c: CollectionDetail | null }) 
         keepBodiesRuns: keepBodiesRunsValue(keepRuns),
       });
       if (!existing) {
+        draft.forget();
         router.push(`/collections/${encodeURIComponent(made.id)}`);
         return;
       }
@@ -106,6 +143,20 @@ export function CollectionForm({ c: existing }: { c: CollectionDetail | null }) 
         void save();
       }}
     >
+      {!existing && draft.offered && (
+        <Notice>
+          <span data-testid="draft-offer">
+            You have a draft of a new collection from <Time iso={draft.offered.savedAt} /> (kept in this browser).{" "}
+            <button type="button" className="font-medium underline" onClick={restoreDraft}>
+              Restore it
+            </button>{" "}
+            ·{" "}
+            <button type="button" className="underline" onClick={draft.discard}>
+              Discard it
+            </button>
+          </span>
+        </Notice>
+      )}
       {!existing && (
         <label className="block text-sm">
           Name

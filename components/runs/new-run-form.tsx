@@ -1,7 +1,7 @@
 "use client";
 
 import { useRouter } from "next/navigation";
-import { useMemo, useState } from "react";
+import { useEffect, useMemo, useRef, useState } from "react";
 import { errorText, fieldProblems } from "@/lib/browser/client";
 import { parseText } from "@/lib/runs/client";
 import { ChecksEditor } from "@/components/content-checks/checks-editor";
@@ -11,20 +11,75 @@ import { TokenCapField } from "@/components/content-checks/token-cap-field";
 import { TokenEstimate } from "@/components/content-checks/token-estimate";
 import { Button } from "@/components/ui/button";
 import { ErrorNotice, Notice } from "@/components/ui/feedback";
+import { Time } from "@/components/ui/time";
+import { useDraft } from "@/components/ui/use-draft";
 import { useCreateRun } from "./use-runs";
 
 // Paste a list or pick a file; Tally checks it here first (the same checks the server makes), shows
 // how many URLs, duplicates and invalid lines it holds, and creates the run only when confirmed.
 
 const MAX_FILE_BYTES = 32 * 1024 * 1024;
+/** A list longer than this is shown as a summary, not in the box: a browser slows down editing
+ *  megabytes of text, and one keystroke in a box holding a whole list would replace it. */
+const LARGE_LIST_CHARS = 200_000;
 
-export function NewRunForm() {
+type RunDraft = { name: string; text: string; csv: boolean; cap: string };
+const emptyDraft = (d: RunDraft) => d.name.trim() === "" && d.text.trim() === "" && d.cap.trim() === "";
+const fmt = (n: number) => n.toLocaleString("en");
+const sizeOf = (chars: number) =>
+  chars >= 1_000_000 ? `${(chars / 1_000_000).toFixed(1)} MB` : `${fmt(Math.ceil(chars / 1000))} KB`;
+
+/** A list too large for the box: its size, where it came from, and what can be done with it. */
+function LargeList({
+  text,
+  source,
+  onEdit,
+  onClear,
+}: {
+  text: string;
+  source: string;
+  onEdit: () => void;
+  onClear: () => void;
+}) {
+  const lines = useMemo(() => text.split("\n").length, [text]);
+  const here = useRef<HTMLDivElement>(null);
+  // The box it replaces had the focus (a paste): the focus stays in this place.
+  useEffect(() => here.current?.focus(), []);
+  return (
+    <div
+      ref={here}
+      tabIndex={-1}
+      role="group"
+      aria-label="The list of URLs"
+      className="mt-1 space-y-2 rounded border border-slate-300 bg-slate-50 p-3"
+      data-testid="large-list"
+    >
+      <p className="text-sm text-slate-800">
+        A list of <strong>{fmt(lines)}</strong> lines ({sizeOf(text.length)}), {source}. It is too large to edit
+        comfortably here: it is kept whole, and the preview below counts it.
+      </p>
+      <div className="flex flex-wrap gap-2">
+        <button type="button" onClick={onEdit} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm">
+          Edit as text
+        </button>
+        <button type="button" onClick={onClear} className="rounded border border-slate-300 bg-white px-2 py-1 text-sm">
+          Clear the list
+        </button>
+      </div>
+    </div>
+  );
+}
+
+export function NewRunForm({ maxUrls }: { maxUrls: number }) {
   const router = useRouter();
   const create = useCreateRun();
   const [name, setName] = useState("");
   const [text, setText] = useState("");
   const [csv, setCsv] = useState(false);
   const [fileNote, setFileNote] = useState<string | null>(null);
+  const [source, setSource] = useState("pasted");
+  const [editLarge, setEditLarge] = useState(false);
+  const draft = useDraft<RunDraft>("new-run", emptyDraft);
   const [ignoreInvalid, setIgnoreInvalid] = useState(false);
   const [cap, setCap] = useState("");
   // The default checks and ladder (what the server fills in when none are sent), editable below.
@@ -39,7 +94,20 @@ export function NewRunForm() {
   const preview = useMemo(() => (text.trim() ? parseText(text, csv ? "csv" : "lines") : null), [text, csv]);
   const urls = preview?.urls.length ?? 0;
   const overCap = maxTokens !== undefined && urls > maxTokens;
-  const blocked = !preview || urls === 0 || (preview.invalid > 0 && !ignoreInvalid) || capInvalid || overCap;
+  const overLimit = urls > maxUrls;
+  const blocked =
+    !preview || urls === 0 || (preview.invalid > 0 && !ignoreInvalid) || capInvalid || overCap || overLimit;
+  const { keep } = draft;
+  useEffect(() => keep({ name, text, csv, cap }), [keep, name, text, csv, cap]);
+  const restoreDraft = () => {
+    const d = draft.restore();
+    if (!d) return;
+    setName(d.name);
+    setText(d.text);
+    setCsv(d.csv);
+    setCap(d.cap);
+    setSource("from your draft");
+  };
 
   const onFile = async (file: File | undefined) => {
     if (!file) return;
@@ -49,6 +117,8 @@ export function NewRunForm() {
     }
     setCsv(/\.csv$/i.test(file.name) || file.type === "text/csv");
     setText(await file.text());
+    setEditLarge(false);
+    setSource(`from ${file.name}`);
     setFileNote(`${file.name} (${Math.ceil(file.size / 1024).toLocaleString("en")} KB)`);
   };
 
@@ -68,10 +138,29 @@ export function NewRunForm() {
             checks: checksOfDraft(checks),
             escalation: ladder,
           },
-          { onSuccess: (run) => router.push(`/runs/${run.id}`) },
+          {
+            onSuccess: (run) => {
+              draft.forget();
+              router.push(`/runs/${run.id}`);
+            },
+          },
         );
       }}
     >
+      {draft.offered && (
+        <Notice>
+          <span data-testid="draft-offer">
+            You have a draft of this form from <Time iso={draft.offered.savedAt} /> (kept in this browser).{" "}
+            <button type="button" className="font-medium underline" onClick={restoreDraft}>
+              Restore it
+            </button>{" "}
+            ·{" "}
+            <button type="button" className="underline" onClick={draft.discard}>
+              Discard it
+            </button>
+          </span>
+        </Notice>
+      )}
       <label className="block text-sm">
         <span className="font-medium">Name</span> <span className="text-slate-500">(optional)</span>
         <input
@@ -82,21 +171,38 @@ export function NewRunForm() {
           className="mt-1 block w-full rounded border border-slate-300 px-2 py-1.5"
         />
       </label>
-      <label className="block text-sm">
-        <span className="font-medium">URLs</span>{" "}
-        <span className="text-slate-500">one a line, or the first column of a CSV (header optional)</span>
-        <textarea
-          value={text.length > 200_000 ? "" : text}
-          placeholder={text.length > 200_000 ? "A large list is loaded from the file." : "https://example.com/page-1"}
-          onChange={(e) => {
-            setText(e.target.value);
-            setFileNote(null);
-          }}
-          rows={10}
-          spellCheck={false}
-          className="mt-1 block w-full rounded border border-slate-300 px-2 py-1.5 font-mono text-xs"
-        />
-      </label>
+      {text.length > LARGE_LIST_CHARS && !editLarge ? (
+        <div className="text-sm">
+          <span className="font-medium">URLs</span>
+          <LargeList
+            text={text}
+            source={source}
+            onEdit={() => setEditLarge(true)}
+            onClear={() => {
+              setText("");
+              setFileNote(null);
+              setSource("pasted");
+            }}
+          />
+        </div>
+      ) : (
+        <label className="block text-sm">
+          <span className="font-medium">URLs</span>{" "}
+          <span className="text-slate-500">one a line, or the first column of a CSV (header optional)</span>
+          <textarea
+            value={text}
+            placeholder="https://example.com/page-1"
+            onChange={(e) => {
+              setText(e.target.value);
+              setFileNote(null);
+              if (!editLarge) setSource("pasted");
+            }}
+            rows={10}
+            spellCheck={false}
+            className="mt-1 block w-full rounded border border-slate-300 px-2 py-1.5 font-mono text-xs"
+          />
+        </label>
+      )}
       <TokenCapField
         label="Token cap"
         hint="optional: no chunk or rung is sent past it"
@@ -151,7 +257,10 @@ export function NewRunForm() {
           <dl className="grid grid-cols-2 gap-2 sm:grid-cols-4">
             <div>
               <dt className="text-slate-600">URLs</dt>
-              <dd className="text-lg font-semibold tabular-nums">{preview.urls.length.toLocaleString("en")}</dd>
+              <dd className={`text-lg font-semibold tabular-nums ${overLimit ? "text-red-700" : ""}`}>
+                {fmt(urls)}
+                <span className="block text-xs font-normal text-slate-600">of {fmt(maxUrls)} a run may hold</span>
+              </dd>
             </div>
             <div>
               <dt className="text-slate-600">Duplicates</dt>
@@ -171,6 +280,12 @@ export function NewRunForm() {
           <div className="mt-3">
             <TokenEstimate urls={urls} ladder={ladder} />
           </div>
+          {overLimit && (
+            <p className="mt-2 text-red-700" data-testid="over-limit">
+              {fmt(urls)} URLs is over the {fmt(maxUrls)} a run may hold: remove {fmt(urls - maxUrls)}, or split the
+              list into runs of up to {fmt(maxUrls)}. (An admin sets the limit: TALLY_RUN_MAX_URLS.)
+            </p>
+          )}
           {overCap && (
             <p className="mt-2 text-red-700">
               The estimate ({urls.toLocaleString("en")} tokens) is over the cap of {maxTokens?.toLocaleString("en")}:
