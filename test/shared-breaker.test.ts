@@ -13,6 +13,7 @@ import { describe, expect, it } from "vitest";
 import { getBudgetView } from "@/lib/platform/budget-view";
 import type { BudgetView } from "@/lib/platform/budget-contracts";
 import { resetPlatformClients } from "@/lib/platform/shared-client";
+import { databaseBreakerStore as store, readBreaker } from "@/lib/platform/shared-breaker-store";
 import { API_KEY } from "@/lib/simulator/test-harness.test-util";
 import { runClients, simProcess } from "./client-processes";
 import { createTestDb } from "./db";
@@ -118,4 +119,69 @@ describe("the circuit breaker shared by three processes on one database", () => 
     expect(b?.reason).toMatch(/→ 503: Service temporarily unavailable/);
     expect(Date.parse(b?.since ?? "")).toBeGreaterThan(0);
   }, 240_000);
+});
+
+describe("the probe lease", () => {
+  it("goes to exactly one of twenty claims made at once, only once the wait is over; a failed probe moves the next one out, an unused one is given back, an answer closes it for all", async () => {
+    const t = await createTestDb();
+    try {
+      const key = "platform http://claims.test";
+      const now = Date.now();
+      const opened = await store.open(key, {
+        nowMs: now,
+        by: "host:1:a",
+        reason: "GET → 503",
+        failures: 5,
+        probeAt: now + 1000,
+      });
+      expect(opened).toMatchObject({ downSince: now, downBy: "host:1:a", probeAt: now + 1000 });
+      // A second opener keeps the first one's time, name and reason.
+      await store.open(key, { nowMs: now + 10, by: "host:2:b", reason: "other", failures: 7, probeAt: now + 2000 });
+      expect(await readBreaker(key)).toMatchObject({
+        downSince: now,
+        downBy: "host:1:a",
+        downFailures: 5,
+        probeAt: now + 1000,
+      });
+
+      const claimAll = (at: number, prefix: string) =>
+        Promise.all(Array.from({ length: 20 }, (_, i) => store.claimProbe(key, at, `${prefix}#${i}`, at + 30_000)));
+      expect((await claimAll(now + 500, "early")).filter(Boolean)).toHaveLength(0);
+      const won = (await claimAll(now + 1000, "p")).filter((r) => r !== null);
+      expect(won).toHaveLength(1);
+      const holder = won[0]!.probeBy;
+      // Held: nobody else gets it while the lease lasts.
+      expect((await claimAll(now + 1500, "q")).filter(Boolean)).toHaveLength(0);
+      // The holder's probe failed: the next one 2 s later, the lease free then.
+      const failed = await store.probeFailed(key, {
+        token: holder,
+        nowMs: now + 1600,
+        reason: "GET → 503 again",
+        failures: 6,
+        probeAt: now + 3600,
+      });
+      expect(failed).toMatchObject({ probeBy: "", probeUntil: 0, downFailures: 6, downReason: "GET → 503 again" });
+      expect(
+        await store.probeFailed(key, { token: holder, nowMs: now, reason: "late", failures: 9, probeAt: 0 }),
+      ).toBeNull();
+      expect((await claimAll(now + 3000, "r")).filter(Boolean)).toHaveLength(0);
+      const next = (await claimAll(now + 3600, "s")).filter((r) => r !== null);
+      expect(next).toHaveLength(1);
+      // Never sent: given back, so another process may probe at once.
+      await store.releaseProbe(key, next[0]!.probeBy);
+      expect((await claimAll(now + 3700, "u")).filter(Boolean)).toHaveLength(1);
+      // An answer closes it for everyone: nothing to claim, who closed it and when is kept.
+      await store.close(key, now + 4000, "host:3:c");
+      expect(await readBreaker(key)).toMatchObject({
+        downSince: 0,
+        probeBy: "",
+        upAt: now + 4000,
+        upBy: "host:3:c",
+        downBy: "host:1:a",
+      });
+      expect((await claimAll(now + 5000, "v")).filter(Boolean)).toHaveLength(0);
+    } finally {
+      await t.cleanup();
+    }
+  });
 });
