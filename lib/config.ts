@@ -256,6 +256,9 @@ export const envSchema = z.object({
     "The rate budget for all calls to the platform, in requests per second, shared by every process on the database.",
   ),
   TALLY_API_TIMEOUT_MS: int(30_000, 100, 600_000).describe("The timeout per platform request, in milliseconds."),
+  TALLY_PLATFORM_BREAKER_MAX_SECONDS: int(60, 1, 3600).describe(
+    "The longest wait between two probes of a platform that counts as down (the circuit breaker shared by every process on the database): 1 s after it opens, doubling with each failed probe up to this. Smaller: the platform is probed more often and resumes sooner after it returns.",
+  ),
   TALLY_PLATFORM_MAX_ANSWER_MB: int(128, 1, 512).describe(
     "The most one platform answer may hold, decoded, in MiB: a larger one is not read and fails its job as an invalid response (a page of 50 realistic results is 5–40 MB).",
   ),

@@ -262,7 +262,22 @@ async function seedTheRest() {
     data: { name: "reconcile", lastRunAt: INSTANT, holder: "test-host:1", lockedUntil: INSTANT },
   });
   await d.platformBudget.create({
-    data: { key: "http://127.0.0.1:4010", nextAt: 1_764_560_000_000_000n, granted: 3, pausedUntil: 0n },
+    data: {
+      key: "http://127.0.0.1:4010",
+      nextAt: 1_764_560_000_000_000n,
+      granted: 3,
+      pausedUntil: 0n,
+      downSince: 1_764_560_000_000n,
+      downFailureAt: 1_764_560_004_000n,
+      downFailures: 6,
+      downBy: "tally-1:4242:ab12cd",
+      downReason: "GET /v1/extract/{job_id} → 503: Service temporarily unavailable",
+      probeAt: 1_764_560_006_000n,
+      probeBy: "tally-2:77:ef34ab#3",
+      probeUntil: 1_764_560_040_000n,
+      upAt: 1_764_559_000_000n,
+      upBy: "tally-2:77:ef34ab",
+    },
   });
   await d.loginThrottle.create({ data: { key: "ip:10.0.0.1", failures: 2, windowStart: 1_764_560_000_000n } });
   await d.bodySweepMark.create({ data: { key: "a".repeat(64), markedAt: 1_764_560_000_000n } });

@@ -1,14 +1,10 @@
 // The platform rate budget and the 429 pause are shared through the database: several processes (the
 // shared client as servers and workers use it) on one database hammer one simulator, which records
 // when each call arrived. Runs on SQLite and, through vitest.postgres.config.mts, on PostgreSQL.
-import { spawn, type ChildProcess } from "node:child_process";
-import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ApiCall } from "@/lib/simulator/core";
-import type { SimConfigPatch } from "@/lib/simulator/config";
-import { API_KEY } from "@/lib/simulator/test-harness.test-util";
+import { runClients, simProcess } from "./client-processes";
 import { createTestDb, type TestDb } from "./db";
-import { freePort } from "./tally-server";
 
 const RPS = 20;
 const PROCESSES = 3;
@@ -24,98 +20,15 @@ afterAll(async () => {
 type Seen = { ok: number; rateLimited: number; failed: number; errors: string[] };
 
 /** Starts `n` hammer processes, lets them all go at once, and resolves with what each saw. */
-async function hammer(simUrl: string, n: number, ms: number, onGo: () => void = () => undefined): Promise<Seen[]> {
-  const children: ChildProcess[] = [];
-  const outputs: string[] = [];
-  const ready: Promise<void>[] = [];
-  const done: Promise<Seen>[] = [];
-  for (let i = 0; i < n; i++) {
-    const child = spawn(path.resolve("node_modules/.bin/tsx"), ["--conditions=react-server", "test/budget-hammer.ts"], {
-      env: {
-        ...process.env,
-        NODE_ENV: "test",
-        DATABASE_URL: t.url,
-        SCRAPER_API_BASE_URL: simUrl,
-        GEONODE_SCRAPER_API_KEY: API_KEY,
-        TALLY_OPERATOR_PASSWORD: "correct horse battery",
-        TALLY_API_RPS: String(RPS),
-        HAMMER_MS: String(ms),
-        HAMMER_CONCURRENCY: "4",
-      },
-      stdio: ["pipe", "pipe", "pipe"],
-    });
-    children.push(child);
-    outputs.push("");
-    ready.push(
-      new Promise((resolve) => {
-        child.stdout?.on("data", (d: Buffer) => {
-          outputs[i] += d.toString();
-          if (outputs[i].includes("ready")) resolve();
-        });
-      }),
-    );
-    child.stderr?.on("data", (d: Buffer) => (outputs[i] += d.toString()));
-    done.push(
-      new Promise((resolve, reject) =>
-        child.on("exit", (code) => {
-          const last = outputs[i].trim().split("\n").pop() ?? "";
-          if (code === 0 && last.startsWith("{")) resolve(JSON.parse(last) as Seen);
-          else reject(new Error(`hammer ${i} exited ${code}:\n${outputs[i]}`));
-        }),
-      ),
-    );
-  }
-  await Promise.all(ready);
-  for (const c of children) c.stdin?.write("go\n");
-  onGo();
-  return Promise.all(done);
-}
-
-/**
- * The simulator in a process of its own, so the arrival times it records are not held up by this
- * test process's own work (spawning, reading the children's output).
- */
-async function simProcess(config: SimConfigPatch = {}) {
-  const port = await freePort();
-  const child = spawn(
-    path.resolve("node_modules/.bin/tsx"),
-    [
-      "--conditions=react-server",
-      "scripts/sim.ts",
-      "--port",
-      String(port),
-      "--api-key",
-      API_KEY,
-      "--quiet",
-      "--config",
-      JSON.stringify(config),
-    ],
-    { stdio: "ignore" },
-  );
-  const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; ; i++) {
-    try {
-      if ((await fetch(`${url}/_sim/config`)).ok) break;
-    } catch {
-      if (i > 300) throw new Error("simulator did not start");
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  }
-  return {
-    url,
-    calls: async () => ((await (await fetch(`${url}/_sim/calls`)).json()) as { calls: ApiCall[] }).calls,
-    injectFaults: (body: unknown) =>
-      fetch(`${url}/_sim/faults`, {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body: JSON.stringify(body),
-      }),
-    close: () =>
-      new Promise<void>((resolve) =>
-        child.exitCode !== null ? resolve() : (child.once("exit", () => resolve()), child.kill("SIGTERM")),
-      ),
-  };
-}
+const hammer = (simUrl: string, n: number, ms: number, onGo: () => void = () => undefined): Promise<Seen[]> =>
+  runClients<Seen>({
+    script: "test/budget-hammer.ts",
+    n,
+    databaseUrl: t.url,
+    simUrl,
+    env: { TALLY_API_RPS: String(RPS), HAMMER_MS: String(ms), HAMMER_CONCURRENCY: "4" },
+    onGo,
+  });
 
 /** The most calls that arrived within any window of `ms` (sliding over every arrival). */
 function maxInWindow(calls: ApiCall[], ms: number): number {

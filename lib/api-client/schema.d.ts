@@ -2088,6 +2088,18 @@ export interface operations {
               minutesWithPause: number;
               pausedForMs: number;
             };
+            breaker: {
+              /** @enum {string} */
+              state: "closed" | "open" | "probing";
+              since: string | null;
+              openedBy: string | null;
+              reason: string | null;
+              failedInARow: number;
+              nextProbeAt: string | null;
+              probingBy: string | null;
+              closedAt: string | null;
+              closedBy: string | null;
+            };
             finished: {
               total: number;
               byWebhook: number;

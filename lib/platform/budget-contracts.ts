@@ -36,6 +36,26 @@ export const budgetViewSchema = z.object({
     minutesWithPause: z.number().int(),
     pausedForMs: z.number().int(),
   }),
+  /**
+   * The circuit breaker every process shares (lib/platform/shared-breaker.ts): open while the platform
+   * counts as down (calls in a row answered 5xx or not at all), probing while one process sends the
+   * probe. Who opened it (host:pid:tag) and why stay after it closes, beside when and by whom it closed.
+   */
+  breaker: z.object({
+    state: z.enum(["closed", "open", "probing"]),
+    /** While open: since when. */
+    since: z.string().nullable(),
+    openedBy: z.string().nullable(),
+    /** The failure that opened it, or the latest failed probe's. */
+    reason: z.string().nullable(),
+    failedInARow: z.number().int(),
+    /** While open: no process sends before this; then one probes. */
+    nextProbeAt: z.string().nullable(),
+    probingBy: z.string().nullable(),
+    /** The last outage's end, and the process whose answer ended it. */
+    closedAt: z.string().nullable(),
+    closedBy: z.string().nullable(),
+  }),
   /** Jobs whose outcome was recorded in the hour, by how Tally heard they settled. */
   finished: z.object({
     total: z.number().int(),

@@ -4,7 +4,9 @@ import { getConfig } from "../config";
 import { db, sqlInt } from "../db";
 import { ANSWER_CLASSES, CALL_PURPOSES } from "./purpose";
 import { flushApiCalls } from "./shared-client";
+import { breakerView } from "./breaker-view";
 import { databaseBudgetStore } from "./shared-budget-store";
+import { readBreaker } from "./shared-breaker-store";
 import type { BudgetView } from "./budget-contracts";
 
 // The API budget view: every process's platform calls (ApiCallMinute, flushed in batches) over the
@@ -24,7 +26,8 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
   const end = Math.floor(now.getTime() / 60_000) * 60_000;
   const start = end - 59 * 60_000;
   const hourAgo = new Date(now.getTime() - HOUR_MS);
-  const [rows, finishedRows, pausedUntil] = await Promise.all([
+  const key = config.apiBaseUrl ? `platform ${config.apiBaseUrl}` : null;
+  const [rows, finishedRows, pausedUntil, breaker] = await Promise.all([
     db().apiCallMinute.groupBy({
       by: ["minute", "purpose", "answer"],
       where: { minute: { gte: new Date(start) } },
@@ -33,9 +36,8 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
     db().$queryRaw`
       SELECT r."source" AS "source", COUNT(*) AS "n" FROM "Job" j LEFT JOIN "Receipt" r ON r."jobId" = j."id"
       WHERE j."outcome" <> 'pending' AND j."outcomeAt" >= ${hourAgo} GROUP BY r."source"`,
-    config.apiBaseUrl
-      ? databaseBudgetStore.readPause(`platform ${config.apiBaseUrl}`).catch(() => 0)
-      : Promise.resolve(0),
+    key ? databaseBudgetStore.readPause(key).catch(() => 0) : Promise.resolve(0),
+    key ? readBreaker(key).then((row) => breakerView(row, now.getTime())) : Promise.resolve(breakerView()),
   ]);
 
   const minutes = Array.from({ length: 60 }, (_, i) => ({
@@ -107,6 +109,7 @@ export async function getBudgetView(now = new Date()): Promise<BudgetView> {
       minutesWithPause: minutes.filter((m) => m.rateLimited > 0).length,
       pausedForMs: Math.max(0, pausedUntil - now.getTime()),
     },
+    breaker,
     finished,
     perJob: {
       allButSubmits: per(totalCalls - callsOf(["submit"]), finished.total),

@@ -29,5 +29,5 @@ export { DEFAULT_RESULT_PAGE_SIZE, fetchState, type PlatformState, stateUrl } fr
 export { type AnswerClass, asBacklog, withPurpose } from "./purpose";
 export { flushApiCalls, getPlatformClient } from "./shared-client";
 export { budgetCallsPerSecond } from "./shared-budget";
-export { type Outage, readOutages } from "./shared-budget-store";
+export { type Outage, readOutages } from "./shared-breaker-store";
 export { fromPlatformError } from "./to-tally-error";

@@ -5,6 +5,7 @@ import { fullJitter, parseRetryAfter, RateLimiter, realSleep, type Limiter, type
 import { answerClass, callRank, currentPurpose, type AnswerClass, type CallPurpose } from "./purpose";
 import { errorFromResponse } from "./response-errors";
 import { AnswerTooLarge, fetchSend, nodeSend, type Answer } from "./send";
+import { LocalBreaker, type Breaker, type Pass } from "./breaker";
 import { inSpan, setSpanAttributes, SpanKind } from "../tracing";
 
 export type ClientOptions = {
@@ -30,11 +31,10 @@ export type ClientOptions = {
   /** The longest outage pause (default 60 s); it doubles from 1 s with each further failure. */
   outageCapMs?: number;
   /**
-   * Told each time a call fails while the platform counts as down (down: true, with the failures in a
-   * row so far) and once when an answer ends the outage (down: false): other processes (the alert
-   * evaluator) learn of an outage that few calls, spaced by the backoff, could not show as a share.
+   * The circuit breaker (breaker.ts): a SharedBreaker keeps it in the database for every process; without
+   * one, a LocalBreaker in memory with outageAfter and outageCapMs.
    */
-  onOutage?: (outage: { down: boolean; failedInARow: number }) => void;
+  breaker?: Breaker;
   userAgent?: string;
   /** Instead of Node's http module (lib/platform/send.ts): tests that record or tamper with calls. */
   fetch?: typeof fetch;
@@ -107,50 +107,14 @@ export function createTransport(opts: ClientOptions): Transport {
   const retryBaseMs = opts.retryBaseMs ?? 250;
   const retryCapMs = opts.retryCapMs ?? 30_000;
   const baseUrl = opts.baseUrl.replace(/\/+$/, "");
-  const outageAfter = opts.outageAfter ?? 5;
-  const outageCapMs = opts.outageCapMs ?? 60_000;
-  // The platform's own health as this client sees it: calls in a row that got a 5xx or no answer.
-  // From `outageAfter` on it counts as down (a circuit breaker): calls fail at once, without being
-  // sent, until a backoff (1 s, doubling to outageCapMs) has passed; then one call goes through as a
-  // probe. The error says how long to wait (platformDownMs), so queue items wait without spending
-  // attempts, an operator's submit is answered at once, and the platform sees a trickle of probes,
-  // not the whole budget. Any other answer (2xx, 4xx, 429) closes it.
-  let failingInARow = 0;
-  let downUntil = 0;
-  let probing = false;
-  const platformFailed = <E extends PlatformError>(err: E): E => {
-    failingInARow++;
-    if (failingInARow >= outageAfter) {
-      const ms = Math.min(outageCapMs, 1000 * 2 ** (failingInARow - outageAfter));
-      downUntil = now() + ms;
-      err.platformDownMs = ms;
-      opts.onOutage?.({ down: true, failedInARow: failingInARow });
-    }
+  // The circuit breaker (breaker.ts): after calls in a row answered 5xx or not at all, calls fail at
+  // once without being sent until one probe gets an answer.
+  const breaker = opts.breaker ?? new LocalBreaker({ outageAfter: opts.outageAfter, capMs: opts.outageCapMs, now });
+  const platformFailed = <E extends PlatformError>(err: E, pass: Pass): E => {
+    // The reason the dashboard shows (the endpoint and status, the platform's own message): bounded.
+    const ms = pass.failed(err.message.slice(0, 300));
+    if (ms !== undefined) err.platformDownMs = ms;
     return err;
-  };
-  /** Any answer other than a 5xx: the platform is up (an outage, if there was one, is over). */
-  const platformAnswered = () => {
-    if (failingInARow >= outageAfter) opts.onOutage?.({ down: false, failedInARow: failingInARow });
-    failingInARow = 0;
-  };
-  /** Throws at once while the platform counts as down; lets one probe through once the backoff is over. */
-  const checkPlatformUp = (endpoint: string): (() => void) => {
-    if (failingInARow < outageAfter) return () => undefined;
-    const left = downUntil - now();
-    if (left > 0 || probing) {
-      const err = new Upstream({
-        status: 503,
-        code: "PLATFORM_DOWN",
-        message: `${endpoint}: not sent: the platform failed ${failingInARow} calls in a row (5xx or no answer); next try in ${Math.max(1, Math.ceil(left / 1000))} s`,
-        retryable: true,
-      });
-      err.platformDownMs = Math.max(left, 1000);
-      throw err;
-    }
-    probing = true;
-    return () => {
-      probing = false;
-    };
   };
   const observers: readonly CallObserver[] =
     opts.onCall === undefined ? [] : typeof opts.onCall === "function" ? [opts.onCall] : opts.onCall;
@@ -191,6 +155,7 @@ export function createTransport(opts: ClientOptions): Transport {
     spec: RequestSpec<S>,
     call: CallOptions,
     rateLimitAttempt: number,
+    pass: Pass,
   ): Promise<Parsed<S>> {
     const url = baseUrl + spec.path + buildQuery(spec.query);
     const budget = call.deadline === undefined ? timeoutMs : Math.min(timeoutMs, call.deadline - now());
@@ -219,7 +184,7 @@ export function createTransport(opts: ClientOptions): Transport {
       if (err instanceof AnswerTooLarge) {
         // The platform answered: not an outage, and asking again would get the same answer.
         observe(spec, call, err.status);
-        platformAnswered();
+        pass.answered();
         throw new InvalidResponse(
           `${spec.endpoint}: the answer is larger than ${err.limit} bytes (TALLY_PLATFORM_MAX_ANSWER_MB); it was not read`,
           err.status,
@@ -228,8 +193,11 @@ export function createTransport(opts: ClientOptions): Transport {
       }
       observe(spec, call, null, timedOut);
       if (call.signal?.aborted) throw call.signal.reason;
-      if (timedOut) throw platformFailed(new Timeout(`${spec.endpoint}: no response within ${budget} ms`));
-      throw platformFailed(new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err));
+      if (timedOut) throw platformFailed(new Timeout(`${spec.endpoint}: no response within ${budget} ms`), pass);
+      throw platformFailed(
+        new Network(`${spec.endpoint}: ${err instanceof Error ? err.message : String(err)}`, err),
+        pass,
+      );
     } finally {
       clearTimeout(timer);
       call.signal?.removeEventListener("abort", onCallerAbort);
@@ -245,11 +213,11 @@ export function createTransport(opts: ClientOptions): Transport {
 
     if (res.status < 200 || res.status >= 300) {
       const err = errorFromResponse(res.status, res.text, res.header, { endpoint: spec.endpoint, retryAfterMs });
-      if (res.status >= 500) throw platformFailed(err);
-      platformAnswered();
+      if (res.status >= 500) throw platformFailed(err, pass);
+      pass.answered();
       throw err;
     }
-    platformAnswered();
+    pass.answered();
     if (spec.schema === null) return undefined as Parsed<S>;
     let json: unknown;
     try {
@@ -305,14 +273,16 @@ export function createTransport(opts: ClientOptions): Transport {
     let rateLimitRetries = 0;
     for (;;) {
       call.signal?.throwIfAborted();
-      const probed = checkPlatformUp(spec.endpoint);
+      const pass = await breaker.admit(spec.endpoint);
       try {
         await limiter.acquire({
           signal: call.signal,
           deadline: call.deadline,
           rank: callRank(call.purpose ?? currentPurpose()),
         });
-        return await attempt(spec, call, rateLimitRetries);
+        // Opened while this call waited for its slot: not sent (the probe alone goes).
+        pass.recheck(spec.endpoint);
+        return await attempt(spec, call, rateLimitRetries, pass);
       } catch (err) {
         if (!(err instanceof PlatformError)) throw err;
         const pastDeadline = (waitMs: number) => call.deadline !== undefined && now() + waitMs > call.deadline;
@@ -335,7 +305,7 @@ export function createTransport(opts: ClientOptions): Transport {
         }
         throw err;
       } finally {
-        probed();
+        pass.release();
       }
     }
   }

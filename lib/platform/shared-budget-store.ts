@@ -26,11 +26,11 @@ const fn = () =>
   dialect() === "postgres"
     ? { max: Prisma.raw("GREATEST"), min: Prisma.raw("LEAST") }
     : { max: Prisma.raw("MAX"), min: Prisma.raw("MIN") };
-const int = (n: number) => Prisma.sql`CAST(${big(n)} AS BIGINT)`;
+export const int = (n: number) => Prisma.sql`CAST(${big(n)} AS BIGINT)`;
 
 type Row = { nextAt: bigint | number; granted: bigint | number; pausedUntil: bigint | number };
 
-async function ensureRow(key: string): Promise<void> {
+export async function ensureRow(key: string): Promise<void> {
   await db()
     .$executeRaw`INSERT INTO "PlatformBudget" ("key", "nextAt", "granted", "pausedUntil") VALUES (${key}, 0, 0, 0) ON CONFLICT ("key") DO NOTHING`;
 }
@@ -87,34 +87,3 @@ export const databaseBudgetStore: BudgetStore = {
     }
   },
 };
-
-/** One platform's outage as the processes on this database last reported it (PlatformBudget). */
-export type Outage = { downSince: number; failedInARow: number };
-
-/**
- * Records that a call failed while the platform counts as down: the outage's start is kept (the first
- * reporter's), its latest failure and count move on. Cleared by `writePlatformUp`.
- */
-export async function writePlatformDown(key: string, nowMs: number, failedInARow: number): Promise<void> {
-  const run = () => db().$executeRaw`
-    UPDATE "PlatformBudget" SET "downSince" = CASE WHEN "downSince" = 0 THEN ${int(nowMs)} ELSE "downSince" END,
-      "downFailureAt" = ${int(nowMs)}, "downFailures" = ${failedInARow}
-    WHERE "key" = ${key}`;
-  if ((await run()) === 0) {
-    await ensureRow(key);
-    await run();
-  }
-}
-
-export async function writePlatformUp(key: string): Promise<void> {
-  await db()
-    .$executeRaw`UPDATE "PlatformBudget" SET "downSince" = 0, "downFailureAt" = 0, "downFailures" = 0 WHERE "key" = ${key} AND "downSince" <> 0`;
-}
-
-/** The platforms that count as down with a failed call at or after `sinceMs` (older ones are stale). */
-export async function readOutages(sinceMs: number): Promise<Outage[]> {
-  const rows = await db().$queryRaw<{ downSince: bigint | number; downFailures: number }[]>`
-    SELECT "downSince", "downFailures" FROM "PlatformBudget"
-    WHERE "downSince" > 0 AND "downFailureAt" >= ${int(sinceMs)} ORDER BY "downSince"`;
-  return rows.map((r) => ({ downSince: Number(r.downSince), failedInARow: Number(r.downFailures) }));
-}

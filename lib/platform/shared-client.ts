@@ -6,12 +6,13 @@ import { log } from "../log";
 import { countPlatformCall } from "../metrics";
 import { createPlatformClient, type PlatformClient } from "./http-client";
 import type { CallInfo, CallObserver } from "./request";
+import { SharedBreaker } from "./shared-breaker";
 import { SharedBudget } from "./shared-budget";
-import { writePlatformDown, writePlatformUp } from "./shared-budget-store";
-import { singleton } from "../runtime";
+import { PROCESS_TAG, singleton } from "../runtime";
 
-// One platform client per base URL and process. Its rate budget and 429 pause live in the database
-// (shared-budget.ts), so every process on it, servers and workers alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.
+// One platform client per base URL and process. Its rate budget, 429 pause and circuit breaker live in
+// the database (shared-budget.ts, shared-breaker.ts), so every process on it, servers and workers
+// alike, shares them. Built lazily because in demo mode the base URL is known only once the simulator listens.
 // Calls are counted per minute, endpoint, purpose and answer class in memory and flushed in one
 // transaction every few seconds (ApiCallMinute, read by the API budget view): a database write per
 // API call would cost more than the call it counts. Other observers (a metrics exporter) attach with
@@ -22,20 +23,19 @@ const FLUSH_MS = 5000;
 type Count = { minute: Date; endpoint: string; purpose: string; answer: string; count: number };
 type State = {
   clients: Map<string, PlatformClient>;
+  breakers: SharedBreaker[];
   counts: Map<string, Count>;
   observers: CallObserver[];
   timer?: NodeJS.Timeout;
   /** The last flush, settled or not (never rejects): the next one starts after it. */
   flushing?: Promise<void>;
-  /** The last outage write (never rejects): writes go one after another, so "up" never precedes "down". */
-  outageWrite: Promise<void>;
 };
 const state = (): State =>
   singleton<State>("platform.clients", () => ({
     clients: new Map(),
+    breakers: [],
     counts: new Map(),
     observers: [countCall],
-    outageWrite: Promise.resolve(),
   }));
 
 /** Adds an observer of every platform call (of clients built before and after); returns its removal. */
@@ -67,6 +67,13 @@ export function getPlatformClient(): PlatformClient {
   let client = s.clients.get(baseUrl);
   if (!client) {
     const key = `platform ${baseUrl}`;
+    const breaker = new SharedBreaker({
+      key,
+      me: PROCESS_TAG,
+      timeoutMs: config.TALLY_API_TIMEOUT_MS,
+      capMs: config.TALLY_PLATFORM_BREAKER_MAX_SECONDS * 1000,
+    });
+    s.breakers.push(breaker);
     client = createPlatformClient({
       baseUrl,
       apiKey: config.apiKey,
@@ -74,23 +81,11 @@ export function getPlatformClient(): PlatformClient {
       maxAnswerBytes: config.TALLY_PLATFORM_MAX_ANSWER_MB * 1024 * 1024,
       limiter: new SharedBudget({ key, requestsPerSecond: config.TALLY_API_RPS }),
       onCall: notifyObservers,
-      onOutage: (outage) => recordOutage(key, outage),
+      breaker,
     });
     s.clients.set(baseUrl, client);
   }
   return client;
-}
-
-/**
- * Shares this process's view of an outage through the platform's budget row, where the
- * platform_errors alert reads it (lib/alerts/rules.ts). Best effort: the database may be away too.
- */
-function recordOutage(key: string, outage: { down: boolean; failedInARow: number }): void {
-  const s = state();
-  const at = Date.now();
-  s.outageWrite = s.outageWrite
-    .then(() => (outage.down ? writePlatformDown(key, at, outage.failedInARow) : writePlatformUp(key)))
-    .catch((err) => log.warn("platform outage not recorded", { down: outage.down, error: String(err) }));
 }
 
 function countCall(info: CallInfo): void {
@@ -117,7 +112,7 @@ function scheduleFlush(s: State): void {
 }
 
 /**
- * Writes the pending counts and waits for the outage writes under way (also called at shutdown, by
+ * Writes the pending counts and waits for the breaker writes under way (also called at shutdown, by
  * the budget view and by tests). Counts survive a failed write. Flushes run one after another: a caller returns only once every count noted before
  * its call is written, including those a flush already under way (the timer's) took.
  */
@@ -125,7 +120,7 @@ export function flushApiCalls(): Promise<void> {
   const s = state();
   const run = (s.flushing ?? Promise.resolve()).then(() => writePending(s));
   s.flushing = run.catch(() => undefined); // a failed flush put its counts back for the next one
-  return Promise.all([run, s.outageWrite]).then(() => undefined);
+  return Promise.all([run, ...s.breakers.map((b) => b.settled())]).then(() => undefined);
 }
 
 async function writePending(s: State): Promise<void> {
@@ -157,4 +152,5 @@ async function writePending(s: State): Promise<void> {
 /** Tests point the config at a fresh simulator; drop clients bound to old URLs. */
 export function resetPlatformClients(): void {
   state().clients.clear();
+  state().breakers = [];
 }

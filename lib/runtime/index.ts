@@ -9,6 +9,7 @@ export {
   shutdownIsManaged,
   startDraining,
 } from "./shutdown";
+export { PROCESS_TAG } from "./process-tag";
 export { singleton, slot } from "./singleton";
 export { withBusyRetry } from "./sqlite-busy";
 export { secureSqliteFile } from "./sqlite-file";

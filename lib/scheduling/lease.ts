@@ -1,8 +1,7 @@
 import "server-only";
-import { randomUUID } from "node:crypto";
-import { hostname } from "node:os";
 import { Prisma } from "@/generated/prisma/client";
 import { db } from "../db";
+import { PROCESS_TAG } from "../runtime";
 
 // Single-flight across processes, in the database: each schedule has one ScheduleLease row, and a
 // process runs a unit only if its conditional UPDATE changed that row (one statement, atomic on both
@@ -10,8 +9,7 @@ import { db } from "../db";
 // intervals here are seconds to hours, so a clock skew of a few seconds between machines only shifts
 // a tick, it never lets two processes win the same one.
 
-/** This process, as written into the rows it wins (host, pid and a random part: restarts differ). */
-export const PROCESS_TAG = `${hostname()}:${process.pid}:${randomUUID().slice(0, 6)}`;
+export { PROCESS_TAG };
 
 const EPOCH = new Date(0);
 /** The rows known to exist, by database client: another database (a test's next one) starts unknown. */

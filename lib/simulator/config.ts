@@ -60,6 +60,8 @@ const shape = {
   rateLimitForm: z.enum(["alternate", "seconds", "http-date", "none"]),
   retryAfterSeconds: z.number().int().min(0).max(3600),
   serverErrorRate: rate,
+  /** The status those calls answer (an outage of one kind: 503 for a maintenance window); null: 500, 502 or 503 at random. */
+  serverErrorStatus: z.number().int().min(500).max(599).nullable(),
   /** A POST takes effect but answers 502: the case that makes blind POST retries dangerous. */
   serverErrorAfterWriteRate: rate,
   slowResponseRate: rate,
@@ -114,6 +116,7 @@ export const baseConfig: SimConfig = {
   rateLimitForm: "alternate",
   retryAfterSeconds: 1,
   serverErrorRate: 0,
+  serverErrorStatus: null,
   serverErrorAfterWriteRate: 0,
   slowResponseRate: 0,
   slowResponseMs: 2000,

@@ -42,7 +42,8 @@ export async function apiFault(core: SimCore, correlationId: string): Promise<Re
   if (forced?.kind === "rate_limit") return rateLimited(core, correlationId, forced.retryAfter);
   if (forced?.kind === "server_error") return serverError(forced.status ?? 503, correlationId);
   if (rng.chance(cfg.rateLimitRate)) return rateLimited(core, correlationId, undefined);
-  if (rng.chance(cfg.serverErrorRate)) return serverError(rng.pick([500, 502, 503]), correlationId);
+  if (rng.chance(cfg.serverErrorRate))
+    return serverError(cfg.serverErrorStatus ?? rng.pick([500, 502, 503]), correlationId);
   return null;
 }
 

@@ -1,5 +1,6 @@
 "use client";
 
+import { BreakerCard } from "@/components/budget/breaker-card";
 import { CallsChart } from "@/components/budget/calls-chart";
 import { PurposeTable } from "@/components/budget/purpose-table";
 import { BUDGET_REFRESH_MS, useBudget } from "@/components/budget/use-budget";
@@ -63,6 +64,7 @@ export function BudgetClient() {
           </p>
         </Card>
       </div>
+      <BreakerCard breaker={data.breaker} />
       <Card title="Calls per minute by purpose">
         <CallsChart view={data} />
       </Card>
