@@ -78,3 +78,24 @@ test("runs: a run in progress, its URLs and failures, and the new-run preview", 
 async function runOf(page: import("@playwright/test").Page, runId: string) {
   return unwrap((await tallyApi(page)).GET("/api/runs/{runId}", { params: { path: { runId } } }));
 }
+
+test("a run followed to its end: the URL table agrees with the header once it completes (issue 49 item 3)", async ({
+  page,
+}) => {
+  test.setTimeout(150_000);
+  await setKnobs(page, { itemFailureRate: 0, jobDurationMs: [1500, 6000] });
+  const urls = Array.from({ length: 12 }, (_, i) => `https://shop.example/followed/item-${i}`);
+  const run = await unwrap(
+    (await tallyApi(page)).POST("/api/runs", { body: { name: "followed to the end", urls, batchSize: 3 } }),
+  );
+  // The page is open while the run moves; nothing is reloaded.
+  await page.goto(`/runs/${run.id}`);
+  await expect(page.getByRole("heading", { level: 1, name: "followed to the end" })).toBeVisible();
+  await expect(page.getByText("completed", { exact: true }).first()).toBeVisible({ timeout: 120_000 });
+  const table = page.getByRole("table", { name: "URLs of the run" });
+  // Within a moment of the header saying completed, every row says stored: none left as submitted.
+  await expect(table.getByText("stored", { exact: true })).toHaveCount(12, { timeout: 5_000 });
+  await expect(table.getByText(/^(submitted|pending|retrying)$/)).toHaveCount(0);
+  await page.screenshot({ path: "test-results/screenshots/run-completed-table.png", fullPage: true });
+  await setKnobs(page, { itemFailureRate: 0.05, jobDurationMs: [4000, 40_000] });
+});

@@ -5,4 +5,6 @@ export const runKeys = {
   detail: (id: string) => [...runKeys.all, "detail", id] as const,
   urls: (id: string, state: string | undefined, cursor: string | undefined) =>
     [...runKeys.all, "urls", id, state ?? null, cursor ?? null] as const,
+  /** Every URL page of a run (its filters and pages), to refresh them together. */
+  allUrls: (id: string) => [...runKeys.all, "urls", id] as const,
 };

@@ -1,6 +1,7 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useEffect } from "react";
 import { apiFetch, getParsed, postParsed } from "@/lib/browser/client";
 import {
   createdRunSchema,
@@ -25,11 +26,21 @@ export function useRuns(cursor: string | undefined) {
 }
 
 export function useRun(id: string) {
-  return useQuery({
+  const client = useQueryClient();
+  const q = useQuery({
     queryKey: runKeys.detail(id),
     queryFn: ({ signal }) => getParsed(`/api/runs/${encodeURIComponent(id)}`, runViewSchema, signal),
     refetchInterval: (q) => (live(q.state.data) ? 2000 : false),
   });
+  // The URL table follows the header: whenever the run's state or counts move (its last change, the
+  // run completing, included), its URL pages are read again, so the table never shows a URL as
+  // submitted after the header says it is stored.
+  const run = q.data;
+  const version = run ? `${run.state}:${Object.values(run.counts).join(",")}` : "";
+  useEffect(() => {
+    if (version) void client.invalidateQueries({ queryKey: runKeys.allUrls(id) });
+  }, [client, id, version]);
+  return q;
 }
 
 export function useRunUrls(id: string, state: UrlState | undefined, cursor: string | undefined, follow: boolean) {
