@@ -25,7 +25,7 @@ import { createCollection, runCollectionNow, runDueCollections } from "./index";
 let sim: Awaited<ReturnType<typeof startSim>>;
 let t: TestDb;
 const registry = createRegistry([processJobKind(), runSubmitKind(), classifyRunKind()]);
-const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 beforeAll(async () => {
   sim = await startSim();

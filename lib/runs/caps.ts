@@ -47,7 +47,8 @@ export async function monthUsage(
 
 /** The collection's row as the lock of its monthly cap (see above); nothing to take on SQLite. */
 async function lockCollection(tx: Tx, collectionId: string): Promise<void> {
-  if (dialect() === "postgres") await tx.$executeRaw`SELECT 1 FROM "Collection" WHERE "id" = ${collectionId} FOR UPDATE`;
+  if (dialect() === "postgres")
+    await tx.$executeRaw`SELECT 1 FROM "Collection" WHERE "id" = ${collectionId} FOR UPDATE`;
 }
 
 type RunSpend = {
@@ -82,7 +83,12 @@ export async function capsOf(tx: Tx, run: RunSpend): Promise<Cap[]> {
       });
       if (locked?.monthlyMaxTokens !== null && locked?.monthlyMaxTokens !== undefined) {
         const month = await monthUsage(tx, run.collectionId, run.createdAt);
-        caps.push({ cap: "collection_month", limit: locked.monthlyMaxTokens, used: month.used, inFlight: month.reserved });
+        caps.push({
+          cap: "collection_month",
+          limit: locked.monthlyMaxTokens,
+          used: month.used,
+          inFlight: month.reserved,
+        });
       }
     }
   }
@@ -93,7 +99,10 @@ export const roomOf = (c: Cap) => c.limit - c.used;
 
 /** The cap that leaves the least room (the first of equals), or undefined with no cap. */
 export function tightest(caps: Cap[]): Cap | undefined {
-  return caps.reduce<Cap | undefined>((best, c) => (best === undefined || roomOf(c) < roomOf(best) ? c : best), undefined);
+  return caps.reduce<Cap | undefined>(
+    (best, c) => (best === undefined || roomOf(c) < roomOf(best) ? c : best),
+    undefined,
+  );
 }
 
 /**
