@@ -4213,6 +4213,14 @@ export interface operations {
                 reserved: number;
                 max: number | null;
                 capReason: string | null;
+                capHit: {
+                  /** @enum {string} */
+                  cap: "run" | "collection_month";
+                  limit: number;
+                  used: number;
+                  wanted: number;
+                  over: number;
+                } | null;
               };
               rungs?: {
                 rung: number;
@@ -4374,6 +4382,14 @@ export interface operations {
               reserved: number;
               max: number | null;
               capReason: string | null;
+              capHit: {
+                /** @enum {string} */
+                cap: "run" | "collection_month";
+                limit: number;
+                used: number;
+                wanted: number;
+                over: number;
+              } | null;
             };
             rungs?: {
               rung: number;
@@ -4465,6 +4481,14 @@ export interface operations {
               reserved: number;
               max: number | null;
               capReason: string | null;
+              capHit: {
+                /** @enum {string} */
+                cap: "run" | "collection_month";
+                limit: number;
+                used: number;
+                wanted: number;
+                over: number;
+              } | null;
             };
             rungs?: {
               rung: number;

@@ -6,6 +6,7 @@
 //   {"op":"start","round":r,"at":ms,"collections":[…],"standalone":{"urls":n,"maxTokens":c}}  at `at`, all at
 //        once: every cancelled run retried, a manual start and a queued tick per collection, a capped run
 //        (the tick is queued just before)
+//   {"op":"clear","round":r,"collections":[…]}  the round's collections keep no queued tick
 import { createInterface } from "node:readline";
 import { cancelRun, createRun, parseValues, retryFailed } from "../../lib/runs";
 import { createCollection, runCollectionNow, runDueCollections } from "../../lib/collections";
@@ -72,15 +73,26 @@ async function start(s: Start) {
   say({ op: "start", round: s.round, started, refused: refused.length, firstRefusal: refused[0] ?? null });
 }
 
+/** After a round: no tick stays queued behind its runs (it would start one unsampled, rounds later). */
+async function clear(c: { op: "clear"; round: number; collections: CollectionSet[] }) {
+  await db().collection.updateMany({
+    where: { id: { in: c.collections.map((x) => x.id) } },
+    data: { queuedFor: null },
+  });
+  say({ op: "clear", round: c.round });
+}
+
 async function main() {
   say({ op: "ready" });
   const lines = createInterface({ input: process.stdin });
   for await (const line of lines) {
     if (!line.trim()) continue;
-    const cmd = JSON.parse(line) as Setup | Start | { op: "stop" };
+    const cmd = JSON.parse(line) as
+      Setup | Start | { op: "clear"; round: number; collections: CollectionSet[] } | { op: "stop" };
     try {
       if (cmd.op === "setup") await setup(cmd);
       else if (cmd.op === "start") await start(cmd);
+      else if (cmd.op === "clear") await clear(cmd);
       else break;
     } catch (err) {
       say({ op: "error", error: err instanceof Error ? err.stack : String(err) });

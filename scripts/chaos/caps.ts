@@ -35,6 +35,8 @@ export type CapsRound = {
   /** Largest charged + reserved over cap seen at any sample (≤ 0: never over). */
   worstRunOver: number;
   worstMonthOver: number;
+  /** Most runs of one collection active at once (drawing on one month) at any sample. */
+  mostSharing: number;
   /** Runs that stopped at a cap, by the cap they name; `unnamed`: stopped without saying which. */
   stopped: Record<string, number>;
   unnamed: number;
@@ -90,7 +92,7 @@ function startStarter(env: Record<string, string>): Starter {
   };
 }
 
-type Sample = { runOver: number; monthOver: number; active: number };
+type Sample = { runOver: number; monthOver: number; active: number; sharing: number };
 
 /** One reading of the round's spend, each a single statement (one snapshot). */
 async function sample(store: ChaosStore, round: string, monthly: number): Promise<Sample> {
@@ -101,8 +103,9 @@ async function sample(store: ChaosStore, round: string, monthly: number): Promis
     `${round}c%`,
     `${round}p%`,
   );
-  const months = await store.all<{ used: number }>(
-    `SELECT SUM(r."tokensCharged" + r."tokensReserved") AS "used" FROM "Run" r JOIN "Collection" c ON c."id" = r."collectionId"
+  const months = await store.all<{ used: number; active: number }>(
+    `SELECT SUM(r."tokensCharged" + r."tokensReserved") AS "used",
+            SUM(CASE WHEN r."state" = 'active' THEN 1 ELSE 0 END) AS "active" FROM "Run" r JOIN "Collection" c ON c."id" = r."collectionId"
      WHERE c."name" LIKE ? GROUP BY r."collectionId"`,
     `${round}c%`,
   );
@@ -110,6 +113,7 @@ async function sample(store: ChaosStore, round: string, monthly: number): Promis
     runOver: Number(runs[0]?.over ?? -Infinity),
     monthOver: Math.max(-Infinity, ...months.map((m) => Number(m.used) - monthly)),
     active: Number(runs[0]?.active ?? 0),
+    sharing: Math.max(0, ...months.map((m) => Number(m.active))),
   };
 }
 
@@ -152,7 +156,8 @@ async function race(o: CapsRaceOptions, store: ChaosStore): Promise<CapsRaceResu
       TALLY_POLL_MAX_MS: "200",
       TALLY_WORKER_CONCURRENCY: "3",
       TALLY_LEASE_SECONDS: "10",
-      TALLY_COLLECTIONS_CHECK_MS: "500",
+      // The schedule's own pass rarely: the queued ticks are fired by the starters, in the same second.
+      TALLY_COLLECTIONS_CHECK_MS: "60000",
     };
     for (let i = 0; i < (o.starters ?? 3); i++) starters.push(startStarter({ ...common, TALLY_SCHEDULER: "off" }));
     await Promise.all(starters.map((s) => s.next("ready")));
@@ -178,6 +183,7 @@ async function race(o: CapsRaceOptions, store: ChaosStore): Promise<CapsRaceResu
       let worstRun = -Infinity;
       let worstMonth = -Infinity;
       let samples = 0;
+      let sharing = 0;
       const deadline = Date.now() + (o.roundTimeoutMs ?? 180_000);
       // Sampled from the start: runs already submitting while the last starters answer.
       for (;;) {
@@ -185,7 +191,13 @@ async function race(o: CapsRaceOptions, store: ChaosStore): Promise<CapsRaceResu
         samples++;
         worstRun = Math.max(worstRun, s.runOver);
         worstMonth = Math.max(worstMonth, s.monthOver);
-        if (s.active === 0) break;
+        sharing = Math.max(sharing, s.sharing);
+        if (s.active === 0) {
+          starters[0]!.send({ op: "clear", round: r, collections: set });
+          await starters[0]!.next("clear");
+          // A tick fired between the last sample and the clear started a run: sample until it is final too.
+          if ((await sample(store, tag, monthly)).active === 0) break;
+        }
         if (Date.now() > deadline) throw new Error(`round ${r}: ${s.active} runs still active after the timeout`);
         await sleep(20);
       }
@@ -215,6 +227,7 @@ async function race(o: CapsRaceOptions, store: ChaosStore): Promise<CapsRaceResu
         samples,
         worstRunOver: worstRun,
         worstMonthOver: worstMonth,
+        mostSharing: sharing,
         stopped,
         unnamed,
         tokenCapWithoutReason: Number(orphans[0]?.n ?? 0),
@@ -222,7 +235,7 @@ async function race(o: CapsRaceOptions, store: ChaosStore): Promise<CapsRaceResu
       rounds.push(round);
       log(
         `caps race round ${r}: started ${JSON.stringify(started)} (${round.runs} runs), ${samples} samples, ` +
-          `worst over a run's cap ${worstRun}, over a month's ${worstMonth}, stopped at ${JSON.stringify(stopped)}` +
+          `worst over a run's cap ${worstRun}, over a month's ${worstMonth}, up to ${sharing} runs of a collection active at once, stopped at ${JSON.stringify(stopped)}` +
           (unnamed ? `, ${unnamed} stopped without naming the cap` : "") +
           (round.tokenCapWithoutReason ? `, ${round.tokenCapWithoutReason} token_cap URLs of runs with no reason` : ""),
       );
