@@ -6,7 +6,16 @@ import { storedChecks } from "../content-checks";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
 import { readEscalation, rungName } from "./escalation";
-import { CAP_NAMES, URL_STATES, type CapHit, type ChangeCounts, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
+import {
+  CAP_NAMES,
+  URL_STATES,
+  type CapHit,
+  type ChangeCounts,
+  type RunList,
+  type RunState,
+  type RunUrlView,
+  type RunView,
+} from "./contracts";
 
 const urlState = z.enum(URL_STATES);
 // The cursors of the runs list and of one run's URLs (lib/keyset.ts: one codec, one answer to a bad one).

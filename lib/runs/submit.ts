@@ -240,7 +240,8 @@ async function refuseAtCap(
       : `the collection's monthly cap of ${final.limit} tokens reached (${final.used} charged by its runs this month; the next batch needed ${wanted}): no further chunk or rung is submitted`;
   await tx.run.update({ where: { id: run.id }, data: { capReason: reason } });
   const data = { errorCode: "token_cap", errorMessage: reason };
-  for (const state of ["pending", "retrying", "suspect"] as const) await moveUrls(tx, run.id, state, "failed", {}, data);
+  for (const state of ["pending", "retrying", "suspect"] as const)
+    await moveUrls(tx, run.id, state, "failed", {}, data);
   await completeIfDone(tx, run.id);
 }
 
