@@ -17,9 +17,10 @@ export async function retryFailed(id: string, actor: string): Promise<RunView & 
   if (!run) throw new NotFound(`No run ${id}`);
   if (run.failed === 0) throw new Conflict(`Run ${id} has no failed URLs`);
   const retried = await transaction(async (tx) => {
-    // The run's row first (the lock order of lib/runs/caps.ts: run, then its collection).
-    const fresh = await tx.run.update({
-      where: { id },
+    // The run's row first (the lock order of lib/runs/caps.ts: run, then its collection), and only while it
+    // has failed URLs: of two retries at once, the second finds none and changes nothing (409).
+    const { count } = await tx.run.updateMany({
+      where: { id, failed: { gt: 0 } },
       data: {
         state: "active",
         completedAt: null,
@@ -30,6 +31,8 @@ export async function retryFailed(id: string, actor: string): Promise<RunView & 
         capWanted: null,
       },
     });
+    if (count === 0) throw new Conflict(`Run ${id} has no failed URLs`);
+    const fresh = await tx.run.findUniqueOrThrow({ where: { id } });
     const cap = await refreshedCap(tx, fresh);
     if (cap) await tx.run.update({ where: { id }, data: cap });
     const n = await moveUrls(tx, id, "failed", "pending", {}, { attempts: 0, rungAttempts: 0 });
