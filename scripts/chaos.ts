@@ -3,6 +3,7 @@
 //                  [--delivery webhooks|polling] [--broker nats|redis|rabbitmq|none]
 //                  [--body-bytes 20000,200000] [--sweep-grace-seconds 15] [--body-store file|s3]
 // npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
+// npm run chaos -- --caps 20 [--seed 1] [--store sqlite|postgres]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window, and that a postgres sink and a broker
 // sink (--broker, default nats) hold every outcome event once in effect; exits non-zero otherwise.
@@ -13,6 +14,9 @@
 // (--sweep-grace-seconds) killed at random; at the end every result's body readable and hash-correct,
 // and nothing unnamed left after a sweep past the grace. --body-store s3 puts the bodies into an
 // S3-compatible server (s3rver) the run starts, reached through a proxy that marks uploads under way.
+// --caps N: the caps race (scripts/chaos/caps.ts): N rounds of three processes starting capped runs and
+// collections' runs in the same second; charged + reserved never over a cap at any sample, and every run
+// stopped at a cap says which.
 // --postgres-url is the server's maintenance database: the run creates a database of its own there
 // and drops it at the end.
 import { existsSync } from "node:fs";
@@ -23,6 +27,7 @@ import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
 import { BROKERS, type Broker } from "./chaos/sinks";
 import { printRunsLedger, runRunsChaos } from "./chaos/runs";
+import { runCapsRace } from "./chaos/caps";
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
 import { serverBundle } from "./server-bundle.mjs";
 
@@ -40,6 +45,7 @@ const { values } = parseArgs({
     delivery: { type: "string", default: "webhooks" },
     broker: { type: "string", default: "nats" },
     runs: { type: "string" },
+    caps: { type: "string" },
     "batch-size": { type: "string", default: "100" },
     "body-bytes": { type: "string" },
     "sweep-grace-seconds": { type: "string", default: "15" },
@@ -102,96 +108,115 @@ if (!BROKERS.includes(broker)) {
   process.exit(2);
 }
 
-// The servers run `npm start`'s bundle: build it first if it is missing.
-if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
-if (values.runs !== undefined) {
-  const urls = int("runs", values.runs, 1);
-  const batchSize = int("batch-size", values["batch-size"], 1);
-  runRunsChaos({
-    urls,
-    batchSize,
-    kills,
-    seed,
-    timeoutMs,
-    store,
-    servers,
-    workers,
-    apiRps,
-    postgres: { adminUrl: values["postgres-url"] },
-  })
-    .then(({ facts, verdict }) => {
-      console.log("\nRun ledger (Tally's database against the simulator's truth):");
-      printRunsLedger(facts, verdict);
+if (values.caps !== undefined) {
+  const rounds = int("caps", values.caps, 1);
+  runCapsRace({ rounds, seed, store, postgres: { adminUrl: values["postgres-url"] } })
+    .then((result) => {
+      const over = result.rounds.filter((r) => r.worstRunOver > 0 || r.worstMonthOver > 0).length;
+      const stopped = result.rounds.reduce((n, r) => n + Object.values(r.stopped).reduce((a, b) => a + b, 0), 0);
       console.log(
-        verdict.ok
-          ? `\nOK: every URL final, counts add up, none stored twice, ${verdict.extraSubmissions} duplicate submission(s) on the platform and ${facts.duplicateSubmits} reported.`
-          : "\nFAILED: see the run ledger above.",
+        result.ok
+          ? `\nOK: ${rounds} rounds in ${result.seconds} s, no cap crossed at any sample, ${stopped} runs stopped at a cap, each naming it.`
+          : `\nFAILED: ${over} of ${rounds} rounds crossed a cap, or a stopped run did not name its cap (see the rounds above).`,
       );
-      process.exit(verdict.ok ? 0 : 1);
+      process.exit(result.ok ? 0 : 1);
     })
     .catch((err) => {
       console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
       process.exit(1);
     });
-} else
-  runChaos({
-    jobs,
-    kills,
-    seed,
-    timeoutMs,
-    store,
-    servers,
-    workers,
-    apiRps,
-    delivery,
-    broker,
-    bodies,
-    postgres: { adminUrl: values["postgres-url"] },
-  })
-    .then((ledger) => {
-      console.log("\nLedger (Tally's database against the simulator's truth):");
-      printLedger(ledger);
-      if (ledger.bodies) {
-        console.log("\nBody store:");
-        printBodies(ledger.bodies);
-      }
-      const bodiesOk = ledger.bodies?.ok ?? true;
-      const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
-      const forwarded = ledger.forwarded?.ok ?? false;
-      const withinBudget = ledger.calls?.ok ?? false;
-      console.log(
-        ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.",
-      );
-      console.log(
-        forwarded
-          ? "OK: every outcome forwarded, signed, once per webhook-id."
-          : "FAILED: outcome events missing, unexpected or badly signed at the sink.",
-      );
-      console.log(
-        withinBudget
-          ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
-          : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
-      );
-      const sinks = ledger.sinks ?? [];
-      const sinksOk = sinks.every((s) => s.ok);
-      const ran = sinks.filter((s) => !s.skipped).map((s) => s.type);
-      console.log(
-        sinksOk
-          ? `OK: every outcome event once in effect in ${ran.join(" and ") || "no sink"}${sinks.some((s) => s.skipped) ? " (A SINK WAS SKIPPED: see above)" : ""}.`
-          : `FAILED: outcome events missing, doubled or unexpected in ${sinks
-              .filter((s) => !s.ok)
-              .map((s) => s.type)
-              .join(" and ")}.`,
-      );
-      if (ledger.bodies)
+} else {
+  // The servers run `npm start`'s bundle: build it first if it is missing.
+  if (!existsSync(serverBundle)) execFileSync("npm", ["run", "build"], { stdio: "inherit" });
+  if (values.runs !== undefined) {
+    const urls = int("runs", values.runs, 1);
+    const batchSize = int("batch-size", values["batch-size"], 1);
+    runRunsChaos({
+      urls,
+      batchSize,
+      kills,
+      seed,
+      timeoutMs,
+      store,
+      servers,
+      workers,
+      apiRps,
+      postgres: { adminUrl: values["postgres-url"] },
+    })
+      .then(({ facts, verdict }) => {
+        console.log("\nRun ledger (Tally's database against the simulator's truth):");
+        printRunsLedger(facts, verdict);
         console.log(
-          bodiesOk
-            ? "OK: every stored result's body is there, readable and hash-correct; nothing unnamed left after a sweep past the grace."
-            : "FAILED: results naming a missing or corrupt body, or objects/temporary files left after the final sweep.",
+          verdict.ok
+            ? `\nOK: every URL final, counts add up, none stored twice, ${verdict.extraSubmissions} duplicate submission(s) on the platform and ${facts.duplicateSubmits} reported.`
+            : "\nFAILED: see the run ledger above.",
         );
-      process.exit(ok && forwarded && withinBudget && sinksOk && bodiesOk ? 0 : 1);
+        process.exit(verdict.ok ? 0 : 1);
+      })
+      .catch((err) => {
+        console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      });
+  } else
+    runChaos({
+      jobs,
+      kills,
+      seed,
+      timeoutMs,
+      store,
+      servers,
+      workers,
+      apiRps,
+      delivery,
+      broker,
+      bodies,
+      postgres: { adminUrl: values["postgres-url"] },
     })
-    .catch((err) => {
-      console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
-    });
+      .then((ledger) => {
+        console.log("\nLedger (Tally's database against the simulator's truth):");
+        printLedger(ledger);
+        if (ledger.bodies) {
+          console.log("\nBody store:");
+          printBodies(ledger.bodies);
+        }
+        const bodiesOk = ledger.bodies?.ok ?? true;
+        const ok = ledger.lost === 0 && ledger.storedTwice === 0 && ledger.wrongOutcome === 0;
+        const forwarded = ledger.forwarded?.ok ?? false;
+        const withinBudget = ledger.calls?.ok ?? false;
+        console.log(
+          ok ? "\nOK: none lost, none doubled." : "\nFAILED: jobs were lost, doubled or given the wrong outcome.",
+        );
+        console.log(
+          forwarded
+            ? "OK: every outcome forwarded, signed, once per webhook-id."
+            : "FAILED: outcome events missing, unexpected or badly signed at the sink.",
+        );
+        console.log(
+          withinBudget
+            ? `OK: at most ${ledger.calls?.worstWindow} platform calls in any 5 s (limit ${ledger.calls?.limit}).`
+            : `FAILED: ${ledger.calls?.worstWindow} platform calls in one 5 s window, over TALLY_API_RPS × 5 = ${ledger.calls?.limit}.`,
+        );
+        const sinks = ledger.sinks ?? [];
+        const sinksOk = sinks.every((s) => s.ok);
+        const ran = sinks.filter((s) => !s.skipped).map((s) => s.type);
+        console.log(
+          sinksOk
+            ? `OK: every outcome event once in effect in ${ran.join(" and ") || "no sink"}${sinks.some((s) => s.skipped) ? " (A SINK WAS SKIPPED: see above)" : ""}.`
+            : `FAILED: outcome events missing, doubled or unexpected in ${sinks
+                .filter((s) => !s.ok)
+                .map((s) => s.type)
+                .join(" and ")}.`,
+        );
+        if (ledger.bodies)
+          console.log(
+            bodiesOk
+              ? "OK: every stored result's body is there, readable and hash-correct; nothing unnamed left after a sweep past the grace."
+              : "FAILED: results naming a missing or corrupt body, or objects/temporary files left after the final sweep.",
+          );
+        process.exit(ok && forwarded && withinBudget && sinksOk && bodiesOk ? 0 : 1);
+      })
+      .catch((err) => {
+        console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+        process.exit(1);
+      });
+}

@@ -112,6 +112,14 @@ async function seedTheRest() {
       createdBy: "operator",
       startedAt: INSTANT,
       completedAt: INSTANT,
+      // Issue 50: the cap that stopped it, and by how much.
+      maxTokens: 1,
+      tokensCharged: 1,
+      capReason: "maxTokens 1 reached (1 charged): no further chunk or rung is submitted",
+      capHit: "run",
+      capLimit: 1,
+      capUsed: 1,
+      capWanted: 1,
     },
   });
   await d.collection.create({

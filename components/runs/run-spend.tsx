@@ -1,4 +1,4 @@
-import type { RunView } from "@/lib/runs/client";
+import type { CapName, RunView } from "@/lib/runs/client";
 import { Card } from "@/components/ui/card";
 import { Notice } from "@/components/ui/feedback";
 import { Table, Td, Th } from "@/components/ui/table";
@@ -8,6 +8,7 @@ import { Table, Td, Th } from "@/components/ui/table";
 // run's own options; the rungs above are the extra cost of pages that failed their content checks).
 
 const n = (v: number) => v.toLocaleString("en");
+const capName = (c: CapName) => (c === "run" ? "the run's cap (maxTokens)" : "the collection's monthly cap");
 
 export function RunSpend({ run }: { run: RunView }) {
   const t = run.tokens;
@@ -25,6 +26,19 @@ export function RunSpend({ run }: { run: RunView }) {
         <Notice tone="warn">
           Submitting stopped: {t.capReason}. The URLs still waiting failed with <code>token_cap</code>.
         </Notice>
+      )}
+      {t.capHit && !t.capReason && (
+        <Notice tone="warn">
+          Waiting: {capName(t.capHit.cap)} ({n(t.capHit.limit)} tokens) refused the next batch by {n(t.capHit.over)}{" "}
+          tokens ({n(t.capHit.used)} charged or reserved, the batch needs {n(t.capHit.wanted)}); it goes out if batches
+          in flight settle for less.
+        </Notice>
+      )}
+      {t.capHit && t.capReason && (
+        <p className="mb-2 text-sm text-slate-700" data-testid="cap-hit">
+          Stopped by {capName(t.capHit.cap)}: {n(t.capHit.limit)} tokens, {n(t.capHit.used)} charged or reserved, the
+          next batch needed {n(t.capHit.wanted)}: {n(t.capHit.over)} over.
+        </p>
       )}
       <p className="text-sm text-slate-700">
         <span className="font-semibold tabular-nums">{n(t.charged)}</span> tokens charged

@@ -4225,6 +4225,14 @@ export interface operations {
                 reserved: number;
                 max: number | null;
                 capReason: string | null;
+                capHit: {
+                  /** @enum {string} */
+                  cap: "run" | "collection_month";
+                  limit: number;
+                  used: number;
+                  wanted: number;
+                  over: number;
+                } | null;
               };
               rungs?: {
                 rung: number;
@@ -4386,6 +4394,14 @@ export interface operations {
               reserved: number;
               max: number | null;
               capReason: string | null;
+              capHit: {
+                /** @enum {string} */
+                cap: "run" | "collection_month";
+                limit: number;
+                used: number;
+                wanted: number;
+                over: number;
+              } | null;
             };
             rungs?: {
               rung: number;
@@ -4477,6 +4493,14 @@ export interface operations {
               reserved: number;
               max: number | null;
               capReason: string | null;
+              capHit: {
+                /** @enum {string} */
+                cap: "run" | "collection_month";
+                limit: number;
+                used: number;
+                wanted: number;
+                over: number;
+              } | null;
             };
             rungs?: {
               rung: number;

@@ -1,20 +1,14 @@
 import "server-only";
 import type { DbOrTx } from "../queue";
+import { monthUsage } from "../runs";
 
 // A collection's spend (issue 39): the tokens its runs created this calendar month (UTC) were charged,
-// and the cap a new run gets from the collection's per-run and monthly caps.
-
-export function monthStart(now: Date): Date {
-  return new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), 1));
-}
+// and the cap a new run gets from the collection's per-run and monthly caps. The monthly cap is also
+// checked and reserved by every chunk of its runs (lib/runs/caps.ts, issue 50): this cap is a run's start.
 
 /** Tokens charged (and still reserved by chunks in flight) to the collection's runs created this month. */
 export async function monthSpend(tx: DbOrTx, collectionId: string, now: Date): Promise<number> {
-  const agg = await tx.run.aggregate({
-    where: { collectionId, createdAt: { gte: monthStart(now) } },
-    _sum: { tokensCharged: true, tokensReserved: true },
-  });
-  return (agg._sum.tokensCharged ?? 0) + (agg._sum.tokensReserved ?? 0);
+  return (await monthUsage(tx, collectionId, now)).used;
 }
 
 /** The cap of a run the collection starts now: its per-run cap and what is left of the month's, whichever is lower. */

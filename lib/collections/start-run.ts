@@ -64,6 +64,14 @@ async function insertCollectionRun(tx: Tx, c: Collection, trigger: "schedule" | 
   );
 }
 
+/**
+ * On PostgreSQL the collection's row is the lock every start queues on (SQLite has one writer anyway): taken
+ * BEFORE the check for an active run, so two starts (a manual one, a queued tick) cannot both see none.
+ */
+async function lockCollection(tx: Tx, id: string): Promise<void> {
+  await tx.$executeRaw`UPDATE "Collection" SET "updatedAt" = "updatedAt" WHERE "id" = ${id}`;
+}
+
 async function activeRun(tx: Tx, collectionId: string): Promise<string | null> {
   const run = await tx.run.findFirst({ where: { collectionId, state: "active" }, select: { id: true } });
   return run?.id ?? null;
@@ -71,8 +79,7 @@ async function activeRun(tx: Tx, collectionId: string): Promise<string | null> {
 
 export async function runCollectionNow(id: string, actor: string): Promise<{ runId: string }> {
   const runId = await transaction(async (tx) => {
-    // On PostgreSQL the collection's row is the lock two starts queue on (SQLite has one writer anyway).
-    await tx.$executeRaw`UPDATE "Collection" SET "updatedAt" = "updatedAt" WHERE "id" = ${id}`;
+    await lockCollection(tx, id);
     const c = await tx.collection.findUnique({ where: { id } });
     if (!c) throw new NotFound(`No collection ${id}`);
     const running = await activeRun(tx, id);
@@ -185,6 +192,7 @@ async function fireQueued(c: Collection): Promise<TickResult | null> {
   const waiting = c.queuedFor;
   if (!waiting) return null;
   return transaction(async (tx) => {
+    await lockCollection(tx, c.id);
     if (await activeRun(tx, c.id)) return null;
     const { count } = await tx.collection.updateMany({
       where: { id: c.id, queuedFor: waiting },

@@ -1,5 +1,8 @@
 // lib/runs's surface for client components (no server code): what other folders and the browser may import.
 export {
+  CAP_NAMES,
+  type CapHit,
+  type CapName,
   type ChangeCounts,
   changeCountsSchema,
   CHANGES,

@@ -11,6 +11,20 @@ export type UrlState = (typeof URL_STATES)[number];
 export const RUN_STATES = ["submitting", "running", "completed", "cancelled"] as const;
 export type RunState = (typeof RUN_STATES)[number];
 
+/** Issue 50: the caps a chunk draws on: the run's own maxTokens, its collection's monthly cap. */
+export const CAP_NAMES = ["run", "collection_month"] as const;
+export type CapName = (typeof CAP_NAMES)[number];
+
+/** The cap that last refused the run's next chunk and by how much: used + wanted - limit = over. */
+export const capHitSchema = z.object({
+  cap: z.enum(CAP_NAMES),
+  limit: z.number(),
+  used: z.number(),
+  wanted: z.number(),
+  over: z.number(),
+});
+export type CapHit = z.infer<typeof capHitSchema>;
+
 /** The platform's limit per POST /v1/batch, and the default chunk size. */
 export const MAX_BATCH_SIZE = 1000;
 
@@ -117,6 +131,8 @@ export const runViewSchema = z.object({
     reserved: z.number(),
     max: z.number().nullable(),
     capReason: z.string().nullable(),
+    /** Issue 50: which cap refused the run's next chunk last, and by how much (null: none has). */
+    capHit: capHitSchema.nullable(),
   }),
   /** One run's page only (GET /api/runs/{id}): batches, URLs and tokens per rung of its ladder. */
   rungs: z

@@ -15,6 +15,7 @@ export { getRun, listRuns, listRunUrls, rungsTriedOf, toRunView } from "./read";
 export { readEscalation } from "./escalation";
 export { cancelRun } from "./cancel";
 export { retryFailed } from "./retry";
+export { monthUsage } from "./caps";
 export { isTransient, TRANSIENT_CODES, PERMANENT_CODES } from "./item-errors";
 export { RUN_COMPLETED } from "./event";
 export * from "./client";

@@ -6,7 +6,16 @@ import { storedChecks } from "../content-checks";
 import { decodeCursor, decodeKeyset, encodeCursor, pageOf, textId } from "../keyset";
 import type { Run } from "@/generated/prisma/client";
 import { readEscalation, rungName } from "./escalation";
-import { URL_STATES, type ChangeCounts, type RunList, type RunState, type RunUrlView, type RunView } from "./contracts";
+import {
+  CAP_NAMES,
+  URL_STATES,
+  type CapHit,
+  type ChangeCounts,
+  type RunList,
+  type RunState,
+  type RunUrlView,
+  type RunView,
+} from "./contracts";
 
 const urlState = z.enum(URL_STATES);
 // The cursors of the runs list and of one run's URLs (lib/keyset.ts: one codec, one answer to a bad one).
@@ -40,6 +49,20 @@ function changesOf(r: Run): ChangeCounts | null {
     changed: r.changesChanged ?? 0,
     unchanged: r.changesUnchanged ?? 0,
     gone: r.changesGone ?? 0,
+  };
+}
+
+const capName = z.enum(CAP_NAMES);
+/** Which cap refused the run's next chunk last (issue 50), and by how much; null when none has. */
+function capHitOf(r: Run): CapHit | null {
+  const cap = capName.safeParse(r.capHit);
+  if (!cap.success || r.capLimit === null || r.capUsed === null || r.capWanted === null) return null;
+  return {
+    cap: cap.data,
+    limit: r.capLimit,
+    used: r.capUsed,
+    wanted: r.capWanted,
+    over: r.capUsed + r.capWanted - r.capLimit,
   };
 }
 
@@ -86,7 +109,13 @@ export function toRunView(r: Run, now = Date.now()): RunView {
     collectionId: r.collectionId,
     trigger: r.trigger === "schedule" || r.trigger === "manual" ? r.trigger : null,
     changes: changesOf(r),
-    tokens: { charged: r.tokensCharged, reserved: r.tokensReserved, max: r.maxTokens, capReason: r.capReason },
+    tokens: {
+      charged: r.tokensCharged,
+      reserved: r.tokensReserved,
+      max: r.maxTokens,
+      capReason: r.capReason,
+      capHit: capHitOf(r),
+    },
   };
 }
 

@@ -5,6 +5,7 @@ import type { PlatformClient } from "../platform";
 import { asPlatformError, getPlatformClient, isRejectedInput, withPurpose } from "../platform";
 import { backoffMs, rescheduleIn, type HandlerContext, type Reschedule } from "../queue";
 import { inSpan, linkTo } from "../tracing";
+import { capsOf, roomOf, tightest, type Cap } from "./caps";
 import { countEarlierCopies } from "./duplicates";
 import { readEscalation, rungOptions, TOKENS_PER_PAGE, type RungOptions } from "./escalation";
 import { completeIfDone, lockRun, moveUrls } from "./moves";
@@ -103,10 +104,11 @@ async function handleRunSubmit(jobs: JobsPort, p: RunSubmitPayload, ctx: Handler
 /**
  * Takes the next URLs into a new chunk: the lowest rung any waiting URL is on (issue 39), and at that rung
  * retrying, then suspect, then pending URLs, each in list order. The chunk reserves a token per URL
- * (TOKENS_PER_PAGE) against the run's `maxTokens` in this same transaction, after its first write took
- * the run's row (PostgreSQL) or the writer slot (SQLite): two workers cannot both reserve the last tokens.
- * A run with no room left and nothing in flight stops: its waiting URLs fail with `token_cap` and the run
- * says why (capReason).
+ * (TOKENS_PER_PAGE) against every cap it draws on (the run's `maxTokens`, its collection's monthly cap:
+ * lib/runs/caps.ts) in this same transaction, after its first write took the run's row (PostgreSQL) or the
+ * writer slot (SQLite): two workers, or two runs of one collection, cannot both reserve the last tokens.
+ * A run with no room left says which cap and by how much (capHit); with nothing in flight against that cap
+ * it stops: its waiting URLs fail with `token_cap` and the run says why (capReason).
  */
 async function recordChunk(run: Run): Promise<Chunk | null> {
   return transaction(async (tx) => {
@@ -128,16 +130,26 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
     const rung = Math.min(...rungs);
     const spend = await tx.run.findUniqueOrThrow({
       where: { id: run.id },
-      select: { maxTokens: true, tokensCharged: true, tokensReserved: true, capNote: true },
+      select: {
+        maxTokens: true,
+        tokensCharged: true,
+        tokensReserved: true,
+        capNote: true,
+        collectionId: true,
+        createdAt: true,
+        pending: true,
+        retrying: true,
+        suspect: true,
+      },
     });
+    // Issue 50: every cap the chunk draws on, read under its lock in this transaction (lib/runs/caps.ts).
+    const caps = await capsOf(tx, spend);
     let room = run.batchSize;
-    if (spend.maxTokens !== null) {
-      room = Math.min(
-        room,
-        Math.floor((spend.maxTokens - spend.tokensCharged - spend.tokensReserved) / TOKENS_PER_PAGE),
-      );
+    const tight = tightest(caps);
+    if (tight) {
+      room = Math.min(room, Math.floor(roomOf(tight) / TOKENS_PER_PAGE));
       if (room <= 0) {
-        if (spend.tokensReserved <= 0) await stopAtCap(tx, run.id, spend.maxTokens, spend.tokensCharged, spend.capNote);
+        await refuseAtCap(tx, run, spend, caps);
         return null;
       }
     }
@@ -159,7 +171,12 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
     const reserved = urls.length * TOKENS_PER_PAGE;
     const counter = await tx.run.update({
       where: { id: run.id },
-      data: { chunksTotal: { increment: 1 }, tokensReserved: { increment: spend.maxTokens === null ? 0 : reserved } },
+      data: {
+        chunksTotal: { increment: 1 },
+        tokensReserved: { increment: tight ? reserved : 0 },
+        // A chunk went out: no cap refuses the run now.
+        ...NO_CAP_HIT,
+      },
       select: { chunksTotal: true, startedAt: true },
     });
     if (!counter.startedAt) await tx.run.update({ where: { id: run.id }, data: { startedAt: new Date() } });
@@ -171,7 +188,7 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
         firstUrl: first.url,
         state: "recorded",
         rung,
-        reserved: spend.maxTokens === null ? 0 : reserved,
+        reserved: tight ? reserved : 0,
       },
     });
     // The first N URLs of a state (at this rung) in list order are exactly those of that state and rung up
@@ -194,19 +211,38 @@ async function recordChunk(run: Run): Promise<Chunk | null> {
   });
 }
 
-/** The cap is reached and nothing is in flight: the waiting URLs fail with token_cap; the run says why. */
-async function stopAtCap(
+const NO_CAP_HIT = { capHit: null, capLimit: null, capUsed: null, capWanted: null };
+
+/**
+ * No room under a cap for the next chunk: the run says which cap and by how much (capHit and the rest). If
+ * nothing reserved against a full cap can come back (no chunk in flight draws on it), the run stops: its
+ * waiting URLs fail with token_cap and capReason says why. Otherwise it waits for those chunks to settle.
+ */
+async function refuseAtCap(
   tx: Tx,
-  runId: string,
-  maxTokens: number,
-  charged: number,
-  note: string | null,
+  run: Run,
+  spend: { tokensCharged: number; capNote: string | null; pending: number; retrying: number; suspect: number },
+  caps: Cap[],
 ): Promise<void> {
-  const reason = `maxTokens ${maxTokens} reached (${charged} charged${note ? `; ${note}` : ""}): no further chunk or rung is submitted`;
-  await tx.run.update({ where: { id: runId }, data: { capReason: reason } });
+  const full = caps.filter((c) => roomOf(c) <= 0);
+  const final = full.find((c) => c.inFlight <= 0);
+  const hit = final ?? tightest(full);
+  if (!hit) return;
+  const wanted = Math.min(run.batchSize, spend.pending + spend.retrying + spend.suspect) * TOKENS_PER_PAGE;
+  await tx.run.update({
+    where: { id: run.id },
+    data: { capHit: hit.cap, capLimit: hit.limit, capUsed: hit.used, capWanted: wanted },
+  });
+  if (!final) return;
+  const reason =
+    final.cap === "run"
+      ? `maxTokens ${final.limit} reached (${spend.tokensCharged} charged${spend.capNote ? `; ${spend.capNote}` : ""}): no further chunk or rung is submitted`
+      : `the collection's monthly cap of ${final.limit} tokens reached (${final.used} charged by its runs this month; the next batch needed ${wanted}): no further chunk or rung is submitted`;
+  await tx.run.update({ where: { id: run.id }, data: { capReason: reason } });
   const data = { errorCode: "token_cap", errorMessage: reason };
-  for (const state of ["pending", "retrying", "suspect"] as const) await moveUrls(tx, runId, state, "failed", {}, data);
-  await completeIfDone(tx, runId);
+  for (const state of ["pending", "retrying", "suspect"] as const)
+    await moveUrls(tx, run.id, state, "failed", {}, data);
+  await completeIfDone(tx, run.id);
 }
 
 async function chunkRequest(run: Run, chunkId: number, rung: number): Promise<ChunkRequest> {
