@@ -4716,6 +4716,8 @@ export interface operations {
             webhookDuplicateRate: number;
             webhookDelayRate: number;
             earlyWebhookRate: number;
+            contentChangeRate: number;
+            hostilePageRate: number;
             webhookDelayMs: [number, number];
             jobDurationMs: [number, number];
             bodyBytes: [number, number];
@@ -4748,6 +4750,8 @@ export interface operations {
           webhookDuplicateRate?: number;
           webhookDelayRate?: number;
           earlyWebhookRate?: number;
+          contentChangeRate?: number;
+          hostilePageRate?: number;
           webhookDelayMs?: [number, number];
           jobDurationMs?: [number, number];
           bodyBytes?: [number, number];
@@ -4772,6 +4776,8 @@ export interface operations {
             webhookDuplicateRate: number;
             webhookDelayRate: number;
             earlyWebhookRate: number;
+            contentChangeRate: number;
+            hostilePageRate: number;
             webhookDelayMs: [number, number];
             jobDurationMs: [number, number];
             bodyBytes: [number, number];
