@@ -127,7 +127,7 @@ export const envSchema = z.object({
     }),
   TALLY_SESSION_TTL_HOURS: int(12, 1, 24 * 30).describe("Session lifetime, in hours."),
   TALLY_LOGIN_MAX_ATTEMPTS: int(5, 1, 1000).describe(
-    "Failed sign-ins allowed per client address per window; per account, three times as many.",
+    "Failed sign-ins allowed per account from one client address per window; per address (all accounts), four times as many; per account (all addresses), three times as many.",
   ),
   TALLY_TRUSTED_PROXY_HOPS: int(0, 0, 10).describe(
     "Reverse proxies in front of Tally that append to `X-Forwarded-For`. The login throttle takes the client's address from the entry the last of them appended, and with `0` from the connection (a client's own `X-Forwarded-For` is never believed).",

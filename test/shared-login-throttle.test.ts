@@ -46,6 +46,29 @@ describe("the login throttle shared by two servers on one database", () => {
     expect((await login(b, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.0.2")).status).toBe(200);
   });
 
+  it("warns before the pause, and pauses only that account from that address: a colleague behind it signs in", async () => {
+    const [a, b] = servers;
+    await createUser({ email: "typo@example.com", name: "Typo", role: "operator", password: "typo's password" });
+    const texts: string[] = [];
+    for (const server of [a, b, a]) {
+      const res = await login(server, "wrong", "10.9.4.1", "typo@example.com");
+      expect(res.status).toBe(401);
+      texts.push(((await res.json()) as { message: string }).message);
+    }
+    expect(texts).toEqual([
+      "Wrong e-mail or password. 2 tries left before signing in is paused for 60 s.",
+      "Wrong e-mail or password. 1 try left before signing in is paused for 60 s.",
+      "Wrong e-mail or password. That was the last try: signing in is now paused for 60 s.",
+    ]);
+    const paused = await login(b, "typo's password", "10.9.4.1", "typo@example.com");
+    expect(paused.status).toBe(429);
+    expect(((await paused.json()) as { message: string }).message).toMatch(
+      /^Too many failed sign-ins: signing in is paused for \d+ s \(until \d\d:\d\d UTC\)\. Other accounts, and other addresses, are not affected\.$/,
+    );
+    // Someone else behind the same address is not locked out.
+    expect((await login(a, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.4.1")).status).toBe(200);
+  });
+
   it("forgets a window once it has ended, and prunes ended windows on write", async () => {
     const window = 60_000;
     const start = Date.now() - 10 * window;

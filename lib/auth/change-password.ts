@@ -4,7 +4,7 @@ import { BadRequest, Forbidden, TooManyRequests } from "../errors";
 import { audit } from "../audit";
 import { hashPassword, passwordMatches } from "./password";
 import type { Principal } from "./principal";
-import { accountKey, clearLoginFailures, loginBlockedFor, recordLoginFailure } from "./throttle";
+import { accountKey, clearLoginFailures, loginBlockedFor, recordLoginFailure, waitText } from "./throttle";
 import type { ChangePassword } from "./users-contracts";
 
 // A person changes their own password: the current one is checked (a wrong one counts against the
@@ -19,7 +19,7 @@ export async function changeOwnPassword(
   if (p.kind !== "user") throw new Forbidden("A token has no password; sign in to change yours");
   const key = accountKey(p.email);
   const wait = await loginBlockedFor(key);
-  if (wait > 0) throw new TooManyRequests(`Too many failed attempts; try again in ${wait} s`, wait);
+  if (wait > 0) throw new TooManyRequests(`Too many failed attempts: try again in ${waitText(wait)}`, wait);
   const user = await db().user.findUniqueOrThrow({ where: { id: p.userId }, omit: { passwordHash: false } });
   if (!(await passwordMatches(user.passwordHash, input.currentPassword))) {
     await recordLoginFailure(key);
