@@ -128,6 +128,17 @@ export function RunUrls({
   );
 }
 
+/** "plain ×2 → render_js": the rungs tried in order, a rung tried again in a row counted, not repeated. */
+function rungsText(rungs: string[]): string {
+  const runs: { name: string; n: number }[] = [];
+  for (const r of rungs) {
+    const last = runs[runs.length - 1];
+    if (last && last.name === r) last.n++;
+    else runs.push({ name: r, n: 1 });
+  }
+  return runs.map((r) => (r.n > 1 ? `${r.name} ×${r.n}` : r.name)).join(" → ");
+}
+
 /**
  * The failed content check and its excerpt (page text, shown as text: never markup), the rungs tried and
  * the tokens, for a URL that was suspect or climbed the ladder. A failed URL's reason already holds its
@@ -147,7 +158,7 @@ function CheckDetail({ u }: { u: RunUrlView }) {
       )}
       {climbed && (
         <span className="block">
-          rungs tried: {u.rungsTried.join(" → ")} · {u.tokensCharged} {u.tokensCharged === 1 ? "token" : "tokens"}
+          rungs tried: {rungsText(u.rungsTried)} · {u.tokensCharged} {u.tokensCharged === 1 ? "token" : "tokens"}
         </span>
       )}
     </span>

@@ -69,7 +69,13 @@ export function RunDetailClient({ runId }: { runId: string }) {
         </dl>
         <p className="mt-3 text-xs text-slate-600">
           Created by {run.createdBy} <Time iso={run.createdAt} relative />
-          {run.duplicates > 0 && <> · {run.duplicates.toLocaleString("en")} duplicates in the list sent once</>}
+          {run.duplicates > 0 && (
+            <>
+              {" "}
+              · {run.duplicates.toLocaleString("en")} {run.duplicates === 1 ? "duplicate" : "duplicates"} in the list
+              sent once
+            </>
+          )}
           {run.invalid > 0 && <> · {run.invalid.toLocaleString("en")} invalid lines skipped</>}
           {run.completedAt && (
             <>
