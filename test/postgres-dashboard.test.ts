@@ -81,6 +81,7 @@ async function whatPagesShow(): Promise<Record<string, Shows>> {
     "/budget": page("/budget", "API budget"),
     "/collections": page("/collections", "Collections", collection.name, "Every day at 02:00 (Asia/Jakarta)"),
     "/collections/x1": page(`/collections/${collection.id}`, collection.name, "https://example.com/c/2"),
+    "/collections/new": page("/collections/new", "New collection"),
     "/dead-letters": page("/dead-letters", "Dead letters"),
     "/deliveries": page("/deliveries", "Deliveries"),
     "/jobs": page("/jobs", "Jobs", newest.id),

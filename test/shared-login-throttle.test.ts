@@ -3,7 +3,7 @@
 // PostgreSQL (requires `npm run build`).
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { db } from "@/lib/db";
-import { ACCOUNT_FACTOR, addressKey, loginBlockedFor, recordLoginFailure } from "@/lib/auth/throttle";
+import { ACCOUNT_FACTOR, loginBlockedFor, pairKey, recordLoginFailure } from "@/lib/auth/throttle";
 import { createUser } from "@/lib/auth/users";
 import { createTestDb, type TestDb } from "./db";
 import { startTally, TEST_ENV, type TallyServer } from "./tally-server";
@@ -56,14 +56,14 @@ describe("the login throttle shared by two servers on one database", () => {
       texts.push(((await res.json()) as { message: string }).message);
     }
     expect(texts).toEqual([
-      "Wrong e-mail or password. 2 tries left before signing in is paused for 60 s.",
-      "Wrong e-mail or password. 1 try left before signing in is paused for 60 s.",
-      "Wrong e-mail or password. That was the last try: signing in is now paused for 60 s.",
+      "Wrong e-mail or password. 2 tries left before signing in is paused for 15 minutes.",
+      "Wrong e-mail or password. 1 try left before signing in is paused for 15 minutes.",
+      "Wrong e-mail or password. That was the last try: signing in is now paused for 15 minutes.",
     ]);
     const paused = await login(b, "typo's password", "10.9.4.1", "typo@example.com");
     expect(paused.status).toBe(429);
     expect(((await paused.json()) as { message: string }).message).toMatch(
-      /^Too many failed sign-ins: signing in is paused for \d+ s \(until \d\d:\d\d UTC\)\. Other accounts, and other addresses, are not affected\.$/,
+      /^Too many failed sign-ins: signing in is paused for \d+ minutes \(until \d\d:\d\d UTC\)\. Other accounts, and other addresses, are not affected\.$/,
     );
     // Someone else behind the same address is not locked out.
     expect((await login(a, TEST_ENV.TALLY_OPERATOR_PASSWORD, "10.9.4.1")).status).toBe(200);
@@ -72,15 +72,15 @@ describe("the login throttle shared by two servers on one database", () => {
   it("forgets a window once it has ended, and prunes ended windows on write", async () => {
     const window = 60_000;
     const start = Date.now() - 10 * window;
-    for (let i = 0; i < 3; i++) await recordLoginFailure(addressKey("10.9.1.1"), start);
-    expect(await loginBlockedFor(addressKey("10.9.1.1"), start + 1000)).toBe(59);
-    expect(await loginBlockedFor(addressKey("10.9.1.1"), start + window)).toBe(0);
+    for (let i = 0; i < 3; i++) await recordLoginFailure(pairKey("10.9.1.1", "a@example.com"), start);
+    expect(await loginBlockedFor(pairKey("10.9.1.1", "a@example.com"), start + 1000)).toBe(59);
+    expect(await loginBlockedFor(pairKey("10.9.1.1", "a@example.com"), start + window)).toBe(0);
     // A failure after the window starts a new count of one, and the write deletes the ended row.
-    await recordLoginFailure(addressKey("10.9.1.2"), start + window + 1);
+    await recordLoginFailure(pairKey("10.9.1.2", "a@example.com"), start + window + 1);
     const rows = await db().$queryRaw<
       { key: string }[]
-    >`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'ip:10.9.1.%'`;
-    expect(rows.map((r) => r.key)).toEqual(["ip:10.9.1.2"]);
+    >`SELECT "key" FROM "LoginThrottle" WHERE "key" LIKE 'pair:10.9.1.%'`;
+    expect(rows.map((r) => r.key)).toEqual(["pair:10.9.1.2|a@example.com"]);
   });
 
   it("counts failures per account across servers and addresses, and answers 429 for that account only", async () => {
