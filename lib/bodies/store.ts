@@ -250,13 +250,12 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       const hit = texts?.get(key);
       if (hit && hit.codec === codecOfRow) {
         // The text is the key's, whatever happened since; the object is checked so that one gone is
-        // said so now, not once the entry leaves the cache.
+        // said so now, not once the entry leaves the cache. A size of "none" is not taken as the answer:
+        // S3's 404 to a HEAD has no body to say whether the object or the whole bucket is gone (issue
+        // 50: a bucket removed is the store unavailable, never every body missing), so the read below
+        // asks again and its answer says which.
         const kept = await ask(key, () => backend.size(name));
-        if (kept === null) {
-          texts?.delete(key);
-          throw new BodyMissing(key, backend.where(name));
-        }
-        if (kept === hit.storedSize) return { text: hit.text, cached: true };
+        if (kept !== null && kept === hit.storedSize) return { text: hit.text, cached: true };
         texts?.delete(key);
       }
       let pending = reading.get(name);
