@@ -65,6 +65,14 @@ describe.each(["s3", "file"] as const)(`the body store stops mid-export (%s, ${T
       await rm(root);
       await rename(`${root}.away`, root);
     }
+    // Within seconds: a store whose reads failed in a row is not asked for a few (lib/bodies' DOWN_FOR_MS).
+    for (let i = 0; i < 50; i++) {
+      const res = await get(`/api/jobs/${JOB}/results?limit=${BODIES}`);
+      const { items } = (await res.json()) as { items: Item[] };
+      if (items.every((r) => r.bodyError === null)) return;
+      await new Promise((r) => setTimeout(r, 200));
+    }
+    throw new Error("the body store did not read again within 10 s of its return");
   }
   /** What the database holds of the job and its results: nothing of it may change through an outage. */
   const snapshot = async () => ({

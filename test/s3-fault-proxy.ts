@@ -1,12 +1,16 @@
 // An HTTP proxy on loopback in front of the test's S3 server (test/s3.ts) that passes requests on, or,
 // once the test says so, fails every request as a broken S3 would: the connection reset (a network
-// error), or an S3 error answer (AccessDenied, NoSuchBucket, SlowDown…) in S3's own XML. The mode
+// error), no answer at all (held until the proxy passes again: packets dropped on the way), or an S3
+// error answer (AccessDenied, NoSuchBucket, SlowDown…) in S3's own XML. The mode
 // switches at once for the next request, so a test can stop the store between two reads of one export.
 import http from "node:http";
 import type { AddressInfo } from "node:net";
 
 export type S3Fault =
-  { kind: "pass" } | { kind: "reset" } | { kind: "answer"; status: number; code: string; message: string };
+  | { kind: "pass" }
+  | { kind: "reset" }
+  | { kind: "hold" }
+  | { kind: "answer"; status: number; code: string; message: string };
 
 /** The faults a body store meets, by name: what S3 (or the way to it) answers while it is down. */
 export const S3_FAULTS = {
@@ -19,8 +23,10 @@ export const S3_FAULTS = {
 export type S3FaultProxy = {
   endpoint: string;
   set(fault: S3Fault): void;
-  /** Requests answered with a fault since the proxy started. */
+  /** Requests answered with a fault (or held) since the proxy started. */
   failed(): number;
+  /** Requests that reached the proxy since it started, whatever it did with them. */
+  seen(): number;
   close(): Promise<void>;
 };
 
@@ -28,8 +34,17 @@ export async function startS3FaultProxy(target: string): Promise<S3FaultProxy> {
   const to = new URL(target);
   let fault: S3Fault = { kind: "pass" };
   let failed = 0;
+  let seen = 0;
+  const held = new Set<http.ServerResponse>();
   const server = http.createServer((req, res) => {
+    seen++;
     const now = fault;
+    if (now.kind === "hold") {
+      failed++;
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return;
+    }
     if (now.kind === "reset") {
       failed++;
       req.socket.destroy();
@@ -58,8 +73,13 @@ export async function startS3FaultProxy(target: string): Promise<S3FaultProxy> {
   await new Promise<void>((r) => server.listen(0, "127.0.0.1", r));
   return {
     endpoint: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    set: (f) => void (fault = f),
+    set(f) {
+      fault = f;
+      // What was held gets no answer now either: its connection is dropped (its client gave up anyway).
+      if (f.kind !== "hold") for (const res of held) res.destroy();
+    },
     failed: () => failed,
+    seen: () => seen,
     close: () =>
       new Promise<void>((r) => {
         server.closeAllConnections();
