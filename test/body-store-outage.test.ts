@@ -1,12 +1,12 @@
 // The body store stops in the middle of an export (issue 50 item 4), on S3 (s3rver behind a proxy that
 // starts failing every request: connections reset, or S3's AccessDenied, NoSuchBucket, SlowDown) and on
-// the file store (its folder replaced by a file: every read fails with ENOTDIR, as a disk that went
-// away; chmod would not deny a test run as root), against the built server over real HTTP, on the
+// the file store (its folder, a link, swapped at once for a link to a file: every read fails with
+// ENOTDIR, as a disk that went away; chmod would not deny a test run as root), against the built server over real HTTP, on the
 // suite's database (SQLite, and PostgreSQL through TALLY_TEST_STORE=postgres). Done when: the export
 // completes with every row, those read after the stop marked body_unavailable; the results API and the
 // feed answer 200 with the code by row; the job page says so once; the alert rule fires; and once the
 // store is back every row reads again, with nothing deleted or rewritten meanwhile.
-import { mkdir, readdir, rename, rm, writeFile } from "node:fs/promises";
+import { mkdir, readdir, rename, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { evaluateAlerts } from "@/lib/alerts/evaluate";
@@ -53,8 +53,11 @@ describe.each(["s3", "file"] as const)(`the body store stops mid-export (%s, ${T
     down = true;
     if (proxy) proxy.set(fault);
     else {
-      await rename(root, `${root}.away`);
-      await writeFile(root, "not the body store's folder any more\n");
+      // The store's folder is a link; swapped at once (a rename over it) for one to a file: there is
+      // never a moment without it, which would read as every object missing rather than the disk gone.
+      await writeFile(`${root}.file`, "not the body store's folder any more\n");
+      await symlink(`${root}.file`, `${root}.swap`);
+      await rename(`${root}.swap`, root);
     }
   }
   async function restore() {
@@ -62,8 +65,8 @@ describe.each(["s3", "file"] as const)(`the body store stops mid-export (%s, ${T
     down = false;
     if (proxy) proxy.set({ kind: "pass" });
     else {
-      await rm(root);
-      await rename(`${root}.away`, root);
+      await symlink(`${root}.real`, `${root}.swap`);
+      await rename(`${root}.swap`, root);
     }
     // Within seconds: a store whose reads failed in a row is not asked for a few (lib/bodies' DOWN_FOR_MS).
     for (let i = 0; i < 50; i++) {
@@ -96,6 +99,10 @@ describe.each(["s3", "file"] as const)(`the body store stops mid-export (%s, ${T
     }
     t = await createTestDb(env.TALLY_BODY_STORE ? { TALLY_BODY_STORE: env.TALLY_BODY_STORE } : {});
     root = t.config.TALLY_BODY_STORE.slice("file:".length);
+    if (backend === "file") {
+      await mkdir(`${root}.real`);
+      await symlink(`${root}.real`, root);
+    }
     await db().job.create({
       data: { id: JOB, kind: "crawl", url: "https://example.com", origin: "submitted", outcome: "stored" },
     });
