@@ -13,6 +13,7 @@ export const RULE_NAMES = [
   "safety_net_failed",
   "run_suspect_share",
   "run_token_cap",
+  "body_store_unavailable",
 ] as const;
 export type RuleName = (typeof RULE_NAMES)[number];
 

@@ -1,23 +1,15 @@
 import "server-only";
-import type { TallyConfig } from "../config";
 import { db } from "../db";
 import { queueHealth } from "../metrics";
 import { type AnswerClass, readOutages } from "../platform";
-import type { RuleName } from "./contracts";
+import { bodyStoreUnavailable } from "./body-store";
+import type { Rule } from "./rule";
 
-// The ten rules. Each reads the database (shared by every process) at `now` and says whether its
+// The eleven rules. Each reads the database (shared by every process) at `now` and says whether its
 // condition holds; thresholds come from configuration. A rule never sends anything: evaluate.ts
 // turns changes of state into events.
 
-export type Finding = { firing: boolean; summary: string; details: Record<string, unknown> };
-export type Rule = {
-  name: RuleName;
-  description: string;
-  /** The dashboard page an alert links to. */
-  page: string;
-  thresholds(c: TallyConfig): Array<{ setting: string; value: string }>;
-  check(c: TallyConfig, now: Date): Promise<Finding>;
-};
+export type { Finding, Rule } from "./rule";
 
 const minutesAgo = (now: Date, m: number) => new Date(now.getTime() - m * 60_000);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
@@ -416,4 +408,5 @@ export const RULES: readonly Rule[] = [
   safetyNetFailed,
   runSuspectShare,
   runTokenCap,
+  bodyStoreUnavailable,
 ];

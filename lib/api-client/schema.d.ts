@@ -3557,7 +3557,6 @@ export interface operations {
       401: components["responses"]["401"];
       404: components["responses"]["404"];
       500: components["responses"]["500"];
-      503: components["responses"]["503"];
     };
   };
   getJobsExport: {
@@ -4127,7 +4126,6 @@ export interface operations {
       400: components["responses"]["400"];
       401: components["responses"]["401"];
       500: components["responses"]["500"];
-      503: components["responses"]["503"];
     };
   };
   getResultsExport: {

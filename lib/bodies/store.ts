@@ -162,19 +162,53 @@ export type BodyStoreOptions = {
   textCacheBytes?: number;
 };
 
+/** Reads failing in a row (none answered between) after which the store counts as down for a while. */
+export const DOWN_AFTER_FAILURES = 4;
+/**
+ * How long a store that counts as down is not asked: its reads fail at once (issue 50). A store that
+ * holds requests unanswered costs each read its timeouts (10 s a try, 3 tries on S3): without this, an
+ * export of 100,000 rows through such an outage would take days instead of finishing with them marked.
+ */
+export const DOWN_FOR_MS = 3_000;
+
 export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}): BodyStore {
   const codec = options.codec ?? DEFAULT_CODEC;
   const texts = options.textCacheBytes ? textCache(options.textCacheBytes) : null;
   /** Reads of one object in flight, shared by the callers that ask for it meanwhile. */
   const reading = new Map<string, Promise<string>>();
+  /** Reads that failed in a row, and while the store counts as down, until when and why. */
+  const health = { failedInARow: 0, downUntil: 0, why: "" };
 
-  /** A backend call for `key` whose failure (not an answer of "no such object") is BodyUnavailable. */
+  /** Before a read: a store that counts as down is not asked, the read fails at once saying why. */
+  function gate(key: string): void {
+    if (Date.now() < health.downUntil)
+      throw new BodyUnavailable(
+        key,
+        backend.location,
+        `${health.why} (${health.failedInARow} reads in a row failed: not asked again for ${DOWN_FOR_MS / 1000} s)`,
+      );
+  }
+  /** After a read: an answer (an object, or none) ends a run of failures; a failure counts toward one. */
+  function answered(): void {
+    health.failedInARow = 0;
+  }
+  function unavailable(key: string, err: unknown): BodyUnavailable {
+    const why = describeFailure(err);
+    if (++health.failedInARow >= DOWN_AFTER_FAILURES)
+      Object.assign(health, { downUntil: Date.now() + DOWN_FOR_MS, why });
+    return new BodyUnavailable(key, backend.location, why, { cause: err });
+  }
+
+  /** A backend read for `key` whose failure (not an answer of "no such object") is BodyUnavailable. */
   async function ask<T>(key: string, call: () => Promise<T>): Promise<T> {
+    gate(key);
     try {
-      return await call();
+      const out = await call();
+      answered();
+      return out;
     } catch (err) {
       if (isBodyError(err)) throw err;
-      throw new BodyUnavailable(key, backend.location, describeFailure(err), { cause: err });
+      throw unavailable(key, err);
     }
   }
 
@@ -234,7 +268,9 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
     get(key, codecOfRow, size) {
       checkKey(key);
       if (!isBodyCodec(codecOfRow)) throw new TypeError(`unknown body codec ${JSON.stringify(codecOfRow)}`);
-      return Readable.from(verified(backend, key, codecOfRow, decodeLimit(size)), { objectMode: false });
+      return Readable.from(verified(backend, key, codecOfRow, decodeLimit(size), { gate, answered, unavailable }), {
+        objectMode: false,
+      });
     },
 
     async read(key, codecOfRow, size) {
@@ -250,13 +286,12 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
       const hit = texts?.get(key);
       if (hit && hit.codec === codecOfRow) {
         // The text is the key's, whatever happened since; the object is checked so that one gone is
-        // said so now, not once the entry leaves the cache.
+        // said so now, not once the entry leaves the cache. A size of "none" is not taken as the answer:
+        // S3's 404 to a HEAD has no body to say whether the object or the whole bucket is gone (issue
+        // 50: a bucket removed is the store unavailable, never every body missing), so the read below
+        // asks again and its answer says which.
         const kept = await ask(key, () => backend.size(name));
-        if (kept === null) {
-          texts?.delete(key);
-          throw new BodyMissing(key, backend.where(name));
-        }
-        if (kept === hit.storedSize) return { text: hit.text, cached: true };
+        if (kept !== null && kept === hit.storedSize) return { text: hit.text, cached: true };
         texts?.delete(key);
       }
       let pending = reading.get(name);
@@ -304,13 +339,24 @@ export function createBodyStore(backend: Backend, options: BodyStoreOptions = {}
 }
 
 /** The object's bytes decoded and hashed on the way; errors typed as the reader needs them. */
-async function* verified(backend: Backend, key: string, codec: BodyCodec, limit: number): AsyncGenerator<Buffer> {
+async function* verified(
+  backend: Backend,
+  key: string,
+  codec: BodyCodec,
+  limit: number,
+  health: {
+    gate(key: string): void;
+    answered(): void;
+    unavailable(key: string, err: unknown): BodyUnavailable;
+  },
+): AsyncGenerator<Buffer> {
   const name = objectName(key, codec);
-  const unavailable = (err: unknown) =>
-    new BodyUnavailable(key, backend.location, describeFailure(err), { cause: err });
+  const unavailable = (err: unknown) => health.unavailable(key, err);
+  health.gate(key);
   const source = await backend.read(name).catch((err: unknown) => {
     throw unavailable(err);
   });
+  health.answered();
   if (!source) throw new BodyMissing(key, backend.where(name));
   let sourceError: unknown;
   source.once("error", (err) => (sourceError = err));

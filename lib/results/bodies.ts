@@ -21,9 +21,11 @@ import { countBodyMissing, countBodyRead, countBodyUnavailable, observeBodyIo } 
 // of which result, and counts tally_body_missing_total: never an empty body in its place, never a
 // failed page for the rows around it. A store that does not answer (BodyUnavailable: the network, a
 // timeout, the disk) is counted in tally_body_unavailable_total and, for readers that show results
-// (the results API, the exports, the job page, the diff), reported the same way as body_unavailable;
-// for those that pass bodies on (sinks, outcome events, change tracking) it is thrown, so their work
-// is retried once the store answers rather than done with a body missing.
+// (the results API, the feed, the exports, the job page, the diff), reported the same way as
+// body_unavailable, the answer going on with the other rows (issue 50: never a 5xx, never an export cut
+// short); for those that pass bodies on (sinks, outcome events, change tracking) it is thrown, so their
+// work is retried once the store answers rather than done with a body missing. Either way nothing is
+// written: the row, its key and the object stay as they are, and read again once the store answers.
 // What a `bodyError` says of the store itself (issue 47 item 6): its code and a plain sentence to
 // everyone; the object's path or bucket and key, the store's location and endpoint and the system's
 // error text only to a reader that asks for `detail` (an admin), and always to the log.
@@ -68,8 +70,16 @@ export type BodyColumns = {
   bodyRemovedAt?: Date | string | number | null;
 };
 
-/** The body columns of a row resolved: the texts, and why one of them could not be read (else null). */
-export type Resolved = { markdown: string | null; html: string | null; bodyError: string | null };
+/**
+ * The body columns of a row resolved: the texts, and why one of them could not be read (else null);
+ * `bodyUnavailable` when one of them could not be read because the store did not answer (reported).
+ */
+export type Resolved = {
+  markdown: string | null;
+  html: string | null;
+  bodyError: string | null;
+  bodyUnavailable?: boolean;
+};
 
 /**
  * What a store that does not answer does to a read: `throw` (the default: the caller's work is
@@ -113,7 +123,7 @@ async function one(
   what: string,
   name: string,
   options: ResolveOptions,
-): Promise<{ text: string | null; error: string | null }> {
+): Promise<{ text: string | null; error: string | null; unavailable?: boolean }> {
   if (key === null || codec === null) return { text: inline, error: null };
   try {
     return { text: await readBody(key, codec, size), error: null };
@@ -121,7 +131,11 @@ async function one(
     if (isBodyUnavailable(err)) {
       countBodyUnavailable();
       if (options.unavailable !== "report") throw err;
-      return { text: null, error: shown(err, what, name, options, "cannot be read now (try again)") };
+      return {
+        text: null,
+        error: shown(err, what, name, options, "cannot be read now (try again)"),
+        unavailable: true,
+      };
     }
     if (!isBodyError(err)) throw err;
     countBodyMissing(err.code);
@@ -149,7 +163,12 @@ export async function resolveRow(r: BodyColumns, name: string, options: ResolveO
     one(r.html, r.htmlKey, r.htmlCodec, r.htmlSize, "html", name, options),
   ]);
   const errors = [md.error, html.error].filter((e) => e !== null);
-  return { markdown: md.text, html: html.text, bodyError: errors.length > 0 ? errors.join("; ") : null };
+  return {
+    markdown: md.text,
+    html: html.text,
+    bodyError: errors.length > 0 ? errors.join("; ") : null,
+    bodyUnavailable: md.unavailable === true || html.unavailable === true,
+  };
 }
 
 /** `rows` with their bodies resolved (same order), a few reads at a time. */

@@ -105,7 +105,7 @@ export const resultItemSchema = z.object({
     .string()
     .nullable()
     .describe(
-      "Set when the result had a body that cannot be read back as stored (missing from the body store, or corrupt: its bytes no longer hash to its key); it names the result and the body, and markdown or html is null for that reason. null otherwise.",
+      "Set when the result had a body that cannot be read back as stored, starting with its code: `body_missing` (no object in the body store), `body_corrupt` (its bytes no longer hash to its key), or `body_unavailable` (the body store did not answer now: the row and its body are kept, and read again once the store answers; ask for the page again later); or `body removed by retention …`. It names the result and the body, and markdown or html is null for that reason. null otherwise.",
     ),
   metadata: z.unknown(),
   errorCode: z.string().nullable(),

@@ -9,7 +9,8 @@ import { selectRows, toItem } from "./rows";
 
 // One job's stored results with their full content, in the order they were stored (id), paged by
 // keyset on the (jobId, id) index: page 10,000 of a crawl costs what page 1 does. `status` (the
-// failed items, say) filters that same walk of the job's own results.
+// failed items, say) filters that same walk of the job's own results. A body the store cannot give now
+// is said by row (bodyError `body_unavailable: …`, issue 50): the page is answered, never a 5xx.
 
 export async function listJobResults(
   jobId: string,
@@ -27,7 +28,7 @@ export async function listJobResults(
     ],
     Prisma.sql`r."id" ASC`,
     query.limit + 1,
-    audience,
+    { ...audience, unavailable: "report" },
   );
   const page = rows.slice(0, query.limit);
   const last = page.at(-1);

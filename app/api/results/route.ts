@@ -9,7 +9,6 @@ export const GET = operatorRoute(
   {
     role: "viewer",
     summary: "The change feed over every stored result, resumable from an opaque cursor",
-    errors: [503],
     query: feedQuerySchema,
   },
   ({ query, principal }) => readFeed(query, { detail: seesInternalDetail(principal.role) }),

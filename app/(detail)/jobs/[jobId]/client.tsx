@@ -4,6 +4,7 @@ import Link from "next/link";
 import { Can } from "@/components/auth/role-context";
 import { PageHeader } from "@/components/empty-state";
 import { CancelJob } from "@/components/jobs/cancel-job";
+import { BodiesUnavailable } from "@/components/jobs/bodies-unavailable";
 import { FailedItems } from "@/components/jobs/failed-items";
 import { JobSummary } from "@/components/jobs/job-summary";
 import { JobTimeline } from "@/components/jobs/job-timeline";
@@ -47,6 +48,7 @@ export function JobDetailClient({ detail }: { detail: JobDetail }) {
             ? `(first ${results.shown.length} of ${results.total})`
             : `(${results.total})`}
         </h2>
+        <BodiesUnavailable count={results.unavailable} />
         {results.shown.length === 0 ? (
           <p className="text-sm text-slate-600">
             {job.outcome === "stored" ? "The job stored no results." : "No results stored yet."}

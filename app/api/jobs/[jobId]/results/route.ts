@@ -9,7 +9,7 @@ export const GET = operatorRoute(
   {
     role: "viewer",
     summary: "One job's stored results with full content, keyset-paged",
-    errors: [404, 503],
+    errors: [404],
     params: jobResultsParamsSchema,
     query: jobResultsQuerySchema,
   },
