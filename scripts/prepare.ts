@@ -2,6 +2,7 @@
 // the data folder for SQLite and applies the store's migrations (`prisma migrate deploy`, offline).
 import { spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { configOrExit, redactUrl, storeOf } from "../lib/config";
 import { secureSqliteFile } from "../lib/runtime";
@@ -15,7 +16,9 @@ if (storeOf(config.DATABASE_URL) === "sqlite") {
   // Made 0600 before the migration creates it: it will hold password hashes and secrets.
   secureSqliteFile(config.DATABASE_URL);
 }
-const run = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+// Prisma's CLI run by this Node directly, not through npx: the container image has no npm to ask.
+const prismaCli = createRequire(path.join(process.cwd(), "package.json")).resolve("prisma/build/index.js");
+const run = spawnSync(process.execPath, [prismaCli, "migrate", "deploy"], {
   stdio: ["ignore", "pipe", "pipe"],
   env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
   encoding: "utf8",
