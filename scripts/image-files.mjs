@@ -11,7 +11,18 @@
 //   and the migrations the readiness check compares with the database).
 //
 // Usage: node scripts/image-files.mjs OUT
-import { cpSync, existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, realpathSync, statSync, symlinkSync } from "node:fs";
+import {
+  cpSync,
+  existsSync,
+  lstatSync,
+  mkdirSync,
+  readdirSync,
+  readFileSync,
+  readlinkSync,
+  realpathSync,
+  statSync,
+  symlinkSync,
+} from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 
@@ -63,7 +74,9 @@ function walk(dir, visit) {
 }
 
 // 1. Next's own traces, and the build output itself.
-const SKIP_DIST = new Set(["cache", "trace", "trace-build", "diagnostics", "types", "standalone"].map((d) => path.join(dist, d)));
+const SKIP_DIST = new Set(
+  ["cache", "trace", "trace-build", "diagnostics", "types", "standalone"].map((d) => path.join(dist, d)),
+);
 function walkDist(dir) {
   for (const entry of readdirSync(dir, { withFileTypes: true })) {
     const p = path.join(dir, entry.name);

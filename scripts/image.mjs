@@ -35,7 +35,13 @@ CMD ["node"]
 /** What runs a command quietly: its status and output (never throws). */
 function run(cmd, args, opts = {}) {
   const res = spawnSync(cmd, args, { encoding: "utf8", stdio: opts.inherit ? "inherit" : "pipe", ...opts });
-  return { ok: res.status === 0, status: res.status, stdout: res.stdout ?? "", stderr: res.stderr ?? "", error: res.error };
+  return {
+    ok: res.status === 0,
+    status: res.status,
+    stdout: res.stdout ?? "",
+    stderr: res.stderr ?? "",
+    error: res.error,
+  };
 }
 
 function mustRun(cmd, args, opts = {}) {
@@ -54,7 +60,8 @@ export function containerEngine(env = process.env) {
   for (const engine of candidates) {
     const res = run(engine, ["info"], { timeout: 30_000 });
     if (res.ok) return { engine, reason: "" };
-    if (!res.error) found.push(`${engine} is installed but \`${engine} info\` fails: ${res.stderr.trim().split("\n").pop()}`);
+    if (!res.error)
+      found.push(`${engine} is installed but \`${engine} info\` fails: ${res.stderr.trim().split("\n").pop()}`);
   }
   return {
     engine: null,
@@ -84,7 +91,9 @@ export function debianMirror() {
 /** The tag of the local base for these inputs: made once, reused until an input changes. */
 export function localBaseTag(mirror = debianMirror()) {
   const digest = createHash("sha256")
-    .update(JSON.stringify([DEBIAN_SUITE, mirror, NODE_VERSION, NPM_VERSION, BASE_CONTAINERFILE, mmdebstrapArgs("", "")]))
+    .update(
+      JSON.stringify([DEBIAN_SUITE, mirror, NODE_VERSION, NPM_VERSION, BASE_CONTAINERFILE, mmdebstrapArgs("", "")]),
+    )
     .digest("hex")
     .slice(0, 12);
   return `localhost/tally-node-base:${NODE_VERSION}-${digest}`;
@@ -125,7 +134,9 @@ export function ensureLocalBase(engine, log = (line) => console.log(line)) {
     throw new Error("TALLY_IMAGE_BASE=local needs mmdebstrap (apt-get install mmdebstrap)");
   const dir = mkdtempSync(path.join(os.tmpdir(), "tally-base-"));
   try {
-    log(`making ${tag}: Debian ${DEBIAN_SUITE} minbase from ${mirror}, Node ${NODE_VERSION} and npm ${NPM_VERSION} from the npm registry`);
+    log(
+      `making ${tag}: Debian ${DEBIAN_SUITE} minbase from ${mirror}, Node ${NODE_VERSION} and npm ${NPM_VERSION} from the npm registry`,
+    );
     mustRun("mmdebstrap", mmdebstrapArgs(path.join(dir, "rootfs.tar"), mirror));
     mustRun(engine, ["import", "-q", path.join(dir, "rootfs.tar"), debianTag]);
     rmSync(path.join(dir, "rootfs.tar"));
@@ -166,12 +177,22 @@ export function ensureLocalBase(engine, log = (line) => console.log(line)) {
   }
 }
 
+/**
+ * The CA that npm inside the build must trust (a TLS-inspecting proxy's), from NODE_EXTRA_CA_CERTS
+ * or npm's `cafile` here, as a build secret: the Dockerfile reads it for `npm ci` only.
+ */
+function caSecret(env = process.env) {
+  const file = env.NODE_EXTRA_CA_CERTS || env.npm_config_cafile;
+  return file && existsSync(file) ? ["--secret", `id=ca,src=${file}`] : [];
+}
+
 /** Builds the Dockerfile into `tag`; `bases` are build arguments (none: the Dockerfile's defaults). */
 export function buildImage(engine, tag, bases = {}, extraArgs = []) {
   mustRun(
     engine,
     [
       "build",
+      ...caSecret(),
       // Podman's default OCI format drops HEALTHCHECK; the Docker format keeps it.
       ...(isPodman(engine) ? ["--format", "docker"] : []),
       ...Object.entries(bases).flatMap(([k, v]) => ["--build-arg", `${k}=${v}`]),
