@@ -24,14 +24,16 @@ ENV npm_config_nodedir=/usr/local \
     npm_config_fund=false \
     npm_config_update_notifier=false \
     NEXT_TELEMETRY_DISABLED=1
-# Dependencies first, in a layer of their own: it is rebuilt only when the lockfile changes. The
-# project's postinstall (prisma generate) needs the sources and runs after they are copied. Behind a
+# Dependencies first, in a layer of their own: it is rebuilt only when the lockfile changes. Of the
+# install scripts only better-sqlite3's (it compiles) and esbuild's (it checks its binary) are needed:
+# Prisma's would fetch engines Tally does not use (engine "js"), and the project's postinstall (prisma
+# generate) needs the sources, so it runs after they are copied. Behind a
 # TLS-inspecting proxy, pass its CA as a build secret (`--secret id=ca,src=ca.pem`; npm run image does
 # when NODE_EXTRA_CA_CERTS is set): it is used for this step only and never stored in the image.
 COPY package.json package-lock.json ./
 RUN --mount=type=secret,id=ca \
     NODE_EXTRA_CA_CERTS=/run/secrets/ca npm ci --ignore-scripts \
- && npm rebuild \
+ && npm rebuild better-sqlite3 esbuild \
  && node -e "require('better-sqlite3')(':memory:').close()"
 COPY . .
 RUN npx prisma generate \
