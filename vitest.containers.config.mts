@@ -3,8 +3,11 @@
 // Podman, and compose.yaml under podman-compose. Skipped with one line where Podman cannot run;
 // TALLY_REQUIRE_PODMAN=1 (CI) makes that a failure. One file at a time: each starts several containers.
 import { defineConfig } from "vitest/config";
+import base from "./vitest.config.mts";
 
 export default defineConfig({
+  // The same aliases (`@/`, server-only) as the other runs: the compose test signs with lib/signing.
+  resolve: base.resolve,
   test: {
     include: ["test/containers/**/*.test.ts"],
     environment: "node",

@@ -153,7 +153,9 @@ describe.skipIf(skipped)("the image", () => {
     expect(r.code).toBe(1);
     expect(r.stderr).toMatch(/\/data/);
     expect(r.stderr.trim().split("\n")).toHaveLength(1);
-    expect(r.stderr).toMatch(/^Tally cannot start: the folder \/data is not writable by this process \(E[A-Z]+\)\. DATABASE_URL=file:\/data\/tally\.db/);
+    expect(r.stderr).toMatch(
+      /^Tally cannot start: the folder \/data is not writable by this process \(E[A-Z]+\)\. DATABASE_URL=file:\/data\/tally\.db/,
+    );
   });
 
   it("answers /api/ready 503 body_store_unwritable while /data/bodies cannot be written, and 200 again after", async () => {
