@@ -91,13 +91,20 @@ describe.skipIf(skipped)("compose.yaml: two servers, a worker, PostgreSQL", () =
 
   afterAll(async () => {
     if (!("tally" in images)) return;
+    // The volumes the project's containers mount (anonymous ones included), to remove after them.
+    const ids = (await sh("podman", ["ps", "-aq", "--filter", `label=io.podman.compose.project=${project}`])).stdout;
+    const mounted = ids.trim()
+      ? (await sh("podman", ["inspect", "--format", "{{range .Mounts}}{{.Name}} {{end}}", ...ids.trim().split("\n")]))
+          .stdout
+      : "";
     await compose("down", "-v", "-t", "2");
     // podman-compose 1.0.3 leaves its network and volumes behind.
     await sh("podman", ["network", "rm", "-f", `${project}_default`]);
     const volumes = (
       await sh("podman", ["volume", "ls", "-q", "--filter", `label=io.podman.compose.project=${project}`])
     ).stdout;
-    for (const v of volumes.split("\n").filter(Boolean)) await sh("podman", ["volume", "rm", "-f", v]);
+    for (const v of new Set([...volumes.split("\n"), ...mounted.split(/\s+/)].filter(Boolean)))
+      await sh("podman", ["volume", "rm", "-f", v]);
   });
 
   it("stores every acknowledged delivery once while a server container is stopped and started and the worker is SIGKILLed", async () => {
