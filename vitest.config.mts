@@ -13,7 +13,8 @@ export default defineConfig({
   test: {
     include: ["lib/**/*.test.ts", "test/**/*.test.ts", "scripts/**/*.test.ts"],
     // test/postgres-*.test.ts need PostgreSQL: vitest.postgres.config.mts runs them.
-    exclude: ["e2e/**", "node_modules/**", "test/postgres-*.test.ts"],
+    // test/containers/ build and run images: vitest.containers.config.mts runs them.
+    exclude: ["e2e/**", "node_modules/**", "test/postgres-*.test.ts", "test/containers/**"],
     environment: "node",
     globalSetup: ["test/global-setup.ts"],
     testTimeout: 30_000,

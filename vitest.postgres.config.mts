@@ -16,6 +16,6 @@ export default defineConfig({
   test: {
     ...base.test,
     // The same files as on SQLite (test/postgres-* included), less the SQLite-only ones.
-    exclude: ["e2e/**", "node_modules/**", ...sqliteOnlyFiles(root, testFiles(root))],
+    exclude: ["e2e/**", "node_modules/**", "test/containers/**", ...sqliteOnlyFiles(root, testFiles(root))],
   },
 });

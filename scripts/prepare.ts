@@ -1,7 +1,8 @@
 // Prepares the database before the server starts: checks Node's version and the configuration, creates
 // the data folder for SQLite and applies the store's migrations (`prisma migrate deploy`, offline).
 import { spawnSync } from "node:child_process";
-import { mkdirSync } from "node:fs";
+import { accessSync, constants, mkdirSync } from "node:fs";
+import { createRequire } from "node:module";
 import path from "node:path";
 import { configOrExit, redactUrl, storeOf } from "../lib/config";
 import { secureSqliteFile } from "../lib/runtime";
@@ -11,11 +12,25 @@ checkNodeVersion();
 const config = configOrExit();
 if (storeOf(config.DATABASE_URL) === "sqlite") {
   const file = config.DATABASE_URL.replace(/^file:/, "");
-  mkdirSync(path.dirname(path.resolve(file)), { recursive: true });
+  const dir = path.dirname(path.resolve(file));
+  // A folder this process cannot write (its owner, a read-only mount): one line saying so, not the
+  // migration tool's pages about a database it could not open.
+  try {
+    mkdirSync(dir, { recursive: true });
+    accessSync(dir, constants.W_OK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code ?? String(err);
+    process.stderr.write(
+      `Tally cannot start: the folder ${dir} is not writable by this process (${code}). DATABASE_URL=${redactUrl(config.DATABASE_URL)} keeps the SQLite database there: fix the folder's owner or permissions (or the volume's mount) and start again.\n`,
+    );
+    process.exit(1);
+  }
   // Made 0600 before the migration creates it: it will hold password hashes and secrets.
   secureSqliteFile(config.DATABASE_URL);
 }
-const run = spawnSync("npx", ["prisma", "migrate", "deploy"], {
+// Prisma's CLI run by this Node directly, not through npx: the container image has no npm to ask.
+const prismaCli = createRequire(path.join(process.cwd(), "package.json")).resolve("prisma/build/index.js");
+const run = spawnSync(process.execPath, [prismaCli, "migrate", "deploy"], {
   stdio: ["ignore", "pipe", "pipe"],
   env: { ...process.env, DATABASE_URL: config.DATABASE_URL },
   encoding: "utf8",

@@ -6,10 +6,15 @@
 // The PostgreSQL steps run when a server answers at TALLY_TEST_POSTGRES_URL (default: the local
 // server at 127.0.0.1:5432); without one they are skipped and the summary says so in capitals, unless
 // TALLY_REQUIRE_POSTGRES=1 (CI sets it), which makes a missing server a failure.
+//
+// The container tests (test/containers: the image and compose.yaml under Podman) run beside the vitest
+// runs when Podman works here; otherwise they are skipped the same way, unless TALLY_REQUIRE_PODMAN=1
+// (CI sets it). Their Dockerfile is linted with the static checks (dockerfilelint).
 import { spawn, spawnSync } from "node:child_process";
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import pg from "pg";
+import { containerEngine } from "./image.mjs";
 
 const POSTGRES_URL = process.env.TALLY_TEST_POSTGRES_URL ?? "postgresql://postgres@127.0.0.1:5432/postgres";
 const SQLITE_DRIFT_URL = "file:./data/drift-check.db";
@@ -46,6 +51,12 @@ if (!postgres && process.env.TALLY_REQUIRE_POSTGRES === "1") {
   process.exit(1);
 }
 
+const podman = containerEngine({ ...process.env, TALLY_CONTAINER_ENGINE: "podman" });
+if (!podman.engine && process.env.TALLY_REQUIRE_PODMAN === "1") {
+  console.error(`✗ TALLY_REQUIRE_PODMAN=1 but Podman cannot run here: ${podman.reason}`);
+  process.exit(1);
+}
+
 const checks = [
   ["types", "npx", ["tsc", "--noEmit"]],
   // Installs Debian's Chromium for the end-to-end tests if it is missing (network and disk, little CPU).
@@ -59,6 +70,7 @@ const checks = [
     "npx",
     ["depcruise", "app", "components", "lib", "scripts", "server.ts", "--config", ".dependency-cruiser.cjs"],
   ],
+  ["Dockerfile", "npx", ["dockerfilelint", "Dockerfile"]],
   ["migrations match the schema (SQLite)", "npx", drift("prisma"), { DATABASE_URL: SQLITE_DRIFT_URL }],
   ...(postgres
     ? [["migrations match the schema (PostgreSQL)", "npx", drift("prisma/postgres"), { DATABASE_URL: POSTGRES_URL }]]
@@ -86,6 +98,17 @@ const steps = [
             "npx",
             ["vitest", "run", "--config", "vitest.postgres.config.mts", ...vitestWorkers],
             { TALLY_TEST_POSTGRES_URL: POSTGRES_URL },
+          ],
+        ]
+      : []),
+    // Builds the image (a few minutes the first time, its layers cached after) and runs its containers.
+    ...(podman.engine
+      ? [
+          [
+            "containers",
+            "container tests (Podman)",
+            "npx",
+            ["vitest", "run", "--config", "vitest.containers.config.mts"],
           ],
         ]
       : []),
@@ -206,6 +229,10 @@ for (const step of steps) {
   console.log(`✓ ${name} (${seconds(t)})`);
 }
 console.log(`\nAll checks passed in ${((Date.now() - started) / 1000).toFixed(0)} s`);
+if (!podman.engine)
+  console.log(
+    `\nNOTE: THE CONTAINER TESTS WERE SKIPPED: ${podman.reason} (see docs/operations/deployment.md#container-image).`,
+  );
 if (!postgres)
   console.log(
     `\nNOTE: THE POSTGRESQL TESTS WERE SKIPPED: no server answers at ${POSTGRES_URL.replace(/:[^:@/]*@/, ":***@")} (set TALLY_TEST_POSTGRES_URL).`,
