@@ -47,7 +47,12 @@ export function BreakerCard({ breaker: b }: { breaker: BudgetView["breaker"] }) 
               </dd>
             </>
           )}
-          {!b.openedBy && !b.closedAt && <dd className="col-span-2 text-slate-500">never opened</dd>}
+          {!b.openedBy && !b.closedAt && (
+            <>
+              <dt className="text-slate-600">opened</dt>
+              <dd className="text-slate-600">never</dd>
+            </>
+          )}
         </dl>
       </div>
     </Card>

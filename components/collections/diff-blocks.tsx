@@ -24,10 +24,11 @@ function Line({ line }: { line: ViewLine }) {
       className={`grid grid-cols-[2.75rem_2.75rem_1rem_minmax(0,1fr)] sm:grid-cols-[3.5rem_3.5rem_1rem_minmax(0,1fr)] ${ROW[line.kind]}`}
       data-kind={line.kind}
     >
-      <span className="select-none pr-2 text-right text-slate-500">{line.oldNo ?? ""}</span>
-      <span className="select-none pr-2 text-right text-slate-500">{line.newNo ?? ""}</span>
-      <span className="select-none" aria-label={LABEL[line.kind]}>
-        {SIGN[line.kind]}
+      <span className="select-none pr-2 text-right text-slate-600">{line.oldNo ?? ""}</span>
+      <span className="select-none pr-2 text-right text-slate-600">{line.newNo ?? ""}</span>
+      <span className="select-none">
+        <span aria-hidden>{SIGN[line.kind]}</span>
+        <span className="sr-only">{LABEL[line.kind]}</span>
       </span>
       <span className="whitespace-pre-wrap pr-2 [overflow-wrap:anywhere]">
         {line.parts ? (
