@@ -259,14 +259,17 @@ describe("heartbeat: an item may run longer than its lease", () => {
 
   it("keeps the lease while the handler runs: no one else can claim it, and it is handled once", async () => {
     runs = 0;
-    await enqueue(db(), { kind: "slow", payload: { ms: 1200 } });
-    const [item] = await claim({ owner: "a", limit: 1, leaseMs: 300 });
-    const running = runItem(registry, item, { timeoutMs: 10_000, heartbeat: { leaseMs: 300, everyMs: 80 } });
+    // The handler runs three leases long. A lease of 1 s renewed every 250 ms leaves a loaded machine
+    // (a clean-clone CI run beside an image build) room for a late beat: 300 ms renewed every 80 ms
+    // was lost there once.
+    await enqueue(db(), { kind: "slow", payload: { ms: 3000 } });
+    const [item] = await claim({ owner: "a", limit: 1, leaseMs: 1000 });
+    const running = runItem(registry, item, { timeoutMs: 20_000, heartbeat: { leaseMs: 1000, everyMs: 250 } });
     // Another worker keeps trying for the whole run, well past the first lease's end.
     const stolen: number[] = [];
-    const giveUpAt = Date.now() + 5000;
+    const giveUpAt = Date.now() + 10_000;
     while ((await row(item.id)).state === "leased" && Date.now() < giveUpAt) {
-      stolen.push(...(await claim({ owner: "b", limit: 1, leaseMs: 300 })).map((i) => i.id));
+      stolen.push(...(await claim({ owner: "b", limit: 1, leaseMs: 1000 })).map((i) => i.id));
       await sleep(50);
     }
     expect(await running).toBe("acked");
