@@ -66,3 +66,34 @@ test("the Alerts page shows dead_letters firing, delivered to the webhook, and i
   // Slack and e-mail are not configured here: their buttons cannot be pressed.
   await expect(page.getByTestId("channel-slack").getByRole("button", { name: "Send test alert" })).toBeDisabled();
 });
+
+test("an operator acknowledges the firing rule and silences it for an hour with a reason, then lifts the silence", async ({
+  page,
+}) => {
+  test.setTimeout(90_000);
+  await page.goto("/alerts");
+  const rule = page.getByTestId("rule-dead_letters");
+  await expect(rule.getByText("firing", { exact: true })).toBeVisible({ timeout: 30_000 });
+
+  await rule.getByRole("button", { name: "Acknowledge dead_letters" }).click();
+  await expect(rule).toContainText(/acknowledged by operator@localhost|acknowledged by .+@/);
+  await expect(rule).toContainText("no repeats until it resolves");
+  await expect(rule.getByRole("button", { name: "Acknowledge dead_letters" })).toHaveCount(0);
+
+  await rule.getByRole("button", { name: "Silence dead_letters…" }).click();
+  await rule.getByLabel("For").selectOption({ label: "1 hour" });
+  await rule.getByLabel("Why (optional)").fill("planned maintenance");
+  await rule.getByRole("button", { name: "Silence", exact: true }).click();
+  await expect(rule).toContainText("silenced until");
+  await expect(rule).toContainText("“planned maintenance”");
+  // The time is the reader's own, not an ISO string.
+  await expect(rule).not.toContainText(/\d{4}-\d\d-\d\dT/);
+  await page.reload();
+  await expect(page.getByTestId("rule-dead_letters")).toContainText("silenced until");
+
+  await page.getByTestId("rule-dead_letters").getByRole("button", { name: "Lift the silence on dead_letters" }).click();
+  await expect(page.getByTestId("rule-dead_letters")).not.toContainText("silenced until");
+  await expect(
+    page.getByTestId("rule-dead_letters").getByRole("button", { name: "Silence dead_letters…" }),
+  ).toBeVisible();
+});

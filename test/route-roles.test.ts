@@ -229,6 +229,29 @@ const MUTATIONS: Record<
     role: "operator",
     request: async () => ({ path: "/api/alerts/test", body: { channel: "webhook" } }),
   },
+  "POST /api/alerts/{id}/acknowledge": {
+    role: "operator",
+    request: async () => {
+      // A rule that really fires (an open dead letter), so an evaluation in between keeps it firing.
+      await db().deadLetter.create({
+        data: { jobId: `job-roles-${unique()}`, kind: "process_job", errorCode: "X", errorMessage: "roles" },
+      });
+      await db().alertState.upsert({
+        where: { rule: "dead_letters" },
+        create: { rule: "dead_letters", state: "firing", since: new Date() },
+        update: { state: "firing", acknowledgedAt: null, acknowledgedBy: null },
+      });
+      return { path: "/api/alerts/dead_letters/acknowledge" };
+    },
+  },
+  "POST /api/alerts/{id}/silence": {
+    role: "operator",
+    request: async () => ({ path: "/api/alerts/queue_stalled/silence", body: { minutes: 60, note: "roles" } }),
+  },
+  "DELETE /api/alerts/{id}/silence": {
+    role: "operator",
+    request: async () => ({ path: "/api/alerts/queue_stalled/silence" }),
+  },
   "POST /api/dead-letters/retry": {
     role: "operator",
     request: async () => ({ path: "/api/dead-letters/retry", body: { ids: [999_999] } }),
@@ -321,7 +344,7 @@ describe("roles against every mutating route", () => {
     const table = section.slice(0, section.indexOf("\n## ", 1));
     const documented: Record<string, string> = {};
     for (const row of table.matchAll(/^\| (.+) \| (\w+) \|$/gm)) {
-      for (const route of row[1].matchAll(/`(POST \/api\/[^`]+)`/g)) {
+      for (const route of row[1].matchAll(/`((?:POST|DELETE) \/api\/[^`]+)`/g)) {
         documented[route[1].replace(/\{\w+\}/g, "{id}")] = row[2];
       }
     }
@@ -341,7 +364,8 @@ describe("roles against every mutating route", () => {
     };
     const req = await m.request(ctx);
     const auditBefore = await db().auditLog.count();
-    const r = await call(tally, ctx.as, "POST", req.path, req.body ?? {});
+    const method = route.split(" ")[0];
+    const r = await call(tally, ctx.as, method, req.path, method === "DELETE" ? undefined : (req.body ?? {}));
     if (allowed) {
       expect(r.status, JSON.stringify(r.json)).toBeGreaterThanOrEqual(200);
       expect(r.status, JSON.stringify(r.json)).toBeLessThan(300);
@@ -350,7 +374,7 @@ describe("roles against every mutating route", () => {
       expect(r.status).toBe(403);
       expect(r.json).toEqual({
         error: "forbidden",
-        message: `POST ${req.path} needs the ${needed} role; ${email(role)} is a${role === "operator" ? "n" : ""} ${role}`,
+        message: `${method} ${req.path} needs the ${needed} role; ${email(role)} is a${role === "operator" ? "n" : ""} ${role}`,
       });
       // Refused before the handler ran: not even an audit row.
       expect(await db().auditLog.count()).toBe(auditBefore);

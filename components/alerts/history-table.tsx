@@ -22,6 +22,7 @@ function StateBadge({ e }: { e: AlertEventView }) {
 }
 
 function Deliveries({ e }: { e: AlertEventView }) {
+  if (e.suppressed === "silenced") return <span className="text-xs text-slate-600">silenced: sent to no channel</span>;
   if (e.notifications.length === 0) return <span className="text-xs text-slate-500">no channel configured</span>;
   return (
     <ul className="space-y-1">

@@ -2,6 +2,7 @@ import { Badge } from "@/components/ui/badge";
 import { Table, Td, Th } from "@/components/ui/table";
 import { Time } from "@/components/ui/time";
 import type { RuleView } from "@/lib/alerts/client";
+import { RuleActions, RuleHolds } from "./rule-actions";
 
 function State({ r }: { r: RuleView }) {
   return (
@@ -34,6 +35,7 @@ export function RuleTable({ rules }: { rules: RuleView[] }) {
             </div>
             <p className="text-xs text-slate-600">{r.description}</p>
             <p className="break-words text-xs text-slate-800">{r.summary ?? "not evaluated yet"}</p>
+            <RuleHolds r={r} />
             <ul className="text-xs text-slate-600">
               {r.thresholds.map((t) => (
                 <li key={t.setting} className="break-words">
@@ -41,6 +43,7 @@ export function RuleTable({ rules }: { rules: RuleView[] }) {
                 </li>
               ))}
             </ul>
+            <RuleActions r={r} />
           </li>
         ))}
       </ul>
@@ -88,6 +91,8 @@ function RulesWide({ rules }: { rules: RuleView[] }) {
                   checked <Time iso={r.evaluatedAt} relative />
                 </div>
               )}
+              <RuleHolds r={r} />
+              <RuleActions r={r} />
             </Td>
           </tr>
         ))}

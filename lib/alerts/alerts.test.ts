@@ -11,6 +11,7 @@ import { verifyDelivery } from "@/lib/signing/signature";
 import { createTestDb, type TestDb } from "@/test/db";
 import { deliverAlertNotifications, MAX_ATTEMPTS } from "./deliver";
 import { evaluateAlerts } from "./evaluate";
+import { acknowledgeAlert, silenceAlert, unsilenceAlert } from "./silence";
 import { sendTestAlert } from "./test-alert";
 import { alertsView } from "./view";
 
@@ -210,6 +211,79 @@ describe("dead_letters", () => {
   });
 });
 
+describe("acknowledge and silence", () => {
+  const dlEvent = async (at: Date) =>
+    (await evaluateAlerts({ now: at })).find((x) => x.rule === "dead_letters")?.event ?? null;
+
+  it("an acknowledged firing sends no repeat, still sends its resolved, and the next firing alerts again", async () => {
+    const t0 = new Date();
+    await expect(acknowledgeAlert("dead_letters", "ops@example.com", t0)).rejects.toThrow(/not firing/);
+    const dl = await deadLetter();
+    expect(await dlEvent(t0)).toBe("firing");
+    await acknowledgeAlert("dead_letters", "ops@example.com", minutes(t0, 1));
+    expect((await alertsView()).rules.find((r) => r.rule === "dead_letters")).toMatchObject({
+      state: "firing",
+      acknowledgedBy: "ops@example.com",
+      acknowledgedAt: minutes(t0, 1).toISOString(),
+    });
+    expect(await dlEvent(minutes(t0, 31))).toBe(null);
+    expect(await dlEvent(minutes(t0, 90))).toBe(null);
+    await db().deadLetter.update({ where: { id: dl.id }, data: { state: "discarded" } });
+    expect(await dlEvent(minutes(t0, 91))).toBe("resolved");
+    await deliverAlertNotifications({ now: minutes(t0, 91) });
+    expect(hookBodies().map((b) => b.state)).toEqual(["firing", "resolved"]);
+    // Resolving ended the acknowledgement: a new dead letter is news again.
+    expect((await alertsView()).rules.find((r) => r.rule === "dead_letters")?.acknowledgedAt).toBeNull();
+    await deadLetter();
+    expect(await dlEvent(minutes(t0, 92))).toBe("firing");
+    expect(await dlEvent(minutes(t0, 122))).toBe("repeat");
+    const audit = await db().auditLog.findMany({ where: { action: "alerts.acknowledge" } });
+    expect(audit.map((a) => [a.actor, a.target, a.ok])).toEqual([
+      ["ops@example.com", "dead_letters", false],
+      ["ops@example.com", "dead_letters", true],
+    ]);
+  });
+
+  it("a silence records firings and resolves with no notification; a rule still firing when it ends is sent at once", async () => {
+    const t0 = new Date();
+    await silenceAlert("dead_letters", 60, "planned maintenance", "ops@example.com", t0);
+    const dl = await deadLetter();
+    expect(await dlEvent(minutes(t0, 1))).toBe("firing");
+    expect(await dlEvent(minutes(t0, 40))).toBe(null);
+    expect((await deliverAlertNotifications({ now: minutes(t0, 40) })).attempted).toBe(0);
+    const view = await alertsView();
+    expect(view.rules.find((r) => r.rule === "dead_letters")).toMatchObject({
+      state: "firing",
+      silencedUntil: minutes(t0, 60).toISOString(),
+      silencedBy: "ops@example.com",
+      silenceNote: "planned maintenance",
+    });
+    expect(view.history[0]).toMatchObject({ rule: "dead_letters", state: "firing", suppressed: "silenced" });
+    expect(view.history[0].notifications).toEqual([]);
+    // The silence is over and the dead letter is still open: the channels hear of it now.
+    expect(await dlEvent(minutes(t0, 61))).toBe("repeat");
+    await deliverAlertNotifications({ now: minutes(t0, 61) });
+    expect(hookBodies().map((b) => [b.rule, b.state])).toEqual([["dead_letters", "firing"]]);
+    expect((await alertsView()).rules.find((r) => r.rule === "dead_letters")?.silencedUntil).toBeNull();
+
+    // Silenced again, then resolved: recorded, not sent; lifting the silence sends nothing old.
+    await silenceAlert("dead_letters", 30, null, "ops@example.com", minutes(t0, 62));
+    await db().deadLetter.update({ where: { id: dl.id }, data: { state: "discarded" } });
+    expect(await dlEvent(minutes(t0, 63))).toBe("resolved");
+    await unsilenceAlert("dead_letters", "ops@example.com");
+    expect(await dlEvent(minutes(t0, 64))).toBe(null);
+    await deliverAlertNotifications({ now: minutes(t0, 64) });
+    expect(hook.requests).toHaveLength(1);
+    expect((await alertsView()).history[0]).toMatchObject({ state: "resolved", suppressed: "silenced" });
+  });
+
+  it("names an unknown rule as not found", async () => {
+    await expect(silenceAlert("no_such_rule", 60, null, "ops@example.com")).rejects.toThrow(/No alert rule/);
+    await expect(acknowledgeAlert("no_such_rule", "ops@example.com")).rejects.toThrow(/No alert rule/);
+    expect(await db().alertState.count()).toBe(0);
+  });
+});
+
 describe("unauthorized_spike", () => {
   const fail401 = (subscriptionId: string | null, at: Date, n: number) =>
     db().inboundDelivery.createMany({
@@ -240,7 +314,7 @@ describe("unauthorized_spike", () => {
     expect(await spike(now)).toMatchObject({ to: "firing", event: "firing" });
     const state = await db().alertState.findUniqueOrThrow({ where: { rule: "unauthorized_spike" } });
     expect(state.summary).toMatch(
-      /^10 deliveries answered 401 in 5 min on \/webhooks\/geonode\/sub-a \(a secret rotation at .* preceded it\)/,
+      /^10 deliveries answered 401 in 5 min for the extract_completed subscription \(sub-a\) \(its secret was rotated 8 minutes before the first one\)$/,
     );
     expect(JSON.parse(state.details ?? "{}")).toMatchObject({
       spikes: [{ subscriptionId: "sub-a", count: 10, rotationPreceded: true }],

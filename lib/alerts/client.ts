@@ -9,4 +9,7 @@ export {
   type NotificationView,
   type RuleView,
   testResultSchema,
+  ackResultSchema,
+  silenceBodySchema,
+  silenceResultSchema,
 } from "./contracts";

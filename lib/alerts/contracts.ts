@@ -38,6 +38,13 @@ export const ruleViewSchema = z.object({
   since: z.string().nullable(),
   summary: z.string().nullable(),
   evaluatedAt: z.string().nullable(),
+  /** Who acknowledged the current firing, and when (cleared when it resolves). */
+  acknowledgedAt: z.string().nullable(),
+  acknowledgedBy: z.string().nullable(),
+  /** A silence in force: nothing is sent until then. */
+  silencedUntil: z.string().nullable(),
+  silencedBy: z.string().nullable(),
+  silenceNote: z.string().nullable(),
   thresholds: z.array(z.object({ setting: z.string(), value: z.string() })),
 });
 export type RuleView = z.infer<typeof ruleViewSchema>;
@@ -58,6 +65,8 @@ export const alertEventViewSchema = z.object({
   rule: z.string(),
   state: z.enum(["firing", "resolved"]),
   kind: z.enum(["alert", "repeat", "test"]),
+  /** "silenced": recorded while a silence was in force, sent to no channel. */
+  suppressed: z.enum(["silenced"]).nullable(),
   summary: z.string(),
   startedAt: z.string(),
   at: z.string(),
@@ -95,3 +104,26 @@ export const testResultSchema = z.object({
   error: z.string().nullable(),
 });
 export type TestResult = z.infer<typeof testResultSchema>;
+
+/** POST /api/alerts/{rule}/silence. */
+export const silenceBodySchema = z
+  .object({
+    minutes: z
+      .number({ error: "must be a number of minutes" })
+      .int({ error: "must be a whole number of minutes" })
+      .min(5, { error: "must be at least 5 minutes" })
+      .max(7 * 24 * 60, { error: "must be at most 7 days (10080 minutes)" }),
+    note: z.string().trim().max(200, { error: "must be at most 200 characters" }).nullish(),
+  })
+  .strict();
+
+export const ackResultSchema = z.object({
+  rule: z.enum(RULE_NAMES),
+  acknowledgedAt: z.string(),
+  acknowledgedBy: z.string(),
+});
+export const silenceResultSchema = z.object({
+  rule: z.enum(RULE_NAMES),
+  silencedUntil: z.string().nullable(),
+  silencedBy: z.string().nullable(),
+});

@@ -6,12 +6,14 @@ import { singleFlight } from "../scheduling";
 import { configuredChannels } from "./channels";
 import type { RuleName } from "./contracts";
 import { RULES, type Finding, type Rule } from "./rules";
+import { silencedAt } from "./silence";
 
 // One evaluation pass, single-flight across processes: each rule is checked at `now` and compared
 // with its stored state. ok → firing records a "firing" event; firing → firing records a "repeat"
 // once TALLY_ALERT_REPEAT_MINUTES have passed since the last one sent; firing → ok records a
 // "resolved". Each event gets one notification row per configured channel in the same transaction
-// (the outbox that deliver.ts sends), so a crash never loses or doubles an alert.
+// (the outbox that deliver.ts sends), so a crash never loses or doubles an alert. A silence in force
+// records the event with no notification; an acknowledged rule sends no repeats (silence.ts).
 
 export type Transition = {
   rule: RuleName;
@@ -47,14 +49,26 @@ async function evaluateOnce(opts: EvaluateOptions): Promise<Transition[]> {
   return out;
 }
 
-type Stored = { state: string; since: Date | null; lastNotifiedAt: Date | null } | null;
+type Stored = {
+  state: string;
+  since: Date | null;
+  lastNotifiedAt: Date | null;
+  acknowledgedAt: Date | null;
+  silencedUntil: Date | null;
+} | null;
 
 async function apply(rule: Rule, f: Finding, stored: Stored, config: TallyConfig, now: Date): Promise<Transition> {
   const from = stored?.state === "firing" ? "firing" : "ok";
   const to = f.firing ? "firing" : "ok";
+  const silenced = silencedAt(stored?.silencedUntil, now);
+  // Acknowledged: the person on it gets no repeats (silence.ts); a silenced firing sends nothing and,
+  // leaving lastNotifiedAt empty, makes the repeat due the moment the silence ends.
+  const acknowledged = from === "firing" && stored?.acknowledgedAt != null;
   const repeatDue =
     from === "firing" &&
     to === "firing" &&
+    !acknowledged &&
+    !silenced &&
     (!stored?.lastNotifiedAt ||
       now.getTime() - stored.lastNotifiedAt.getTime() >= config.TALLY_ALERT_REPEAT_MINUTES * 60_000);
   const event: Transition["event"] =
@@ -75,22 +89,32 @@ async function apply(rule: Rule, f: Finding, stored: Stored, config: TallyConfig
       details,
       evaluatedAt: now,
       ...(event === "firing" || event === "repeat"
-        ? { lastNotifiedAt: now }
+        ? { lastNotifiedAt: silenced ? null : now }
         : event === "resolved"
           ? { lastNotifiedAt: null }
           : {}),
+      // Resolving ends an acknowledgement: the next firing is news again.
+      ...(to === "ok" ? { acknowledgedAt: null, acknowledgedBy: null } : {}),
+      // An expired silence is cleared so the page stops showing it.
+      ...(stored?.silencedUntil && !silenced ? { silencedUntil: null, silencedBy: null, silenceNote: null } : {}),
     };
     await tx.alertState.upsert({ where: { rule: rule.name }, create: { rule: rule.name, ...data }, update: data });
     if (event) {
-      await recordEvent(tx, config, {
-        rule: rule.name,
-        state: event === "resolved" ? "resolved" : "firing",
-        kind: event === "repeat" ? "repeat" : "alert",
-        summary: f.summary,
-        details,
-        startedAt: (event === "resolved" ? stored?.since : since) ?? now,
-        at: now,
-      });
+      await recordEvent(
+        tx,
+        config,
+        {
+          rule: rule.name,
+          state: event === "resolved" ? "resolved" : "firing",
+          kind: event === "repeat" ? "repeat" : "alert",
+          suppressed: silenced ? "silenced" : null,
+          summary: f.summary,
+          details,
+          startedAt: (event === "resolved" ? stored?.since : since) ?? now,
+          at: now,
+        },
+        silenced ? [] : configuredChannels(config),
+      );
     }
   });
   return { rule: rule.name, from, to, event };
@@ -100,6 +124,7 @@ export type NewEvent = {
   rule: string;
   state: "firing" | "resolved";
   kind: "alert" | "repeat" | "test";
+  suppressed?: "silenced" | null;
   summary: string;
   details: string;
   startedAt: Date;

@@ -4,3 +4,4 @@ export * from "./client";
 export { runAlertPass, startAlerts } from "./schedule";
 export { sendTestAlert } from "./test-alert";
 export { alertsView, channelsView } from "./view";
+export { acknowledgeAlert, silenceAlert, unsilenceAlert } from "./silence";

@@ -14,6 +14,19 @@ export type { Finding, Rule } from "./rule";
 const minutesAgo = (now: Date, m: number) => new Date(now.getTime() - m * 60_000);
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+/** A subscription as people know it: its event type and description, with its id; or the unkeyed route. */
+function subscriptionName(id: string | null, sub: { eventType: string; description: string | null } | null): string {
+  if (!id) return "the unkeyed route /webhooks/geonode";
+  if (!sub) return `subscription ${id} (deleted)`;
+  return `the ${sub.eventType} subscription${sub.description ? ` “${sub.description}”` : ""} (${id})`;
+}
+
+/** "3 min before", "under a minute before": how long before `later` the `earlier` moment was. */
+function minutesBefore(later: Date, earlier: Date): string {
+  const m = Math.round((later.getTime() - earlier.getTime()) / 60_000);
+  return m < 1 ? "under a minute before" : `${plural(m, "minute")} before`;
+}
+
 const deadLetters: Rule = {
   name: "dead_letters",
   description: "Open dead letters (jobs or queue items that gave up and wait for a person)",
@@ -73,8 +86,15 @@ const unauthorizedSpike: Rule = {
           orderBy: { at: "desc" },
           select: { at: true, subscriptionId: true },
         });
+        const sub = g.subscriptionId
+          ? await db().subscription.findUnique({
+              where: { id: g.subscriptionId },
+              select: { eventType: true, description: true },
+            })
+          : null;
         return {
           subscriptionId: g.subscriptionId,
+          subscription: subscriptionName(g.subscriptionId, sub),
           route: g.subscriptionId ? `/webhooks/geonode/${g.subscriptionId}` : "/webhooks/geonode (unkeyed)",
           count: g._count._all,
           firstAt: first.toISOString(),
@@ -87,7 +107,7 @@ const unauthorizedSpike: Rule = {
     return {
       firing: withCause.length > 0,
       summary: top
-        ? `${plural(top.count, "delivery", "deliveries")} answered 401 in ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min on ${top.route}${top.rotationPreceded ? ` (a secret rotation at ${top.rotatedAt} preceded it)` : " (no rotation preceded it)"}`
+        ? `${plural(top.count, "delivery", "deliveries")} answered 401 in ${c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES} min for ${top.subscription}${top.rotatedAt ? ` (its secret was rotated ${minutesBefore(new Date(top.firstAt), new Date(top.rotatedAt))} the first one)` : " (no rotation preceded it: a sender with a wrong secret?)"}`
         : "no 401 spike",
       details: { windowMinutes: c.TALLY_ALERT_UNAUTHORIZED_WINDOW_MINUTES, spikes: withCause },
     };

@@ -13,6 +13,7 @@ import {
   type RuleView,
 } from "./contracts";
 import { RULES } from "./rules";
+import { silencedAt } from "./silence";
 
 // The Alerts page and GET /api/alerts: rules with state and thresholds, channels with their health,
 // and the latest firings with each channel's delivery result.
@@ -20,7 +21,7 @@ import { RULES } from "./rules";
 const HISTORY = 50;
 const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
 
-export async function alertsView(role: Role = "viewer"): Promise<AlertsView> {
+export async function alertsView(role: Role = "viewer", now = new Date()): Promise<AlertsView> {
   const config = getConfig();
   const [states, events] = await Promise.all([
     db().alertState.findMany(),
@@ -40,6 +41,15 @@ export async function alertsView(role: Role = "viewer"): Promise<AlertsView> {
       since: iso(s?.since),
       summary: s?.summary ?? null,
       evaluatedAt: iso(s?.evaluatedAt),
+      acknowledgedAt: s?.state === "firing" ? iso(s.acknowledgedAt) : null,
+      acknowledgedBy: s?.state === "firing" ? (s.acknowledgedBy ?? null) : null,
+      ...(silencedAt(s?.silencedUntil, now)
+        ? {
+            silencedUntil: iso(s?.silencedUntil),
+            silencedBy: s?.silencedBy ?? null,
+            silenceNote: s?.silenceNote ?? null,
+          }
+        : { silencedUntil: null, silencedBy: null, silenceNote: null }),
       thresholds: r.thresholds(config),
     };
   });
@@ -48,6 +58,7 @@ export async function alertsView(role: Role = "viewer"): Promise<AlertsView> {
     rule: e.rule,
     state: e.state === "resolved" ? "resolved" : "firing",
     kind: e.kind === "repeat" || e.kind === "test" ? e.kind : "alert",
+    suppressed: e.suppressed === "silenced" ? "silenced" : null,
     summary: e.summary,
     startedAt: e.startedAt.toISOString(),
     at: e.at.toISOString(),

@@ -22,6 +22,50 @@ export interface paths {
     patch?: never;
     trace?: never;
   };
+  "/api/alerts/{rule}/acknowledge": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Acknowledge a firing alert: no repeats are sent until it resolves (the resolved still is)
+     * @description Role: **operator** or above (session or API token).
+     */
+    post: operations["postAlertsRuleAcknowledge"];
+    delete?: never;
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
+  "/api/alerts/{rule}/silence": {
+    parameters: {
+      query?: never;
+      header?: never;
+      path?: never;
+      cookie?: never;
+    };
+    get?: never;
+    put?: never;
+    /**
+     * Silence an alert rule for a time: it is still evaluated and its events recorded, but no channel is told
+     * @description Role: **operator** or above (session or API token).
+     */
+    post: operations["postAlertsRuleSilence"];
+    /**
+     * Lift an alert rule's silence
+     * @description Role: **operator** or above (session or API token).
+     */
+    delete: operations["deleteAlertsRuleSilence"];
+    options?: never;
+    head?: never;
+    patch?: never;
+    trace?: never;
+  };
   "/api/alerts/test": {
     parameters: {
       query?: never;
@@ -1737,6 +1781,143 @@ export interface operations {
         };
       };
       401: components["responses"]["401"];
+      500: components["responses"]["500"];
+    };
+  };
+  postAlertsRuleAcknowledge: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            rule:
+              | "dead_letters"
+              | "unauthorized_spike"
+              | "subscription_drift"
+              | "stale_pending"
+              | "queue_stalled"
+              | "queue_bloat"
+              | "platform_errors"
+              | "safety_net_failed"
+              | "run_suspect_share"
+              | "run_token_cap"
+              | "body_store_unavailable";
+            acknowledgedAt: string;
+            acknowledgedBy: string;
+          };
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      403: components["responses"]["403"];
+      404: components["responses"]["404"];
+      409: components["responses"]["409"];
+      500: components["responses"]["500"];
+    };
+  };
+  postAlertsRuleSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule: string;
+      };
+      cookie?: never;
+    };
+    requestBody: {
+      content: {
+        "application/json": {
+          minutes: number;
+          note?: string | null;
+        };
+      };
+    };
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            rule:
+              | "dead_letters"
+              | "unauthorized_spike"
+              | "subscription_drift"
+              | "stale_pending"
+              | "queue_stalled"
+              | "queue_bloat"
+              | "platform_errors"
+              | "safety_net_failed"
+              | "run_suspect_share"
+              | "run_token_cap"
+              | "body_store_unavailable";
+            silencedUntil: string | null;
+            silencedBy: string | null;
+          };
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      403: components["responses"]["403"];
+      404: components["responses"]["404"];
+      500: components["responses"]["500"];
+    };
+  };
+  deleteAlertsRuleSilence: {
+    parameters: {
+      query?: never;
+      header?: never;
+      path: {
+        rule: string;
+      };
+      cookie?: never;
+    };
+    requestBody?: never;
+    responses: {
+      /** @description Success */
+      200: {
+        headers: {
+          [name: string]: unknown;
+        };
+        content: {
+          "application/json": {
+            /** @enum {string} */
+            rule:
+              | "dead_letters"
+              | "unauthorized_spike"
+              | "subscription_drift"
+              | "stale_pending"
+              | "queue_stalled"
+              | "queue_bloat"
+              | "platform_errors"
+              | "safety_net_failed"
+              | "run_suspect_share"
+              | "run_token_cap"
+              | "body_store_unavailable";
+            silencedUntil: string | null;
+            silencedBy: string | null;
+          };
+        };
+      };
+      400: components["responses"]["400"];
+      401: components["responses"]["401"];
+      403: components["responses"]["403"];
+      404: components["responses"]["404"];
       500: components["responses"]["500"];
     };
   };

@@ -1,3 +1,3 @@
 // lib/browser's surface for client components (no server code): what other folders and the browser may import.
 export { ApiError, apiFetch } from "./api";
-export { errorText, fieldProblems, getParsed, postParsed } from "./parsed";
+export { deleteParsed, errorText, fieldProblems, getParsed, postParsed } from "./parsed";

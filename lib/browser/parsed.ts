@@ -30,6 +30,10 @@ export async function postParsed<S extends z.ZodType>(
   return parse(schema, await apiFetch<unknown>(path, { method: "POST", json }), path);
 }
 
+export async function deleteParsed<S extends z.ZodType>(path: string, schema: S): Promise<z.output<S>> {
+  return parse(schema, await apiFetch<unknown>(path, { method: "DELETE" }), path);
+}
+
 /** The operator-facing words for any failure a hook reports. */
 export function errorText(err: unknown): string {
   if (err instanceof ApiError) return err.message;
