@@ -101,7 +101,7 @@ test("a secret rotated elsewhere: 401 spike on the chart and a banner, then set 
       jobs.push(await submitJob(page, { kind: "extract", url: `https://example.com/e2e-spike-${Date.now()}-${i}` }));
 
     await openWithSubscriptions(page);
-    const banner = page.getByRole("alert").filter({ hasText: "401 spike on extract_completed" });
+    const banner = page.getByRole("alert").filter({ hasText: "401 spike on the extract_completed subscription" });
     await expect(banner).toBeVisible({ timeout: 90_000 });
     await expect(
       page.getByRole("region", { name: "401s per minute, last hour" }).getByText(/extract_completed: \d+/),

@@ -25,7 +25,13 @@ beforeAll(async () => {
   t = await createTestDb();
   await db().subscription.createMany({
     data: [
-      { id: "sub-extract", eventType: "extract_completed", url: "http://x/e", rotatedAt: at(4) },
+      {
+        id: "sub-extract",
+        eventType: "extract_completed",
+        description: "shop pages",
+        url: "http://x/e",
+        rotatedAt: at(4),
+      },
       { id: "sub-batch", eventType: "batch_completed", url: "http://x/b" },
       { id: "sub-crawl", eventType: "crawl_completed", url: "http://x/c" },
     ],
@@ -110,6 +116,8 @@ describe("401s per minute", () => {
       {
         subscriptionId: "sub-extract",
         eventType: "extract_completed",
+        description: "shop pages",
+        url: "http://x/e",
         recent: 5,
         since: at(3, -20).toISOString(),
         lastRotationAt: at(4).toISOString(),

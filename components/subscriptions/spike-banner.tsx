@@ -11,6 +11,11 @@ import { ErrorNotice } from "@/components/ui/feedback";
 import { Time } from "@/components/ui/time";
 import { useReplay401s } from "./use-replay-401s";
 
+/** "the extract_completed subscription “shop pages”": which of several, in the words people gave it. */
+export function subscriptionName(s: { eventType: string; description: string | null }): string {
+  return `the ${s.eventType} subscription${s.description ? ` “${s.description}”` : ""}`;
+}
+
 /**
  * A subscription whose deliveries are being refused right now, with the one-click fix. Once a replay
  * started here the banner is held (ongoing = false after the spike passed) so its outcome stays readable.
@@ -35,7 +40,10 @@ export function SpikeBanner({
       className={`rounded-lg border p-3 text-sm ${ongoing ? "border-red-300 bg-red-50 text-red-900" : "border-emerald-200 bg-emerald-50 text-emerald-900"}`}
     >
       <p className="font-semibold">
-        {ongoing ? `401 spike on ${spike.eventType}` : `The 401 spike on ${spike.eventType} has passed`}
+        {ongoing ? `401 spike on ${subscriptionName(spike)}` : `The 401 spike on ${subscriptionName(spike)} has passed`}
+      </p>
+      <p className="font-mono text-xs wrap-anywhere" title={spike.subscriptionId}>
+        {spike.url} · {spike.subscriptionId}
       </p>
       <p>
         {spike.recent} deliveries refused in the last {SPIKE_WINDOW_MINUTES} minutes, since <Time iso={spike.since} />.
@@ -77,7 +85,7 @@ export function SpikeBanner({
           <ErrorNotice title="The replay did not start" message={errorText(replay.error)} />
         </div>
       )}
-      {runId && <RunProgress runId={runId} title={`Replay of ${spike.eventType} 401s`} />}
+      {runId && <RunProgress runId={runId} title={`Replay of the 401s of ${subscriptionName(spike)}`} />}
     </div>
   );
 }

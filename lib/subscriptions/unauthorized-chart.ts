@@ -29,7 +29,7 @@ export async function unauthorizedChart({
       take: MAX_ROWS + 1,
     }),
     db().subscription.findMany({
-      select: { id: true, eventType: true, rotatedAt: true },
+      select: { id: true, eventType: true, description: true, url: true, rotatedAt: true },
       orderBy: [{ eventType: "asc" }, { id: "asc" }],
     }),
     db().secretRotation.findMany({
@@ -82,6 +82,8 @@ export async function unauthorizedChart({
     spikes.push({
       subscriptionId: s.id,
       eventType: s.eventType,
+      description: s.description,
+      url: s.url,
       recent,
       // the first 401 after the last accepted delivery: where the current run of failures began
       since: (sinceOk[sinceOk.length - 1]?.receivedAt ?? last401).toISOString(),

@@ -38,6 +38,9 @@ export const rotationMarkerSchema = z.object({
 export const spikeSchema = z.object({
   subscriptionId: z.string(),
   eventType: z.string(),
+  /** the subscription's own words and address, so the banner names which one of several */
+  description: z.string().nullable(),
+  url: z.string(),
   /** 401s in the last SPIKE_WINDOW_MINUTES minutes */
   recent: z.number().int(),
   /** the first 401 of the current run of 401s (since the last accepted delivery or rotation) */
