@@ -4255,6 +4255,11 @@ export interface operations {
                 rung: number;
                 name: string;
               }[];
+              platform?: {
+                jobs: number;
+                duplicates: number;
+                duplicateTokens: number;
+              };
             }[];
             nextCursor: string | null;
           };
@@ -4424,6 +4429,11 @@ export interface operations {
               rung: number;
               name: string;
             }[];
+            platform?: {
+              jobs: number;
+              duplicates: number;
+              duplicateTokens: number;
+            };
           };
         };
       };
@@ -4523,6 +4533,11 @@ export interface operations {
               rung: number;
               name: string;
             }[];
+            platform?: {
+              jobs: number;
+              duplicates: number;
+              duplicateTokens: number;
+            };
           };
         };
       };
