@@ -3,12 +3,16 @@
 //                  [--delivery webhooks|polling] [--broker nats|redis|rabbitmq|none]
 //                  [--body-bytes 20000,200000] [--sweep-grace-seconds 15] [--body-store file|s3]
 // npm run chaos -- --runs 5000 [--batch-size 100] [--kills 4] [--seed 1] [--store …] [--servers N] [--workers M]
+//                  [--soak N]
 // npm run chaos -- --caps 20 [--seed 1] [--store sqlite|postgres]
 // Proves "none lost, none doubled" under faults, crashes and a rotation, and that the platform never
 // saw more than TALLY_API_RPS × 5 calls in any 5-second window, and that a postgres sink and a broker
 // sink (--broker, default nats) hold every outcome event once in effect; exits non-zero otherwise.
 // --runs N: the runs mode (scripts/chaos/runs.ts): one run of N URLs under faults and kills during
-// submission and fetching; every URL final, counts adding up, none stored twice, duplicates reported.
+// submission and fetching; every URL final, counts adding up, none stored twice, duplicates reported,
+// and the platform's tokens for the run's jobs equal Tally's. --soak N: N seeds one after another (--seed,
+// --seed + 1, …), one line per seed and a total (scripts/chaos/soak.ts); exits non-zero if any failed.
+// --cpu-load (any mode): busy-loop processes, one per core, while the run lasts (scripts/chaos/cpu-load.ts).
 // --body-bytes MIN,MAX: the body store mode (scripts/chaos/bodies.ts): pages of that many bytes of
 // markdown (html about 3×), kills while a body is being put, a sweeper with a short grace
 // (--sweep-grace-seconds) killed at random; at the end every result's body readable and hash-correct,
@@ -26,9 +30,11 @@ import { type BodiesOptions, printBodies } from "./chaos/bodies";
 import { printLedger } from "./chaos/ledger";
 import { runChaos } from "./chaos/run";
 import { BROKERS, type Broker } from "./chaos/sinks";
-import { printRunsLedger, runRunsChaos } from "./chaos/runs";
+import { printRunsLedger, runRunsChaos, type RunsChaosOptions } from "./chaos/runs";
 import { runCapsRace } from "./chaos/caps";
 import { DEFAULT_POSTGRES_ADMIN_URL } from "./chaos/store";
+import { startCpuLoad } from "./chaos/cpu-load";
+import { formatSoakRow, formatSoakTotal, runSoak } from "./chaos/soak";
 import { serverBundle } from "./server-bundle.mjs";
 
 const { values } = parseArgs({
@@ -50,6 +56,8 @@ const { values } = parseArgs({
     "body-bytes": { type: "string" },
     "sweep-grace-seconds": { type: "string", default: "15" },
     "body-store": { type: "string", default: "file" },
+    soak: { type: "string" },
+    "cpu-load": { type: "boolean", default: false },
   },
 });
 const int = (name: string, v: string | undefined, min: number) => {
@@ -102,10 +110,22 @@ if (values["body-bytes"] !== undefined) {
   };
 }
 
+if (values.soak !== undefined && values.runs === undefined) {
+  console.error("chaos: --soak N goes with --runs N (the runs mode)");
+  process.exit(2);
+}
+const soak = values.soak === undefined ? undefined : int("soak", values.soak, 1);
+const load = values["cpu-load"] ? startCpuLoad() : undefined;
+if (load) console.log(`chaos: --cpu-load: ${load.processes} busy-loop processes, one per core, while the run lasts`);
+// Every way out stops the load first.
+const exit = (code: number) => {
+  void (load?.stop() ?? Promise.resolve()).finally(() => process.exit(code));
+};
+
 const broker = values.broker as Broker;
 if (!BROKERS.includes(broker)) {
   console.error(`chaos: --broker must be one of ${BROKERS.join(", ")}`);
-  process.exit(2);
+  exit(2);
 }
 
 if (values.caps !== undefined) {
@@ -119,11 +139,11 @@ if (values.caps !== undefined) {
           ? `\nOK: ${rounds} rounds in ${result.seconds} s, no cap crossed at any sample, ${stopped} runs stopped at a cap, each naming it.`
           : `\nFAILED: ${over} of ${rounds} rounds crossed a cap, or a stopped run did not name its cap (see the rounds above).`,
       );
-      process.exit(result.ok ? 0 : 1);
+      exit(result.ok ? 0 : 1);
     })
     .catch((err) => {
       console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
-      process.exit(1);
+      exit(1);
     });
 } else {
   // The servers run `npm start`'s bundle: build it first if it is missing.
@@ -131,32 +151,45 @@ if (values.caps !== undefined) {
   if (values.runs !== undefined) {
     const urls = int("runs", values.runs, 1);
     const batchSize = int("batch-size", values["batch-size"], 1);
-    runRunsChaos({
+    const options: Omit<RunsChaosOptions, "seed"> = {
       urls,
       batchSize,
       kills,
-      seed,
       timeoutMs,
       store,
       servers,
       workers,
       apiRps,
       postgres: { adminUrl: values["postgres-url"] },
-    })
-      .then(({ facts, verdict }) => {
-        console.log("\nRun ledger (Tally's database against the simulator's truth):");
-        printRunsLedger(facts, verdict);
-        console.log(
-          verdict.ok
-            ? `\nOK: every URL final, counts add up, none stored twice, ${verdict.extraSubmissions} duplicate submission(s) on the platform and ${facts.duplicateSubmits} reported.`
-            : "\nFAILED: see the run ledger above.",
-        );
-        process.exit(verdict.ok ? 0 : 1);
-      })
-      .catch((err) => {
-        console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
-      });
+    };
+    if (soak !== undefined)
+      runSoak(options, seed, soak)
+        .then((rows) => {
+          console.log(`\nSoak: ${soak} seeds from ${seed}, ${urls} URLs each${load ? ", --cpu-load" : ""}:`);
+          for (const r of rows) console.log(formatSoakRow(r));
+          console.log(formatSoakTotal(rows));
+          exit(rows.every((r) => r.ok) ? 0 : 1);
+        })
+        .catch((err) => {
+          console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+          exit(1);
+        });
+    else
+      runRunsChaos({ ...options, seed })
+        .then(({ facts, verdict }) => {
+          console.log("\nRun ledger (Tally's database against the simulator's truth):");
+          printRunsLedger(facts, verdict);
+          console.log(
+            verdict.ok
+              ? `\nOK: every URL final, counts add up, none stored twice, ${verdict.extraSubmissions} duplicate submission(s) on the platform and ${facts.duplicateSubmits} reported, tokens as the platform charged them (${facts.platformTokens} + ${facts.platformDuplicateTokens} for duplicates).`
+              : "\nFAILED: see the run ledger above.",
+          );
+          exit(verdict.ok ? 0 : 1);
+        })
+        .catch((err) => {
+          console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
+          exit(1);
+        });
   } else
     runChaos({
       jobs,
@@ -213,10 +246,10 @@ if (values.caps !== undefined) {
               ? "OK: every stored result's body is there, readable and hash-correct; nothing unnamed left after a sweep past the grace."
               : "FAILED: results naming a missing or corrupt body, or objects/temporary files left after the final sweep.",
           );
-        process.exit(ok && forwarded && withinBudget && sinksOk && bodiesOk ? 0 : 1);
+        exit(ok && forwarded && withinBudget && sinksOk && bodiesOk ? 0 : 1);
       })
       .catch((err) => {
         console.error(`chaos: ${err instanceof Error ? err.message : String(err)}`);
-        process.exit(1);
+        exit(1);
       });
 }

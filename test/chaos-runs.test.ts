@@ -2,7 +2,9 @@
 // one): a run of 600 URLs in chunks of 50 under the fault mix, 5 % item failures and POSTs that take
 // effect but answer 502, Tally SIGKILLed while the run submits and while it fetches. Every URL ends
 // final, the counters add up at every read and match the URL rows, none is stored twice, and every
-// chunk the platform got twice is in duplicateSubmits.
+// chunk the platform got twice is in duplicateSubmits, no more and no fewer; the tokens the simulator
+// charged for the run's jobs (and for any duplicates) equal what GET /api/runs/{id} shows. Its PostgreSQL
+// twin, with two servers and a worker: test/postgres-chaos-runs.test.ts.
 import { describe, expect, it } from "vitest";
 import { printRunsLedger, runRunsChaos } from "../scripts/chaos/runs";
 
@@ -24,12 +26,14 @@ describe("chaos (small), runs", () => {
     expect(facts.counters.stored + facts.counters.failed).toBe(600);
     expect(facts.counters.stored).toBeGreaterThan(540);
     expect(facts.readsNotAddingUp).toBe(0);
+    expect(facts.platformTokens).toBeGreaterThanOrEqual(facts.counters.stored);
     expect(verdict).toMatchObject({
       allFinal: true,
       countersAddUp: true,
       countersMatchRows: true,
       storedTwice: 0,
       duplicatesReported: true,
+      tokensMatch: true,
       ok: true,
     });
   });

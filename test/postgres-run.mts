@@ -20,7 +20,7 @@ export const SQLITE_ONLY: Record<string, string> = {
   "test/results-feed-concurrency.test.ts":
     "writer processes commit into one SQLite file (test/results-writer.mjs); the PostgreSQL twin is test/postgres-results-feed.test.ts",
   "test/chaos-runs.test.ts":
-    "chooses its store itself (SQLite, one process); the runs mode takes --store postgres --servers N --workers M from npm run chaos",
+    "chooses its store itself (SQLite, one process); the runs mode on PostgreSQL with two servers and a worker is test/postgres-chaos-runs.test.ts",
   "test/chaos-polling.test.ts":
     "chooses its store itself (SQLite); a second several-minute chaos run on PostgreSQL would add minutes to npm test",
 };

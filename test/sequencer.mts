@@ -9,6 +9,7 @@ import { BaseSequencer, type TestSpecification } from "vitest/node";
 const SLOWEST_FIRST = [
   "test/hostile-input.test.ts",
   "test/postgres-chaos.test.ts",
+  "test/postgres-chaos-runs.test.ts",
   "test/postgres-db-copy.test.ts",
   "test/postgres-db-migration.test.ts",
   "test/chaos-polling.test.ts",

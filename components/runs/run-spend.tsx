@@ -47,6 +47,20 @@ export function RunSpend({ run }: { run: RunView }) {
         {extra > 0 && <> · {n(extra)} of them on escalation rungs</>}
         {run.counts.suspect > 0 && <> · {n(run.counts.suspect)} URLs suspect, waiting for their next rung</>}
       </p>
+      {run.platform && (
+        <p className="mt-1 text-sm text-slate-700" data-testid="platform-submissions">
+          On the platform: <span className="tabular-nums">{n(run.platform.jobs)}</span> batch jobs for its chunks
+          {run.platform.duplicates > 0 ? (
+            <>
+              {" "}
+              · {n(run.platform.duplicates)} duplicate submission{run.platform.duplicates === 1 ? "" : "s"} (a chunk
+              whose answer was lost, posted again), charged {n(run.platform.duplicateTokens)} tokens on top
+            </>
+          ) : (
+            <> · no duplicate submissions</>
+          )}
+        </p>
+      )}
       {rungs.length > 0 && (
         <div className="mt-3">
           <Table caption="Batches, URLs and tokens per rung">

@@ -4436,6 +4436,11 @@ export interface operations {
                 rung: number;
                 name: string;
               }[];
+              platform?: {
+                jobs: number;
+                duplicates: number;
+                duplicateTokens: number;
+              };
             }[];
             nextCursor: string | null;
           };
@@ -4605,6 +4610,11 @@ export interface operations {
               rung: number;
               name: string;
             }[];
+            platform?: {
+              jobs: number;
+              duplicates: number;
+              duplicateTokens: number;
+            };
           };
         };
       };
@@ -4704,6 +4714,11 @@ export interface operations {
               rung: number;
               name: string;
             }[];
+            platform?: {
+              jobs: number;
+              duplicates: number;
+              duplicateTokens: number;
+            };
           };
         };
       };

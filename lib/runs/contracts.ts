@@ -149,6 +149,12 @@ export const runViewSchema = z.object({
     .optional(),
   /** One run's page only: its escalation ladder, rung 0 (the run's own options) first; one rung: no escalation. */
   ladder: z.array(z.object({ rung: z.number(), name: z.string() })).optional(),
+  /**
+   * One run's page only (issue 50): what the platform got for this run. `jobs`: the batch jobs its
+   * chunks were accepted as; `duplicates` and `duplicateTokens`: the copies of chunks posted twice
+   * (duplicateSubmits) and what the platform charged for them, on top of `tokens.charged`.
+   */
+  platform: z.object({ jobs: z.number(), duplicates: z.number(), duplicateTokens: z.number() }).optional(),
 });
 export type RunView = z.infer<typeof runViewSchema>;
 

@@ -132,6 +132,7 @@ export async function getRun(id: string): Promise<RunView> {
   });
   const ladder = readEscalation(r.escalation);
   return {
+    platform: await platformOf(r),
     ...toRunView(r),
     rungs: groups.map((g) => ({
       rung: g.rung,
@@ -143,6 +144,20 @@ export async function getRun(id: string): Promise<RunView> {
     checks: storedChecks(r.checks),
     ladder: ladder.map((rung, i) => ({ rung: i, name: rungName(rung) })),
   };
+}
+
+// The copies duplicates.ts counted carry a note naming the run; what the platform charged for them is on
+// their job rows. Read only for a run that has any (a LIKE over the notes is not free).
+async function platformOf(r: Run): Promise<NonNullable<RunView["platform"]>> {
+  const jobs = await readDb().runChunk.count({ where: { runId: r.id, jobId: { not: null } } });
+  if (r.duplicateSubmits === 0) return { jobs, duplicates: 0, duplicateTokens: 0 };
+  const notes = await readDb().jobEvent.findMany({
+    where: { type: "note", detail: { contains: `{"duplicateOf":{"run":${JSON.stringify(r.id)}` } },
+    select: { jobId: true },
+  });
+  const ids = [...new Set(notes.map((e) => e.jobId))];
+  const agg = await readDb().job.aggregate({ where: { id: { in: ids } }, _sum: { tokensCharged: true } });
+  return { jobs, duplicates: r.duplicateSubmits, duplicateTokens: agg._sum.tokensCharged ?? 0 };
 }
 
 /** Runs, newest first, keyset-paged on (createdAt, id). */

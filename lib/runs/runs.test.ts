@@ -101,6 +101,12 @@ describe("runs", () => {
     expect(run).toMatchObject({ state: "completed", counts: { stored: 2500, failed: 0, pending: 0 } });
     expect(run.chunks).toEqual({ total: 3, submitted: 3 });
     expect(run.duplicateSubmits).toBe(0);
+    // Issue 50: the platform's side, and tokens as the platform charged them for the chunks' jobs.
+    expect(run.platform).toEqual({ jobs: 3, duplicates: 0, duplicateTokens: 0 });
+    const chunkJobs = await db().runChunk.findMany({ where: { runId: created.id }, select: { jobId: true } });
+    const perJob = sim.sim.state().perJob;
+    expect(run.tokens.charged).toBe(chunkJobs.reduce((n, c) => n + (perJob[c.jobId ?? ""]?.tokensCharged ?? 0), 0));
+    expect(run.tokens.charged).toBe(2500);
     expect(run.platformCalls).toBeGreaterThanOrEqual(3);
     const chunks = await db().runChunk.findMany({ where: { runId: run.id }, orderBy: { seq: "asc" } });
     expect(chunks.map((c) => c.size)).toEqual([1000, 1000, 500]);
@@ -264,6 +270,11 @@ describe("runs", () => {
     await drain();
     const after = await getRun(created.id);
     expect(after).toMatchObject({ duplicateSubmits: 1, counts: { stored: 20 } });
+    // The copy's tokens are shown beside the run's own, as the platform charged them.
+    const copyTokens = sim.sim.state().perJob[copy.job_id]?.tokensCharged;
+    expect(copyTokens).toBe(20);
+    expect(after.platform).toEqual({ jobs: 1, duplicates: 1, duplicateTokens: copyTokens });
+    expect(after.tokens.charged).toBe(20);
     expect(await db().runUrl.count({ where: { runId: created.id, jobId: copy.job_id } })).toBe(0);
   }, 60_000);
 
@@ -296,6 +307,8 @@ describe("runs", () => {
     // Seen again (a replay), the copy is not counted twice.
     await enqueue(db(), processJobItem({ jobId: copy.job_id, kind: "batch", source: "replay" }));
     await drain();
-    expect((await getRun(created.id)).duplicateSubmits).toBe(1);
+    const again = await getRun(created.id);
+    expect(again.duplicateSubmits).toBe(1);
+    expect(again.platform).toEqual({ jobs: 1, duplicates: 1, duplicateTokens: 21 });
   }, 60_000);
 });

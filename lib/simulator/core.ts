@@ -115,6 +115,8 @@ export function createCore(opts: CoreOptions) {
           duplicated: s?.duplicated ?? 0,
           delivered: s?.delivered ?? 0,
           lastHttpStatus: s?.lastHttpStatus ?? null,
+          // What the platform charged for the job (its items, once it settled): the chaos run's token check.
+          tokensCharged: job.items.reduce((sum, i) => sum + i.tokensCharged, 0),
           ...(job.resubmittedFrom ? { resubmittedFrom: job.resubmittedFrom } : {}),
         };
       }
@@ -144,6 +146,7 @@ export type PerJobState = {
   duplicated: number;
   delivered: number;
   lastHttpStatus: number | null;
+  tokensCharged: number;
   resubmittedFrom?: string;
 };
 

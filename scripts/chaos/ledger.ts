@@ -17,6 +17,7 @@ export const simStateSchema = z.object({
       resubmittedFrom: z.string().optional(),
       dropped: z.number(),
       duplicated: z.number(),
+      tokensCharged: z.number(),
     }),
   ),
 });

@@ -1,6 +1,7 @@
 // The runs chaos mode's verdict: a run passes only when every URL is final, its counters add up (at the
 // end and at every read while it moved) and match its URL rows, no URL is stored twice, and every
-// submission the platform got twice is reported in duplicateSubmits.
+// submission the platform got twice is reported in duplicateSubmits (no more, no fewer), and the tokens the
+// platform charged for the run's jobs and for its duplicates equal Tally's.
 import { describe, expect, it } from "vitest";
 import { runVerdict, type RunFacts } from "./runs";
 
@@ -16,6 +17,10 @@ const good: RunFacts = {
   platformResubmissions: 1,
   chunksPosted: 2,
   unlinkedPlatformJobs: 0,
+  platformTokens: 97,
+  platformDuplicateTokens: 0,
+  tallyTokens: 97,
+  tallyDuplicateTokens: 0,
   chunksLookedFor: 1,
   chunksAdopted: 1,
   failedByReason: { TARGET_NOT_FOUND: 3 },
@@ -46,10 +51,23 @@ describe("runVerdict", () => {
     expect(runVerdict({ ...good, resultsSharedByUrls: 2 })).toMatchObject({ ok: false, storedTwice: 2 });
   });
 
-  it("a chunk the platform got twice must be reported; over-reporting is allowed, missing one is not", () => {
-    const twice = { ...good, platformBatchJobs: 4, unlinkedPlatformJobs: 1 };
+  it("the platform's duplicate submissions and Tally's duplicateSubmits must be equal, either way", () => {
+    const twice = { ...good, platformBatchJobs: 4, unlinkedPlatformJobs: 1, platformDuplicateTokens: 97 };
+    const counted = { ...twice, duplicateSubmits: 1, tallyDuplicateTokens: 97 };
     expect(runVerdict(twice)).toMatchObject({ ok: false, extraSubmissions: 1, duplicatesReported: false });
-    expect(runVerdict({ ...twice, duplicateSubmits: 1 })).toMatchObject({ ok: true, duplicatesReported: true });
-    expect(runVerdict({ ...good, duplicateSubmits: 1 })).toMatchObject({ ok: true });
+    expect(runVerdict(counted)).toMatchObject({ ok: true, duplicatesReported: true, tokensMatch: true });
+    // Counted, but the platform never ran a second copy.
+    expect(runVerdict({ ...good, duplicateSubmits: 1 })).toMatchObject({ ok: false, duplicatesReported: false });
+  });
+
+  it("fails when Tally's tokens differ from the platform's, for the chunks' jobs or for the duplicates", () => {
+    expect(runVerdict({ ...good, tallyTokens: 96 })).toMatchObject({ ok: false, tokensMatch: false });
+    expect(runVerdict({ ...good, platformTokens: 98 })).toMatchObject({ ok: false, tokensMatch: false });
+    const copy = { ...good, platformBatchJobs: 4, unlinkedPlatformJobs: 1, duplicateSubmits: 1 };
+    expect(runVerdict({ ...copy, platformDuplicateTokens: 97, tallyDuplicateTokens: 0 })).toMatchObject({
+      ok: false,
+      duplicatesReported: true,
+      tokensMatch: false,
+    });
   });
 });

@@ -4,7 +4,10 @@
 // while it fetches. The verdict, from Tally's database against the simulator's truth: every URL final,
 // the run's counters add up to its total and match its URL rows, no URL stored twice (each stored URL
 // names exactly one result row, with its URL, and no two URLs one result), and every batch job the
-// platform got beyond the run's chunks and their resubmissions counted in duplicateSubmits.
+// platform got beyond the run's chunks and their resubmissions counted in duplicateSubmits, no more and
+// no fewer. And tokens (issue 50): what the simulator charged for the chunks' jobs and their
+// resubmissions equals the run's tokens.charged, and what it charged for the duplicates equals the run
+// API's platform.duplicateTokens.
 import { createTallyClient, TallyApiError, unwrap } from "../../lib/api-client";
 import { mulberry32 } from "../../lib/simulator";
 import { startBalancer, type Balancer } from "./balancer";
@@ -61,6 +64,12 @@ export type RunFacts = {
   chunksAdopted: number;
   /** The run's batch jobs on the platform that are neither a chunk's job nor linked to one by resubmission. */
   unlinkedPlatformJobs: number;
+  /** What the simulator charged: for the chunks' jobs and their resubmissions, and for the unlinked jobs. */
+  platformTokens: number;
+  platformDuplicateTokens: number;
+  /** What Tally shows on GET /api/runs/{id}: tokens.charged and platform.duplicateTokens. */
+  tallyTokens: number;
+  tallyDuplicateTokens: number;
   failedByReason: Record<string, number>;
   /** GET /api/runs/{id} while the run moved, and how many of those reads did not add up to the total. */
   reads: number;
@@ -75,6 +84,8 @@ export type RunVerdict = {
   /** Platform batch jobs beyond the chunks and their resubmissions: submissions made twice. */
   extraSubmissions: number;
   duplicatesReported: boolean;
+  /** The platform's tokens for the run's jobs equal Tally's, for the chunks' jobs and for the duplicates. */
+  tokensMatch: boolean;
   ok: boolean;
 };
 
@@ -88,8 +99,9 @@ export function runVerdict(f: RunFacts): RunVerdict {
     STATES.every((s) => (f.rows[s] ?? 0) === c[s]) && Object.keys(f.rows).every((s) => STATES.some((k) => k === s));
   const storedTwice = f.storedWithoutResult + f.resultsSharedByUrls;
   const extraSubmissions = f.unlinkedPlatformJobs;
-  // Tally may count a duplicate it could not rule out; it must never miss one the platform shows.
-  const duplicatesReported = f.duplicateSubmits >= extraSubmissions;
+  // Exactly: a duplicate missed hides spend, one counted that the platform never ran is a false alarm.
+  const duplicatesReported = f.duplicateSubmits === extraSubmissions;
+  const tokensMatch = f.platformTokens === f.tallyTokens && f.platformDuplicateTokens === f.tallyDuplicateTokens;
   return {
     allFinal,
     countersAddUp,
@@ -97,7 +109,8 @@ export function runVerdict(f: RunFacts): RunVerdict {
     storedTwice,
     extraSubmissions,
     duplicatesReported,
-    ok: allFinal && countersAddUp && countersMatchRows && storedTwice === 0 && duplicatesReported,
+    tokensMatch,
+    ok: allFinal && countersAddUp && countersMatchRows && storedTwice === 0 && duplicatesReported && tokensMatch,
   };
 }
 
@@ -244,7 +257,15 @@ async function onStore(o: RunsChaosOptions, store: ChaosStore) {
     for (let left = submitKills.length + fetchKills.length; left > 0; left--)
       await crash("after the run (kills not reached in time)");
     log(`chaos runs: run final at ${at()}; ${reads} reads, ${notAddingUp} not adding up`);
-    const facts = { ...(await readFacts(store, runId, simGet)), reads, readsNotAddingUp: notAddingUp };
+    // Tally's figures as its API shows them, read again after the kills (a copy may have settled since).
+    const shown = await persist(() => unwrap(tally.GET("/api/runs/{runId}", { params: { path: { runId } } })));
+    const facts = {
+      ...(await readFacts(store, runId, simGet)),
+      tallyTokens: shown.tokens.charged,
+      tallyDuplicateTokens: shown.platform?.duplicateTokens ?? 0,
+      reads,
+      readsNotAddingUp: notAddingUp,
+    };
     return { facts, verdict: runVerdict(facts) };
   } finally {
     await Promise.all([...servers, ...workers].map((p) => p.stop().catch(() => undefined)));
@@ -257,7 +278,7 @@ async function readFacts(
   store: ChaosStore,
   runId: string,
   simGet: (p: string) => Promise<unknown>,
-): Promise<Omit<RunFacts, "reads" | "readsNotAddingUp">> {
+): Promise<Omit<RunFacts, "reads" | "readsNotAddingUp" | "tallyTokens" | "tallyDuplicateTokens">> {
   const num = (v: unknown) => Number(v ?? 0);
   const [run] = await store.all<Record<string, unknown>>(`SELECT * FROM "Run" WHERE "id" = ?`, runId);
   if (!run) throw new Error(`no run ${runId}`);
@@ -341,7 +362,8 @@ async function readFacts(
       }
     }
   }
-  const unlinkedPlatformJobs = [...jobs].filter((id) => !known.has(id)).length;
+  const unlinked = [...jobs].filter((id) => !known.has(id));
+  const tokensOf = (ids: string[]) => ids.reduce((n, id) => n + (state.perJob[id]?.tokensCharged ?? 0), 0);
   return {
     total: num(run.total),
     state: String(run.state),
@@ -358,7 +380,9 @@ async function readFacts(
     duplicateSubmits: num(run.duplicateSubmits),
     platformBatchJobs: jobs.size,
     platformResubmissions,
-    unlinkedPlatformJobs,
+    unlinkedPlatformJobs: unlinked.length,
+    platformTokens: tokensOf([...jobs].filter((id) => known.has(id))),
+    platformDuplicateTokens: tokensOf(unlinked),
     chunksLookedFor: num(lookedFor?.n),
     chunksAdopted: num(adopted?.n),
     chunksPosted: num(posted?.n),
@@ -385,5 +409,13 @@ export function printRunsLedger(facts: RunFacts, v: RunVerdict, log: (s: string)
     `  lost answers adopted               ${facts.chunksAdopted} (found on the platform's list, not posted again); chunks POSTed twice: ${facts.chunksLookedFor}`,
   );
   log(`  submissions made twice (platform)  ${v.extraSubmissions}`);
-  log(`  duplicateSubmits (Tally's count)   ${facts.duplicateSubmits}`);
+  log(
+    `  duplicateSubmits (Tally's count)   ${facts.duplicateSubmits}${v.duplicatesReported ? "" : " (NOT the platform's)"}`,
+  );
+  log(
+    `  tokens, chunks' jobs               platform ${facts.platformTokens}, Tally ${facts.tallyTokens}${facts.platformTokens === facts.tallyTokens ? "" : " (DIFFER)"}`,
+  );
+  log(
+    `  tokens, duplicates                 platform ${facts.platformDuplicateTokens}, Tally ${facts.tallyDuplicateTokens}${facts.platformDuplicateTokens === facts.tallyDuplicateTokens ? "" : " (DIFFER)"}`,
+  );
 }
