@@ -3284,6 +3284,8 @@ export interface operations {
             spikes: {
               subscriptionId: string;
               eventType: string;
+              description: string | null;
+              url: string;
               recent: number;
               since: string;
               lastRotationAt: string | null;
